@@ -1,0 +1,240 @@
+//! Dice as values: the die, the face it showed, and dice expressions such as `d10+3` or `2d6`.
+//!
+//! The core never rolls. A face arrives from the table (typed in by the GM) or from the CLI's
+//! random source, and is checked here: a d6 never shows 7. The d100 shows 1-100, with the
+//! physical "00" entered as 100.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// Dice sizes Leechbook accepts. d3 exists for the Healing Sequence's d3+3 period option.
+pub const SIZES: [u16; 8] = [3, 4, 6, 8, 10, 12, 20, 100];
+
+/// A single die with a number of sides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Die(u16);
+
+/// What is wrong with a die, a face or a dice expression.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DiceError {
+    /// The die size is not one Leechbook knows.
+    #[error("there is no d{0} (dice are d3, d4, d6, d8, d10, d12, d20 and d100)")]
+    UnknownSize(u32),
+    /// A face outside the die's range.
+    #[error("die '{name}' is a {die}: it shows 1-{max}, not {face}")]
+    FaceOutOfRange {
+        /// The die's name in the sequence (`zone`, `shock`, ...).
+        name: String,
+        /// The die.
+        die: Die,
+        /// Its highest face.
+        max: u16,
+        /// The face given.
+        face: u32,
+    },
+    /// The wrong number of faces for a die that rolls several.
+    #[error("die '{name}' needs {want} face(s) ({die}), got {got}")]
+    WrongCount {
+        /// The die's name.
+        name: String,
+        /// The die.
+        die: Die,
+        /// How many faces it needs.
+        want: usize,
+        /// How many were given.
+        got: usize,
+    },
+    /// A dice expression that does not parse.
+    #[error("'{0}' is not a dice expression (like d10, d10+3, 2d6-1 or 4)")]
+    BadExpression(String),
+}
+
+impl Die {
+    /// Returns the die with `sides` sides, if Leechbook knows it.
+    pub fn new(sides: u16) -> Result<Die, DiceError> {
+        if SIZES.contains(&sides) {
+            Ok(Die(sides))
+        } else {
+            Err(DiceError::UnknownSize(sides.into()))
+        }
+    }
+
+    /// The d6.
+    pub const D6: Die = Die(6);
+    /// The d10.
+    pub const D10: Die = Die(10);
+    /// The d20.
+    pub const D20: Die = Die(20);
+    /// The d100 (percentile dice).
+    pub const D100: Die = Die(100);
+
+    /// Returns the number of sides.
+    pub fn sides(self) -> u16 {
+        self.0
+    }
+
+    /// Checks that `face` can show on this die and returns it.
+    pub fn check(self, name: &str, face: u32) -> Result<u16, DiceError> {
+        if face >= 1 && face <= u32::from(self.0) {
+            Ok(face as u16)
+        } else {
+            Err(DiceError::FaceOutOfRange {
+                name: name.to_string(),
+                die: self,
+                max: self.0,
+                face,
+            })
+        }
+    }
+}
+
+impl fmt::Display for Die {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "d{}", self.0)
+    }
+}
+
+impl FromStr for Die {
+    type Err = DiceError;
+    fn from_str(s: &str) -> Result<Die, DiceError> {
+        let t = s.trim().to_ascii_lowercase();
+        let n = t
+            .strip_prefix('d')
+            .and_then(|n| n.parse::<u32>().ok())
+            .ok_or_else(|| DiceError::BadExpression(s.to_string()))?;
+        let sides = u16::try_from(n).map_err(|_| DiceError::UnknownSize(n))?;
+        Die::new(sides).map_err(|_| DiceError::UnknownSize(n))
+    }
+}
+
+/// A dice expression `NdX+M`: `count` dice of one size plus a modifier. `count` may be 0 for a
+/// flat number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiceExpr {
+    /// How many dice.
+    pub count: u8,
+    /// Which die (ignored when `count` is 0).
+    pub die: Die,
+    /// The flat modifier.
+    pub modifier: i32,
+}
+
+impl DiceExpr {
+    /// Returns the total of the expression with the given faces, checked against the die.
+    pub fn total(&self, name: &str, faces: &[u16]) -> Result<i32, DiceError> {
+        if faces.len() != usize::from(self.count) {
+            return Err(DiceError::WrongCount {
+                name: name.to_string(),
+                die: self.die,
+                want: self.count.into(),
+                got: faces.len(),
+            });
+        }
+        let mut sum = self.modifier;
+        for &f in faces {
+            sum += i32::from(self.die.check(name, f.into())?);
+        }
+        Ok(sum)
+    }
+}
+
+impl fmt::Display for DiceExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.count == 0 {
+            return write!(f, "{}", self.modifier);
+        }
+        if self.count > 1 {
+            write!(f, "{}", self.count)?;
+        }
+        write!(f, "{}", self.die)?;
+        match self.modifier {
+            0 => Ok(()),
+            m if m > 0 => write!(f, "+{m}"),
+            m => write!(f, "{m}"),
+        }
+    }
+}
+
+impl FromStr for DiceExpr {
+    type Err = DiceError;
+    fn from_str(s: &str) -> Result<DiceExpr, DiceError> {
+        let bad = || DiceError::BadExpression(s.to_string());
+        let t: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+        let t = t.to_ascii_lowercase();
+        if t.is_empty() {
+            return Err(bad());
+        }
+        if let Ok(flat) = t.parse::<i32>() {
+            return Ok(DiceExpr {
+                count: 0,
+                die: Die::D6,
+                modifier: flat,
+            });
+        }
+        let d = t.find('d').ok_or_else(bad)?;
+        let count: u8 = if d == 0 {
+            1
+        } else {
+            t[..d].parse().map_err(|_| bad())?
+        };
+        if count == 0 || count > 20 {
+            return Err(bad());
+        }
+        let rest = &t[d + 1..];
+        let split = rest.find(['+', '-']).unwrap_or(rest.len());
+        let sides: u32 = rest[..split].parse().map_err(|_| bad())?;
+        let die = u16::try_from(sides)
+            .map_err(|_| DiceError::UnknownSize(sides))
+            .and_then(Die::new)
+            .map_err(|_| DiceError::UnknownSize(sides))?;
+        let modifier = if split == rest.len() {
+            0
+        } else {
+            rest[split..].parse::<i32>().map_err(|_| bad())?
+        };
+        Ok(DiceExpr {
+            count,
+            die,
+            modifier,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_d6_never_shows_seven() {
+        assert!(Die::D6.check("zone", 7).is_err());
+        assert!(Die::D6.check("zone", 0).is_err());
+        assert_eq!(Die::D6.check("zone", 6), Ok(6));
+    }
+
+    #[test]
+    fn d100_shows_one_to_hundred() {
+        assert_eq!(Die::D100.check("shock", 100), Ok(100));
+        assert!(Die::D100.check("shock", 101).is_err());
+    }
+
+    #[test]
+    fn expressions_parse_and_total() {
+        let e: DiceExpr = "d10+3".parse().unwrap();
+        assert_eq!((e.count, e.die, e.modifier), (1, Die::D10, 3));
+        assert_eq!(e.total("impact", &[8]).unwrap(), 11);
+        let e: DiceExpr = "2d6-1".parse().unwrap();
+        assert_eq!(e.total("impact", &[3, 4]).unwrap(), 6);
+        assert_eq!(e.to_string(), "2d6-1");
+        assert!(e.total("impact", &[3]).is_err());
+        assert!("d7".parse::<DiceExpr>().is_err());
+        assert!("x".parse::<DiceExpr>().is_err());
+        assert_eq!(
+            "5".parse::<DiceExpr>()
+                .unwrap()
+                .total("impact", &[])
+                .unwrap(),
+            5
+        );
+    }
+}

@@ -1,0 +1,136 @@
+//! The event envelope and the events: the only way state changes.
+//!
+//! An [`Envelope`] carries one [`Event`] with everything the ledger needs to order, attribute
+//! and audit it. The fold's **total order** is `(clock, device, seq)`: `clock` is a Lamport
+//! clock (a new event's clock exceeds every clock its device has seen, so an event that could
+//! have caused another sorts before it), ties between devices break by device id, and `seq`
+//! orders one device's own events. The order never depends on wall time or campaign time.
+//!
+//! **Frozen format:** the store encodes [`Event`] with bincode by variant position. Add
+//! variants only at the end; never reorder, remove or change a shipped variant. A change of
+//! shape gets a new variant (or a new schema version that the store upcasts on read).
+
+use crate::harnmaster::HmEvent;
+use crate::ids::{CampaignId, CharacterId, DeviceId, EventId};
+use crate::time::CampaignTime;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+/// The schema version of events this build writes.
+pub const SCHEMA_VERSION: u16 = 1;
+
+/// A rules system a campaign plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SystemId {
+    /// HârnMaster.
+    HarnMaster,
+}
+
+impl SystemId {
+    /// Returns the system's name as the CLI takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SystemId::HarnMaster => "harnmaster",
+        }
+    }
+}
+
+/// A character sheet, per system.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SheetKind {
+    /// A HârnMaster sheet.
+    HarnMaster(crate::harnmaster::state::Sheet),
+}
+
+/// One thing that happened at the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    /// The campaign began. The first event of every ledger; cannot be undone.
+    CampaignCreated {
+        /// The campaign's name.
+        name: String,
+        /// Its rules system.
+        system: SystemId,
+        /// The length of a combat round in seconds of campaign time.
+        round_seconds: i64,
+    },
+    /// A character joined; their id is this event's id. Undone by retracting it.
+    CharacterAdded {
+        /// The character's name, unique in the campaign (case-insensitively).
+        name: String,
+        /// The sheet.
+        sheet: SheetKind,
+    },
+    /// The campaign clock moved forward to `to`. Undone by retracting it.
+    ClockAdvanced {
+        /// The new campaign time.
+        to: CampaignTime,
+    },
+    /// A HârnMaster event.
+    HarnMaster(HmEvent),
+}
+
+impl Event {
+    /// Returns the kind, as stored in the log's `kind` column and shown by `log`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::CampaignCreated { .. } => "campaign-created",
+            Event::CharacterAdded { .. } => "character-added",
+            Event::ClockAdvanced { .. } => "clock-advanced",
+            Event::HarnMaster(e) => match e {
+                HmEvent::BodyTableDefined(_) => "hm.body-table-defined",
+                HmEvent::SheetChanged { .. } => "hm.sheet-changed",
+                HmEvent::Strike(_) => "hm.strike",
+                HmEvent::ShockReroll(_) => "hm.shock-reroll",
+                HmEvent::StunRecovery(_) => "hm.stun-recovery",
+                HmEvent::GmRoll(_) => "hm.gm-roll",
+            },
+        }
+    }
+
+    /// Returns the character the event is about, if one.
+    pub fn character(&self) -> Option<CharacterId> {
+        match self {
+            Event::HarnMaster(e) => match e {
+                HmEvent::SheetChanged { character, .. } => Some(*character),
+                HmEvent::Strike(s) => Some(s.target),
+                HmEvent::ShockReroll(r) | HmEvent::StunRecovery(r) => Some(r.character),
+                HmEvent::GmRoll(r) => Some(r.character),
+                HmEvent::BodyTableDefined(_) => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// One event with its ids, clocks and signature: a row of the log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Envelope {
+    /// A UUIDv7.
+    pub id: EventId,
+    /// The campaign.
+    pub campaign: CampaignId,
+    /// The device that recorded it.
+    pub device: DeviceId,
+    /// The device's sequence number (1, 2, ...).
+    pub seq: u64,
+    /// The Lamport clock.
+    pub clock: u64,
+    /// When it was recorded, by the device's clock (information, never order).
+    pub wall: DateTime<Utc>,
+    /// The campaign time at which it happened.
+    pub at: CampaignTime,
+    /// The schema version it was written with.
+    pub schema: u16,
+    /// What happened.
+    pub event: Event,
+    /// The author's signature (reserved for sync).
+    pub signature: Option<Vec<u8>>,
+}
+
+impl Envelope {
+    /// Returns the key of the fold's total order.
+    pub fn order_key(&self) -> (u64, DeviceId, u64) {
+        (self.clock, self.device, self.seq)
+    }
+}

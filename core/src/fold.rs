@@ -1,0 +1,395 @@
+//! The fold: a campaign's state is `events.fold(Ledger::default(), apply)`.
+//!
+//! [`Ledger::apply`] is deterministic and atomic: it either applies an event whole or leaves
+//! the state untouched and returns why the event is void. The store hands events over in the
+//! total order `(clock, device, seq)`; the fold trusts that order. A void event stays in the
+//! log and is listed in [`Ledger::void`] with its reason: nothing is dropped silently.
+
+use crate::event::{Envelope, Event, SheetKind, SystemId};
+use crate::harnmaster::body::{self, BodyTable, TableError};
+use crate::harnmaster::injury::{self, Context, RecordedDice, StrikeError, StrikeOutcome};
+use crate::harnmaster::shock::{self, GmRollOutcome, RollError, ShockRollOutcome};
+use crate::harnmaster::state::HmCharacter;
+use crate::harnmaster::HmEvent;
+use crate::ids::{CampaignId, CharacterId, EventId, InjuryId};
+use crate::time::CampaignTime;
+use std::collections::HashMap;
+
+/// The campaign, as `CampaignCreated` declared it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Campaign {
+    /// Its id.
+    pub id: CampaignId,
+    /// Its name.
+    pub name: String,
+    /// Its rules system.
+    pub system: SystemId,
+    /// Seconds per combat round.
+    pub round_seconds: i64,
+}
+
+/// Why an event is void.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FoldError {
+    /// An event before the campaign began.
+    #[error("the campaign has not been created yet")]
+    NoCampaign,
+    /// A second `CampaignCreated`.
+    #[error("the campaign already exists")]
+    CampaignExists,
+    /// An event of another campaign.
+    #[error("the event belongs to campaign {0}, not this one")]
+    ForeignCampaign(CampaignId),
+    /// A character id the ledger does not know.
+    #[error("no character has id {0}")]
+    UnknownCharacter(CharacterId),
+    /// A character name already taken.
+    #[error("there is already a character named '{0}'")]
+    NameTaken(String),
+    /// An empty or unusable name.
+    #[error("'{0}' is not a usable character name")]
+    BadName(String),
+    /// A body table the ledger does not know.
+    #[error("there is no body table named '{0}' (define it with `leechbook table load`)")]
+    UnknownTable(String),
+    /// A body table that is malformed.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// A sheet or event of another system.
+    #[error("the campaign plays {campaign}, not {event}")]
+    WrongSystem {
+        /// The campaign's system.
+        campaign: &'static str,
+        /// The event's.
+        event: &'static str,
+    },
+    /// The strike cannot be resolved.
+    #[error(transparent)]
+    Strike(#[from] StrikeError),
+    /// The roll is not owed or not due.
+    #[error(transparent)]
+    Roll(#[from] RollError),
+    /// The clock would go backwards.
+    #[error("the campaign clock is at {now}; it cannot go back to {to}")]
+    ClockBackwards {
+        /// The clock now.
+        now: CampaignTime,
+        /// The time asked for.
+        to: CampaignTime,
+    },
+}
+
+/// What applying an event did, for narration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// The campaign began.
+    CampaignCreated,
+    /// A character joined.
+    CharacterAdded(CharacterId),
+    /// The clock moved.
+    ClockAdvanced {
+        /// From.
+        from: CampaignTime,
+        /// To.
+        to: CampaignTime,
+    },
+    /// A body table was defined.
+    TableDefined(String),
+    /// A sheet changed.
+    SheetChanged(CharacterId),
+    /// A strike was resolved.
+    Strike {
+        /// The target.
+        target: CharacterId,
+        /// Everything the sequence found.
+        outcome: Box<StrikeOutcome>,
+    },
+    /// A Shock Reroll (`reroll`) or stun recovery test was made.
+    ShockRoll {
+        /// Who.
+        character: CharacterId,
+        /// Reroll (true) or stun recovery (false).
+        reroll: bool,
+        /// What it did.
+        outcome: ShockRollOutcome,
+    },
+    /// A GM-resolved roll was recorded.
+    GmRoll {
+        /// Who.
+        character: CharacterId,
+        /// What it resolved.
+        outcome: GmRollOutcome,
+    },
+}
+
+/// An event the fold refused, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VoidEvent {
+    /// The event.
+    pub id: EventId,
+    /// Its kind.
+    pub kind: &'static str,
+    /// Why it is void.
+    pub reason: String,
+}
+
+/// A character, per system.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CharacterState {
+    /// A HârnMaster character.
+    HarnMaster(HmCharacter),
+}
+
+impl CharacterState {
+    /// Returns the character's id.
+    pub fn id(&self) -> CharacterId {
+        match self {
+            CharacterState::HarnMaster(c) => c.id,
+        }
+    }
+
+    /// Returns the character's name.
+    pub fn name(&self) -> &str {
+        match self {
+            CharacterState::HarnMaster(c) => &c.name,
+        }
+    }
+}
+
+/// The folded state of a whole campaign.
+#[derive(Clone, Debug, Default)]
+pub struct Ledger {
+    /// The campaign, once created.
+    pub campaign: Option<Campaign>,
+    /// The campaign clock: the latest campaign time any event carried.
+    pub now: CampaignTime,
+    /// The characters, in the order they joined.
+    pub characters: Vec<CharacterState>,
+    by_id: HashMap<CharacterId, usize>,
+    /// Body tables defined in the ledger (the latest definition of a name wins).
+    pub tables: Vec<BodyTable>,
+    human: Option<BodyTable>,
+    /// How many events were applied.
+    pub applied: u64,
+    /// The events that were void, in log order.
+    pub void: Vec<VoidEvent>,
+}
+
+impl Ledger {
+    /// Returns an empty ledger.
+    pub fn new() -> Ledger {
+        Ledger::default()
+    }
+
+    /// Folds a sequence of envelopes (already in the total order).
+    pub fn fold<'a>(events: impl IntoIterator<Item = &'a Envelope>) -> Ledger {
+        let mut l = Ledger::new();
+        for e in events {
+            let _ = l.apply(e);
+        }
+        l
+    }
+
+    /// Finds a character by name, case-insensitively.
+    pub fn character_named(&self, name: &str) -> Option<&CharacterState> {
+        self.characters
+            .iter()
+            .find(|c| c.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Finds a character by id.
+    pub fn character(&self, id: CharacterId) -> Option<&CharacterState> {
+        self.by_id.get(&id).map(|&i| &self.characters[i])
+    }
+
+    /// Returns the body table named `name`: the ledger's latest definition, else the built-in
+    /// human table.
+    pub fn table(&self, name: &str) -> Option<&BodyTable> {
+        self.tables
+            .iter()
+            .rev()
+            .find(|t| t.name == name)
+            .or_else(|| (name == "human").then(|| self.builtin_human()))
+    }
+
+    fn builtin_human(&self) -> &BodyTable {
+        self.human.as_ref().unwrap_or_else(|| &HUMAN)
+    }
+
+    fn hm_mut(&mut self, id: CharacterId) -> Result<&mut HmCharacter, FoldError> {
+        let i = *self.by_id.get(&id).ok_or(FoldError::UnknownCharacter(id))?;
+        match &mut self.characters[i] {
+            CharacterState::HarnMaster(c) => Ok(c),
+        }
+    }
+
+    fn hm(&self, id: CharacterId) -> Result<&HmCharacter, FoldError> {
+        match self.character(id).ok_or(FoldError::UnknownCharacter(id))? {
+            CharacterState::HarnMaster(c) => Ok(c),
+        }
+    }
+
+    fn context(&self, at: CampaignTime) -> Context {
+        Context {
+            at,
+            round_seconds: self.campaign.as_ref().map_or(10, |c| c.round_seconds),
+        }
+    }
+
+    /// Applies one event. On error the state is unchanged and the event is listed as void.
+    pub fn apply(&mut self, env: &Envelope) -> Result<Applied, FoldError> {
+        match self.try_apply(env) {
+            Ok(a) => {
+                self.applied += 1;
+                if env.at > self.now {
+                    self.now = env.at;
+                }
+                Ok(a)
+            }
+            Err(e) => {
+                self.void.push(VoidEvent {
+                    id: env.id,
+                    kind: env.event.kind(),
+                    reason: e.to_string(),
+                });
+                Err(e)
+            }
+        }
+    }
+
+    /// Checks what applying `env` would do, without changing the state.
+    pub fn check(&self, env: &Envelope) -> Result<Applied, FoldError> {
+        self.clone().try_apply(env)
+    }
+
+    fn try_apply(&mut self, env: &Envelope) -> Result<Applied, FoldError> {
+        if let Event::CampaignCreated {
+            name,
+            system,
+            round_seconds,
+        } = &env.event
+        {
+            if self.campaign.is_some() {
+                return Err(FoldError::CampaignExists);
+            }
+            self.campaign = Some(Campaign {
+                id: env.campaign,
+                name: name.clone(),
+                system: *system,
+                round_seconds: (*round_seconds).max(1),
+            });
+            return Ok(Applied::CampaignCreated);
+        }
+        let campaign = self.campaign.as_ref().ok_or(FoldError::NoCampaign)?;
+        if campaign.id != env.campaign {
+            return Err(FoldError::ForeignCampaign(env.campaign));
+        }
+        let ctx = self.context(env.at);
+        match &env.event {
+            Event::CampaignCreated { .. } => Err(FoldError::CampaignExists),
+            Event::CharacterAdded { name, sheet } => {
+                let name = name.trim();
+                if name.is_empty() || name.len() > 64 || name.chars().any(char::is_control) {
+                    return Err(FoldError::BadName(name.to_string()));
+                }
+                if self.character_named(name).is_some() {
+                    return Err(FoldError::NameTaken(name.to_string()));
+                }
+                let id = CharacterId(env.id.0);
+                let state = match sheet {
+                    SheetKind::HarnMaster(s) => {
+                        if self.table(&s.body).is_none() {
+                            return Err(FoldError::UnknownTable(s.body.clone()));
+                        }
+                        CharacterState::HarnMaster(HmCharacter::new(
+                            id,
+                            name.to_string(),
+                            s.clone(),
+                        ))
+                    }
+                };
+                self.by_id.insert(id, self.characters.len());
+                self.characters.push(state);
+                Ok(Applied::CharacterAdded(id))
+            }
+            Event::ClockAdvanced { to } => {
+                let from = self.now;
+                if *to < from {
+                    return Err(FoldError::ClockBackwards { now: from, to: *to });
+                }
+                self.now = *to;
+                Ok(Applied::ClockAdvanced { from, to: *to })
+            }
+            Event::HarnMaster(e) => self.apply_hm(env, e, ctx),
+        }
+    }
+
+    fn apply_hm(
+        &mut self,
+        env: &Envelope,
+        e: &HmEvent,
+        ctx: Context,
+    ) -> Result<Applied, FoldError> {
+        match e {
+            HmEvent::BodyTableDefined(t) => {
+                t.validate()?;
+                if t.name == "human" {
+                    self.human = Some(t.clone());
+                } else {
+                    self.tables.push(t.clone());
+                }
+                Ok(Applied::TableDefined(t.name.clone()))
+            }
+            HmEvent::SheetChanged { character, sheet } => {
+                if self.table(&sheet.body).is_none() {
+                    return Err(FoldError::UnknownTable(sheet.body.clone()));
+                }
+                self.hm_mut(*character)?.sheet = sheet.clone();
+                Ok(Applied::SheetChanged(*character))
+            }
+            HmEvent::Strike(s) => {
+                let ch = self.hm(s.target)?;
+                let table = self
+                    .table(&ch.sheet.body)
+                    .ok_or_else(|| FoldError::UnknownTable(ch.sheet.body.clone()))?;
+                let outcome = injury::resolve_strike(
+                    ch,
+                    table,
+                    s,
+                    InjuryId(env.id.0),
+                    &mut RecordedDice(&s.dice),
+                )?;
+                injury::apply_strike(self.hm_mut(s.target)?, &outcome, ctx);
+                Ok(Applied::Strike {
+                    target: s.target,
+                    outcome: Box::new(outcome),
+                })
+            }
+            HmEvent::ShockReroll(r) | HmEvent::StunRecovery(r) => {
+                let reroll = matches!(e, HmEvent::ShockReroll(_));
+                let ch = self.hm(r.character)?;
+                let outcome = if reroll {
+                    shock::resolve_shock_reroll(ch, r.roll, ctx.at)?
+                } else {
+                    shock::resolve_stun_recovery(ch, r.roll, ctx.at)?
+                };
+                shock::apply_shock_roll(self.hm_mut(r.character)?, &outcome, ctx);
+                Ok(Applied::ShockRoll {
+                    character: r.character,
+                    reroll,
+                    outcome,
+                })
+            }
+            HmEvent::GmRoll(r) => {
+                let outcome = shock::resolve_gm_roll(self.hm(r.character)?, r)?;
+                shock::apply_gm_roll(self.hm_mut(r.character)?, r, &outcome);
+                Ok(Applied::GmRoll {
+                    character: r.character,
+                    outcome,
+                })
+            }
+        }
+    }
+}
+
+static HUMAN: std::sync::LazyLock<BodyTable> = std::sync::LazyLock::new(body::human);

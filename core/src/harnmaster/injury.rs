@@ -1,0 +1,993 @@
+//! The Injury Sequence, steps 1-5 (rules text pages 167-172): location, impact, injury (with
+//! compound injury, glancing blow, bleeding and amputation), shock and injury effect.
+//!
+//! [`resolve_strike`] is a pure function of the target's state, the body table, the strike's
+//! declared inputs and a [`DiceSource`]. When the GM records a strike, the CLI's source hands
+//! out the faces given on the command line and rolls the rest; the faces actually used are
+//! stored in the event. When the fold replays the event, [`RecordedDice`] hands the same faces
+//! back, so replay never rolls again and always reaches the same outcome.
+//!
+//! ## Readings of the text (decisions, pinned by tests)
+//! - **Step 1, limb side.** "use the ZD or LD result (or some other roll)": the strike declares
+//!   which ([`SideRule`]); the default is the LD's parity (odd left, even right).
+//! - **Step 1, bonus zone dice.** All ZD are rolled; the first is applied unless the strike
+//!   names another (`pick_zone`). The LDs rolled are one per ZD that indicates the chosen
+//!   zone; the first applies unless `pick_location` names another.
+//! - **Step 3.1, compound injury.** Injuries at the same location *and side* compound; healed
+//!   injuries (IL0) do not. The new injury is the most recent, so it wins IL ties.
+//! - **Steps 3.3 and 3.4 after 3.1.** Bleeding and amputation are judged on the injury as it
+//!   stands after compounding: an old S3E raised to G4 in a grey location becomes a Bleeder,
+//!   and a strike that leaves a G5 edge injury (new or raised) checks amputation.
+//! - **Step 3.4, the Strength test** is made like the blood loss Strength test: at the
+//!   Strength ML plus the triangle's modifier, with no fatigue or impairment.
+//! - **Step 5 uses the resulting injury.** Step 4.2 says to use a compounded injury's IL
+//!   instead of the new one's; Leechbook carries that to step 5: mishaps and the Morale roll
+//!   follow the severity and zone of the injury the strike resulted in.
+//! - **Step 5, Morale.** One Morale roll is owed at a time: a second Serious injury before the
+//!   first roll is made does not owe a second roll.
+//! - **Step 5, impairment** of several injuries in one zone adds up; any Grievous injury makes
+//!   the zone unusable. Area injuries impair every zone.
+
+use super::body::{BodyTable, Circle, Triangle, ZoneKind};
+use super::state::*;
+use crate::dice::{DiceError, DiceExpr, Die};
+use crate::ids::{CharacterId, InjuryId};
+use crate::test_roll::{d100_test, SuccessLevel, TestResult};
+use crate::time::{CampaignTime, MINUTE};
+use serde::{Deserialize, Serialize};
+
+/// The faces one named die of the sequence showed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedDie {
+    /// The die's name in the sequence (`zone`, `location`, `impact`, `shock`, ...).
+    pub name: String,
+    /// Its faces, in the order rolled.
+    pub faces: Vec<u16>,
+}
+
+/// The names of the dice a strike may roll, for validating `--dice`.
+pub const STRIKE_DICE: [&str; 8] = [
+    "zone",
+    "location",
+    "side",
+    "face",
+    "impact",
+    "compound",
+    "amputation",
+    "shock",
+];
+
+/// Hands out the faces of the dice a sequence needs.
+pub trait DiceSource {
+    /// Returns `count` faces of `die` for the die named `name`.
+    fn faces(
+        &mut self,
+        name: &'static str,
+        die: Die,
+        count: usize,
+    ) -> Result<Vec<u16>, StrikeError>;
+}
+
+/// A [`DiceSource`] over faces recorded in an event.
+pub struct RecordedDice<'a>(pub &'a [RecordedDie]);
+
+impl DiceSource for RecordedDice<'_> {
+    fn faces(
+        &mut self,
+        name: &'static str,
+        die: Die,
+        count: usize,
+    ) -> Result<Vec<u16>, StrikeError> {
+        let rec = self
+            .0
+            .iter()
+            .find(|d| d.name == name)
+            .ok_or(StrikeError::MissingDie { name, die })?;
+        if rec.faces.len() != count {
+            return Err(DiceError::WrongCount {
+                name: name.into(),
+                die,
+                want: count,
+                got: rec.faces.len(),
+            }
+            .into());
+        }
+        for &f in &rec.faces {
+            die.check(name, f.into())?;
+        }
+        Ok(rec.faces.clone())
+    }
+}
+
+/// How a strike's limb side is chosen (step 1, "Limbs").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SideRule {
+    /// The LD's parity (the default).
+    #[default]
+    LocationDie,
+    /// The applied ZD's parity.
+    ZoneDie,
+    /// A separate d10 named `side`.
+    Roll,
+    /// The left side, declared.
+    Left,
+    /// The right side, declared.
+    Right,
+}
+
+/// How step 1 finds the location.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Targeting {
+    /// The zone die (and any bonus zone dice) aimed at a ZN, then the location die.
+    Rolled {
+        /// The Zone Die.
+        zone_die: Die,
+        /// The ZN aimed at; the ZD counts up from it.
+        aim: u8,
+        /// Bonus zone dice from Precision TAs.
+        precision: u8,
+        /// Which ZD result applies (1-based; the first by default).
+        pick_zone: Option<u8>,
+        /// Which LD result applies (1-based; the first by default).
+        pick_location: Option<u8>,
+        /// How the limb side is found.
+        side: SideRule,
+    },
+    /// A helpless target (or a press or trip): the location is selected, not rolled.
+    Chosen {
+        /// The location (or face feature) selected.
+        location: String,
+        /// Its side, for sided zones.
+        side: Option<Side>,
+    },
+    /// An area attack engulfs the whole body: step 1 is skipped.
+    Area,
+}
+
+/// How step 2 finds the impact.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ImpactInput {
+    /// Strike impact = weapon impact die + modifier + Strength impact modifier + Impact TA.
+    Rolled {
+        /// The weapon's impact roll (`d10+3`).
+        roll: DiceExpr,
+        /// The wielder's Strength Impact Modifier.
+        strength_mod: i32,
+        /// Bonus impact from Impact TAs.
+        impact_ta: i32,
+    },
+    /// Effective impact entered by the GM (press and trip attacks skip steps 1 and 2).
+    Effective(i32),
+}
+
+/// A strike's declared inputs and the faces its dice showed: the payload of a strike event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Strike {
+    /// Who is struck.
+    pub target: CharacterId,
+    /// The strike's aspect.
+    pub aspect: Aspect,
+    /// Step 1.
+    pub targeting: Targeting,
+    /// Step 2.
+    pub impact: ImpactInput,
+    /// The target's armour value at the location for this aspect (Area AV for area attacks).
+    pub av: i32,
+    /// The armour there is rigid (glancing blows, step 3.2).
+    pub rigid: bool,
+    /// An arrow or bolt (projectile impalement, step 5).
+    pub projectile: bool,
+    /// Roll the face option's d20 when the face is struck.
+    pub face_option: bool,
+    /// The faces the dice showed.
+    pub dice: Vec<RecordedDie>,
+}
+
+/// Why a strike cannot be resolved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StrikeError {
+    /// A die the sequence needs has no recorded face.
+    #[error("the strike needs die '{name}' ({die}), which was not recorded")]
+    MissingDie {
+        /// The die's name.
+        name: &'static str,
+        /// The die.
+        die: Die,
+    },
+    /// A face or count is wrong.
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+    /// The aim is not a ZN of the table.
+    #[error("aim ZN{aim} is not on the {table} table (ZN1-{zones})")]
+    BadAim {
+        /// The aim.
+        aim: u8,
+        /// The table.
+        table: String,
+        /// Its zone count.
+        zones: u8,
+    },
+    /// A pick beyond the dice rolled.
+    #[error("--pick-{what} {pick}: only {count} result(s) to choose from")]
+    BadPick {
+        /// zone or location.
+        what: &'static str,
+        /// The pick.
+        pick: u8,
+        /// How many results there were.
+        count: usize,
+    },
+    /// A chosen location that the table lacks.
+    #[error("there is no location '{location}' on the {table} table")]
+    UnknownLocation {
+        /// The location.
+        location: String,
+        /// The table.
+        table: String,
+    },
+    /// A side that does not fit the location.
+    #[error("{0}")]
+    BadSide(String),
+    /// The target is dead.
+    #[error("{0} is dead")]
+    TargetDead(String),
+}
+
+/// What step 1 found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LocationStep {
+    /// Rolled: the ZD faces, the ZN each reached, the applied one, the LDs, the applied one.
+    Rolled {
+        /// The Zone Die.
+        zone_die: Die,
+        /// The aim.
+        aim: u8,
+        /// Every ZD face.
+        zone_faces: Vec<u16>,
+        /// The applied ZD face's index.
+        zone_pick: usize,
+        /// The ZN struck.
+        zn: i32,
+        /// Every LD face.
+        location_faces: Vec<u16>,
+        /// The applied LD face's index.
+        location_pick: usize,
+        /// The side die, when one was rolled.
+        side_face: Option<u16>,
+        /// The face option's d20, when rolled.
+        face_roll: Option<u16>,
+    },
+    /// The zone die went off the table: the strike misses.
+    Miss {
+        /// The Zone Die.
+        zone_die: Die,
+        /// The aim.
+        aim: u8,
+        /// The ZD face applied.
+        face: u16,
+        /// The ZN it reached.
+        zn: i32,
+    },
+    /// Selected, not rolled.
+    Chosen,
+    /// An area attack.
+    Area,
+}
+
+/// What step 2 found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImpactStep {
+    /// The impact dice faces (empty when entered).
+    pub faces: Vec<u16>,
+    /// The weapon's impact roll, when rolled.
+    pub roll: Option<DiceExpr>,
+    /// The Strength impact modifier.
+    pub strength_mod: i32,
+    /// Impact TA bonus.
+    pub impact_ta: i32,
+    /// Strike impact (None when the GM entered effective impact).
+    pub strike: Option<i32>,
+    /// The armour value subtracted.
+    pub av: i32,
+    /// Effective impact.
+    pub effective: i32,
+}
+
+/// What step 3.1 found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompoundStep {
+    /// The target number: total IL of the injuries at the location, the new one included.
+    pub tn: u8,
+    /// The d10.
+    pub roll: u16,
+    /// The injury whose IL rose (None when the roll failed).
+    pub raised: Option<InjuryId>,
+    /// Its IL before.
+    pub from: u8,
+    /// Its IL after (5 stays 5).
+    pub to: u8,
+    /// A G5 compounded: Injury Shock 6.
+    pub g5: bool,
+}
+
+/// What step 3.4 found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AmputationStep {
+    /// The injury tested.
+    pub injury: InjuryId,
+    /// The triangle.
+    pub triangle: Triangle,
+    /// The Strength test.
+    pub test: TestResult,
+    /// The location was severed.
+    pub severed: bool,
+    /// The injury became a Bleeder through amputation.
+    pub bleeder: bool,
+}
+
+/// What step 4 found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShockStep {
+    /// Location Shock (4.1).
+    pub location_shock: i32,
+    /// Injury Shock (4.2).
+    pub injury_shock: i32,
+    /// The Shock test (4.3).
+    pub test: TestResult,
+    /// The SHK modifier from the test.
+    pub modifier: i32,
+    /// The Shock State Index.
+    pub index: i32,
+    /// The state the table gives.
+    pub table_state: ShockState,
+    /// The state before.
+    pub before: ShockState,
+    /// The state after escalation.
+    pub after: ShockState,
+}
+
+/// The whole of one resolved strike.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StrikeOutcome {
+    /// Step 1.
+    pub location: LocationStep,
+    /// Where the strike landed (None on a miss).
+    pub place: Option<Place>,
+    /// Step 2 (None on a miss).
+    pub impact: Option<ImpactStep>,
+    /// A glancing blow (step 3.2): shock, no injury.
+    pub glancing: bool,
+    /// The new injury, as it stands after the sequence (None when none was inflicted).
+    pub injury: Option<Injury>,
+    /// The new injury's IL from the table, before compounding.
+    pub table_level: u8,
+    /// Step 3.1.
+    pub compound: Option<CompoundStep>,
+    /// An existing injury that compounding raised: its id, new IL, and whether it now bleeds.
+    pub raised: Option<(InjuryId, u8, bool)>,
+    /// Step 3.4.
+    pub amputation: Option<AmputationStep>,
+    /// Step 4.
+    pub shock: Option<ShockStep>,
+    /// Step 5 mishaps: kind and whether automatic.
+    pub mishaps: Vec<(MishapKind, bool)>,
+    /// A Morale roll is now owed.
+    pub morale: bool,
+    /// The target died, and why.
+    pub death: Option<String>,
+}
+
+impl StrikeOutcome {
+    fn miss(location: LocationStep) -> StrikeOutcome {
+        StrikeOutcome {
+            location,
+            place: None,
+            impact: None,
+            glancing: false,
+            injury: None,
+            table_level: 0,
+            compound: None,
+            raised: None,
+            amputation: None,
+            shock: None,
+            mishaps: Vec::new(),
+            morale: false,
+            death: None,
+        }
+    }
+}
+
+/// Returns the Injury Level the INJURY table gives for an effective impact (0 for none).
+pub fn injury_level(effective: i32) -> u8 {
+    match effective {
+        i32::MIN..=0 => 0,
+        1..=4 => 1,
+        5..=9 => 2,
+        10..=14 => 3,
+        15..=19 => 4,
+        _ => 5,
+    }
+}
+
+/// Step 3.3: whether an injury of `level` and `aspect` at a location with `circle` bleeds.
+pub fn bleeds(circle: Option<Circle>, level: u8, aspect: Aspect) -> bool {
+    let Some(circle) = circle else { return false };
+    use Aspect::*;
+    match (level, circle) {
+        (5, _) => matches!(aspect, Edge | Point | Blunt),
+        (4, Circle::Grey | Circle::Black) => matches!(aspect, Edge | Point),
+        (3, Circle::Black) => aspect == Edge,
+        _ => false,
+    }
+}
+
+/// Which injuries compound with which (step 3.1).
+#[derive(PartialEq, Eq)]
+enum CompoundClass {
+    Physical,
+    Thermal,
+    Area,
+}
+
+fn class(aspect: Aspect, area: bool) -> CompoundClass {
+    if area {
+        CompoundClass::Area
+    } else if aspect.is_thermal() {
+        CompoundClass::Thermal
+    } else {
+        CompoundClass::Physical
+    }
+}
+
+/// Returns the Shock test's SHK modifier for a success level (step 4.3).
+pub fn shock_modifier(level: SuccessLevel) -> i32 {
+    match level {
+        SuccessLevel::CF => 2,
+        SuccessLevel::F => 1,
+        SuccessLevel::S => 0,
+        SuccessLevel::CS => -1,
+    }
+}
+
+/// The step 5 injury mishap table: the mishaps a resulting injury owes.
+pub fn mishaps(
+    kind: Option<ZoneKind>,
+    location: &str,
+    severity: Severity,
+) -> Vec<(MishapKind, bool)> {
+    use MishapKind::*;
+    match (severity, kind) {
+        (Severity::Minor, _) => vec![],
+        (Severity::Serious, Some(ZoneKind::Head) | None) => vec![],
+        (Severity::Serious, Some(ZoneKind::Arm)) => vec![(Fumble, false)],
+        (Severity::Serious, Some(ZoneKind::Torso)) if location == "pelvis" => {
+            vec![(Stumble, false)]
+        }
+        (Severity::Serious, Some(ZoneKind::Torso)) => vec![],
+        (Severity::Serious, Some(ZoneKind::Leg)) => vec![(Stumble, false)],
+        (Severity::Grievous, Some(ZoneKind::Head) | None) => vec![(Fumble, true), (Stumble, true)],
+        (Severity::Grievous, Some(ZoneKind::Arm)) => vec![(Fumble, true)],
+        (Severity::Grievous, Some(ZoneKind::Torso | ZoneKind::Leg)) => vec![(Stumble, true)],
+    }
+}
+
+/// The location facts step 1 hands on.
+struct Struck {
+    place: Place,
+    shock: u8,
+    circle: Option<Circle>,
+    triangle: Option<Triangle>,
+}
+
+fn pick(what: &'static str, pick: Option<u8>, count: usize) -> Result<usize, StrikeError> {
+    let p = pick.unwrap_or(1);
+    if p == 0 || usize::from(p) > count {
+        return Err(StrikeError::BadPick {
+            what,
+            pick: p,
+            count,
+        });
+    }
+    Ok(usize::from(p) - 1)
+}
+
+/// Step 1: finds where the strike lands, or that it misses.
+fn locate(
+    table: &BodyTable,
+    s: &Strike,
+    dice: &mut dyn DiceSource,
+) -> Result<(LocationStep, Option<Struck>), StrikeError> {
+    match &s.targeting {
+        Targeting::Area => Ok((
+            LocationStep::Area,
+            Some(Struck {
+                place: Place {
+                    location: "area".into(),
+                    side: None,
+                    zone: "whole body".into(),
+                    kind: None,
+                },
+                shock: 6,
+                circle: None,
+                triangle: None,
+            }),
+        )),
+        Targeting::Chosen { location, side } => {
+            let unknown = || StrikeError::UnknownLocation {
+                location: location.clone(),
+                table: table.name.clone(),
+            };
+            let feature = table.face.as_ref().and_then(|f| {
+                f.entries
+                    .iter()
+                    .find(|e| e.name.eq_ignore_ascii_case(location))
+                    .map(|e| (f, e))
+            });
+            let (zone, loc, name, shock, triangle) = match feature {
+                Some((f, e)) => {
+                    let (z, l) = table.find_location(&f.location).ok_or_else(unknown)?;
+                    (z, l, e.name.clone(), e.shock, e.triangle)
+                }
+                None => {
+                    let (z, l) = table.find_location(location).ok_or_else(unknown)?;
+                    (z, l, l.name.clone(), l.shock, l.triangle)
+                }
+            };
+            let z = &table.zones[zone];
+            match (z.sided, side) {
+                (true, None) => {
+                    return Err(StrikeError::BadSide(format!(
+                        "the {} is on a side: say --side left or --side right",
+                        name
+                    )))
+                }
+                (false, Some(_)) => {
+                    return Err(StrikeError::BadSide(format!("the {} has no side", name)))
+                }
+                _ => {}
+            }
+            Ok((
+                LocationStep::Chosen,
+                Some(Struck {
+                    place: Place {
+                        location: name,
+                        side: *side,
+                        zone: z.name.clone(),
+                        kind: Some(z.kind),
+                    },
+                    shock,
+                    circle: loc.circle,
+                    triangle,
+                }),
+            ))
+        }
+        Targeting::Rolled {
+            zone_die,
+            aim,
+            precision,
+            pick_zone,
+            pick_location,
+            side,
+        } => {
+            if *aim < 1 || *aim > table.zone_count() {
+                return Err(StrikeError::BadAim {
+                    aim: *aim,
+                    table: table.name.clone(),
+                    zones: table.zone_count(),
+                });
+            }
+            let zone_faces = dice.faces("zone", *zone_die, 1 + usize::from(*precision))?;
+            let zp = pick("zone", *pick_zone, zone_faces.len())?;
+            let zn_of = |f: u16| i32::from(*aim) + i32::from(f) - 1;
+            let zn = zn_of(zone_faces[zp]);
+            let Some(zone) = table.zone_of(zn) else {
+                return Ok((
+                    LocationStep::Miss {
+                        zone_die: *zone_die,
+                        aim: *aim,
+                        face: zone_faces[zp],
+                        zn,
+                    },
+                    None,
+                ));
+            };
+            let same = zone_faces
+                .iter()
+                .filter(|&&f| table.zone_of(zn_of(f)) == Some(zone))
+                .count();
+            let location_faces = dice.faces("location", Die::D10, same)?;
+            let lp = pick("location", *pick_location, location_faces.len())?;
+            let ld = location_faces[lp];
+            let z = &table.zones[zone];
+            let loc = table
+                .location_of(zone, ld)
+                .ok_or_else(|| StrikeError::UnknownLocation {
+                    location: format!("LD {ld} in zone {}", z.name),
+                    table: table.name.clone(),
+                })?;
+            let mut side_face = None;
+            let side = if z.sided {
+                Some(match side {
+                    SideRule::LocationDie => Side::of_face(ld),
+                    SideRule::ZoneDie => Side::of_face(zone_faces[zp]),
+                    SideRule::Left => Side::Left,
+                    SideRule::Right => Side::Right,
+                    SideRule::Roll => {
+                        let f = dice.faces("side", Die::D10, 1)?[0];
+                        side_face = Some(f);
+                        Side::of_face(f)
+                    }
+                })
+            } else {
+                None
+            };
+            let (mut name, mut shock, mut triangle) = (loc.name.clone(), loc.shock, loc.triangle);
+            let mut face_roll = None;
+            if s.face_option {
+                if let Some(f) = table.face.as_ref().filter(|f| f.location == loc.name) {
+                    let r = dice.faces("face", Die::D20, 1)?[0];
+                    face_roll = Some(r);
+                    if let Some(e) = f
+                        .entries
+                        .iter()
+                        .find(|e| r as u8 >= e.d20[0] && r as u8 <= e.d20[1])
+                    {
+                        name = e.name.clone();
+                        shock = e.shock;
+                        triangle = e.triangle;
+                    }
+                }
+            }
+            Ok((
+                LocationStep::Rolled {
+                    zone_die: *zone_die,
+                    aim: *aim,
+                    zone_faces,
+                    zone_pick: zp,
+                    zn,
+                    location_faces,
+                    location_pick: lp,
+                    side_face,
+                    face_roll,
+                },
+                Some(Struck {
+                    place: Place {
+                        location: name,
+                        side,
+                        zone: z.name.clone(),
+                        kind: Some(z.kind),
+                    },
+                    shock,
+                    circle: loc.circle,
+                    triangle,
+                }),
+            ))
+        }
+    }
+}
+
+/// The campaign facts a resolution needs.
+#[derive(Clone, Copy, Debug)]
+pub struct Context {
+    /// When the strike happens.
+    pub at: CampaignTime,
+    /// The length of a round in seconds (for "the end of the next turn").
+    pub round_seconds: i64,
+}
+
+/// Resolves a strike against `target`: steps 1-5, reading dice from `dice`. The new injury, if
+/// any, gets the id `id`.
+pub fn resolve_strike(
+    target: &HmCharacter,
+    table: &BodyTable,
+    s: &Strike,
+    id: InjuryId,
+    dice: &mut dyn DiceSource,
+) -> Result<StrikeOutcome, StrikeError> {
+    if target.dead() {
+        return Err(StrikeError::TargetDead(target.name.clone()));
+    }
+    // Step 1: location.
+    let (location, struck) = locate(table, s, dice)?;
+    let Some(struck) = struck else {
+        return Ok(StrikeOutcome::miss(location));
+    };
+    let area = matches!(s.targeting, Targeting::Area);
+
+    // Step 2: impact.
+    let impact = match &s.impact {
+        ImpactInput::Rolled {
+            roll,
+            strength_mod,
+            impact_ta,
+        } => {
+            let faces = if roll.count == 0 {
+                Vec::new()
+            } else {
+                dice.faces("impact", roll.die, roll.count.into())?
+            };
+            let strike = roll.total("impact", &faces)? + strength_mod + impact_ta;
+            ImpactStep {
+                faces,
+                roll: Some(*roll),
+                strength_mod: *strength_mod,
+                impact_ta: *impact_ta,
+                strike: Some(strike),
+                av: s.av,
+                effective: strike - s.av,
+            }
+        }
+        ImpactInput::Effective(e) => ImpactStep {
+            faces: Vec::new(),
+            roll: None,
+            strength_mod: 0,
+            impact_ta: 0,
+            strike: None,
+            av: s.av,
+            effective: *e,
+        },
+    };
+
+    // Step 3: injury.
+    let table_level = injury_level(impact.effective);
+    let glancing =
+        table_level == 1 && s.rigid && !area && matches!(s.aspect, Aspect::Edge | Aspect::Point);
+    let mut out = StrikeOutcome {
+        location,
+        place: Some(struck.place.clone()),
+        impact: Some(impact),
+        glancing,
+        injury: None,
+        table_level,
+        compound: None,
+        raised: None,
+        amputation: None,
+        shock: None,
+        mishaps: Vec::new(),
+        morale: false,
+        death: None,
+    };
+    if table_level == 0 {
+        return Ok(out);
+    }
+
+    let mut injury = (!glancing).then(|| Injury {
+        id,
+        place: struck.place.clone(),
+        aspect: s.aspect,
+        area,
+        projectile: s.projectile,
+        level: table_level,
+        location_shock: struck.shock,
+        bleeder: false,
+        severed: false,
+        impaled: false,
+        shock_roll_succeeded: false,
+        inflicted_at: CampaignTime::START,
+    });
+
+    // 3.1 Compound injury.
+    let mut injury_shock = if glancing { 1 } else { i32::from(table_level) };
+    let mut resulting: Option<Severity> = injury.as_ref().map(|i| i.severity());
+    if let Some(new) = injury.as_mut() {
+        let cls = class(new.aspect, new.area);
+        let existing: Vec<&Injury> = target
+            .injuries
+            .iter()
+            .filter(|i| {
+                !i.healed()
+                    && i.place.location == new.place.location
+                    && i.place.side == new.place.side
+                    && class(i.aspect, i.area) == cls
+            })
+            .collect();
+        if !existing.is_empty() {
+            let tn: u8 = existing.iter().map(|i| i.level).sum::<u8>() + new.level;
+            let roll = dice.faces("compound", Die::D10, 1)?[0];
+            let mut step = CompoundStep {
+                tn,
+                roll,
+                raised: None,
+                from: 0,
+                to: 0,
+                g5: false,
+            };
+            if i32::from(roll) <= i32::from(tn) {
+                // Candidates oldest first, the new injury last: the last of the highest IL
+                // is the most recent, which wins ties.
+                let top = existing
+                    .iter()
+                    .map(|i| i.level)
+                    .chain(std::iter::once(new.level))
+                    .max()
+                    .unwrap_or(new.level);
+                let from = top;
+                let to = if top >= 5 { 5 } else { top + 1 };
+                step.from = from;
+                step.to = to;
+                step.g5 = top >= 5;
+                injury_shock = if step.g5 { 6 } else { i32::from(to) };
+                if new.level == top {
+                    new.level = to;
+                    step.raised = Some(new.id);
+                    resulting = Some(Severity::of_level(to));
+                } else if let Some(old) = existing.iter().rev().find(|i| i.level == top) {
+                    step.raised = Some(old.id);
+                    let bleeder = old.bleeder || bleeds(struck.circle, to, old.aspect);
+                    out.raised = Some((old.id, to, bleeder));
+                    resulting = Some(Severity::of_level(to));
+                }
+            }
+            out.compound = Some(step);
+        }
+        // 3.3 Bleeding.
+        new.bleeder = bleeds(struck.circle, new.level, new.aspect);
+    }
+
+    // 3.4 Amputation, on the G5 edge injury this strike left (new or raised).
+    let mut shock_penalty = 0;
+    let amp_target: Option<(InjuryId, bool)> = match (&out.raised, &injury) {
+        (Some((rid, 5, _)), _) => target
+            .injury(*rid)
+            .filter(|i| i.aspect == Aspect::Edge && !i.severed)
+            .map(|i| (i.id, false)),
+        (_, Some(new)) if new.level == 5 && new.aspect == Aspect::Edge => Some((new.id, true)),
+        _ => None,
+    };
+    if let (Some((amp_id, is_new)), Some(triangle)) = (amp_target, struck.triangle) {
+        let ml = if target.sheet.beast {
+            triangle.beast_ml()
+        } else {
+            target.sheet.strength_ml + triangle.modifier()
+        };
+        let roll = dice.faces("amputation", Die::D100, 1)?[0];
+        let test = d100_test(ml, roll);
+        let severed = !test.level.is_success();
+        let bleeder = match test.level {
+            SuccessLevel::CF => true,
+            SuccessLevel::F => struck.circle.is_some(),
+            _ => false,
+        };
+        if test.level == SuccessLevel::S {
+            shock_penalty = 20;
+        }
+        if severed {
+            if is_new {
+                if let Some(new) = injury.as_mut() {
+                    new.severed = true;
+                    new.bleeder |= bleeder;
+                }
+            } else if let Some(r) = out.raised.as_mut() {
+                r.2 |= bleeder;
+            }
+            if struck.place.location == "neck" {
+                out.death = Some("neck severed".into());
+            }
+        }
+        out.amputation = Some(AmputationStep {
+            injury: amp_id,
+            triangle,
+            test,
+            severed,
+            bleeder,
+        });
+    }
+
+    // Step 4: shock (none once the neck is severed: the target is already dead).
+    if out.death.is_none() {
+        let raw = target.sheet.shock_ml - target.fatigue() + if glancing { 10 } else { 0 }
+            - shock_penalty;
+        let roll = dice.faces("shock", Die::D100, 1)?[0];
+        let test = d100_test(raw, roll);
+        let modifier = shock_modifier(test.level);
+        let index = i32::from(struck.shock) + injury_shock + modifier;
+        let table_state = ShockState::of_index(index);
+        let after = target.shock.escalate(table_state);
+        if after == ShockState::Killed {
+            out.death = Some(format!("killed in action (SHK {index})"));
+        }
+        if let Some(new) = injury.as_mut() {
+            new.shock_roll_succeeded = test.level.is_success();
+        }
+        out.shock = Some(ShockStep {
+            location_shock: i32::from(struck.shock),
+            injury_shock,
+            test,
+            modifier,
+            index,
+            table_state,
+            before: target.shock,
+            after,
+        });
+    }
+
+    // Step 5: effects of the resulting injury.
+    if let (Some(severity), Some(new)) = (resulting, injury.as_mut()) {
+        new.impaled = s.projectile && new.level >= 3;
+        if out.death.is_none() {
+            out.mishaps = mishaps(struck.place.kind, &struck.place.location, severity);
+            out.morale = severity >= Severity::Serious;
+        }
+    }
+    out.injury = injury;
+    Ok(out)
+}
+
+/// Applies a resolved strike to the character at campaign time `at`.
+pub fn apply_strike(ch: &mut HmCharacter, out: &StrikeOutcome, ctx: Context) {
+    if let Some(new) = &out.injury {
+        let mut new = new.clone();
+        new.inflicted_at = ctx.at;
+        ch.injuries.push(new);
+    }
+    if let Some((rid, level, bleeder)) = out.raised {
+        if let Some(old) = ch.injuries.iter_mut().find(|i| i.id == rid) {
+            old.level = level;
+            old.bleeder = bleeder;
+        }
+    }
+    if let Some(amp) = &out.amputation {
+        if amp.severed {
+            if let Some(i) = ch.injuries.iter_mut().find(|i| i.id == amp.injury) {
+                i.severed = true;
+            }
+        }
+    }
+    let cause = out
+        .compound
+        .as_ref()
+        .and_then(|c| c.raised)
+        .or(out.injury.as_ref().map(|i| i.id));
+    if let Some(shock) = &out.shock {
+        if shock.after != shock.before {
+            ch.shock = shock.after;
+            ch.shock_injury = cause;
+            set_shock_owed(ch, ctx);
+        }
+    }
+    if let Some(id) = cause {
+        for &(kind, automatic) in &out.mishaps {
+            ch.owed.push(Owed::Mishap {
+                injury: id,
+                kind,
+                automatic,
+            });
+        }
+        if out.morale && !ch.owed.iter().any(|o| matches!(o, Owed::Morale { .. })) {
+            ch.owed.push(Owed::Morale { injury: id });
+        }
+    }
+    if let Some(cause) = &out.death {
+        kill(ch, cause, ctx.at);
+    }
+}
+
+/// Marks the character dead and clears what a dead character no longer owes.
+pub fn kill(ch: &mut HmCharacter, cause: &str, at: CampaignTime) {
+    ch.shock = ShockState::Killed;
+    ch.death = Some((cause.to_string(), at));
+    ch.owed.clear();
+}
+
+/// Resets the shock roll owed for the current Shock State: a Shock Reroll at the end of the next
+/// turn (INC) or ten minutes on (UNC), a stun recovery test at the end of the next turn (STN).
+/// A character in Extended Shock makes course rolls instead (Healing Sequence step 2).
+pub fn set_shock_owed(ch: &mut HmCharacter, ctx: Context) {
+    ch.owed
+        .retain(|o| !matches!(o, Owed::ShockReroll { .. } | Owed::StunRecovery { .. }));
+    if ch.extended_shock.is_some() {
+        return;
+    }
+    match ch.shock {
+        ShockState::Incapacitated => ch.owed.push(Owed::ShockReroll {
+            due_at: ctx.at.plus(ctx.round_seconds),
+        }),
+        ShockState::Unconscious => ch.owed.push(Owed::ShockReroll {
+            due_at: ctx.at.plus(10 * MINUTE),
+        }),
+        ShockState::Stunned => ch.owed.push(Owed::StunRecovery {
+            due_at: ctx.at.plus(ctx.round_seconds),
+        }),
+        _ => {}
+    }
+}

@@ -1,0 +1,36 @@
+//! HârnMaster, the primary rules system. Modules follow the book's sequences and steps:
+//! [`body`] (the BODY LOCATION table), [`injury`] (Injury Sequence steps 1-5 for one strike),
+//! [`shock`] (the Shock Reroll, stun recovery and the rolls the GM resolves), [`effect`]
+//! (step 5 impairment), [`state`] (the character the fold builds).
+
+pub mod body;
+pub mod effect;
+pub mod injury;
+pub mod shock;
+pub mod state;
+
+use serde::{Deserialize, Serialize};
+
+/// HârnMaster's events. **Frozen format:** variants and fields are encoded by position;
+/// add new variants only at the end, never reorder or change a shipped one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HmEvent {
+    /// A body location table for creatures (or the campaign's override of the human one).
+    /// Undone by defining the table again, or by retracting this event.
+    BodyTableDefined(body::BodyTable),
+    /// A character's sheet replaced (attributes, Shock ML, fatigue). Undone by another change.
+    SheetChanged {
+        /// The character.
+        character: crate::ids::CharacterId,
+        /// The new sheet.
+        sheet: state::Sheet,
+    },
+    /// One strike through the Injury Sequence, with every face its dice showed.
+    Strike(injury::Strike),
+    /// A Shock Reroll of an INC or UNC character.
+    ShockReroll(shock::ShockRoll),
+    /// The Shock test that ends STN.
+    StunRecovery(shock::ShockRoll),
+    /// A Morale, Fumble or Stumble roll the GM resolved.
+    GmRoll(shock::GmRoll),
+}

@@ -1,0 +1,312 @@
+//! Injury Sequence step 4 after the strike: the Shock Reroll of an INC or UNC character and the
+//! Shock test that ends STN; and the step 5 rolls the GM resolves (Morale, Fumble, Stumble).
+//!
+//! Readings: the Shock Reroll is due at the end of the next turn (INC; Leechbook takes one
+//! round, the campaign's `round_seconds`) or ten minutes after the Shock Roll (UNC); the STN
+//! recovery test is due at the end of the next turn and retried every round after a failure.
+//! Coma HR = 12 - Location Shock - Injury Level of the injury whose shock caused the state,
+//! never below 1 (the coma course roll's own minimum).
+
+use super::injury::{kill, set_shock_owed, Context};
+use super::state::*;
+use crate::ids::{CharacterId, InjuryId};
+use crate::test_roll::{d100_test, SuccessLevel, TestResult};
+use crate::time::CampaignTime;
+use serde::{Deserialize, Serialize};
+
+/// Why a shock or step 5 roll cannot be recorded now.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RollError {
+    /// The roll is not owed at all.
+    #[error("{who} owes no {what}: {why}")]
+    NotOwed {
+        /// The character.
+        who: String,
+        /// The roll.
+        what: &'static str,
+        /// Why not.
+        why: String,
+    },
+    /// The roll is owed, but later.
+    #[error("{who}'s {what} is not due until {due} (it is {now}; advance the clock first)")]
+    NotDue {
+        /// The character.
+        who: String,
+        /// The roll.
+        what: &'static str,
+        /// When it falls due.
+        due: CampaignTime,
+        /// The clock now.
+        now: CampaignTime,
+    },
+    /// A roll given where none is made, or missing where one is.
+    #[error("{0}")]
+    Roll(String),
+}
+
+/// A Shock Reroll (INC or UNC), or the Shock test that ends STN.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShockRoll {
+    /// Who rolls.
+    pub character: CharacterId,
+    /// The d100 face.
+    pub roll: u16,
+}
+
+/// What a shock roll did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShockRollOutcome {
+    /// The test.
+    pub test: TestResult,
+    /// The state before.
+    pub before: ShockState,
+    /// The state after.
+    pub after: ShockState,
+    /// Extended Shock began with this HR.
+    pub extended_shock: Option<i32>,
+    /// A coma began with this HR.
+    pub coma: Option<i32>,
+}
+
+fn owed_due(ch: &HmCharacter, reroll: bool) -> Option<CampaignTime> {
+    ch.owed.iter().find_map(|o| match (o, reroll) {
+        (Owed::ShockReroll { due_at }, true) | (Owed::StunRecovery { due_at }, false) => {
+            Some(*due_at)
+        }
+        _ => None,
+    })
+}
+
+fn check_due(
+    ch: &HmCharacter,
+    reroll: bool,
+    now: CampaignTime,
+    what: &'static str,
+) -> Result<(), RollError> {
+    let not_owed = |why: String| RollError::NotOwed {
+        who: ch.name.clone(),
+        what,
+        why,
+    };
+    if ch.dead() {
+        return Err(not_owed("they are dead".into()));
+    }
+    if ch.extended_shock.is_some() {
+        return Err(not_owed(
+            "they are in Extended Shock, which runs on course rolls".into(),
+        ));
+    }
+    let due = owed_due(ch, reroll)
+        .ok_or_else(|| not_owed(format!("their Shock State is {}", ch.shock.code())))?;
+    // "The end of the next turn" is the GM's to call, so only the UNC reroll's ten minutes
+    // are enforced against the clock.
+    if ch.shock == ShockState::Unconscious && now < due {
+        return Err(RollError::NotDue {
+            who: ch.name.clone(),
+            what,
+            due,
+            now,
+        });
+    }
+    Ok(())
+}
+
+/// Resolves a Shock Reroll: Shock ML - 20 - fatigue. CF: Extended Shock HR4, and a coma if
+/// UNC; F: Extended Shock HR5; S: STN; CS: the state is removed.
+pub fn resolve_shock_reroll(
+    ch: &HmCharacter,
+    roll: u16,
+    now: CampaignTime,
+) -> Result<ShockRollOutcome, RollError> {
+    check_due(ch, true, now, "Shock Reroll")?;
+    let test = d100_test(ch.sheet.shock_ml - 20 - ch.fatigue(), roll);
+    let before = ch.shock;
+    let (after, extended_shock, coma) = match test.level {
+        SuccessLevel::CF => {
+            let coma = (before == ShockState::Unconscious).then(|| coma_rate(ch));
+            (before, Some(4), coma)
+        }
+        SuccessLevel::F => (before, Some(5), None),
+        SuccessLevel::S => (ShockState::Stunned, None, None),
+        SuccessLevel::CS => (ShockState::None, None, None),
+    };
+    Ok(ShockRollOutcome {
+        test,
+        before,
+        after,
+        extended_shock,
+        coma,
+    })
+}
+
+/// Returns the initial coma HR from the injury that caused the state.
+fn coma_rate(ch: &HmCharacter) -> i32 {
+    let (shock, level) = ch
+        .shock_injury
+        .and_then(|id| ch.injury(id))
+        .map(|i| (i32::from(i.location_shock), i32::from(i.level)))
+        .unwrap_or((0, 0));
+    (12 - shock - level).max(1)
+}
+
+/// Resolves the Shock test that ends STN: Shock ML - fatigue; S or CS removes the state.
+pub fn resolve_stun_recovery(
+    ch: &HmCharacter,
+    roll: u16,
+    now: CampaignTime,
+) -> Result<ShockRollOutcome, RollError> {
+    check_due(ch, false, now, "stun recovery test")?;
+    let test = d100_test(ch.sheet.shock_ml - ch.fatigue(), roll);
+    let after = if test.level.is_success() {
+        ShockState::None
+    } else {
+        ShockState::Stunned
+    };
+    Ok(ShockRollOutcome {
+        test,
+        before: ch.shock,
+        after,
+        extended_shock: None,
+        coma: None,
+    })
+}
+
+/// Applies a shock roll's outcome.
+pub fn apply_shock_roll(ch: &mut HmCharacter, out: &ShockRollOutcome, ctx: Context) {
+    ch.shock = out.after;
+    if let Some(hr) = out.extended_shock {
+        ch.extended_shock = Some(ExtendedShock {
+            healing_rate: hr,
+            since: ctx.at,
+        });
+    }
+    if let Some(hr) = out.coma {
+        ch.coma = Some(Coma {
+            healing_rate: hr,
+            since: ctx.at,
+        });
+    }
+    if out.after == ShockState::None {
+        ch.shock_injury = None;
+    }
+    set_shock_owed(ch, ctx);
+    if ch.shock == ShockState::Killed {
+        kill(ch, "killed in action", ctx.at);
+    }
+}
+
+/// A Morale roll or a Fumble or Stumble roll: rules on pages the text does not include, so the
+/// GM gives the ML and, on a failure, the outcome.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GmRoll {
+    /// Who rolls.
+    pub character: CharacterId,
+    /// What roll: Morale, or a mishap kind.
+    pub kind: GmRollKind,
+    /// The ML tested (None for an automatic failure).
+    pub ml: Option<i32>,
+    /// The d100 face (None for an automatic failure).
+    pub roll: Option<u16>,
+    /// What the GM ruled happened.
+    pub outcome: Option<String>,
+}
+
+/// The kinds of [`GmRoll`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GmRollKind {
+    /// A Morale Roll (page 162).
+    Morale,
+    /// A Fumble or Stumble Roll (page 161).
+    Mishap(MishapKind),
+}
+
+impl GmRollKind {
+    /// Returns the word.
+    pub fn word(self) -> &'static str {
+        match self {
+            GmRollKind::Morale => "Morale roll",
+            GmRollKind::Mishap(MishapKind::Fumble) => "Fumble roll",
+            GmRollKind::Mishap(MishapKind::Stumble) => "Stumble roll",
+        }
+    }
+}
+
+/// What a GM roll resolved.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GmRollOutcome {
+    /// The test, when a roll was made.
+    pub test: Option<TestResult>,
+    /// The injury that owed it.
+    pub injury: InjuryId,
+    /// Whether it was an automatic failure.
+    pub automatic: bool,
+}
+
+/// Checks a GM roll against what is owed and tests it.
+pub fn resolve_gm_roll(ch: &HmCharacter, r: &GmRoll) -> Result<GmRollOutcome, RollError> {
+    let what = r.kind.word();
+    let not_owed = |why: String| RollError::NotOwed {
+        who: ch.name.clone(),
+        what,
+        why,
+    };
+    if ch.dead() {
+        return Err(not_owed("they are dead".into()));
+    }
+    let (injury, automatic) = ch
+        .owed
+        .iter()
+        .find_map(|o| match (o, r.kind) {
+            (Owed::Morale { injury }, GmRollKind::Morale) => Some((*injury, false)),
+            (
+                Owed::Mishap {
+                    injury,
+                    kind,
+                    automatic,
+                },
+                GmRollKind::Mishap(k),
+            ) if *kind == k => Some((*injury, *automatic)),
+            _ => None,
+        })
+        .ok_or_else(|| not_owed("no injury calls for one".into()))?;
+    if r.kind == GmRollKind::Morale && ch.shock != ShockState::None {
+        return Err(not_owed(format!(
+            "it comes after the Shock State ({}) is recovered from",
+            ch.shock.code()
+        )));
+    }
+    let test = match (automatic, r.ml, r.roll) {
+        (true, None, None) => None,
+        (true, _, _) => {
+            return Err(RollError::Roll(format!(
+                "{what} for {} is an automatic failure: give no ML or roll, only the outcome",
+                ch.name
+            )))
+        }
+        (false, Some(ml), Some(roll)) => Some(d100_test(ml, roll)),
+        (false, None, _) => {
+            return Err(RollError::Roll(format!(
+                "{what} needs the ML it is tested against (--ml)"
+            )))
+        }
+        (false, Some(_), None) => return Err(RollError::Roll(format!("{what} needs a roll"))),
+    };
+    Ok(GmRollOutcome {
+        test,
+        injury,
+        automatic,
+    })
+}
+
+/// Applies a GM roll: it is no longer owed.
+pub fn apply_gm_roll(ch: &mut HmCharacter, r: &GmRoll, out: &GmRollOutcome) {
+    if let Some(pos) = ch.owed.iter().position(|o| match (o, r.kind) {
+        (Owed::Morale { injury }, GmRollKind::Morale) => *injury == out.injury,
+        (Owed::Mishap { injury, kind, .. }, GmRollKind::Mishap(k)) => {
+            *injury == out.injury && *kind == k
+        }
+        _ => false,
+    }) {
+        ch.owed.remove(pos);
+    }
+}

@@ -1,0 +1,407 @@
+//! A HârnMaster character as the fold sees it: the sheet the GM entered, the injuries, the
+//! Shock State and what is owed (shock rerolls, stun recovery, Morale and mishap rolls).
+
+use super::body::ZoneKind;
+use crate::ids::{CharacterId, InjuryId};
+use crate::time::CampaignTime;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The attributes and skills the Injury Sequence reads, as the GM entered them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sheet {
+    /// Strength.
+    pub strength: i32,
+    /// Endurance.
+    pub endurance: i32,
+    /// Shock ML (tested in step 4.3 and the Shock Reroll).
+    pub shock_ml: i32,
+    /// Healing Base (HB), for the Healing Sequence.
+    pub healing_base: i32,
+    /// The Strength test's ML. HârnMaster attribute tests are at five times the attribute
+    /// (the bleeding example's "Strength ML60" is STR 12), so this defaults to STR x 5.
+    pub strength_ml: i32,
+    /// The name of the character's body location table.
+    pub body: String,
+    /// Beasts other than Folk: amputation and blood loss tests are at fixed MLs.
+    pub beast: bool,
+    /// Fatigue penalty the GM carries on the sheet (the Healing Sequence adds its own).
+    pub fatigue: i32,
+}
+
+/// An injury's severity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Severity {
+    /// Minor (IL1).
+    Minor,
+    /// Serious (IL2-3).
+    Serious,
+    /// Grievous (IL4-5).
+    Grievous,
+}
+
+impl Severity {
+    /// Returns the severity of an Injury Level.
+    pub fn of_level(level: u8) -> Severity {
+        match level {
+            0 | 1 => Severity::Minor,
+            2 | 3 => Severity::Serious,
+            _ => Severity::Grievous,
+        }
+    }
+
+    /// Returns the book's letter (M, S, G).
+    pub fn letter(self) -> char {
+        match self {
+            Severity::Minor => 'M',
+            Severity::Serious => 'S',
+            Severity::Grievous => 'G',
+        }
+    }
+
+    /// Returns the word for JSON and prose.
+    pub fn word(self) -> &'static str {
+        match self {
+            Severity::Minor => "minor",
+            Severity::Serious => "serious",
+            Severity::Grievous => "grievous",
+        }
+    }
+}
+
+/// A strike's aspect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Aspect {
+    /// Blunt.
+    Blunt,
+    /// Edge.
+    Edge,
+    /// Point.
+    Point,
+    /// Fire.
+    Fire,
+    /// Frost.
+    Frost,
+}
+
+impl Aspect {
+    /// Returns the book's letter: B, E, P, and F for both fire and frost (their AV column).
+    pub fn letter(self) -> char {
+        match self {
+            Aspect::Blunt => 'B',
+            Aspect::Edge => 'E',
+            Aspect::Point => 'P',
+            Aspect::Fire | Aspect::Frost => 'F',
+        }
+    }
+
+    /// Returns the word for JSON and prose.
+    pub fn word(self) -> &'static str {
+        match self {
+            Aspect::Blunt => "blunt",
+            Aspect::Edge => "edge",
+            Aspect::Point => "point",
+            Aspect::Fire => "fire",
+            Aspect::Frost => "frost",
+        }
+    }
+
+    /// Returns true for fire and frost.
+    pub fn is_thermal(self) -> bool {
+        matches!(self, Aspect::Fire | Aspect::Frost)
+    }
+}
+
+/// Left or right, for sided locations (odd is left, even is right).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Side {
+    /// Left (odd).
+    Left,
+    /// Right (even).
+    Right,
+}
+
+impl Side {
+    /// Returns the side a die face gives: odd left, even right.
+    pub fn of_face(face: u16) -> Side {
+        if face % 2 == 1 {
+            Side::Left
+        } else {
+            Side::Right
+        }
+    }
+
+    /// Returns the word.
+    pub fn word(self) -> &'static str {
+        match self {
+            Side::Left => "left",
+            Side::Right => "right",
+        }
+    }
+}
+
+/// Where an injury is: a location (with its side, if sided), or the whole body for an area
+/// injury.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Place {
+    /// The location's name (`abdomen`, `eye`), or `area` for area injuries.
+    pub location: String,
+    /// The side, for sided zones.
+    pub side: Option<Side>,
+    /// The body zone's name (`torso`).
+    pub zone: String,
+    /// The zone's kind; None for area injuries (which impair like the head, and everything).
+    pub kind: Option<ZoneKind>,
+}
+
+impl Place {
+    /// Returns the location as it reads aloud (`right shoulder`).
+    pub fn label(&self) -> String {
+        match self.side {
+            Some(s) => format!("{} {}", s.word(), self.location),
+            None => self.location.clone(),
+        }
+    }
+
+    /// Returns the body zone with its side (`right arm`), the key of impairment.
+    pub fn zone_label(&self) -> String {
+        match self.side {
+            Some(s) => format!("{} {}", s.word(), self.zone),
+            None => self.zone.clone(),
+        }
+    }
+}
+
+/// One injury, as the Injury Sequence left it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Injury {
+    /// Its id (the strike event's).
+    pub id: InjuryId,
+    /// Where it is.
+    pub place: Place,
+    /// The strike's aspect.
+    pub aspect: Aspect,
+    /// Inflicted by an area attack.
+    pub area: bool,
+    /// Inflicted by an arrow or bolt.
+    pub projectile: bool,
+    /// The Injury Level, 1-5 (0 once healed).
+    pub level: u8,
+    /// The location's Location Shock (step 4.1; 6 for area injuries), kept for the coma's HR.
+    pub location_shock: u8,
+    /// A Bleeder (step 3.3, or amputation).
+    pub bleeder: bool,
+    /// The location was severed (step 3.4).
+    pub severed: bool,
+    /// An impaled projectile awaits Extraction (step 5, projectile impalement).
+    pub impaled: bool,
+    /// The shock roll that followed it succeeded (a Minor injury then imparts no impairment
+    /// for ten minutes).
+    pub shock_roll_succeeded: bool,
+    /// When it was inflicted.
+    pub inflicted_at: CampaignTime,
+}
+
+impl Injury {
+    /// Returns the severity of the current Injury Level.
+    pub fn severity(&self) -> Severity {
+        Severity::of_level(self.level)
+    }
+
+    /// Returns the book's code, such as `S2E`.
+    pub fn code(&self) -> String {
+        format!(
+            "{}{}{}",
+            self.severity().letter(),
+            self.level,
+            self.aspect.letter()
+        )
+    }
+
+    /// Returns true once the injury has healed (level 0).
+    pub fn healed(&self) -> bool {
+        self.level == 0
+    }
+}
+
+/// The Shock States, least to most severe.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ShockState {
+    /// No shock state.
+    #[default]
+    None,
+    /// STN: stunned.
+    Stunned,
+    /// INC: incapacitated.
+    Incapacitated,
+    /// UNC: unconscious.
+    Unconscious,
+    /// KIA: killed in action.
+    Killed,
+}
+
+impl ShockState {
+    /// Returns the state the SHOCK STATE table gives for a Shock State Index.
+    pub fn of_index(shk: i32) -> ShockState {
+        match shk {
+            i32::MIN..=6 => ShockState::None,
+            7 => ShockState::Stunned,
+            8 => ShockState::Incapacitated,
+            9 => ShockState::Unconscious,
+            _ => ShockState::Killed,
+        }
+    }
+
+    /// Returns the book's abbreviation (`none` when there is no state).
+    pub fn code(self) -> &'static str {
+        match self {
+            ShockState::None => "none",
+            ShockState::Stunned => "STN",
+            ShockState::Incapacitated => "INC",
+            ShockState::Unconscious => "UNC",
+            ShockState::Killed => "KIA",
+        }
+    }
+
+    /// Combines a new state with the current one (step 4): a new STN while stunned becomes
+    /// INC, a new INC while incapacitated becomes UNC, and otherwise only the most severe
+    /// applies.
+    pub fn escalate(self, new: ShockState) -> ShockState {
+        match (self, new) {
+            (ShockState::Stunned, ShockState::Stunned) => ShockState::Incapacitated,
+            (ShockState::Incapacitated, ShockState::Incapacitated) => ShockState::Unconscious,
+            (a, b) => a.max(b),
+        }
+    }
+}
+
+impl fmt::Display for ShockState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// A roll the character owes because of the Injury Sequence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Owed {
+    /// The Shock Reroll of an INC (end of next turn) or UNC (ten minutes) character.
+    ShockReroll {
+        /// When it falls due.
+        due_at: CampaignTime,
+    },
+    /// The Shock test that ends STN, due at the end of the next turn and retried each round.
+    StunRecovery {
+        /// When it falls due.
+        due_at: CampaignTime,
+    },
+    /// A Morale Roll after a Serious or Grievous injury (page 162; the GM resolves it). Due
+    /// once the character has no Shock State.
+    Morale {
+        /// The injury that triggered it.
+        injury: InjuryId,
+    },
+    /// A Fumble or Stumble Roll (page 161; the GM resolves it), or its automatic failure.
+    Mishap {
+        /// The injury that triggered it.
+        injury: InjuryId,
+        /// Fumble or stumble.
+        kind: MishapKind,
+        /// True when the table makes it an automatic failure (no roll).
+        automatic: bool,
+    },
+}
+
+/// The two mishaps of the injury mishap table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MishapKind {
+    /// A Fumble Roll.
+    Fumble,
+    /// A Stumble Roll.
+    Stumble,
+}
+
+impl MishapKind {
+    /// Returns the word.
+    pub fn word(self) -> &'static str {
+        match self {
+            MishapKind::Fumble => "fumble",
+            MishapKind::Stumble => "stumble",
+        }
+    }
+}
+
+/// Extended Shock (Healing Sequence step 2), entered from a failed Shock Reroll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExtendedShock {
+    /// Its Healing Rate (4 after CF, 5 after F).
+    pub healing_rate: i32,
+    /// When it began.
+    pub since: CampaignTime,
+}
+
+/// A coma (Healing Sequence step 3), entered from a CF Shock Reroll while UNC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Coma {
+    /// Its Healing Rate: 12 - Location Shock - Injury Level of the causing injury.
+    pub healing_rate: i32,
+    /// When it began.
+    pub since: CampaignTime,
+}
+
+/// A HârnMaster character's folded state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HmCharacter {
+    /// The character's id.
+    pub id: CharacterId,
+    /// The character's name.
+    pub name: String,
+    /// The sheet.
+    pub sheet: Sheet,
+    /// Every injury, in the order inflicted (healed ones stay, at level 0).
+    pub injuries: Vec<Injury>,
+    /// The current Shock State.
+    pub shock: ShockState,
+    /// The injury whose shock set the current state (for the coma's HR).
+    pub shock_injury: Option<InjuryId>,
+    /// Extended Shock, if the character is in it.
+    pub extended_shock: Option<ExtendedShock>,
+    /// Coma, if the character is in one.
+    pub coma: Option<Coma>,
+    /// Why and when the character died.
+    pub death: Option<(String, CampaignTime)>,
+    /// Rolls owed.
+    pub owed: Vec<Owed>,
+}
+
+impl HmCharacter {
+    /// Returns a fresh, uninjured character.
+    pub fn new(id: CharacterId, name: String, sheet: Sheet) -> HmCharacter {
+        HmCharacter {
+            id,
+            name,
+            sheet,
+            injuries: Vec::new(),
+            shock: ShockState::None,
+            shock_injury: None,
+            extended_shock: None,
+            coma: None,
+            death: None,
+            owed: Vec::new(),
+        }
+    }
+
+    /// Returns true if the character is dead.
+    pub fn dead(&self) -> bool {
+        self.death.is_some()
+    }
+
+    /// Finds an injury by id.
+    pub fn injury(&self, id: InjuryId) -> Option<&Injury> {
+        self.injuries.iter().find(|i| i.id == id)
+    }
+
+    /// Returns the fatigue penalty that applies to Shock tests.
+    pub fn fatigue(&self) -> i32 {
+        self.sheet.fatigue
+    }
+}

@@ -1,0 +1,19 @@
+//! Leechbook's core: the dice, the d100 test, campaign time, the events and the rules systems,
+//! and the fold that turns a log of events into a campaign's state.
+//!
+//! **Architecture invariant:** this crate is pure. It does no I/O, never reads a clock or a
+//! random source, and knows nothing of SQL, automerge or terminals: dice faces, times and ids
+//! arrive as values. The same events always fold to the same state.
+
+#![warn(missing_docs)]
+
+pub mod dice;
+pub mod event;
+pub mod fold;
+pub mod harnmaster;
+pub mod ids;
+pub mod test_roll;
+pub mod time;
+
+pub use event::{Envelope, Event, SheetKind, SystemId, SCHEMA_VERSION};
+pub use fold::{Applied, CharacterState, FoldError, Ledger};
