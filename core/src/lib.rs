@@ -6,6 +6,7 @@
 //! arrive as values. The same events always fold to the same state.
 
 #![warn(missing_docs)]
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod dice;
 pub mod event;

@@ -1,1 +1,414 @@
-//! placeholder
+//! Leechbook's event log in SQLite: the one place that knows SQL.
+//!
+//! A [`Store`] is one ledger file (or an in-memory database for tests): the append-only
+//! `events` table (triggers refuse UPDATE and DELETE), a `meta` table with this device's id and
+//! the campaign's, and the schema migrations of [`schema`]. Every append runs in its own
+//! `BEGIN IMMEDIATE` transaction, so two processes appending at once serialise instead of
+//! losing events, and a process killed mid-append leaves the log as of its last commit.
+//!
+//! Reading and recording go through a [`Writer`]: it holds the write lock while the caller
+//! folds the log, decides the next event from that state, and appends it, so no other
+//! process can slip an event in between.
+
+#![warn(missing_docs)]
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
+
+pub mod codec;
+pub mod schema;
+
+use chrono::{DateTime, TimeZone, Utc};
+use codec::CodecError;
+use leechbook_core::ids::{CampaignId, CharacterId, DeviceId, EventId};
+use leechbook_core::time::CampaignTime;
+use leechbook_core::{Envelope, Event, SCHEMA_VERSION};
+use rusqlite::{
+    params, Connection, OpenFlags, OptionalExtension, Transaction, TransactionBehavior,
+};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use uuid::Uuid;
+
+/// What went wrong with the ledger file or a query.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// No file at the path.
+    #[error("no ledger at {0} (create one with `leechbook init`)")]
+    NotFound(PathBuf),
+    /// A file that is not a Leechbook ledger.
+    #[error("{path} is not a Leechbook ledger ({why})")]
+    NotALedger {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead.
+        why: String,
+    },
+    /// A ledger written by a newer Leechbook.
+    #[error("{path} was written by a newer Leechbook (schema {found}; this one knows up to {known}): upgrade Leechbook to open it")]
+    TooNew {
+        /// The file.
+        path: PathBuf,
+        /// Its schema version.
+        found: i64,
+        /// This build's.
+        known: i64,
+    },
+    /// `init` on a path that exists.
+    #[error("{0} already exists; choose another path or remove it first")]
+    AlreadyExists(PathBuf),
+    /// A stored event that does not decode.
+    #[error("event {id} does not decode: {source}")]
+    Decode {
+        /// The event.
+        id: String,
+        /// Why.
+        source: CodecError,
+    },
+    /// An event from another campaign.
+    #[error("event {id} belongs to campaign {campaign}, not this ledger's")]
+    ForeignEvent {
+        /// The event.
+        id: EventId,
+        /// Its campaign.
+        campaign: CampaignId,
+    },
+    /// SQLite said no.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A column held the wrong type.
+    #[error("a stored event has a malformed column: {0}")]
+    Column(#[from] rusqlite::types::FromSqlError),
+}
+
+/// A Leechbook ledger.
+pub struct Store {
+    conn: Connection,
+    device: DeviceId,
+    campaign: CampaignId,
+    path: Option<PathBuf>,
+}
+
+const META_DEVICE: &str = "device";
+const META_CAMPAIGN: &str = "campaign";
+
+fn configure(conn: &Connection) -> Result<(), rusqlite::Error> {
+    conn.busy_timeout(Duration::from_secs(10))?;
+    conn.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")?;
+    Ok(())
+}
+
+fn migrate(conn: &mut Connection) -> Result<(), rusqlite::Error> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    for (i, m) in schema::MIGRATIONS.iter().enumerate().skip(version as usize) {
+        tx.execute_batch(m)?;
+        tx.execute_batch(&format!("PRAGMA user_version = {}", i + 1))?;
+    }
+    tx.commit()
+}
+
+fn new_id() -> Uuid {
+    Uuid::now_v7()
+}
+
+impl Store {
+    /// Creates a new ledger at `path` for a new campaign, with a new device id. Refuses a path
+    /// that exists.
+    pub fn create(path: &Path) -> Result<Store, StoreError> {
+        if path.exists() {
+            return Err(StoreError::AlreadyExists(path.to_path_buf()));
+        }
+        let conn = Connection::open(path)?;
+        conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0))?;
+        Store::initialise(conn, Some(path.to_path_buf()))
+    }
+
+    /// Opens a fresh in-memory ledger (for tests and what-if work).
+    pub fn open_in_memory() -> Result<Store, StoreError> {
+        Store::initialise(Connection::open_in_memory()?, None)
+    }
+
+    fn initialise(mut conn: Connection, path: Option<PathBuf>) -> Result<Store, StoreError> {
+        configure(&conn)?;
+        conn.execute_batch(&format!(
+            "PRAGMA application_id = {}",
+            schema::APPLICATION_ID
+        ))?;
+        migrate(&mut conn)?;
+        let device = DeviceId(new_id());
+        let campaign = CampaignId(new_id());
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?1, ?2), (?3, ?4)",
+            params![
+                META_DEVICE,
+                device.as_bytes().as_slice(),
+                META_CAMPAIGN,
+                campaign.as_bytes().as_slice()
+            ],
+        )?;
+        Ok(Store {
+            conn,
+            device,
+            campaign,
+            path,
+        })
+    }
+
+    /// Opens the ledger at `path`. Refuses a missing file, a file that is not a Leechbook
+    /// ledger, and a ledger written by a newer Leechbook; opening writes nothing.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        if !path.is_file() {
+            return Err(StoreError::NotFound(path.to_path_buf()));
+        }
+        let not_ledger = |why: String| StoreError::NotALedger {
+            path: path.to_path_buf(),
+            why,
+        };
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        let app: i32 = conn
+            .query_row("PRAGMA application_id", [], |r| r.get(0))
+            .map_err(|e| not_ledger(e.to_string()))?;
+        configure(&conn)?;
+        if app != schema::APPLICATION_ID {
+            return Err(not_ledger(if app == 0 {
+                "a SQLite database of something else".into()
+            } else {
+                format!("SQLite application id {app:#x}")
+            }));
+        }
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let known = schema::MIGRATIONS.len() as i64;
+        if version > known {
+            return Err(StoreError::TooNew {
+                path: path.to_path_buf(),
+                found: version,
+                known,
+            });
+        }
+        let mut conn = conn;
+        if version < known {
+            migrate(&mut conn)?;
+        }
+        let meta = |key: &str| -> Result<Uuid, StoreError> {
+            let bytes: Option<Vec<u8>> = conn
+                .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+                .optional()?;
+            bytes
+                .and_then(|b| Uuid::from_slice(&b).ok())
+                .ok_or_else(|| not_ledger(format!("its {key} id is missing")))
+        };
+        let device = DeviceId(meta(META_DEVICE)?);
+        let campaign = CampaignId(meta(META_CAMPAIGN)?);
+        Ok(Store {
+            conn,
+            device,
+            campaign,
+            path: Some(path.to_path_buf()),
+        })
+    }
+
+    /// Returns this device's id.
+    pub fn device(&self) -> DeviceId {
+        self.device
+    }
+
+    /// Returns the campaign's id.
+    pub fn campaign(&self) -> CampaignId {
+        self.campaign
+    }
+
+    /// Returns the file's path (None in memory).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Returns every event in the fold's total order.
+    pub fn events(&self) -> Result<Vec<Envelope>, StoreError> {
+        read_events(&self.conn)
+    }
+
+    /// Returns how many events the log holds.
+    pub fn count(&self) -> Result<u64, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT COUNT(*) FROM events", [], |r| r.get::<_, i64>(0))?
+            as u64)
+    }
+
+    /// Runs SQLite's integrity check; returns its complaints (empty when sound).
+    pub fn integrity_check(&self) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self.conn.prepare("PRAGMA integrity_check")?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        let mut out = Vec::new();
+        for r in rows {
+            let r = r?;
+            if r != "ok" {
+                out.push(r);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Takes the write lock: see [`Writer`].
+    pub fn write(&mut self) -> Result<Writer<'_>, StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        Ok(Writer {
+            tx,
+            device: self.device,
+            campaign: self.campaign,
+        })
+    }
+
+    /// Appends one event now, in its own transaction, and returns its envelope.
+    pub fn append(&mut self, event: Event, at: CampaignTime) -> Result<Envelope, StoreError> {
+        let mut w = self.write()?;
+        let env = w.prepare(event, at, Utc::now())?;
+        w.append(&env)?;
+        w.commit()?;
+        Ok(env)
+    }
+
+    /// Appends envelopes made elsewhere (an import) in one transaction; events already in the
+    /// log are skipped. Returns how many were new. All or nothing.
+    pub fn import(&mut self, envelopes: &[Envelope]) -> Result<usize, StoreError> {
+        let w = self.write()?;
+        let mut added = 0;
+        for env in envelopes {
+            if env.campaign != w.campaign {
+                return Err(StoreError::ForeignEvent {
+                    id: env.id,
+                    campaign: env.campaign,
+                });
+            }
+            added += insert(&w.tx, env, true)?;
+        }
+        w.commit()?;
+        Ok(added)
+    }
+}
+
+/// The write lock on a ledger: a `BEGIN IMMEDIATE` transaction. Read the log, prepare events,
+/// append them, then [`commit`](Writer::commit); dropping the writer rolls everything back.
+pub struct Writer<'a> {
+    tx: Transaction<'a>,
+    device: DeviceId,
+    campaign: CampaignId,
+}
+
+impl Writer<'_> {
+    /// Returns every event in the fold's total order, as of this transaction.
+    pub fn events(&self) -> Result<Vec<Envelope>, StoreError> {
+        read_events(&self.tx)
+    }
+
+    /// Makes the envelope of a new local event: a fresh UUIDv7, the device's next sequence
+    /// number, and a Lamport clock one past every clock in the log.
+    pub fn prepare(
+        &mut self,
+        event: Event,
+        at: CampaignTime,
+        wall: DateTime<Utc>,
+    ) -> Result<Envelope, StoreError> {
+        let (clock, seq): (i64, i64) = self.tx.query_row(
+            "SELECT COALESCE((SELECT MAX(clock) FROM events), 0) + 1,
+                    COALESCE((SELECT MAX(seq) FROM events WHERE device = ?1), 0) + 1",
+            [self.device.as_bytes().as_slice()],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        Ok(Envelope {
+            id: EventId(new_id()),
+            campaign: self.campaign,
+            device: self.device,
+            seq: seq as u64,
+            clock: clock as u64,
+            wall,
+            at,
+            schema: SCHEMA_VERSION,
+            event,
+            signature: None,
+        })
+    }
+
+    /// Appends a prepared envelope.
+    pub fn append(&mut self, env: &Envelope) -> Result<(), StoreError> {
+        insert(&self.tx, env, false).map(|_| ())
+    }
+
+    /// Commits everything appended.
+    pub fn commit(self) -> Result<(), StoreError> {
+        Ok(self.tx.commit()?)
+    }
+}
+
+fn insert(conn: &Connection, env: &Envelope, skip_known: bool) -> Result<usize, StoreError> {
+    let sql = if skip_known {
+        "INSERT OR IGNORE INTO events (id, campaign, device, seq, clock, wall_ms, at, kind,
+            character, schema, payload, signature)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+    } else {
+        "INSERT INTO events (id, campaign, device, seq, clock, wall_ms, at, kind,
+            character, schema, payload, signature)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+    };
+    let payload = codec::encode_event(&env.event);
+    let character: Option<CharacterId> = env.event.character();
+    let n = conn.prepare_cached(sql)?.execute(params![
+        env.id.as_bytes().as_slice(),
+        env.campaign.as_bytes().as_slice(),
+        env.device.as_bytes().as_slice(),
+        env.seq as i64,
+        env.clock as i64,
+        env.wall.timestamp_millis(),
+        env.at.0,
+        env.event.kind(),
+        character.as_ref().map(|c| c.as_bytes().as_slice()),
+        i64::from(env.schema),
+        payload,
+        env.signature.as_deref(),
+    ])?;
+    Ok(n)
+}
+
+fn uuid(bytes: &[u8]) -> Uuid {
+    Uuid::from_slice(bytes).unwrap_or(Uuid::nil())
+}
+
+fn read_events(conn: &Connection) -> Result<Vec<Envelope>, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, campaign, device, seq, clock, wall_ms, at, schema, payload, signature
+         FROM events ORDER BY clock, device, seq",
+    )?;
+    let mut rows = stmt.query([])?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next()? {
+        let id = EventId(uuid(r.get_ref(0)?.as_blob()?));
+        let schema = r.get::<_, i64>(7)? as u16;
+        let event = codec::decode_event(schema, r.get_ref(8)?.as_blob()?).map_err(|source| {
+            StoreError::Decode {
+                id: id.to_string(),
+                source,
+            }
+        })?;
+        let wall_ms: i64 = r.get(5)?;
+        out.push(Envelope {
+            id,
+            campaign: CampaignId(uuid(r.get_ref(1)?.as_blob()?)),
+            device: DeviceId(uuid(r.get_ref(2)?.as_blob()?)),
+            seq: r.get::<_, i64>(3)? as u64,
+            clock: r.get::<_, i64>(4)? as u64,
+            wall: Utc
+                .timestamp_millis_opt(wall_ms)
+                .single()
+                .unwrap_or_default(),
+            at: CampaignTime(r.get(6)?),
+            schema,
+            event,
+            signature: r.get(9)?,
+        });
+    }
+    Ok(out)
+}

@@ -85,13 +85,13 @@ pub struct Location {
     /// Location Shock (step 4.1).
     pub shock: u8,
     /// The bleeding circle, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub circle: Option<Circle>,
     /// The amputation triangle, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub triangle: Option<Triangle>,
     /// Where a value was chosen by Leechbook rather than read from the text: what and why.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub chosen: Option<String>,
 }
 
@@ -108,7 +108,7 @@ pub struct Zone {
     #[serde(default)]
     pub sided: bool,
     /// Reach penalties of ZNs in this zone against human strikers: (ZN, penalty).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub reach: Vec<[i32; 2]>,
     /// The locations, selected by the LD.
     pub locations: Vec<Location>,
@@ -124,7 +124,7 @@ pub struct FaceEntry {
     /// Its Location Shock.
     pub shock: u8,
     /// Its amputation triangle, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub triangle: Option<Triangle>,
 }
 
@@ -148,7 +148,7 @@ pub struct BodyTable {
     /// The zones, in ZN order.
     pub zones: Vec<Zone>,
     /// The face option, if the creature has one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub face: Option<FaceOption>,
 }
 

@@ -1,0 +1,64 @@
+//! The stored payload format: one codec byte, then the event encoded by that codec.
+//!
+//! **Frozen format.** Codec 1 is bincode 2.0.1 (serde, standard configuration) of
+//! `leechbook_core::Event`. Bytes written with a codec stay readable for as long as
+//! Leechbook exists: a new encoding gets a new codec byte and this module keeps decoding the
+//! old ones. The snapshot test in `tests/` pins the bytes of a sample event of each kind.
+
+use leechbook_core::Event;
+
+/// Codec 1: bincode 2.0.1, serde, standard config.
+pub const CODEC_BINCODE2: u8 = 1;
+
+/// Why a payload does not decode.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CodecError {
+    /// An empty payload.
+    #[error("the payload is empty")]
+    Empty,
+    /// A codec this build does not know (written by a newer Leechbook).
+    #[error("payload codec {0} is unknown to this Leechbook (it knows codec 1)")]
+    UnknownCodec(u8),
+    /// A schema version this build does not know.
+    #[error("event schema {0} is newer than this Leechbook's")]
+    UnknownSchema(u16),
+    /// Bytes that do not decode.
+    #[error("the payload does not decode: {0}")]
+    Corrupt(String),
+}
+
+fn config() -> bincode::config::Configuration {
+    bincode::config::standard()
+}
+
+/// Encodes an event behind the current codec byte.
+pub fn encode_event(event: &Event) -> Vec<u8> {
+    let mut out = vec![CODEC_BINCODE2];
+    // Encoding into a Vec cannot fail for these types: every field is a plain serde value.
+    match bincode::serde::encode_into_std_write(event, &mut out, config()) {
+        Ok(_) => out,
+        Err(e) => unreachable!("encoding an event into memory failed: {e}"),
+    }
+}
+
+/// Decodes a payload written with `schema`.
+pub fn decode_event(schema: u16, bytes: &[u8]) -> Result<Event, CodecError> {
+    if schema > leechbook_core::SCHEMA_VERSION {
+        return Err(CodecError::UnknownSchema(schema));
+    }
+    let (&codec, body) = bytes.split_first().ok_or(CodecError::Empty)?;
+    match codec {
+        CODEC_BINCODE2 => {
+            let (event, used) = bincode::serde::decode_from_slice::<Event, _>(body, config())
+                .map_err(|e| CodecError::Corrupt(e.to_string()))?;
+            if used != body.len() {
+                return Err(CodecError::Corrupt(format!(
+                    "{} trailing bytes",
+                    body.len() - used
+                )));
+            }
+            Ok(event)
+        }
+        other => Err(CodecError::UnknownCodec(other)),
+    }
+}

@@ -1,0 +1,45 @@
+//! The SQLite schema as an append-only list of migrations.
+//!
+//! **Never modify a shipped migration; only add new ones.** `PRAGMA user_version` holds how
+//! many have been applied; a database with more than this build knows was written by a newer
+//! Leechbook and is refused. `PRAGMA application_id` marks a file as a Leechbook ledger.
+
+/// Marks a SQLite file as a Leechbook ledger ("LBK1").
+pub const APPLICATION_ID: i32 = 0x4C42_4B31;
+
+/// The migrations, in order. Index `i` takes `user_version` from `i` to `i + 1`.
+pub const MIGRATIONS: &[&str] = &[
+    // 1: the event log and the device's metadata.
+    r#"
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value BLOB NOT NULL
+    ) STRICT;
+
+    CREATE TABLE events (
+        rowid     INTEGER PRIMARY KEY,
+        id        BLOB NOT NULL UNIQUE,
+        campaign  BLOB NOT NULL,
+        device    BLOB NOT NULL,
+        seq       INTEGER NOT NULL,
+        clock     INTEGER NOT NULL,
+        wall_ms   INTEGER NOT NULL,
+        at        INTEGER NOT NULL,
+        kind      TEXT NOT NULL,
+        character BLOB,
+        schema    INTEGER NOT NULL,
+        payload   BLOB NOT NULL,
+        signature BLOB,
+        UNIQUE (device, seq)
+    ) STRICT;
+
+    CREATE INDEX events_order ON events (clock, device, seq);
+    CREATE INDEX events_character ON events (character, clock);
+
+    CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'the event log is append-only: events cannot be updated'); END;
+
+    CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+    BEGIN SELECT RAISE(ABORT, 'the event log is append-only: events cannot be deleted'); END;
+    "#,
+];

@@ -1,0 +1,265 @@
+//! The store conformance suite, run against a SQLite file and against `:memory:`, and the
+//! file-only guarantees: refusal of foreign and newer files, concurrent appenders, a killed
+//! appender.
+
+use leechbook_core::harnmaster::state::Sheet;
+use leechbook_core::ids::{CampaignId, DeviceId, EventId};
+use leechbook_core::time::CampaignTime;
+use leechbook_core::{Event, SheetKind, SystemId};
+use leechbook_store::{Store, StoreError};
+use std::path::Path;
+
+fn created() -> Event {
+    Event::CampaignCreated {
+        name: "suite".into(),
+        system: SystemId::HarnMaster,
+        round_seconds: 10,
+    }
+}
+
+fn character(name: &str) -> Event {
+    Event::CharacterAdded {
+        name: name.into(),
+        sheet: SheetKind::HarnMaster(Sheet {
+            strength: 12,
+            endurance: 12,
+            shock_ml: 65,
+            healing_base: 13,
+            strength_ml: 60,
+            body: "human".into(),
+            beast: false,
+            fatigue: 0,
+        }),
+    }
+}
+
+/// The suite every backend passes.
+fn conformance(mut store: Store) {
+    assert_eq!(store.count().unwrap(), 0);
+    let a = store.append(created(), CampaignTime::START).unwrap();
+    let b = store.append(character("Osric"), CampaignTime(60)).unwrap();
+    let c = store
+        .append(
+            Event::ClockAdvanced {
+                to: CampaignTime(600),
+            },
+            CampaignTime(600),
+        )
+        .unwrap();
+    // Sequence numbers and Lamport clocks count up; ids are UUIDv7.
+    assert_eq!((a.seq, b.seq, c.seq), (1, 2, 3));
+    assert_eq!((a.clock, b.clock, c.clock), (1, 2, 3));
+    assert_eq!(a.id.0.get_version_num(), 7);
+    assert_eq!(a.device, store.device());
+    assert_eq!(a.campaign, store.campaign());
+    // Round trip: what was appended is what is read, in order.
+    let read = store.events().unwrap();
+    assert_eq!(read.len(), 3);
+    for (got, want) in read.iter().zip([&a, &b, &c]) {
+        assert_eq!(got.id, want.id);
+        assert_eq!(got.event, want.event);
+        assert_eq!(got.at, want.at);
+        assert_eq!(got.wall.timestamp_millis(), want.wall.timestamp_millis());
+    }
+    // A writer dropped without commit leaves nothing behind.
+    {
+        let mut w = store.write().unwrap();
+        let env = w
+            .prepare(character("Ghost"), CampaignTime(0), chrono::Utc::now())
+            .unwrap();
+        w.append(&env).unwrap();
+    }
+    assert_eq!(store.count().unwrap(), 3);
+    // Import skips what is known, and refuses another campaign's events whole.
+    let again = store.events().unwrap();
+    assert_eq!(store.import(&again).unwrap(), 0);
+    let mut foreign = again[1].clone();
+    foreign.id = EventId(uuid::Uuid::now_v7());
+    foreign.campaign = CampaignId(uuid::Uuid::now_v7());
+    let batch = vec![again[2].clone(), foreign];
+    assert!(matches!(
+        store.import(&batch),
+        Err(StoreError::ForeignEvent { .. })
+    ));
+    assert_eq!(store.count().unwrap(), 3);
+    // A remote event with a higher clock sorts after, and the next local event passes it.
+    let mut remote = again[1].clone();
+    remote.id = EventId(uuid::Uuid::now_v7());
+    remote.device = DeviceId(uuid::Uuid::now_v7());
+    remote.seq = 1;
+    remote.clock = 10;
+    remote.event = character("Remote");
+    assert_eq!(store.import(&[remote]).unwrap(), 1);
+    let d = store.append(character("Local"), CampaignTime(600)).unwrap();
+    assert_eq!((d.seq, d.clock), (4, 11));
+    assert!(store.integrity_check().unwrap().is_empty());
+}
+
+#[test]
+fn conformance_in_memory() {
+    conformance(Store::open_in_memory().unwrap());
+}
+
+#[test]
+fn conformance_on_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.db");
+    conformance(Store::create(&path).unwrap());
+    // And the file reopens with the same events.
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.count().unwrap(), 5);
+}
+
+fn raw(path: &Path) -> rusqlite::Connection {
+    rusqlite::Connection::open(path).unwrap()
+}
+
+#[test]
+fn events_can_be_neither_updated_nor_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.db");
+    let mut store = Store::create(&path).unwrap();
+    store.append(created(), CampaignTime::START).unwrap();
+    drop(store);
+    let conn = raw(&path);
+    let upd = conn.execute("UPDATE events SET at = 99", []).unwrap_err();
+    assert!(upd.to_string().contains("append-only"), "{upd}");
+    let del = conn.execute("DELETE FROM events", []).unwrap_err();
+    assert!(del.to_string().contains("append-only"), "{del}");
+    let n: i64 = conn
+        .query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 1);
+}
+
+#[test]
+fn a_ledger_from_a_newer_leechbook_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.db");
+    drop(Store::create(&path).unwrap());
+    raw(&path)
+        .execute_batch("PRAGMA user_version = 99")
+        .unwrap();
+    let err = Store::open(&path).err().unwrap();
+    assert!(matches!(err, StoreError::TooNew { found: 99, .. }), "{err}");
+    assert!(err.to_string().contains("newer Leechbook"));
+}
+
+#[test]
+fn missing_and_foreign_files_are_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope.db");
+    assert!(matches!(
+        Store::open(&missing),
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(!missing.exists(), "opening must not create the file");
+
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, b"this is not a database at all, just some words").unwrap();
+    let before = std::fs::read(&text).unwrap();
+    assert!(matches!(
+        Store::open(&text),
+        Err(StoreError::NotALedger { .. })
+    ));
+    assert_eq!(std::fs::read(&text).unwrap(), before);
+
+    let other = dir.path().join("other.db");
+    raw(&other)
+        .execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (1);")
+        .unwrap();
+    let before = std::fs::read(&other).unwrap();
+    let err = Store::open(&other).err().unwrap();
+    assert!(err.to_string().contains("not a Leechbook ledger"), "{err}");
+    assert_eq!(std::fs::read(&other).unwrap(), before);
+
+    assert!(matches!(
+        Store::create(&other),
+        Err(StoreError::AlreadyExists(_))
+    ));
+}
+
+#[test]
+fn two_appenders_at_once_lose_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.db");
+    let mut store = Store::create(&path).unwrap();
+    store.append(created(), CampaignTime::START).unwrap();
+    drop(store);
+    let threads: Vec<_> = (0..2)
+        .map(|t| {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                let mut s = Store::open(&path).unwrap();
+                for i in 0..100 {
+                    s.append(character(&format!("c{t}-{i}")), CampaignTime::START)
+                        .unwrap();
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let s = Store::open(&path).unwrap();
+    let events = s.events().unwrap();
+    assert_eq!(events.len(), 201);
+    // One device, so sequence numbers and clocks are 1..=201 without gaps or repeats.
+    let mut seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
+    seqs.sort();
+    assert_eq!(seqs, (1..=201).collect::<Vec<_>>());
+    let clocks: Vec<u64> = events.iter().map(|e| e.clock).collect();
+    assert_eq!(clocks, (1..=201).collect::<Vec<_>>());
+}
+
+/// The child half of `a_killed_appender_leaves_every_committed_event`: appends until killed.
+#[test]
+fn child_appender() {
+    let Ok(path) = std::env::var("LEECHBOOK_CHILD_APPENDER") else {
+        return;
+    };
+    let mut s = Store::open(Path::new(&path)).unwrap();
+    for i in 0.. {
+        s.append(character(&format!("n{i}")), CampaignTime::START)
+            .unwrap();
+        println!("committed {i}");
+    }
+}
+
+#[test]
+fn a_killed_appender_leaves_every_committed_event() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.db");
+    let mut store = Store::create(&path).unwrap();
+    store.append(created(), CampaignTime::START).unwrap();
+    drop(store);
+    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "child_appender",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("LEECHBOOK_CHILD_APPENDER", &path)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut committed = 0;
+    while committed < 50 {
+        let line = lines.next().unwrap().unwrap();
+        if line.starts_with("committed ") {
+            committed += 1;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let s = Store::open(&path).unwrap();
+    assert!(s.integrity_check().unwrap().is_empty());
+    let events = s.events().unwrap();
+    // Every event the child reported committed is there (it may have committed more).
+    assert!(events.len() > 50, "{} events", events.len());
+    let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
+    assert_eq!(seqs, (1..=events.len() as u64).collect::<Vec<_>>());
+}
