@@ -1,1 +1,176 @@
-//! placeholder
+//! The `leechbook` command: argument parsing (clap) and glue between the store, the core's fold
+//! and the terminal. The one place that knows terminals and JSON output.
+//!
+//! [`run`] takes the arguments and returns the exit code and what to print, so tests drive the
+//! whole command in-process; `main.rs` only writes the output and exits.
+
+#![warn(missing_docs)]
+
+pub mod commands;
+pub mod dice;
+pub mod error;
+pub mod narrate;
+pub mod views;
+
+use clap::Parser;
+use error::{CommandError, ErrorKind};
+use leechbook_core::fold::{Applied, Ledger};
+use leechbook_core::{Envelope, Event};
+use leechbook_store::Store;
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// Leechbook: a ledger of every wound in a campaign and of how it healed.
+#[derive(Parser, Debug)]
+#[command(name = "leechbook", version, about, long_about = None)]
+pub struct Cli {
+    /// The ledger file (default: $LEECHBOOK_DB, else leechbook.db in the platform's data
+    /// directory).
+    #[arg(long, global = true, env = "LEECHBOOK_DB", value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Seed for the dice Leechbook rolls, for reproducible runs (default: OS randomness).
+    #[arg(long, global = true, value_name = "N")]
+    pub seed: Option<u64>,
+    /// The command.
+    #[command(subcommand)]
+    pub command: commands::Command,
+}
+
+/// What a finished command prints, and its exit code.
+#[derive(Debug, Default)]
+pub struct Output {
+    /// Data, for standard output.
+    pub stdout: String,
+    /// Messages, for standard error.
+    pub stderr: String,
+    /// The exit code.
+    pub code: i32,
+}
+
+/// Everything a command needs: the parsed global options and the output buffers.
+pub struct Ctx {
+    /// `--db`.
+    pub db: Option<PathBuf>,
+    /// `--seed`.
+    pub seed: Option<u64>,
+    /// Standard output so far.
+    pub out: String,
+    /// Standard error so far.
+    pub err: String,
+}
+
+impl Ctx {
+    /// Returns the ledger path: `--db`, `$LEECHBOOK_DB`, or the platform data directory.
+    pub fn db_path(&self) -> Result<PathBuf, CommandError> {
+        if let Some(p) = &self.db {
+            return Ok(p.clone());
+        }
+        let dirs = directories::ProjectDirs::from("", "", "leechbook").ok_or_else(|| {
+            CommandError::user("no home directory to keep the ledger in: pass --db PATH")
+        })?;
+        Ok(dirs.data_dir().join("leechbook.db"))
+    }
+
+    /// Opens the existing ledger.
+    pub fn open(&self) -> Result<Store, CommandError> {
+        Ok(Store::open(&self.db_path()?)?)
+    }
+
+    /// Opens the ledger and folds it.
+    pub fn load(&self) -> Result<(Store, Ledger), CommandError> {
+        let store = self.open()?;
+        let events = store.events()?;
+        let ledger = Ledger::fold(&events);
+        Ok((store, ledger))
+    }
+
+    /// Records one event under the write lock: folds the log, lets `make` build the event from
+    /// that state, checks that it applies, then appends it. Nothing is written on any error.
+    pub fn record(
+        &mut self,
+        make: impl FnOnce(
+            &Ledger,
+            &mut Ctx,
+        )
+            -> Result<(Event, Option<leechbook_core::time::CampaignTime>), CommandError>,
+    ) -> Result<(Ledger, Envelope, Applied), CommandError> {
+        let mut store = self.open()?;
+        let mut w = store.write()?;
+        let events = w.events()?;
+        let mut ledger = Ledger::fold(&events);
+        let (event, at) = make(&ledger, self)?;
+        let at = at.unwrap_or(ledger.now);
+        let env = w.prepare(event, at, chrono::Utc::now())?;
+        let applied = ledger.apply(&env)?;
+        w.append(&env)?;
+        w.commit()?;
+        Ok((ledger, env, applied))
+    }
+
+    /// Writes a line to standard output.
+    pub fn say(&mut self, line: impl AsRef<str>) {
+        self.out.push_str(line.as_ref());
+        self.out.push('\n');
+    }
+
+    /// Writes a line to standard error.
+    pub fn note(&mut self, line: impl AsRef<str>) {
+        self.err.push_str(line.as_ref());
+        self.err.push('\n');
+    }
+
+    /// Writes a value as pretty JSON to standard output.
+    pub fn json(&mut self, v: &impl serde::Serialize) -> Result<(), CommandError> {
+        let s = serde_json::to_string_pretty(v)?;
+        self.say(s);
+        Ok(())
+    }
+}
+
+/// Runs the command line `args` (program name first) and returns what to print.
+pub fn run<I, T>(args: I) -> Output
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let text = e.render().to_string();
+            let code = e.exit_code();
+            let (stdout, stderr) = if e.use_stderr() {
+                (String::new(), text)
+            } else {
+                (text, String::new())
+            };
+            return Output {
+                stdout,
+                stderr,
+                code,
+            };
+        }
+    };
+    let mut ctx = Ctx {
+        db: cli.db,
+        seed: cli.seed,
+        out: String::new(),
+        err: String::new(),
+    };
+    let result = commands::dispatch(cli.command, &mut ctx);
+    let code = match result {
+        Ok(()) => 0,
+        Err(e) => {
+            if e.kind == ErrorKind::Internal {
+                ctx.note(format!("internal error: {e}"));
+            } else {
+                ctx.note(format!("error: {e}"));
+            }
+            e.kind.exit_code()
+        }
+    };
+    Output {
+        stdout: ctx.out,
+        stderr: ctx.err,
+        code,
+    }
+}

@@ -242,6 +242,7 @@ fn example_4_shock_and_its_reroll_and_5_injury_effect() {
     let early = GmRoll {
         character: t,
         kind: GmRollKind::Morale,
+        injury: None,
         ml: Some(60),
         roll: Some(29),
         outcome: None,

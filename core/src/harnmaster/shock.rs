@@ -203,6 +203,8 @@ pub struct GmRoll {
     pub character: CharacterId,
     /// What roll: Morale, or a mishap kind.
     pub kind: GmRollKind,
+    /// The injury that owes it (None: the first owed of that kind).
+    pub injury: Option<InjuryId>,
     /// The ML tested (None for an automatic failure).
     pub ml: Option<i32>,
     /// The d100 face (None for an automatic failure).
@@ -256,17 +258,20 @@ pub fn resolve_gm_roll(ch: &HmCharacter, r: &GmRoll) -> Result<GmRollOutcome, Ro
     let (injury, automatic) = ch
         .owed
         .iter()
-        .find_map(|o| match (o, r.kind) {
-            (Owed::Morale { injury }, GmRollKind::Morale) => Some((*injury, false)),
-            (
-                Owed::Mishap {
-                    injury,
-                    kind,
-                    automatic,
-                },
-                GmRollKind::Mishap(k),
-            ) if *kind == k => Some((*injury, *automatic)),
-            _ => None,
+        .find_map(|o| {
+            match (o, r.kind) {
+                (Owed::Morale { injury }, GmRollKind::Morale) => Some((*injury, false)),
+                (
+                    Owed::Mishap {
+                        injury,
+                        kind,
+                        automatic,
+                    },
+                    GmRollKind::Mishap(k),
+                ) if *kind == k => Some((*injury, *automatic)),
+                _ => None,
+            }
+            .filter(|(injury, _)| r.injury.is_none_or(|want| want == *injury))
         })
         .ok_or_else(|| not_owed("no injury calls for one".into()))?;
     if r.kind == GmRollKind::Morale && ch.shock != ShockState::None {

@@ -1,0 +1,218 @@
+//! `leechbook character add|list|show|set`.
+
+use super::find;
+use crate::error::CommandError;
+use crate::views;
+use crate::Ctx;
+use clap::{Args, Subcommand};
+use leechbook_core::harnmaster::state::Sheet;
+use leechbook_core::harnmaster::HmEvent;
+use leechbook_core::{Event, SheetKind};
+use serde::Serialize;
+
+/// Character commands.
+#[derive(Subcommand, Debug)]
+pub enum CharacterCommand {
+    /// Add a character.
+    Add(AddArgs),
+    /// List the characters.
+    List(ListArgs),
+    /// Show a character (as `leechbook show`).
+    Show(super::show::ShowArgs),
+    /// Change a character's sheet (only the values given change).
+    Set(SetArgs),
+}
+
+/// A HârnMaster sheet's values.
+#[derive(Args, Debug)]
+pub struct AddArgs {
+    /// The character's name (unique in the campaign).
+    pub name: String,
+    /// Strength.
+    #[arg(long = "str")]
+    pub strength: i32,
+    /// Endurance.
+    #[arg(long = "end")]
+    pub endurance: i32,
+    /// Shock ML.
+    #[arg(long = "shock")]
+    pub shock_ml: i32,
+    /// Healing Base.
+    #[arg(long = "hb")]
+    pub healing_base: i32,
+    /// Strength test ML (default: STR x 5).
+    #[arg(long = "str-ml")]
+    pub strength_ml: Option<i32>,
+    /// Body location table.
+    #[arg(long, default_value = "human")]
+    pub body: String,
+    /// A beast (not Folk): fixed MLs for amputation and blood loss.
+    #[arg(long)]
+    pub beast: bool,
+    /// Fatigue penalty.
+    #[arg(long, default_value_t = 0)]
+    pub fatigue: i32,
+}
+
+/// `character list`.
+#[derive(Args, Debug)]
+pub struct ListArgs {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `character set`.
+#[derive(Args, Debug)]
+pub struct SetArgs {
+    /// The character.
+    pub name: String,
+    /// Strength.
+    #[arg(long = "str")]
+    pub strength: Option<i32>,
+    /// Endurance.
+    #[arg(long = "end")]
+    pub endurance: Option<i32>,
+    /// Shock ML.
+    #[arg(long = "shock")]
+    pub shock_ml: Option<i32>,
+    /// Healing Base.
+    #[arg(long = "hb")]
+    pub healing_base: Option<i32>,
+    /// Strength test ML.
+    #[arg(long = "str-ml")]
+    pub strength_ml: Option<i32>,
+    /// Body location table.
+    #[arg(long)]
+    pub body: Option<String>,
+    /// Fatigue penalty.
+    #[arg(long)]
+    pub fatigue: Option<i32>,
+}
+
+fn check_sheet(s: &Sheet) -> Result<(), CommandError> {
+    for (what, v, lo, hi) in [
+        ("--str", s.strength, 1, 30),
+        ("--end", s.endurance, 1, 30),
+        ("--shock", s.shock_ml, 0, 200),
+        ("--hb", s.healing_base, 0, 30),
+        ("--str-ml", s.strength_ml, 0, 200),
+        ("--fatigue", s.fatigue, 0, 200),
+    ] {
+        if !(lo..=hi).contains(&v) {
+            return Err(CommandError::user(format!(
+                "{what} {v} is out of range ({lo}-{hi})"
+            )));
+        }
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct ListItem {
+    #[serde(rename = "type")]
+    ty: &'static str,
+    schema_version: u32,
+    id: String,
+    name: String,
+    shock_state: &'static str,
+    dead: bool,
+    injuries: usize,
+}
+
+/// Runs a character command.
+pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
+    match c {
+        CharacterCommand::Add(a) => {
+            let sheet = Sheet {
+                strength: a.strength,
+                endurance: a.endurance,
+                shock_ml: a.shock_ml,
+                healing_base: a.healing_base,
+                strength_ml: a.strength_ml.unwrap_or(a.strength * 5),
+                body: a.body,
+                beast: a.beast,
+                fatigue: a.fatigue,
+            };
+            check_sheet(&sheet)?;
+            let name = a.name.clone();
+            ctx.record(|_, _| {
+                Ok((
+                    Event::CharacterAdded {
+                        name,
+                        sheet: SheetKind::HarnMaster(sheet),
+                    },
+                    None,
+                ))
+            })?;
+            ctx.say(format!("added {}", a.name.trim()));
+            Ok(())
+        }
+        CharacterCommand::List(a) => {
+            let (_, ledger) = ctx.load()?;
+            let items: Vec<ListItem> = ledger
+                .characters
+                .iter()
+                .map(|c| {
+                    let leechbook_core::fold::CharacterState::HarnMaster(h) = c;
+                    ListItem {
+                        ty: "character-summary",
+                        schema_version: views::JSON_SCHEMA,
+                        id: h.id.to_string(),
+                        name: h.name.clone(),
+                        shock_state: h.shock.code(),
+                        dead: h.dead(),
+                        injuries: h.injuries.iter().filter(|i| !i.healed()).count(),
+                    }
+                })
+                .collect();
+            if a.json {
+                return ctx.json(&items);
+            }
+            if items.is_empty() {
+                ctx.say("no characters");
+            }
+            for i in items {
+                ctx.say(format!(
+                    "{:<20} {:<5} {} injur{}{}",
+                    i.name,
+                    i.shock_state,
+                    i.injuries,
+                    if i.injuries == 1 { "y" } else { "ies" },
+                    if i.dead { "  DEAD" } else { "" }
+                ));
+            }
+            Ok(())
+        }
+        CharacterCommand::Show(a) => super::show::cmd_show(a, ctx),
+        CharacterCommand::Set(a) => {
+            let name = a.name.clone();
+            ctx.record(|ledger, _| {
+                let ch = find(ledger, &a.name)?;
+                let mut s = ch.sheet.clone();
+                let old_str = s.strength;
+                s.strength = a.strength.unwrap_or(s.strength);
+                s.endurance = a.endurance.unwrap_or(s.endurance);
+                s.shock_ml = a.shock_ml.unwrap_or(s.shock_ml);
+                s.healing_base = a.healing_base.unwrap_or(s.healing_base);
+                s.strength_ml = a.strength_ml.unwrap_or(if s.strength_ml == old_str * 5 {
+                    s.strength * 5
+                } else {
+                    s.strength_ml
+                });
+                s.body = a.body.clone().unwrap_or(s.body);
+                s.fatigue = a.fatigue.unwrap_or(s.fatigue);
+                check_sheet(&s)?;
+                Ok((
+                    Event::HarnMaster(HmEvent::SheetChanged {
+                        character: ch.id,
+                        sheet: s,
+                    }),
+                    None,
+                ))
+            })?;
+            ctx.say(format!("changed {name}'s sheet"));
+            Ok(())
+        }
+    }
+}

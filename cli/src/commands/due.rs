@@ -1,0 +1,44 @@
+//! `leechbook due [NAME]`: the rolls owed, with when they fall due and their EML.
+
+use super::find;
+use crate::error::CommandError;
+use crate::views::{self, OwedView};
+use crate::Ctx;
+use clap::Args;
+use leechbook_core::fold::CharacterState;
+
+/// List owed rolls.
+#[derive(Args, Debug)]
+pub struct DueArgs {
+    /// Only this character.
+    pub name: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Prints the owed rolls.
+pub fn cmd_due(a: DueArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let (_, ledger) = ctx.load()?;
+    let mut all: Vec<OwedView> = Vec::new();
+    match &a.name {
+        Some(n) => all.extend(views::owed(find(&ledger, n)?, ledger.now)),
+        None => {
+            for c in &ledger.characters {
+                let CharacterState::HarnMaster(h) = c;
+                all.extend(views::owed(h, ledger.now));
+            }
+        }
+    }
+    if a.json {
+        return ctx.json(&all);
+    }
+    ctx.say(format!("at {}:", ledger.now));
+    if all.is_empty() {
+        ctx.say("  nothing is owed");
+    }
+    for o in &all {
+        ctx.say(format!("  {}: {}", o.character, views::render_owed(o)));
+    }
+    Ok(())
+}

@@ -1,0 +1,52 @@
+//! `leechbook init`: a new ledger file for a new campaign.
+
+use crate::error::CommandError;
+use crate::Ctx;
+use clap::Args;
+use leechbook_core::time::CampaignTime;
+use leechbook_core::{Event, SystemId};
+use leechbook_store::Store;
+
+/// Create a new ledger.
+#[derive(Args, Debug)]
+pub struct InitArgs {
+    /// The campaign's name.
+    #[arg(long, default_value = "campaign")]
+    pub name: String,
+    /// The rules system (HârnMaster).
+    #[arg(long, default_value = "harnmaster", value_parser = ["harnmaster"])]
+    pub system: String,
+    /// Seconds of campaign time per combat round (the text does not say; 10 by default).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i64).range(1..=600))]
+    pub round_seconds: i64,
+}
+
+/// Creates the ledger and records the campaign's first event.
+pub fn cmd_init(a: InitArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let path = ctx.db_path()?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CommandError::user(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let mut store = Store::create(&path)?;
+    let result = store.append(
+        Event::CampaignCreated {
+            name: a.name.clone(),
+            system: SystemId::HarnMaster,
+            round_seconds: a.round_seconds,
+        },
+        CampaignTime::START,
+    );
+    if let Err(e) = result {
+        drop(store);
+        let _ = std::fs::remove_file(&path);
+        return Err(e.into());
+    }
+    ctx.say(format!(
+        "initialised campaign '{}' ({}) at {}",
+        a.name,
+        a.system,
+        path.display()
+    ));
+    Ok(())
+}

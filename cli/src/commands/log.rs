@@ -1,0 +1,99 @@
+//! `leechbook log`: every event in the fold's order, narrated; void events with their reason.
+
+use super::find;
+use crate::error::CommandError;
+use crate::narrate;
+use crate::views::JSON_SCHEMA;
+use crate::Ctx;
+use clap::Args;
+use leechbook_core::fold::Ledger;
+use serde::Serialize;
+
+/// List the ledger's events.
+#[derive(Args, Debug)]
+pub struct LogArgs {
+    /// Only events about this character.
+    #[arg(long)]
+    pub character: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One event as `log --json` prints it.
+#[derive(Serialize)]
+pub struct EventView {
+    /// Always `event`.
+    #[serde(rename = "type")]
+    pub ty: &'static str,
+    /// The JSON schema version.
+    pub schema_version: u32,
+    /// The event id.
+    pub id: String,
+    /// The Lamport clock.
+    pub clock: u64,
+    /// The device.
+    pub device: String,
+    /// The device's sequence number.
+    pub seq: u64,
+    /// Campaign time.
+    pub at: String,
+    /// Wall time (UTC, RFC 3339).
+    pub wall: String,
+    /// The kind.
+    pub kind: &'static str,
+    /// The narration (empty for void events).
+    pub summary: String,
+    /// Why the event is void, if it is.
+    pub void: Option<String>,
+}
+
+/// Prints the log.
+pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let (store, full) = ctx.load()?;
+    let only = match &a.character {
+        Some(n) => Some(find(&full, n)?.id),
+        None => None,
+    };
+    let events = store.events()?;
+    let mut ledger = Ledger::new();
+    let mut views = Vec::with_capacity(events.len());
+    for env in &events {
+        let result = ledger.apply(env);
+        if let Some(id) = only {
+            let about = env.event.character() == Some(id)
+                || matches!(result, Ok(leechbook_core::Applied::CharacterAdded(c)) if c == id);
+            if !about {
+                continue;
+            }
+        }
+        let (summary, void) = match &result {
+            Ok(applied) => (narrate::event(&ledger, env, applied), None),
+            Err(e) => (String::new(), Some(e.to_string())),
+        };
+        views.push(EventView {
+            ty: "event",
+            schema_version: JSON_SCHEMA,
+            id: env.id.to_string(),
+            clock: env.clock,
+            device: env.device.to_string(),
+            seq: env.seq,
+            at: env.at.to_string(),
+            wall: env.wall.to_rfc3339(),
+            kind: env.event.kind(),
+            summary,
+            void,
+        });
+    }
+    if a.json {
+        return ctx.json(&views);
+    }
+    for v in views {
+        let text = match &v.void {
+            Some(why) => format!("VOID ({why})"),
+            None => v.summary,
+        };
+        ctx.say(format!("{:>5}  {:<15} {text}", v.clock, v.at));
+    }
+    Ok(())
+}

@@ -1,0 +1,80 @@
+//! One module per command, each with its `Args` (whose doc comments are the help text) and
+//! its `cmd_*` function; [`dispatch`] is the flat switch between them.
+
+pub mod advance;
+pub mod character;
+pub mod demo;
+pub mod due;
+pub mod init;
+pub mod log;
+pub mod roll;
+pub mod show;
+pub mod strike;
+pub mod table;
+
+use crate::error::CommandError;
+use crate::Ctx;
+use clap::Subcommand;
+use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_core::harnmaster::state::HmCharacter;
+
+/// The commands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Create a new ledger for a campaign.
+    Init(init::InitArgs),
+    /// Add, list, show or change characters.
+    #[command(subcommand)]
+    Character(character::CharacterCommand),
+    /// Record one strike through the Injury Sequence, and narrate it.
+    Strike(strike::StrikeArgs),
+    /// Record a roll that is owed (see `due`): a shock reroll, stun recovery, Morale, mishap.
+    Roll(roll::RollArgs),
+    /// Move the campaign clock forward.
+    Advance(advance::AdvanceArgs),
+    /// Show a character's injuries, shock state, impairment and owed rolls.
+    Show(show::ShowArgs),
+    /// List the events of the ledger, narrated.
+    Log(log::LogArgs),
+    /// List the rolls that are owed, with when they fall due and their EML.
+    Due(due::DueArgs),
+    /// Show or load body location tables (creatures, or the campaign's human table).
+    #[command(subcommand)]
+    Table(table::TableCommand),
+    /// Record a sample fight into a fresh demo ledger and show the result.
+    Demo(demo::DemoArgs),
+}
+
+/// Runs one command.
+pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
+    match command {
+        Command::Init(a) => init::cmd_init(a, ctx),
+        Command::Character(c) => character::cmd_character(c, ctx),
+        Command::Strike(a) => strike::cmd_strike(a, ctx),
+        Command::Roll(a) => roll::cmd_roll(a, ctx),
+        Command::Advance(a) => advance::cmd_advance(a, ctx),
+        Command::Show(a) => show::cmd_show(a, ctx),
+        Command::Log(a) => log::cmd_log(a, ctx),
+        Command::Due(a) => due::cmd_due(a, ctx),
+        Command::Table(c) => table::cmd_table(c, ctx),
+        Command::Demo(a) => demo::cmd_demo(a, ctx),
+    }
+}
+
+/// Finds a HârnMaster character by name, or says which names there are.
+pub fn find<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a HmCharacter, CommandError> {
+    match ledger.character_named(name) {
+        Some(CharacterState::HarnMaster(c)) => Ok(c),
+        None => {
+            let known: Vec<&str> = ledger.characters.iter().map(|c| c.name()).collect();
+            Err(CommandError::user(if known.is_empty() {
+                format!("no character named '{name}': the campaign has none yet (character add)")
+            } else {
+                format!(
+                    "no character named '{name}' (the campaign has: {})",
+                    known.join(", ")
+                )
+            }))
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! `leechbook roll NAME KIND [INJURY]`: record a roll the character owes.
+
+use super::find;
+use crate::dice::{parse_dice, rng, TableDice};
+use crate::error::CommandError;
+use crate::narrate;
+use crate::Ctx;
+use clap::{Args, ValueEnum};
+use leechbook_core::dice::Die;
+use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_core::harnmaster::shock::{GmRoll, GmRollKind, ShockRoll};
+use leechbook_core::harnmaster::state::{HmCharacter, MishapKind};
+use leechbook_core::harnmaster::HmEvent;
+use leechbook_core::ids::InjuryId;
+use leechbook_core::Event;
+
+/// The kinds of owed roll, as `due --json` names them.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RollKind {
+    /// The Shock Reroll of an INC or UNC character (Shock ML - 20).
+    ShockReroll,
+    /// The Shock test that ends STN.
+    StunRecovery,
+    /// A Morale roll (the GM gives --ml; page 162).
+    Morale,
+    /// A Fumble roll (the GM gives --ml; page 161).
+    Fumble,
+    /// A Stumble roll (the GM gives --ml; page 161).
+    Stumble,
+}
+
+/// Record an owed roll. The die is named `roll` in --dice; if not given, Leechbook rolls it.
+#[derive(Args, Debug)]
+pub struct RollArgs {
+    /// The character.
+    pub name: String,
+    /// What roll.
+    #[arg(value_enum)]
+    pub kind: RollKind,
+    /// The injury it is for (its id or short id), where several owe one.
+    pub injury: Option<String>,
+    /// The face rolled at the table: roll=N (00 is 100).
+    #[arg(long, value_name = "LIST")]
+    pub dice: Option<String>,
+    /// The ML tested, for rolls whose rules are on pages the text lacks (Morale, mishaps).
+    #[arg(long)]
+    pub ml: Option<i32>,
+    /// What the GM ruled happened (Morale and mishap results).
+    #[arg(long)]
+    pub outcome: Option<String>,
+}
+
+/// Finds an injury of `ch` by full id or unique short id.
+pub fn find_injury(ch: &HmCharacter, text: &str) -> Result<InjuryId, CommandError> {
+    let t = text.trim().to_ascii_lowercase().replace('-', "");
+    let hits: Vec<InjuryId> = ch
+        .injuries
+        .iter()
+        .map(|i| i.id)
+        .filter(|id| {
+            let full = id.0.simple().to_string();
+            full == t || (t.len() >= 4 && full.ends_with(&t))
+        })
+        .collect();
+    match hits.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(CommandError::user(format!(
+            "{} has no injury '{text}' (see `leechbook show {}`)",
+            ch.name, ch.name
+        ))),
+        _ => Err(CommandError::user(format!(
+            "injury '{text}' matches several of {}'s injuries: give more of its id",
+            ch.name
+        ))),
+    }
+}
+
+fn hm<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a HmCharacter, CommandError> {
+    find(ledger, name)
+}
+
+/// Records the roll and narrates it.
+pub fn cmd_roll(a: RollArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let given = parse_dice(a.dice.as_deref(), &["roll"])?;
+    let (ledger, env, applied) = ctx.record(|ledger, ctx| {
+        let ch = hm(ledger, &a.name)?;
+        let injury = a.injury.as_deref().map(|i| find_injury(ch, i)).transpose()?;
+        let mut r = rng(ctx.seed);
+        let mut dice = TableDice::new(given.clone(), &mut r);
+        let event = match a.kind {
+            RollKind::ShockReroll | RollKind::StunRecovery => {
+                if a.ml.is_some() || a.outcome.is_some() {
+                    return Err(CommandError::user(
+                        "a shock roll's EML comes from the sheet: give no --ml or --outcome",
+                    ));
+                }
+                let roll = ShockRoll {
+                    character: ch.id,
+                    roll: dice.one("roll", Die::D100)?,
+                };
+                if a.kind == RollKind::ShockReroll {
+                    HmEvent::ShockReroll(roll)
+                } else {
+                    HmEvent::StunRecovery(roll)
+                }
+            }
+            kind => {
+                let kind = match kind {
+                    RollKind::Morale => GmRollKind::Morale,
+                    RollKind::Fumble => GmRollKind::Mishap(MishapKind::Fumble),
+                    _ => GmRollKind::Mishap(MishapKind::Stumble),
+                };
+                let automatic = ch.owed.iter().any(|o| {
+                    matches!(o, leechbook_core::harnmaster::state::Owed::Mishap { kind: k, automatic: true, injury: i }
+                        if GmRollKind::Mishap(*k) == kind && injury.is_none_or(|w| w == *i))
+                });
+                let roll = if automatic || a.ml.is_none() {
+                    if !given.is_empty() && automatic {
+                        return Err(CommandError::user(format!(
+                            "{}'s {} is an automatic failure: give no dice, only --outcome",
+                            ch.name,
+                            kind.word()
+                        )));
+                    }
+                    None
+                } else {
+                    Some(dice.one("roll", Die::D100)?)
+                };
+                HmEvent::GmRoll(GmRoll {
+                    character: ch.id,
+                    kind,
+                    injury,
+                    ml: a.ml,
+                    roll,
+                    outcome: a.outcome.clone(),
+                })
+            }
+        };
+        if !dice.rolled.is_empty() {
+            let faces: Vec<String> = dice
+                .recorded
+                .iter()
+                .map(|d| format!("{}={}", d.name, d.faces[0]))
+                .collect();
+            ctx.note(format!("rolled by Leechbook: {}", faces.join(",")));
+        }
+        Ok((Event::HarnMaster(event), None))
+    })?;
+    let line = narrate::event(&ledger, &env, &applied);
+    ctx.say(line);
+    if let Some(CharacterState::HarnMaster(h)) = ledger.character_named(&a.name) {
+        for o in crate::views::owed(h, ledger.now) {
+            ctx.say(format!("  owes: {}", crate::views::render_owed(&o)));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,83 @@
+//! `leechbook table list|show|load`: body location tables as data.
+
+use crate::error::CommandError;
+use crate::Ctx;
+use clap::{Args, Subcommand};
+use leechbook_core::harnmaster::body::BodyTable;
+use leechbook_core::harnmaster::HmEvent;
+use leechbook_core::Event;
+use std::path::PathBuf;
+
+/// Table commands.
+#[derive(Subcommand, Debug)]
+pub enum TableCommand {
+    /// List the body tables the campaign knows.
+    List,
+    /// Print a body table as TOML (the format `table load` reads).
+    Show(ShowArgs),
+    /// Record a body table from a TOML file (a creature's, or a campaign's `human` override).
+    Load(LoadArgs),
+}
+
+/// `table show`.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// The table's name.
+    pub name: String,
+}
+
+/// `table load`.
+#[derive(Args, Debug)]
+pub struct LoadArgs {
+    /// The TOML file.
+    pub file: PathBuf,
+}
+
+/// Runs a table command.
+pub fn cmd_table(c: TableCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
+    match c {
+        TableCommand::List => {
+            let (_, ledger) = ctx.load()?;
+            let mut names: Vec<&str> = vec!["human"];
+            for t in &ledger.tables {
+                if !names.contains(&t.name.as_str()) {
+                    names.push(&t.name);
+                }
+            }
+            for n in names {
+                let zones = ledger.table(n).map_or(0, |t| t.zone_count());
+                ctx.say(format!("{n} ({zones} zones)"));
+            }
+            Ok(())
+        }
+        TableCommand::Show(a) => {
+            let (_, ledger) = ctx.load()?;
+            let t = ledger.table(&a.name).ok_or_else(|| {
+                CommandError::user(format!("there is no body table '{}'", a.name))
+            })?;
+            let text = toml::to_string_pretty(t)
+                .map_err(|e| CommandError::internal(format!("TOML: {e}")))?;
+            ctx.out.push_str(&text);
+            Ok(())
+        }
+        TableCommand::Load(a) => {
+            let text = std::fs::read_to_string(&a.file).map_err(|e| {
+                CommandError::user(format!("cannot read {}: {e}", a.file.display()))
+            })?;
+            let table: BodyTable = toml::from_str(&text).map_err(|e| {
+                CommandError::user(format!(
+                    "{} is not a body table: {}",
+                    a.file.display(),
+                    e.message()
+                ))
+            })?;
+            table
+                .validate()
+                .map_err(|e| CommandError::user(format!("{}: {e}", a.file.display())))?;
+            let name = table.name.clone();
+            ctx.record(|_, _| Ok((Event::HarnMaster(HmEvent::BodyTableDefined(table)), None)))?;
+            ctx.say(format!("body table '{name}' recorded"));
+            Ok(())
+        }
+    }
+}

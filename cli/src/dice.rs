@@ -1,0 +1,167 @@
+//! Dice at the table: the `--dice` option, and a dice source that hands out the faces the GM
+//! typed and rolls the rest (OS randomness, or `--seed` for reproducible runs), recording
+//! every face it handed out.
+
+use crate::error::CommandError;
+use leechbook_core::dice::Die;
+use leechbook_core::harnmaster::injury::{DiceSource, RecordedDie, StrikeError};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Parses `--dice name=face[/face...],...` against the die names a command knows. `00` is
+/// read as 100 (the d100's 00).
+pub fn parse_dice(spec: Option<&str>, known: &[&str]) -> Result<Vec<RecordedDie>, CommandError> {
+    let mut out: Vec<RecordedDie> = Vec::new();
+    let Some(spec) = spec else { return Ok(out) };
+    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (name, faces) = part.split_once('=').ok_or_else(|| {
+            CommandError::user(format!(
+                "--dice '{part}': expected NAME=FACE (several faces as FACE/FACE)"
+            ))
+        })?;
+        let name = name.trim().to_ascii_lowercase();
+        if !known.contains(&name.as_str()) {
+            return Err(CommandError::user(format!(
+                "--dice: unknown die '{name}' (this command's dice: {})",
+                known.join(", ")
+            )));
+        }
+        if out.iter().any(|d| d.name == name) {
+            return Err(CommandError::user(format!(
+                "--dice: die '{name}' given twice"
+            )));
+        }
+        let faces = faces
+            .split('/')
+            .map(|f| {
+                let f = f.trim();
+                if f == "00" {
+                    return Ok(100);
+                }
+                f.parse::<u16>().map_err(|_| {
+                    CommandError::user(format!("--dice: '{f}' is not a face of die '{name}'"))
+                })
+            })
+            .collect::<Result<Vec<u16>, _>>()?;
+        out.push(RecordedDie { name, faces });
+    }
+    Ok(out)
+}
+
+/// The random source for dice nobody gave.
+pub fn rng(seed: Option<u64>) -> StdRng {
+    match seed {
+        Some(s) => StdRng::seed_from_u64(s),
+        None => StdRng::from_os_rng(),
+    }
+}
+
+/// Hands out given faces, rolls the others, and records all of them.
+pub struct TableDice<'a> {
+    given: Vec<RecordedDie>,
+    rng: &'a mut StdRng,
+    /// Every die handed out, in order.
+    pub recorded: Vec<RecordedDie>,
+    /// The names of the dice that were rolled here rather than given.
+    pub rolled: Vec<&'static str>,
+}
+
+impl<'a> TableDice<'a> {
+    /// Returns a source over the given faces.
+    pub fn new(given: Vec<RecordedDie>, rng: &'a mut StdRng) -> TableDice<'a> {
+        TableDice {
+            given,
+            rng,
+            recorded: Vec::new(),
+            rolled: Vec::new(),
+        }
+    }
+
+    /// Returns the names of given dice that the sequence never asked for.
+    pub fn unused(&self) -> Vec<String> {
+        self.given
+            .iter()
+            .filter(|g| !self.recorded.iter().any(|r| r.name == g.name))
+            .map(|g| g.name.clone())
+            .collect()
+    }
+
+    /// Rolls one die (or hands out the given face) outside a strike: checks the face.
+    pub fn one(&mut self, name: &'static str, die: Die) -> Result<u16, CommandError> {
+        self.faces(name, die, 1)
+            .map(|f| f[0])
+            .map_err(|e| CommandError::user(e.to_string()))
+    }
+}
+
+impl DiceSource for TableDice<'_> {
+    fn faces(
+        &mut self,
+        name: &'static str,
+        die: Die,
+        count: usize,
+    ) -> Result<Vec<u16>, StrikeError> {
+        let faces = match self.given.iter().find(|g| g.name == name) {
+            Some(g) => {
+                if g.faces.len() != count {
+                    return Err(leechbook_core::dice::DiceError::WrongCount {
+                        name: name.into(),
+                        die,
+                        want: count,
+                        got: g.faces.len(),
+                    }
+                    .into());
+                }
+                for &f in &g.faces {
+                    die.check(name, f.into())?;
+                }
+                g.faces.clone()
+            }
+            None => {
+                self.rolled.push(name);
+                (0..count)
+                    .map(|_| self.rng.random_range(1..=die.sides()))
+                    .collect()
+            }
+        };
+        self.recorded.push(RecordedDie {
+            name: name.into(),
+            faces: faces.clone(),
+        });
+        Ok(faces)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dice_specs_parse_and_fail_clearly() {
+        let d = parse_dice(
+            Some("zone=2, location=7/3,shock=00"),
+            &["zone", "location", "shock"],
+        )
+        .unwrap();
+        assert_eq!(d[1].faces, vec![7, 3]);
+        assert_eq!(d[2].faces, vec![100]);
+        let e = parse_dice(Some("zone2"), &["zone"]).unwrap_err();
+        assert!(e.message.contains("expected NAME=FACE"));
+        let e = parse_dice(Some("zon=2"), &["zone"]).unwrap_err();
+        assert!(e.message.contains("unknown die 'zon'"));
+        let e = parse_dice(Some("zone=x"), &["zone"]).unwrap_err();
+        assert!(e.message.contains("'x' is not a face"));
+        assert!(parse_dice(Some("zone=1,zone=2"), &["zone"]).is_err());
+    }
+
+    #[test]
+    fn given_faces_are_checked_and_missing_ones_rolled() {
+        let mut r = rng(Some(1));
+        let given = parse_dice(Some("zone=7"), &["zone"]).unwrap();
+        let mut t = TableDice::new(given, &mut r);
+        assert!(t.faces("zone", Die::D6, 1).is_err(), "a d6 never shows 7");
+        let f = t.faces("shock", Die::D100, 1).unwrap();
+        assert!((1..=100).contains(&f[0]));
+        assert_eq!(t.rolled, vec!["shock"]);
+    }
+}

@@ -1,0 +1,99 @@
+//! The CLI's one error type: every library error becomes a [`CommandError`] whose kind sets
+//! the exit code and whose message is one line naming what was wrong.
+
+use leechbook_core::fold::FoldError;
+use leechbook_store::StoreError;
+use std::fmt;
+
+/// What kind of failure, which sets the exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// Bad input or a refused request (exit 1).
+    User,
+    /// Command-line usage (exit 2, as clap).
+    Usage,
+    /// A bug or an environment failure (exit 3).
+    Internal,
+}
+
+impl ErrorKind {
+    /// Returns the process exit code.
+    pub fn exit_code(self) -> i32 {
+        match self {
+            ErrorKind::User => 1,
+            ErrorKind::Usage => 2,
+            ErrorKind::Internal => 3,
+        }
+    }
+}
+
+/// A failed command: its kind and a one-line message.
+#[derive(Debug)]
+pub struct CommandError {
+    /// The kind.
+    pub kind: ErrorKind,
+    /// The message (one line).
+    pub message: String,
+}
+
+impl CommandError {
+    /// A user error.
+    pub fn user(message: impl Into<String>) -> CommandError {
+        CommandError {
+            kind: ErrorKind::User,
+            message: message.into(),
+        }
+    }
+
+    /// An internal error.
+    pub fn internal(message: impl Into<String>) -> CommandError {
+        CommandError {
+            kind: ErrorKind::Internal,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // One line, always.
+        f.write_str(&self.message.replace('\n', " "))
+    }
+}
+
+impl From<StoreError> for CommandError {
+    fn from(e: StoreError) -> CommandError {
+        let kind = match e {
+            StoreError::NotFound(_)
+            | StoreError::NotALedger { .. }
+            | StoreError::TooNew { .. }
+            | StoreError::AlreadyExists(_)
+            | StoreError::ForeignEvent { .. } => ErrorKind::User,
+            StoreError::Decode { .. } | StoreError::Sqlite(_) | StoreError::Column(_) => {
+                ErrorKind::Internal
+            }
+        };
+        CommandError {
+            kind,
+            message: e.to_string(),
+        }
+    }
+}
+
+impl From<FoldError> for CommandError {
+    fn from(e: FoldError) -> CommandError {
+        CommandError::user(e.to_string())
+    }
+}
+
+impl From<std::io::Error> for CommandError {
+    fn from(e: std::io::Error) -> CommandError {
+        CommandError::internal(format!("i/o error: {e}"))
+    }
+}
+
+impl From<serde_json::Error> for CommandError {
+    fn from(e: serde_json::Error) -> CommandError {
+        CommandError::internal(format!("JSON error: {e}"))
+    }
+}

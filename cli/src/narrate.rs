@@ -1,0 +1,294 @@
+//! Narration: what happened, one line as a GM would read it aloud. Pure functions from the
+//! fold's outcome values to text.
+
+use leechbook_core::fold::{Applied, Ledger};
+use leechbook_core::harnmaster::injury::{ImpactStep, LocationStep, StrikeOutcome};
+use leechbook_core::harnmaster::shock::GmRollKind;
+use leechbook_core::harnmaster::state::ShockState;
+use leechbook_core::harnmaster::HmEvent;
+use leechbook_core::time::format_duration;
+use leechbook_core::{Envelope, Event};
+
+fn signed(n: i32) -> String {
+    if n < 0 {
+        format!("{n}")
+    } else {
+        format!("+{n}")
+    }
+}
+
+fn faces(f: &[u16]) -> String {
+    f.iter().map(u16::to_string).collect::<Vec<_>>().join("/")
+}
+
+fn impact(i: &ImpactStep, letter: char) -> String {
+    let Some(strike) = i.strike else {
+        return format!("effective impact {}{letter} (entered)", i.effective);
+    };
+    let mut terms: Vec<String> = i.faces.iter().map(u16::to_string).collect();
+    let modifier = i.roll.map_or(0, |r| r.modifier);
+    for m in [modifier, i.strength_mod, i.impact_ta] {
+        if m != 0 {
+            terms.push(signed(m));
+        }
+    }
+    let sum = terms.join("").trim_start_matches('+').to_string();
+    format!(
+        "impact {sum} = {strike}{letter} - AV{} = {}",
+        i.av, i.effective
+    )
+}
+
+/// Narrates one strike.
+pub fn strike(o: &StrikeOutcome, aspect_letter: char) -> String {
+    let mut parts = Vec::new();
+    let place = o.place.as_ref();
+    match &o.location {
+        LocationStep::Rolled {
+            zone_die: _,
+            aim,
+            zone_faces,
+            zone_pick,
+            zn,
+            location_faces,
+            location_pick,
+            side_face,
+            face_roll,
+        } => {
+            let zone = place.map(|p| p.zone.as_str()).unwrap_or("?");
+            let zd = if zone_faces.len() > 1 {
+                format!(
+                    "ZD {} aimed at ZN{aim}, took {}",
+                    faces(zone_faces),
+                    zone_faces[*zone_pick]
+                )
+            } else {
+                format!("ZD {} aimed at ZN{aim}", zone_faces[0])
+            };
+            parts.push(format!("{zd} -> ZN{zn} {zone}"));
+            let mut ld = if location_faces.len() > 1 {
+                format!(
+                    "LD {}, took {}",
+                    faces(location_faces),
+                    location_faces[*location_pick]
+                )
+            } else {
+                format!("LD {}", location_faces[0])
+            };
+            if let Some(s) = side_face {
+                ld.push_str(&format!(", side d10 {s}"));
+            }
+            if let Some(f) = face_roll {
+                ld.push_str(&format!(" -> face, d20 {f}"));
+            }
+            parts.push(format!(
+                "{ld} -> {}",
+                place.map(|p| p.label()).unwrap_or_default()
+            ));
+        }
+        LocationStep::Miss { aim, face, zn, .. } => {
+            return format!(
+                "ZD {face} aimed at ZN{aim} -> ZN{zn}: off the table, the strike misses"
+            );
+        }
+        LocationStep::Chosen => parts.push(format!(
+            "location chosen: {}",
+            place.map(|p| p.label()).unwrap_or_default()
+        )),
+        LocationStep::Area => parts.push("area attack: the whole body".into()),
+    }
+    let letter = o
+        .injury
+        .as_ref()
+        .map_or(aspect_letter, |i| i.aspect.letter());
+    if let Some(i) = &o.impact {
+        let result = if o.glancing {
+            "glancing blow, no injury".to_string()
+        } else if let Some(inj) = &o.injury {
+            format!(
+                "{}{}{}",
+                leechbook_core::harnmaster::state::Severity::of_level(o.table_level).letter(),
+                o.table_level,
+                inj.aspect.letter()
+            )
+        } else {
+            "no injury".to_string()
+        };
+        parts.push(format!("{} -> {result}", impact(i, letter)));
+    }
+    if let Some(c) = &o.compound {
+        if c.raised.is_some() {
+            let what = if c.g5 {
+                "G5 stays G5, Injury Shock 6".to_string()
+            } else {
+                format!("IL{} becomes IL{}", c.from, c.to)
+            };
+            let whose = if c.raised == o.injury.as_ref().map(|i| i.id) {
+                "the new injury"
+            } else {
+                "an older injury"
+            };
+            parts.push(format!(
+                "compound d10 {} vs TN{}: {whose} {what}",
+                c.roll, c.tn
+            ));
+        } else {
+            parts.push(format!("compound d10 {} vs TN{}: no change", c.roll, c.tn));
+        }
+    }
+    if let Some(inj) = &o.injury {
+        if inj.level != o.table_level {
+            parts.push(format!("now {}", inj.code()));
+        }
+        if inj.bleeder {
+            parts.push("bleeder".into());
+        }
+    }
+    if let Some((_, level, bleeder)) = o.raised {
+        parts.push(format!(
+            "the older injury is now IL{level}{}",
+            if bleeder { ", bleeder" } else { "" }
+        ));
+    }
+    if let Some(a) = &o.amputation {
+        parts.push(format!(
+            "amputation: Strength {} vs EML{} {}: {}",
+            a.test.roll,
+            a.test.eml,
+            a.test.level,
+            if a.severed {
+                if a.bleeder {
+                    "severed, bleeder"
+                } else {
+                    "severed"
+                }
+            } else if a.test.level.is_success() && a.test.level.code() == "S" {
+                "not severed, -20 to the shock roll"
+            } else {
+                "not severed"
+            }
+        ));
+    }
+    if let Some(s) = &o.shock {
+        let state = if s.after != s.table_state && s.table_state != ShockState::None {
+            format!("{}, while {}: {}", s.table_state, s.before, s.after)
+        } else if s.table_state == ShockState::None {
+            "no shock state".to_string()
+        } else {
+            s.after.to_string()
+        };
+        parts.push(format!(
+            "shock {}+{}{} = {} -> {state} (roll {} vs EML{}: {})",
+            s.location_shock,
+            s.injury_shock,
+            signed(s.modifier),
+            s.index,
+            s.test.roll,
+            s.test.eml,
+            s.test.level
+        ));
+    }
+    let mut line = parts.join("; ");
+    if let Some(inj) = &o.injury {
+        if inj.impaled {
+            line.push_str("; the projectile is impaled (Extraction needed)");
+        }
+    }
+    for (kind, automatic) in &o.mishaps {
+        line.push_str(&format!(
+            "; {} {}",
+            if *automatic { "automatic" } else { "owes a" },
+            if *automatic {
+                format!("{} (failed)", kind.word())
+            } else {
+                format!("{} roll", kind.word())
+            }
+        ));
+    }
+    if o.morale {
+        line.push_str("; owes a Morale roll");
+    }
+    if let Some(d) = &o.death {
+        line.push_str(&format!("; DEAD: {d}"));
+    }
+    line
+}
+
+/// Narrates any applied event in one line (for `log`), naming the character where one.
+pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
+    let who = |id| {
+        ledger
+            .character(id)
+            .map(|c| c.name().to_string())
+            .unwrap_or_else(|| "?".into())
+    };
+    match applied {
+        Applied::CampaignCreated => match &env.event {
+            Event::CampaignCreated { name, system, .. } => {
+                format!("campaign '{name}' begins ({})", system.name())
+            }
+            _ => String::new(),
+        },
+        Applied::CharacterAdded(id) => format!("{} joins", who(*id)),
+        Applied::ClockAdvanced { from, to } => format!(
+            "the clock advances {} to {to}",
+            format_duration(to.0 - from.0)
+        ),
+        Applied::TableDefined(name) => format!("body table '{name}' defined"),
+        Applied::SheetChanged(id) => format!("{}'s sheet changed", who(*id)),
+        Applied::Strike { target, outcome } => {
+            let letter = match &env.event {
+                Event::HarnMaster(HmEvent::Strike(s)) => s.aspect.letter(),
+                _ => '?',
+            };
+            format!("{} struck: {}", who(*target), strike(outcome, letter))
+        }
+        Applied::ShockRoll {
+            character,
+            reroll,
+            outcome,
+        } => {
+            let what = if *reroll {
+                "Shock Reroll"
+            } else {
+                "stun recovery"
+            };
+            let mut s = format!(
+                "{} {what} {} vs EML{}: {} -> {}",
+                who(*character),
+                outcome.test.roll,
+                outcome.test.eml,
+                outcome.test.level,
+                outcome.after
+            );
+            if let Some(hr) = outcome.extended_shock {
+                s.push_str(&format!(", Extended Shock HR{hr}"));
+            }
+            if let Some(hr) = outcome.coma {
+                s.push_str(&format!(", coma HR{hr}"));
+            }
+            s
+        }
+        Applied::GmRoll { character, outcome } => {
+            let (kind, text) = match &env.event {
+                Event::HarnMaster(HmEvent::GmRoll(r)) => (r.kind, r.outcome.clone()),
+                _ => (GmRollKind::Morale, None),
+            };
+            let mut s = match &outcome.test {
+                Some(t) => format!(
+                    "{} {} {} vs EML{}: {}",
+                    who(*character),
+                    kind.word(),
+                    t.roll,
+                    t.eml,
+                    t.level
+                ),
+                None => format!("{} {}: automatic failure", who(*character), kind.word()),
+            };
+            if let Some(t) = text {
+                s.push_str(&format!(" ({t})"));
+            }
+            s
+        }
+    }
+}

@@ -1,0 +1,365 @@
+//! The result values that commands print, and their two renderers: `--json` (each value
+//! carries a `"type"` tag and a schema version) and human text. Both come from the same value.
+
+use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_core::harnmaster::effect::impairment;
+use leechbook_core::harnmaster::state::{HmCharacter, Injury, Owed};
+use leechbook_core::time::CampaignTime;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// The version of the JSON shapes below.
+pub const JSON_SCHEMA: u32 = 1;
+
+/// One injury.
+#[derive(Serialize, Clone, Debug)]
+pub struct InjuryView {
+    /// The injury's id (its strike's event id).
+    pub id: String,
+    /// The last eight hex digits, which the CLI accepts too.
+    pub short_id: String,
+    /// The location (`abdomen`, `area`).
+    pub location: String,
+    /// `left`, `right`, or null.
+    pub side: Option<&'static str>,
+    /// The body zone.
+    pub zone: String,
+    /// The aspect.
+    pub aspect: &'static str,
+    /// minor, serious, grievous.
+    pub severity: &'static str,
+    /// The Injury Level.
+    pub level: u8,
+    /// The book's code (`S2E`).
+    pub code: String,
+    /// A bleeder.
+    pub bleeder: bool,
+    /// Severed.
+    pub severed: bool,
+    /// An impaled projectile.
+    pub impaled: bool,
+    /// From an area attack.
+    pub area: bool,
+    /// Healed (level 0).
+    pub healed: bool,
+    /// When inflicted.
+    pub inflicted_at: String,
+}
+
+impl InjuryView {
+    fn of(i: &Injury) -> InjuryView {
+        InjuryView {
+            id: i.id.to_string(),
+            short_id: i.id.short(),
+            location: i.place.location.clone(),
+            side: i.place.side.map(|s| s.word()),
+            zone: i.place.zone.clone(),
+            aspect: i.aspect.word(),
+            severity: i.severity().word(),
+            level: i.level,
+            code: i.code(),
+            bleeder: i.bleeder,
+            severed: i.severed,
+            impaled: i.impaled,
+            area: i.area,
+            healed: i.healed(),
+            inflicted_at: i.inflicted_at.to_string(),
+        }
+    }
+}
+
+/// One body zone's impairment.
+#[derive(Serialize, Clone, Debug)]
+pub struct ZoneView {
+    /// The impairment penalty.
+    pub impairment: i32,
+    /// Unusable (a Grievous injury).
+    pub unusable: bool,
+}
+
+/// One roll owed.
+#[derive(Serialize, Clone, Debug)]
+pub struct OwedView {
+    /// `shock-reroll`, `stun-recovery`, `morale`, `fumble`, `stumble`: the KIND that
+    /// `leechbook roll` takes.
+    pub kind: &'static str,
+    /// Who owes it.
+    pub character: String,
+    /// The injury it is for, if one.
+    pub injury: Option<String>,
+    /// When it falls due (null: as soon as the GM calls it).
+    pub due_at: Option<String>,
+    /// Whether it is due at the campaign clock's time.
+    pub due_now: bool,
+    /// The EML Leechbook knows (null where the GM supplies it).
+    pub eml: Option<i32>,
+    /// How the EML was made.
+    pub eml_parts: Vec<String>,
+    /// An automatic failure: record the outcome, roll nothing.
+    pub automatic: bool,
+    /// A note for the GM.
+    pub note: &'static str,
+}
+
+/// Lists what a character owes.
+pub fn owed(ch: &HmCharacter, now: CampaignTime) -> Vec<OwedView> {
+    let fatigue = ch.fatigue();
+    let shock_parts = |reroll: bool| {
+        let mut p = vec![format!("Shock ML{}", ch.sheet.shock_ml)];
+        if reroll {
+            p.push("-20 Shock Reroll".into());
+        }
+        p.push(format!("-{fatigue} fatigue"));
+        p
+    };
+    ch.owed
+        .iter()
+        .map(|o| {
+            let base = OwedView {
+                kind: "",
+                character: ch.name.clone(),
+                injury: None,
+                due_at: None,
+                due_now: true,
+                eml: None,
+                eml_parts: vec![],
+                automatic: false,
+                note: "",
+            };
+            match o {
+                Owed::ShockReroll { due_at } => OwedView {
+                    kind: "shock-reroll",
+                    injury: ch.shock_injury.map(|i| i.to_string()),
+                    due_at: Some(due_at.to_string()),
+                    due_now: now >= *due_at,
+                    eml: Some(ch.sheet.shock_ml - 20 - fatigue),
+                    eml_parts: shock_parts(true),
+                    note: "INC: at the end of the next turn; UNC: ten minutes after the Shock Roll",
+                    ..base
+                },
+                Owed::StunRecovery { due_at } => OwedView {
+                    kind: "stun-recovery",
+                    due_at: Some(due_at.to_string()),
+                    due_now: now >= *due_at,
+                    eml: Some(ch.sheet.shock_ml - fatigue),
+                    eml_parts: shock_parts(false),
+                    note: "at the end of the next turn; retry every round",
+                    ..base
+                },
+                Owed::Morale { injury } => OwedView {
+                    kind: "morale",
+                    injury: Some(injury.to_string()),
+                    due_now: ch.shock == leechbook_core::harnmaster::state::ShockState::None,
+                    note: "after the Shock State is recovered from; the GM gives the ML (page 162)",
+                    ..base
+                },
+                Owed::Mishap {
+                    injury,
+                    kind,
+                    automatic,
+                } => OwedView {
+                    kind: kind.word(),
+                    injury: Some(injury.to_string()),
+                    automatic: *automatic,
+                    note: if *automatic {
+                        "automatic failure: record the outcome (page 161)"
+                    } else {
+                        "the GM gives the ML (page 161)"
+                    },
+                    ..base
+                },
+            }
+        })
+        .collect()
+}
+
+/// A character as `show` prints it.
+#[derive(Serialize, Clone, Debug)]
+pub struct CharacterView {
+    /// Always `character`.
+    #[serde(rename = "type")]
+    pub ty: &'static str,
+    /// The JSON schema version.
+    pub schema_version: u32,
+    /// The character's id.
+    pub id: String,
+    /// The name.
+    pub name: String,
+    /// The rules system.
+    pub system: &'static str,
+    /// The campaign clock the state is shown at.
+    pub campaign_time: String,
+    /// The sheet.
+    pub sheet: BTreeMap<&'static str, serde_json::Value>,
+    /// `none`, `STN`, `INC`, `UNC`, `KIA`.
+    pub shock_state: &'static str,
+    /// Dead.
+    pub dead: bool,
+    /// Why and when, if dead.
+    pub death: Option<String>,
+    /// Extended Shock's HR, if in it.
+    pub extended_shock_hr: Option<i32>,
+    /// The coma's HR, if in one.
+    pub coma_hr: Option<i32>,
+    /// Every injury (healed ones too).
+    pub injuries: Vec<InjuryView>,
+    /// Impairment per body zone.
+    pub impairment: BTreeMap<String, ZoneView>,
+    /// Rolls owed.
+    pub owed: Vec<OwedView>,
+}
+
+/// Builds the view of a character at the ledger's clock.
+pub fn character(ledger: &Ledger, c: &CharacterState) -> CharacterView {
+    let CharacterState::HarnMaster(ch) = c;
+    let now = ledger.now;
+    let zones = ledger
+        .table(&ch.sheet.body)
+        .map(|t| impairment(ch, t, now))
+        .unwrap_or_default();
+    let s = &ch.sheet;
+    let mut sheet = BTreeMap::new();
+    for (k, v) in [
+        ("strength", s.strength),
+        ("endurance", s.endurance),
+        ("shock_ml", s.shock_ml),
+        ("healing_base", s.healing_base),
+        ("strength_ml", s.strength_ml),
+        ("fatigue", s.fatigue),
+    ] {
+        sheet.insert(k, serde_json::Value::from(v));
+    }
+    sheet.insert("body", serde_json::Value::from(s.body.clone()));
+    sheet.insert("beast", serde_json::Value::from(s.beast));
+    CharacterView {
+        ty: "character",
+        schema_version: JSON_SCHEMA,
+        id: ch.id.to_string(),
+        name: ch.name.clone(),
+        system: "harnmaster",
+        campaign_time: now.to_string(),
+        sheet,
+        shock_state: ch.shock.code(),
+        dead: ch.dead(),
+        death: ch.death.as_ref().map(|(why, at)| format!("{why} ({at})")),
+        extended_shock_hr: ch.extended_shock.map(|e| e.healing_rate),
+        coma_hr: ch.coma.map(|c| c.healing_rate),
+        injuries: ch.injuries.iter().map(InjuryView::of).collect(),
+        impairment: zones
+            .into_iter()
+            .map(|z| {
+                (
+                    z.zone,
+                    ZoneView {
+                        impairment: z.impairment,
+                        unusable: z.unusable,
+                    },
+                )
+            })
+            .collect(),
+        owed: owed(ch, now),
+    }
+}
+
+/// Renders a character for a person.
+pub fn render_character(v: &CharacterView) -> String {
+    let mut out = String::new();
+    let sh = |k: &str| v.sheet.get(k).cloned().unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "{} (STR {} END {} Shock ML{} HB{}, {} body) at {}",
+        v.name,
+        sh("strength"),
+        sh("endurance"),
+        sh("shock_ml"),
+        sh("healing_base"),
+        sh("body").as_str().unwrap_or("?"),
+        v.campaign_time
+    );
+    match &v.death {
+        Some(d) => {
+            let _ = writeln!(out, "  DEAD: {d}");
+        }
+        None => {
+            let _ = writeln!(out, "  shock state: {}", v.shock_state);
+        }
+    }
+    if let Some(hr) = v.extended_shock_hr {
+        let _ = writeln!(out, "  extended shock: HR{hr}");
+    }
+    if let Some(hr) = v.coma_hr {
+        let _ = writeln!(out, "  coma: HR{hr}");
+    }
+    if v.injuries.is_empty() {
+        let _ = writeln!(out, "  no injuries");
+    } else {
+        let _ = writeln!(out, "  injuries:");
+        for i in &v.injuries {
+            let mut flags = Vec::new();
+            for (on, f) in [
+                (i.bleeder, "bleeder"),
+                (i.severed, "severed"),
+                (i.impaled, "impaled"),
+                (i.healed, "healed"),
+            ] {
+                if on {
+                    flags.push(f);
+                }
+            }
+            let place = match i.side {
+                Some(s) => format!("{s} {}", i.location),
+                None => i.location.clone(),
+            };
+            let _ = writeln!(
+                out,
+                "    {}  {:<4} {:<16} {}{}",
+                i.short_id,
+                i.code,
+                place,
+                i.inflicted_at,
+                if flags.is_empty() {
+                    String::new()
+                } else {
+                    format!("  [{}]", flags.join(", "))
+                }
+            );
+        }
+    }
+    let impaired: Vec<String> = v
+        .impairment
+        .iter()
+        .filter(|(_, z)| z.unusable || z.impairment > 0)
+        .map(|(name, z)| {
+            if z.unusable {
+                format!("{name} unusable")
+            } else {
+                format!("{name} {}", z.impairment)
+            }
+        })
+        .collect();
+    if !impaired.is_empty() {
+        let _ = writeln!(out, "  impairment: {}", impaired.join(", "));
+    }
+    for o in &v.owed {
+        let _ = writeln!(out, "  owes: {}", render_owed(o));
+    }
+    out
+}
+
+/// Renders one owed roll.
+pub fn render_owed(o: &OwedView) -> String {
+    let mut s = o.kind.to_string();
+    if let Some(eml) = o.eml {
+        s.push_str(&format!(" at EML{eml} ({})", o.eml_parts.join(" ")));
+    }
+    match &o.due_at {
+        Some(d) if !o.due_now => s.push_str(&format!(", due {d}")),
+        Some(_) => s.push_str(", due now"),
+        None => {}
+    }
+    if !o.note.is_empty() {
+        s.push_str(&format!(" [{}]", o.note));
+    }
+    s
+}
