@@ -26,7 +26,13 @@ use std::path::PathBuf;
 pub struct Cli {
     /// The ledger file (default: $LEECHBOOK_DB, else leechbook.db in the platform's data
     /// directory).
-    #[arg(long, global = true, env = "LEECHBOOK_DB", value_name = "PATH")]
+    #[arg(
+        long,
+        global = true,
+        env = "LEECHBOOK_DB",
+        hide_env_values = true,
+        value_name = "PATH"
+    )]
     pub db: Option<PathBuf>,
     /// Seed for the dice Leechbook rolls, for reproducible runs (default: OS randomness).
     #[arg(long, global = true, value_name = "N")]

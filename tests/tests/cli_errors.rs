@@ -1,0 +1,296 @@
+//! Bad input gets a one-line error naming the problem, a non-zero exit code, and a ledger that
+//! is byte-for-byte unchanged.
+
+mod common;
+use common::{run_db, Scratch};
+
+/// Runs a command that must fail with `code`, and checks the error line and the file bytes.
+fn refused(s: &Scratch, args: &[&str], code: i32, needle: &str) {
+    let before = s.bytes();
+    let out = s.run(args);
+    assert_eq!(out.code, code, "leechbook {args:?}: {}", out.stderr);
+    assert!(out.stdout.is_empty(), "no data on stdout: {}", out.stdout);
+    let err = out.stderr.trim_end();
+    if code == 1 {
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+    assert!(err.contains(needle), "{err:?} should mention {needle:?}");
+    assert_eq!(s.bytes(), before, "leechbook {args:?} changed the ledger");
+}
+
+const STRIKE: [&str; 9] = [
+    "strike",
+    "Osric",
+    "--aspect",
+    "edge",
+    "--zone-die",
+    "d6",
+    "--aim",
+    "4",
+    "--impact",
+];
+
+fn strike_with(dice: &str) -> Vec<String> {
+    let mut v: Vec<String> = STRIKE.iter().map(|s| s.to_string()).collect();
+    v.extend(["d10+4", "--av", "4", "--dice", dice].map(String::from));
+    v
+}
+
+fn refused_owned(s: &Scratch, args: &[String], code: i32, needle: &str) {
+    let a: Vec<&str> = args.iter().map(String::as_str).collect();
+    refused(s, &a, code, needle);
+}
+
+#[test]
+fn an_unknown_character() {
+    let s = Scratch::with_osric();
+    let mut a = strike_with("zone=2,location=7,impact=8,shock=75");
+    a[1] = "Osrik".into();
+    refused_owned(
+        &s,
+        &a,
+        1,
+        "no character named 'Osrik' (the campaign has: Osric)",
+    );
+    refused(&s, &["show", "Nobody"], 1, "no character named 'Nobody'");
+    refused(
+        &s,
+        &["roll", "Nobody", "morale", "--ml", "50"],
+        1,
+        "'Nobody'",
+    );
+}
+
+#[test]
+fn a_die_face_out_of_range() {
+    let s = Scratch::with_osric();
+    refused_owned(
+        &s,
+        &strike_with("zone=7,location=7,impact=8,shock=75"),
+        1,
+        "die 'zone' is a d6: it shows 1-6, not 7",
+    );
+    refused_owned(
+        &s,
+        &strike_with("zone=2,location=11,impact=8,shock=75"),
+        1,
+        "die 'location' is a d10",
+    );
+    refused_owned(
+        &s,
+        &strike_with("zone=2,location=7,impact=8,shock=101"),
+        1,
+        "die 'shock' is a d100: it shows 1-100, not 101",
+    );
+    refused_owned(
+        &s,
+        &strike_with("zone=2,location=7,impact=0,shock=50"),
+        1,
+        "not 0",
+    );
+}
+
+#[test]
+fn malformed_dice() {
+    let s = Scratch::with_osric();
+    refused_owned(
+        &s,
+        &strike_with("zone2"),
+        1,
+        "--dice 'zone2': expected NAME=FACE",
+    );
+    refused_owned(&s, &strike_with("zon=2"), 1, "unknown die 'zon'");
+    refused_owned(
+        &s,
+        &strike_with("zone=two"),
+        1,
+        "'two' is not a face of die 'zone'",
+    );
+    refused_owned(
+        &s,
+        &strike_with("zone=2/3"),
+        1,
+        "die 'zone' needs 1 face(s)",
+    );
+    refused(
+        &s,
+        &[
+            "strike",
+            "Osric",
+            "--aspect",
+            "edge",
+            "--zone-die",
+            "d7",
+            "--impact",
+            "d6",
+        ],
+        1,
+        "there is no d7",
+    );
+    refused(
+        &s,
+        &[
+            "strike",
+            "Osric",
+            "--aspect",
+            "edge",
+            "--zone-die",
+            "d6",
+            "--impact",
+            "d10+x",
+        ],
+        1,
+        "--impact: 'd10+x' is not a dice expression",
+    );
+    refused(
+        &s,
+        &["roll", "Osric", "shock-reroll", "--dice", "roll=0"],
+        1,
+        "die 'roll' is a d100: it shows 1-100, not 0",
+    );
+}
+
+#[test]
+fn rolls_that_are_not_owed() {
+    let s = Scratch::with_osric();
+    refused(
+        &s,
+        &["roll", "Osric", "shock-reroll", "--dice", "roll=40"],
+        1,
+        "Osric owes no Shock Reroll: their Shock State is none",
+    );
+    refused(
+        &s,
+        &["roll", "Osric", "morale", "--ml", "60", "--dice", "roll=29"],
+        1,
+        "owes no Morale roll",
+    );
+    refused(&s, &["advance", "--to", "day 1 00:00"], 1, "cannot go back");
+    refused(&s, &["advance", "5x"], 1, "'5x' is not a duration");
+}
+
+#[test]
+fn usage_errors_exit_2_and_leave_the_ledger() {
+    let s = Scratch::with_osric();
+    refused(&s, &["strike", "Osric"], 2, "--aspect");
+    refused(&s, &["frobnicate"], 2, "unrecognized subcommand");
+}
+
+#[test]
+fn a_missing_database_is_not_created() {
+    let s = Scratch::new();
+    let out = s.run(&["show", "Osric"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("no ledger at"), "{}", out.stderr);
+    assert!(out.stderr.contains("leechbook init"), "{}", out.stderr);
+    assert!(!s.db.exists());
+}
+
+#[test]
+fn a_foreign_file_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("notes.db");
+    std::fs::write(&text, "a shopping list, not a ledger\n").unwrap();
+    let out = run_db(&text, &["show", "Osric"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("is not a Leechbook ledger"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(
+        std::fs::read(&text).unwrap(),
+        b"a shopping list, not a ledger\n"
+    );
+    // init refuses to overwrite it too.
+    let out = run_db(&text, &["init"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("already exists"), "{}", out.stderr);
+    assert_eq!(
+        std::fs::read(&text).unwrap(),
+        b"a shopping list, not a ledger\n"
+    );
+}
+
+#[test]
+fn a_duplicate_character_and_a_bad_sheet() {
+    let s = Scratch::with_osric();
+    refused(
+        &s,
+        &[
+            "character",
+            "add",
+            "osric",
+            "--str",
+            "10",
+            "--end",
+            "10",
+            "--shock",
+            "50",
+            "--hb",
+            "10",
+        ],
+        1,
+        "there is already a character named 'osric'",
+    );
+    refused(
+        &s,
+        &[
+            "character",
+            "add",
+            "Ann",
+            "--str",
+            "99",
+            "--end",
+            "10",
+            "--shock",
+            "50",
+            "--hb",
+            "10",
+        ],
+        1,
+        "--str 99 is out of range",
+    );
+    refused(
+        &s,
+        &[
+            "character",
+            "add",
+            "Ann",
+            "--str",
+            "9",
+            "--end",
+            "10",
+            "--shock",
+            "50",
+            "--hb",
+            "10",
+            "--body",
+            "dragon",
+        ],
+        1,
+        "no body table named 'dragon'",
+    );
+}
+
+#[test]
+fn a_bad_body_table_is_refused_whole() {
+    let s = Scratch::with_osric();
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("bad.toml");
+    std::fs::write(&f, "name = \"bad\"\n[[zones]]\nname = \"body\"\nkind = \"torso\"\nzn = [1, 1]\n[[zones.locations]]\nname = \"x\"\nld = [1, 9]\nshock = 3\n").unwrap();
+    refused(
+        &s,
+        &["table", "load", f.to_str().unwrap()],
+        1,
+        "covers LD 1-9",
+    );
+    std::fs::write(&f, "this is = = not toml").unwrap();
+    refused(
+        &s,
+        &["table", "load", f.to_str().unwrap()],
+        1,
+        "is not a body table",
+    );
+}

@@ -1,0 +1,144 @@
+//! The stored format is frozen: these bytes must never change. If this test fails, an event
+//! type or the codec changed shape; old ledgers would no longer decode. Add a new variant or
+//! a new codec instead (see store/src/codec.rs).
+
+use leechbook_core::dice::Die;
+use leechbook_core::harnmaster::body;
+use leechbook_core::harnmaster::injury::*;
+use leechbook_core::harnmaster::shock::{GmRoll, GmRollKind, ShockRoll};
+use leechbook_core::harnmaster::state::{Aspect, MishapKind, Sheet};
+use leechbook_core::harnmaster::HmEvent;
+use leechbook_core::ids::*;
+use leechbook_core::time::CampaignTime;
+use leechbook_core::{Event, SheetKind, SystemId};
+use leechbook_store::codec::{decode_event, encode_event};
+use uuid::Uuid;
+
+fn samples() -> Vec<Event> {
+    let who = CharacterId(Uuid::from_u128(0x0123_4567_89ab_cdef_0123_4567_89ab_cdef));
+    vec![
+        Event::CampaignCreated {
+            name: "Kaldor".into(),
+            system: SystemId::HarnMaster,
+            round_seconds: 10,
+        },
+        Event::CharacterAdded {
+            name: "Osric".into(),
+            sheet: SheetKind::HarnMaster(Sheet {
+                strength: 12,
+                endurance: 12,
+                shock_ml: 65,
+                healing_base: 13,
+                strength_ml: 60,
+                body: "human".into(),
+                beast: false,
+                fatigue: 0,
+            }),
+        },
+        Event::ClockAdvanced {
+            to: CampaignTime(600),
+        },
+        Event::HarnMaster(HmEvent::Strike(Strike {
+            target: who,
+            aspect: Aspect::Edge,
+            targeting: Targeting::Rolled {
+                zone_die: Die::D6,
+                aim: 4,
+                precision: 0,
+                pick_zone: None,
+                pick_location: None,
+                side: SideRule::LocationDie,
+            },
+            impact: ImpactInput::Rolled {
+                roll: "d10+3".parse().unwrap(),
+                strength_mod: 1,
+                impact_ta: 0,
+            },
+            av: 4,
+            rigid: false,
+            projectile: false,
+            face_option: false,
+            dice: vec![
+                RecordedDie {
+                    name: "zone".into(),
+                    faces: vec![2],
+                },
+                RecordedDie {
+                    name: "shock".into(),
+                    faces: vec![75],
+                },
+            ],
+        })),
+        Event::HarnMaster(HmEvent::ShockReroll(ShockRoll {
+            character: who,
+            roll: 42,
+        })),
+        Event::HarnMaster(HmEvent::StunRecovery(ShockRoll {
+            character: who,
+            roll: 61,
+        })),
+        Event::HarnMaster(HmEvent::GmRoll(GmRoll {
+            character: who,
+            kind: GmRollKind::Mishap(MishapKind::Fumble),
+            injury: None,
+            ml: Some(55),
+            roll: Some(71),
+            outcome: Some("drops his axe".into()),
+        })),
+        Event::HarnMaster(HmEvent::SheetChanged {
+            character: who,
+            sheet: Sheet {
+                strength: 12,
+                endurance: 12,
+                shock_ml: 65,
+                healing_base: 13,
+                strength_ml: 60,
+                body: "human".into(),
+                beast: false,
+                fatigue: 5,
+            },
+        }),
+    ]
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[test]
+fn encoded_events_are_frozen() {
+    let mut lines = Vec::new();
+    for e in samples() {
+        let bytes = encode_event(&e);
+        assert_eq!(bytes[0], 1, "codec byte");
+        assert_eq!(decode_event(1, &bytes).unwrap(), e, "round trip");
+        lines.push(format!("{:<24} {}", e.kind(), hex(&bytes)));
+    }
+    insta::assert_snapshot!("encoded_events_v1", lines.join("\n"));
+}
+
+#[test]
+fn the_human_table_round_trips_through_the_codec() {
+    let e = Event::HarnMaster(HmEvent::BodyTableDefined(body::human()));
+    assert_eq!(decode_event(1, &encode_event(&e)).unwrap(), e);
+}
+
+#[test]
+fn unknown_codecs_schemas_and_corrupt_bytes_are_refused() {
+    let bytes = encode_event(&samples()[0]);
+    let mut other = bytes.clone();
+    other[0] = 9;
+    assert!(decode_event(1, &other)
+        .unwrap_err()
+        .to_string()
+        .contains("codec 9"));
+    assert!(decode_event(2, &bytes).is_err());
+    assert!(decode_event(1, &bytes[..bytes.len() - 1]).is_err());
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(decode_event(1, &longer)
+        .unwrap_err()
+        .to_string()
+        .contains("trailing"));
+    assert!(decode_event(1, &[]).is_err());
+}
