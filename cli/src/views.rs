@@ -2,7 +2,7 @@
 //! carries a `"type"` tag and a schema version) and human text. Both come from the same value.
 
 use leechbook_core::fold::{CharacterState, Ledger};
-use leechbook_core::harnmaster::effect::impairment;
+use leechbook_core::harnmaster::effect::{impaired_tests, impairment, TestImpairment};
 use leechbook_core::harnmaster::state::{HmCharacter, Injury, Owed};
 use leechbook_core::time::CampaignTime;
 use serde::Serialize;
@@ -206,6 +206,10 @@ pub struct CharacterView {
     pub injuries: Vec<InjuryView>,
     /// Impairment per body zone.
     pub impairment: BTreeMap<String, ZoneView>,
+    /// The impaired tests (only those with an impairment), with either arm in use.
+    pub impaired_tests: Vec<TestImpairment>,
+    /// While stunned, impaired tests are made one success level lower.
+    pub impaired_tests_one_level_lower: bool,
     /// Rolls owed.
     pub owed: Vec<OwedView>,
 }
@@ -258,6 +262,12 @@ pub fn character(ledger: &Ledger, c: &CharacterState) -> CharacterView {
                 )
             })
             .collect(),
+        impaired_tests: impaired_tests(ch, now)
+            .into_iter()
+            .filter(|t| t.right != 0 || t.left != 0 || t.right_unusable || t.left_unusable)
+            .collect(),
+        impaired_tests_one_level_lower: ch.shock
+            == leechbook_core::harnmaster::state::ShockState::Stunned,
         owed: owed(ch, now),
     }
 }
@@ -340,6 +350,40 @@ pub fn render_character(v: &CharacterView) -> String {
         .collect();
     if !impaired.is_empty() {
         let _ = writeln!(out, "  impairment: {}", impaired.join(", "));
+    }
+    if !v.impaired_tests.is_empty() {
+        let one = |n: i32, unusable: bool| {
+            if unusable {
+                "unusable".to_string()
+            } else if n == 0 {
+                "0".to_string()
+            } else {
+                format!("-{n}")
+            }
+        };
+        // Tests that share a value are grouped: "Melee, Archery: -10 using the right arm...".
+        let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+        for t in &v.impaired_tests {
+            let r = one(t.right, t.right_unusable);
+            let l = one(t.left, t.left_unusable);
+            let value = if r == l {
+                r
+            } else {
+                format!("{r} using the right arm, {l} using the left")
+            };
+            match groups.iter_mut().find(|(v, _)| *v == value) {
+                Some((_, names)) => names.push(t.test),
+                None => groups.push((value, vec![t.test])),
+            }
+        }
+        let tests: Vec<String> = groups
+            .into_iter()
+            .map(|(value, names)| format!("{}: {value}", names.join(", ")))
+            .collect();
+        let _ = writeln!(out, "  impaired tests: {}", tests.join("; "));
+        if v.impaired_tests_one_level_lower {
+            let _ = writeln!(out, "  stunned: impaired tests are one success level lower");
+        }
     }
     for o in &v.owed {
         let _ = writeln!(out, "  owes: {}", render_owed(o));

@@ -838,3 +838,78 @@ fn a_strike_missing_a_die_is_void_and_changes_nothing() {
     assert_eq!(w.hm(t), &before);
     assert_eq!(w.ledger.void.len(), 1);
 }
+
+#[test]
+fn impaired_tests_follow_the_table_and_the_arm_in_use() {
+    use leechbook_core::harnmaster::effect::impaired_tests;
+    let mut w = World::new();
+    let t = w.add("Target", 95);
+    // Right shoulder S2 (10), left thigh S2 (10).
+    w.strike(chosen(
+        t,
+        Aspect::Edge,
+        "shoulder",
+        Some(Side::Right),
+        6,
+        &[("shock", &[10])],
+    ))
+    .unwrap();
+    w.strike(chosen(
+        t,
+        Aspect::Edge,
+        "thigh",
+        Some(Side::Left),
+        6,
+        &[("shock", &[10])],
+    ))
+    .unwrap();
+    let tests = impaired_tests(w.hm(t), w.ledger.now);
+    let get = |n: &str| tests.iter().find(|x| x.test == n).unwrap().clone();
+    // Melee: every zone; the right arm's injury only when the right arm strikes.
+    assert_eq!((get("Melee").right, get("Melee").left), (20, 10));
+    // Awareness: the head only.
+    assert_eq!((get("Awareness").right, get("Awareness").left), (0, 0));
+    // Dodge: not the arms; the thigh counts.
+    assert_eq!((get("Dodge").right, get("Dodge").left), (10, 10));
+    // Legerdemain: head and arms only.
+    assert_eq!((get("Legerdemain").right, get("Legerdemain").left), (10, 0));
+    assert_eq!(get("Movement").right, 10);
+}
+
+#[test]
+fn beasts_amputate_at_fixed_mls() {
+    let mut w = World::new();
+    let beast = match w
+        .apply(Event::CharacterAdded {
+            name: "Wolf".into(),
+            sheet: SheetKind::HarnMaster(Sheet {
+                strength: 30,
+                endurance: 12,
+                shock_ml: 95,
+                healing_base: 13,
+                strength_ml: 150,
+                body: "human".into(),
+                beast: true,
+                fatigue: 0,
+            }),
+        })
+        .unwrap()
+    {
+        Applied::CharacterAdded(id) => id,
+        other => panic!("{other:?}"),
+    };
+    // The hand's triangle is black: beasts test at ML30 whatever their Strength.
+    let out = w
+        .strike(chosen(
+            beast,
+            Aspect::Edge,
+            "hand",
+            Some(Side::Left),
+            21,
+            &[("amputation", &[31]), ("shock", &[10])],
+        ))
+        .unwrap();
+    let a = out.amputation.unwrap();
+    assert_eq!(a.test.eml, 30);
+    assert!(a.severed);
+}

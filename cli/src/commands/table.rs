@@ -12,11 +12,19 @@ use std::path::PathBuf;
 #[derive(Subcommand, Debug)]
 pub enum TableCommand {
     /// List the body tables the campaign knows.
-    List,
+    List(ListArgs),
     /// Print a body table as TOML (the format `table load` reads).
     Show(ShowArgs),
     /// Record a body table from a TOML file (a creature's, or a campaign's `human` override).
     Load(LoadArgs),
+}
+
+/// `table list`.
+#[derive(Args, Debug)]
+pub struct ListArgs {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `table show`.
@@ -24,6 +32,9 @@ pub enum TableCommand {
 pub struct ShowArgs {
     /// The table's name.
     pub name: String,
+    /// Print JSON instead of TOML.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `table load`.
@@ -36,17 +47,34 @@ pub struct LoadArgs {
 /// Runs a table command.
 pub fn cmd_table(c: TableCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     match c {
-        TableCommand::List => {
+        TableCommand::List(a) => {
             let (_, ledger) = ctx.load()?;
-            let mut names: Vec<&str> = vec!["human"];
+            let mut names: Vec<String> = vec!["human".into()];
             for t in &ledger.tables {
-                if !names.contains(&t.name.as_str()) {
-                    names.push(&t.name);
+                if !names.contains(&t.name) {
+                    names.push(t.name.clone());
                 }
             }
-            for n in names {
-                let zones = ledger.table(n).map_or(0, |t| t.zone_count());
-                ctx.say(format!("{n} ({zones} zones)"));
+            let rows: Vec<serde_json::Value> = names
+                .iter()
+                .map(|n| {
+                    serde_json::json!({
+                        "type": "body-table",
+                        "schema_version": crate::views::JSON_SCHEMA,
+                        "name": n,
+                        "zones": ledger.table(n).map_or(0, |t| t.zone_count()),
+                    })
+                })
+                .collect();
+            if a.json {
+                return ctx.json(&rows);
+            }
+            for r in rows {
+                ctx.say(format!(
+                    "{} ({} zones)",
+                    r["name"].as_str().unwrap_or("?"),
+                    r["zones"]
+                ));
             }
             Ok(())
         }

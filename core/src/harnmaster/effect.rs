@@ -4,9 +4,13 @@
 //! impairment after that (or at once after a failed one); Serious injuries impart 10; Grievous
 //! injuries make the zone unusable. Several injuries in one zone add up (a reading, see
 //! `injury.rs`). Area injuries impair every zone, like the head.
+//!
+//! The IMPAIRED TESTS table says which zones' injuries impair which tests; arm injuries count
+//! only for the arm the test uses, and both legs count for leg tests. An area injury counts
+//! once per test, not once per zone. Initiative and Shock are never impaired tests.
 
 use super::body::{BodyTable, ZoneKind};
-use super::state::{HmCharacter, Severity, Side};
+use super::state::{HmCharacter, Injury, Severity, Side};
 use crate::time::{CampaignTime, MINUTE};
 use serde::{Deserialize, Serialize};
 
@@ -66,4 +70,93 @@ pub fn impairment(ch: &HmCharacter, table: &BodyTable, now: CampaignTime) -> Vec
         }
     }
     zones
+}
+
+/// Returns one unhealed injury's impairment points and whether it makes its zone unusable.
+pub fn injury_impairment(inj: &Injury, now: CampaignTime) -> (i32, bool) {
+    match inj.severity() {
+        Severity::Minor => {
+            let deferred = inj.shock_roll_succeeded && now < inj.inflicted_at.plus(10 * MINUTE);
+            (if deferred { 0 } else { 5 }, inj.severed)
+        }
+        Severity::Serious => (10, inj.severed),
+        Severity::Grievous => (0, true),
+    }
+}
+
+/// The IMPAIRED TESTS table: each test and whether injuries to the head, arm, torso and leg
+/// zones impair it. `Movement` is the zone table's "& MOVEMENT" (head, torso and legs).
+pub const IMPAIRED_TESTS: [(&str, [bool; 4]); 19] = [
+    ("Acrobatics", [true, true, true, true]),
+    ("Agility", [true, false, true, true]),
+    ("Archery", [true, true, true, true]),
+    ("Awareness", [true, false, false, false]),
+    ("Climbing", [true, true, true, true]),
+    ("Crafts", [true, true, true, false]),
+    ("Dancing", [true, true, true, true]),
+    ("Dexterity", [true, true, true, false]),
+    ("Dodge", [true, false, true, true]),
+    ("Jumping", [true, true, true, true]),
+    ("Legerdemain", [true, true, false, false]),
+    ("Melee", [true, true, true, true]),
+    ("Riding", [true, true, true, true]),
+    ("Slings", [true, true, true, true]),
+    ("Stealth", [true, false, true, true]),
+    ("Strength", [true, true, true, true]),
+    ("Swimming", [true, true, true, true]),
+    ("Throwing", [true, true, true, true]),
+    ("Movement", [true, false, true, true]),
+];
+
+/// One test's impairment, with the right arm and with the left arm in use.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TestImpairment {
+    /// The test (`Melee`).
+    pub test: &'static str,
+    /// Impairment when the right arm is used.
+    pub right: i32,
+    /// Impairment when the left arm is used.
+    pub left: i32,
+    /// Unusable with the right arm (a Grievous injury in a zone the test needs): automatic CF.
+    pub right_unusable: bool,
+    /// Unusable with the left arm.
+    pub left_unusable: bool,
+}
+
+/// Returns every impaired test's impairment at campaign time `now`.
+pub fn impaired_tests(ch: &HmCharacter, now: CampaignTime) -> Vec<TestImpairment> {
+    IMPAIRED_TESTS
+        .iter()
+        .map(|(test, zones)| {
+            let mut t = TestImpairment {
+                test,
+                right: 0,
+                left: 0,
+                right_unusable: false,
+                left_unusable: false,
+            };
+            for inj in ch.injuries.iter().filter(|i| !i.healed()) {
+                let (points, unusable) = injury_impairment(inj, now);
+                let (right, left) = match inj.place.kind {
+                    None => (true, true),
+                    Some(ZoneKind::Head) => (zones[0], zones[0]),
+                    Some(ZoneKind::Torso) => (zones[2], zones[2]),
+                    Some(ZoneKind::Leg) => (zones[3], zones[3]),
+                    Some(ZoneKind::Arm) => (
+                        zones[1] && inj.place.side != Some(Side::Left),
+                        zones[1] && inj.place.side != Some(Side::Right),
+                    ),
+                };
+                if right {
+                    t.right += points;
+                    t.right_unusable |= unusable;
+                }
+                if left {
+                    t.left += points;
+                    t.left_unusable |= unusable;
+                }
+            }
+            t
+        })
+        .collect()
 }
