@@ -84,6 +84,12 @@ impl Event {
                 HmEvent::ShockReroll(_) => "hm.shock-reroll",
                 HmEvent::StunRecovery(_) => "hm.stun-recovery",
                 HmEvent::GmRoll(_) => "hm.gm-roll",
+                HmEvent::SeqRoll(_) => "hm.seq-roll",
+                HmEvent::BloodStoppage(_) => "hm.blood-stoppage",
+                HmEvent::Treatment(_) => "hm.treatment",
+                HmEvent::HealerAttends(_) => "hm.healer-attends",
+                HmEvent::OptionSet { .. } => "hm.option-set",
+                HmEvent::TreatmentTableDefined(_) => "hm.treatment-table-defined",
             },
         }
     }
@@ -96,7 +102,13 @@ impl Event {
                 HmEvent::Strike(s) => Some(s.target),
                 HmEvent::ShockReroll(r) | HmEvent::StunRecovery(r) => Some(r.character),
                 HmEvent::GmRoll(r) => Some(r.character),
-                HmEvent::BodyTableDefined(_) => None,
+                HmEvent::SeqRoll(r) => Some(r.character),
+                HmEvent::BloodStoppage(r) => Some(r.character),
+                HmEvent::Treatment(r) => Some(r.character),
+                HmEvent::HealerAttends(r) => Some(r.character),
+                HmEvent::BodyTableDefined(_)
+                | HmEvent::OptionSet { .. }
+                | HmEvent::TreatmentTableDefined(_) => None,
             },
             _ => None,
         }

@@ -7,6 +7,7 @@
 
 use crate::event::{Envelope, Event, SheetKind, SystemId};
 use crate::harnmaster::body::{self, BodyTable, TableError};
+use crate::harnmaster::healing::{self, HealOutcome, TreatmentTable};
 use crate::harnmaster::injury::{self, Context, RecordedDice, StrikeError, StrikeOutcome};
 use crate::harnmaster::shock::{self, GmRollOutcome, RollError, ShockRollOutcome};
 use crate::harnmaster::state::HmCharacter;
@@ -69,6 +70,9 @@ pub enum FoldError {
     /// The roll is not owed or not due.
     #[error(transparent)]
     Roll(#[from] RollError),
+    /// An unknown option or a malformed table.
+    #[error("{0}")]
+    Setting(String),
     /// The clock would go backwards.
     #[error("the campaign clock is at {now}; it cannot go back to {to}")]
     ClockBackwards {
@@ -120,7 +124,30 @@ pub enum Applied {
         /// What it resolved.
         outcome: GmRollOutcome,
     },
+    /// A Healing Sequence event.
+    Heal {
+        /// Who.
+        character: CharacterId,
+        /// What kind (`healing`, `blood-loss`, `treatment`, ...).
+        kind: &'static str,
+        /// What it did.
+        outcome: Box<HealOutcome>,
+    },
+    /// A campaign option or table changed.
+    Setting(String),
 }
+
+/// The campaign's optional rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Healing periods of d3+3 days instead of five.
+    pub random_healing_period: bool,
+    /// The Serious-injury aggravation option.
+    pub aggravation: bool,
+}
+
+/// The names `OptionSet` takes.
+pub const OPTION_NAMES: [&str; 2] = ["random-healing-period", "aggravation"];
 
 /// An event the fold refused, with the reason.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -169,6 +196,9 @@ pub struct Ledger {
     /// Body tables defined in the ledger (the latest definition of a name wins).
     pub tables: Vec<BodyTable>,
     human: Option<BodyTable>,
+    treatment: Option<TreatmentTable>,
+    /// The campaign's optional rules.
+    pub options: Options,
     /// How many events were applied.
     pub applied: u64,
     /// The events that were void, in log order.
@@ -212,6 +242,11 @@ impl Ledger {
             .or_else(|| (name == "human").then(|| self.builtin_human()))
     }
 
+    /// Returns the TREATMENT ROLL tables in force: the campaign's, else the built-in ones.
+    pub fn treatment_table(&self) -> &TreatmentTable {
+        self.treatment.as_ref().unwrap_or_else(|| &TREATMENT)
+    }
+
     fn builtin_human(&self) -> &BodyTable {
         self.human.as_ref().unwrap_or_else(|| &HUMAN)
     }
@@ -233,6 +268,7 @@ impl Ledger {
         Context {
             at,
             round_seconds: self.campaign.as_ref().map_or(10, |c| c.round_seconds),
+            random_healing_period: self.options.random_healing_period,
         }
     }
 
@@ -388,8 +424,79 @@ impl Ledger {
                     outcome,
                 })
             }
+            HmEvent::SeqRoll(r) => {
+                if r.kind == healing::SeqRollKind::Aggravation && !self.options.aggravation {
+                    return Err(FoldError::Setting(
+                        "the Serious-injury aggravation option is off in this campaign".into(),
+                    ));
+                }
+                let ch = self.hm(r.character)?;
+                let outcome = healing::check_seq(ch, r, self.treatment_table(), ctx)?;
+                self.heal(r.character, r.kind.name(), outcome, ctx)
+            }
+            HmEvent::BloodStoppage(b) => {
+                let outcome = healing::check_stoppage(self.hm(b.character)?, b, ctx.at)?;
+                self.heal(b.character, "blood-stoppage", outcome, ctx)
+            }
+            HmEvent::Treatment(t) => {
+                let ch = self.hm(t.character)?;
+                let body = self
+                    .table(&ch.sheet.body)
+                    .ok_or_else(|| FoldError::UnknownTable(ch.sheet.body.clone()))?;
+                let outcome =
+                    healing::check_treatment(ch, t, self.treatment_table(), body, ctx.at)?;
+                self.heal(t.character, "treatment", outcome, ctx)
+            }
+            HmEvent::HealerAttends(a) => {
+                let outcome = healing::check_attends(self.hm(a.character)?, a)?;
+                self.heal(a.character, "healer-attends", outcome, ctx)
+            }
+            HmEvent::OptionSet { name, on } => {
+                match name.as_str() {
+                    "random-healing-period" => self.options.random_healing_period = *on,
+                    "aggravation" => self.options.aggravation = *on,
+                    other => {
+                        return Err(FoldError::Setting(format!(
+                            "there is no option '{other}' (options: {})",
+                            OPTION_NAMES.join(", ")
+                        )))
+                    }
+                }
+                Ok(Applied::Setting(format!(
+                    "option {name} {}",
+                    if *on { "on" } else { "off" }
+                )))
+            }
+            HmEvent::TreatmentTableDefined(t) => {
+                t.validate().map_err(FoldError::Setting)?;
+                self.treatment = Some(t.clone());
+                Ok(Applied::Setting("treatment tables defined".into()))
+            }
         }
+    }
+
+    fn heal(
+        &mut self,
+        character: CharacterId,
+        kind: &'static str,
+        outcome: HealOutcome,
+        ctx: Context,
+    ) -> Result<Applied, FoldError> {
+        let i = *self
+            .by_id
+            .get(&character)
+            .ok_or(FoldError::UnknownCharacter(character))?;
+        let table = self.treatment.as_ref().unwrap_or_else(|| &TREATMENT);
+        let CharacterState::HarnMaster(c) = &mut self.characters[i];
+        healing::apply(c, &outcome, ctx, table);
+        Ok(Applied::Heal {
+            character,
+            kind,
+            outcome: Box::new(outcome),
+        })
     }
 }
 
 static HUMAN: std::sync::LazyLock<BodyTable> = std::sync::LazyLock::new(body::human);
+static TREATMENT: std::sync::LazyLock<TreatmentTable> =
+    std::sync::LazyLock::new(healing::treatment_table);

@@ -1,6 +1,7 @@
 //! The Injury Sequence's worked examples (rules/000 lines 442-680), each through the fold.
 
-use chrono::{TimeZone, Utc};
+mod common;
+use common::*;
 use leechbook_core::dice::{DiceExpr, Die};
 use leechbook_core::harnmaster::effect::impairment;
 use leechbook_core::harnmaster::injury::*;
@@ -11,121 +12,6 @@ use leechbook_core::ids::*;
 use leechbook_core::test_roll::SuccessLevel;
 use leechbook_core::time::CampaignTime;
 use leechbook_core::*;
-use uuid::Uuid;
-
-struct World {
-    ledger: Ledger,
-    clock: u64,
-    campaign: CampaignId,
-    at: CampaignTime,
-}
-
-impl World {
-    fn new() -> World {
-        let mut w = World {
-            ledger: Ledger::new(),
-            clock: 0,
-            campaign: CampaignId(Uuid::from_u128(1)),
-            at: CampaignTime::START,
-        };
-        w.apply(Event::CampaignCreated {
-            name: "test".into(),
-            system: SystemId::HarnMaster,
-            round_seconds: 10,
-        })
-        .unwrap();
-        w
-    }
-
-    fn envelope(&mut self, event: Event) -> Envelope {
-        self.clock += 1;
-        Envelope {
-            id: EventId(Uuid::from_u128(1000 + u128::from(self.clock))),
-            campaign: self.campaign,
-            device: DeviceId(Uuid::from_u128(7)),
-            seq: self.clock,
-            clock: self.clock,
-            wall: Utc.timestamp_opt(0, 0).unwrap(),
-            at: self.at,
-            schema: SCHEMA_VERSION,
-            event,
-            signature: None,
-        }
-    }
-
-    fn apply(&mut self, event: Event) -> Result<Applied, FoldError> {
-        let env = self.envelope(event);
-        self.ledger.apply(&env)
-    }
-
-    fn add(&mut self, name: &str, shock_ml: i32) -> CharacterId {
-        match self
-            .apply(Event::CharacterAdded {
-                name: name.into(),
-                sheet: SheetKind::HarnMaster(Sheet {
-                    strength: 12,
-                    endurance: 12,
-                    shock_ml,
-                    healing_base: 13,
-                    strength_ml: 60,
-                    body: "human".into(),
-                    beast: false,
-                    fatigue: 0,
-                }),
-            })
-            .unwrap()
-        {
-            Applied::CharacterAdded(id) => id,
-            other => panic!("{other:?}"),
-        }
-    }
-
-    fn strike(&mut self, s: Strike) -> Result<StrikeOutcome, FoldError> {
-        match self.apply(Event::HarnMaster(HmEvent::Strike(s)))? {
-            Applied::Strike { outcome, .. } => Ok(*outcome),
-            other => panic!("{other:?}"),
-        }
-    }
-
-    fn hm(&self, id: CharacterId) -> &HmCharacter {
-        match self.ledger.character(id).unwrap() {
-            CharacterState::HarnMaster(c) => c,
-        }
-    }
-}
-
-fn dice(list: &[(&str, &[u16])]) -> Vec<RecordedDie> {
-    list.iter()
-        .map(|(n, f)| RecordedDie {
-            name: n.to_string(),
-            faces: f.to_vec(),
-        })
-        .collect()
-}
-
-fn chosen(
-    target: CharacterId,
-    aspect: Aspect,
-    location: &str,
-    side: Option<Side>,
-    effective: i32,
-    d: &[(&str, &[u16])],
-) -> Strike {
-    Strike {
-        target,
-        aspect,
-        targeting: Targeting::Chosen {
-            location: location.into(),
-            side,
-        },
-        impact: ImpactInput::Effective(effective),
-        av: 0,
-        rigid: false,
-        projectile: false,
-        face_option: false,
-        dice: dice(d),
-    }
-}
 
 /// The broadsword strike of examples 1 (location), 2 (impact), 3 (injury) and 4 (shock).
 fn broadsword(target: CharacterId, d: &[(&str, &[u16])]) -> Strike {
@@ -260,7 +146,7 @@ fn example_4_shock_and_its_reroll_and_5_injury_effect() {
 
     // Example 5: 10 impairment to the torso, and the Morale roll (Initiative ML60, 29 = S).
     let table = leechbook_core::harnmaster::body::human();
-    let zones = impairment(w.hm(t), &table, w.ledger.now);
+    let zones = impairment(w.hm(t), &table, w.ledger.treatment_table(), w.ledger.now);
     let torso = zones.iter().find(|z| z.zone == "torso").unwrap();
     assert_eq!((torso.impairment, torso.unusable), (10, false));
     assert!(zones
@@ -736,6 +622,7 @@ fn injury_effect_examples_right_shoulder_and_left_thigh() {
     let z = impairment(
         w.hm(t),
         &leechbook_core::harnmaster::body::human(),
+        w.ledger.treatment_table(),
         w.ledger.now,
     );
     let get = |n: &str| z.iter().find(|x| x.zone == n).unwrap().clone();
@@ -760,7 +647,7 @@ fn minor_injury_impairs_after_ten_minutes_or_at_once_on_a_failed_shock_roll() {
     .unwrap();
     let table = leechbook_core::harnmaster::body::human();
     let arm = |w: &World, now| {
-        impairment(w.hm(t), &table, now)
+        impairment(w.hm(t), &table, w.ledger.treatment_table(), now)
             .into_iter()
             .find(|z| z.zone == "right arm")
             .unwrap()
@@ -777,7 +664,7 @@ fn minor_injury_impairs_after_ten_minutes_or_at_once_on_a_failed_shock_roll() {
         &[("shock", &[99])],
     ))
     .unwrap();
-    let left = impairment(w.hm(t), &table, CampaignTime(0))
+    let left = impairment(w.hm(t), &table, w.ledger.treatment_table(), CampaignTime(0))
         .into_iter()
         .find(|z| z.zone == "left arm")
         .unwrap();
@@ -863,7 +750,7 @@ fn impaired_tests_follow_the_table_and_the_arm_in_use() {
         &[("shock", &[10])],
     ))
     .unwrap();
-    let tests = impaired_tests(w.hm(t), w.ledger.now);
+    let tests = impaired_tests(w.hm(t), w.ledger.treatment_table(), w.ledger.now);
     let get = |n: &str| tests.iter().find(|x| x.test == n).unwrap().clone();
     // Melee: every zone; the right arm's injury only when the right arm strikes.
     assert_eq!((get("Melee").right, get("Melee").left), (20, 10));

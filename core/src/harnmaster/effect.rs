@@ -10,8 +10,9 @@
 //! once per test, not once per zone. Initiative and Shock are never impaired tests.
 
 use super::body::{BodyTable, ZoneKind};
-use super::state::{HmCharacter, Injury, Severity, Side};
-use crate::time::{CampaignTime, MINUTE};
+use super::healing::{impairment_of, TreatmentTable};
+use super::state::{HmCharacter, Injury, Side};
+use crate::time::CampaignTime;
 use serde::{Deserialize, Serialize};
 
 /// The impairment of one body zone (with its side for arms and legs).
@@ -30,7 +31,12 @@ pub struct ZoneImpairment {
 }
 
 /// Returns every zone's impairment at campaign time `now`.
-pub fn impairment(ch: &HmCharacter, table: &BodyTable, now: CampaignTime) -> Vec<ZoneImpairment> {
+pub fn impairment(
+    ch: &HmCharacter,
+    table: &BodyTable,
+    treatment: &TreatmentTable,
+    now: CampaignTime,
+) -> Vec<ZoneImpairment> {
     let mut zones = Vec::with_capacity(table.zones.len() + 2);
     for z in &table.zones {
         let sides: &[Option<Side>] = if z.sided {
@@ -51,16 +57,11 @@ pub fn impairment(ch: &HmCharacter, table: &BodyTable, now: CampaignTime) -> Vec
             });
         }
     }
-    for inj in ch.injuries.iter().filter(|i| !i.healed()) {
-        let (points, unusable) = match inj.severity() {
-            Severity::Minor => {
-                let deferred = inj.shock_roll_succeeded && now < inj.inflicted_at.plus(10 * MINUTE);
-                (if deferred { 0 } else { 5 }, false)
-            }
-            Severity::Serious => (10, false),
-            Severity::Grievous => (0, true),
-        };
-        let unusable = unusable || inj.severed;
+    for inj in &ch.injuries {
+        let (points, unusable) = injury_impairment(inj, treatment, now);
+        if points == 0 && !unusable {
+            continue;
+        }
         for z in zones.iter_mut() {
             let hit = inj.area || (z.zone == inj.place.zone_label());
             if hit {
@@ -72,16 +73,14 @@ pub fn impairment(ch: &HmCharacter, table: &BodyTable, now: CampaignTime) -> Vec
     zones
 }
 
-/// Returns one unhealed injury's impairment points and whether it makes its zone unusable.
-pub fn injury_impairment(inj: &Injury, now: CampaignTime) -> (i32, bool) {
-    match inj.severity() {
-        Severity::Minor => {
-            let deferred = inj.shock_roll_succeeded && now < inj.inflicted_at.plus(10 * MINUTE);
-            (if deferred { 0 } else { 5 }, inj.severed)
-        }
-        Severity::Serious => (10, inj.severed),
-        Severity::Grievous => (0, true),
-    }
+/// Returns one injury's impairment points and whether it makes its zone unusable (healing
+/// step 8 refines step 5: see [`impairment_of`]).
+pub fn injury_impairment(
+    inj: &Injury,
+    treatment: &TreatmentTable,
+    now: CampaignTime,
+) -> (i32, bool) {
+    impairment_of(inj, treatment, now)
 }
 
 /// The IMPAIRED TESTS table: each test and whether injuries to the head, arm, torso and leg
@@ -124,7 +123,11 @@ pub struct TestImpairment {
 }
 
 /// Returns every impaired test's impairment at campaign time `now`.
-pub fn impaired_tests(ch: &HmCharacter, now: CampaignTime) -> Vec<TestImpairment> {
+pub fn impaired_tests(
+    ch: &HmCharacter,
+    treatment: &TreatmentTable,
+    now: CampaignTime,
+) -> Vec<TestImpairment> {
     IMPAIRED_TESTS
         .iter()
         .map(|(test, zones)| {
@@ -135,8 +138,8 @@ pub fn impaired_tests(ch: &HmCharacter, now: CampaignTime) -> Vec<TestImpairment
                 right_unusable: false,
                 left_unusable: false,
             };
-            for inj in ch.injuries.iter().filter(|i| !i.healed()) {
-                let (points, unusable) = injury_impairment(inj, now);
+            for inj in &ch.injuries {
+                let (points, unusable) = injury_impairment(inj, treatment, now);
                 let (right, left) = match inj.place.kind {
                     None => (true, true),
                     Some(ZoneKind::Head) => (zones[0], zones[0]),

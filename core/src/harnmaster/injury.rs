@@ -673,6 +673,8 @@ pub struct Context {
     pub at: CampaignTime,
     /// The length of a round in seconds (for "the end of the next turn").
     pub round_seconds: i64,
+    /// The d3+3 random healing period option is on.
+    pub random_healing_period: bool,
 }
 
 /// Resolves a strike against `target`: steps 1-5, reading dice from `dice`. The new injury, if
@@ -764,6 +766,7 @@ pub fn resolve_strike(
         impaled: false,
         shock_roll_succeeded: false,
         inflicted_at: CampaignTime::START,
+        heal: HealState::default(),
     });
 
     // 3.1 Compound injury.
@@ -918,11 +921,18 @@ pub fn apply_strike(ch: &mut HmCharacter, out: &StrikeOutcome, ctx: Context) {
     if let Some(new) = &out.injury {
         let mut new = new.clone();
         new.inflicted_at = ctx.at;
+        new.heal.next_healing = ctx.at.plus(5 * crate::time::DAY);
+        new.heal.period_unrolled = ctx.random_healing_period;
+        new.heal.next_blood_loss = ctx.at.plus(5 * MINUTE);
+        new.heal.next_grim = ctx.at.plus(crate::time::DAY);
         ch.injuries.push(new);
     }
     if let Some((rid, level, bleeder)) = out.raised {
         if let Some(old) = ch.injuries.iter_mut().find(|i| i.id == rid) {
             old.level = level;
+            if bleeder && !old.bleeder {
+                old.heal.next_blood_loss = ctx.at.plus(5 * MINUTE);
+            }
             old.bleeder = bleeder;
         }
     }

@@ -3,8 +3,10 @@
 //! [`shock`] (the Shock Reroll, stun recovery and the rolls the GM resolves), [`effect`]
 //! (step 5 impairment), [`state`] (the character the fold builds).
 
+pub mod agenda;
 pub mod body;
 pub mod effect;
+pub mod healing;
 pub mod injury;
 pub mod shock;
 pub mod state;
@@ -33,4 +35,21 @@ pub enum HmEvent {
     StunRecovery(shock::ShockRoll),
     /// A Morale, Fumble or Stumble roll the GM resolved.
     GmRoll(shock::GmRoll),
+    /// A Healing Sequence roll that needs no healer (blood loss, healing, course rolls, ...).
+    SeqRoll(healing::SeqRoll),
+    /// A Blood Stoppage Roll.
+    BloodStoppage(healing::BloodStoppage),
+    /// A Treatment Roll (or amputation as treatment).
+    Treatment(healing::Treatment),
+    /// A healer attends to Extended Shock or infection.
+    HealerAttends(healing::HealerAttends),
+    /// A campaign option turned on or off (`random-healing-period`, `aggravation`).
+    OptionSet {
+        /// The option.
+        name: String,
+        /// On or off.
+        on: bool,
+    },
+    /// The campaign's TREATMENT ROLL tables, replacing the built-in ones.
+    TreatmentTableDefined(healing::TreatmentTable),
 }

@@ -178,12 +178,14 @@ pub fn apply_shock_roll(ch: &mut HmCharacter, out: &ShockRollOutcome, ctx: Conte
         ch.extended_shock = Some(ExtendedShock {
             healing_rate: hr,
             since: ctx.at,
+            next_roll: ctx.at.plus(4 * crate::time::HOUR),
         });
     }
     if let Some(hr) = out.coma {
         ch.coma = Some(Coma {
             healing_rate: hr,
             since: ctx.at,
+            next_roll: ctx.at.plus(10 * crate::time::DAY),
         });
     }
     if out.after == ShockState::None {

@@ -200,6 +200,39 @@ pub struct Injury {
     pub shock_roll_succeeded: bool,
     /// When it was inflicted.
     pub inflicted_at: CampaignTime,
+    /// Its course through the Healing Sequence.
+    pub heal: HealState,
+}
+
+/// One injury's course through the Healing Sequence.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HealState {
+    /// The treatment that applies (None: untreated, which counts as CF).
+    pub treatment: Option<super::healing::Treated>,
+    /// Healing Rate lost to aggravation (the Serious-injury aggravation option), min HR1.
+    pub aggravation: i32,
+    /// When the next injury Healing Roll falls due.
+    pub next_healing: CampaignTime,
+    /// With the random-period option: the d3+3 period is not rolled yet.
+    pub period_unrolled: bool,
+    /// When the next Blood Loss Advance Roll falls due (while a Bleeder).
+    pub next_blood_loss: CampaignTime,
+    /// The +10 a failed Staunch grants the next Staunch of this bleeder.
+    pub staunch_bonus: i32,
+    /// A successful stoppage: the bleeding stops after one more blood loss roll.
+    pub stops_after_next_loss: bool,
+    /// When the last Blood Stoppage Roll was made.
+    pub last_stoppage: Option<CampaignTime>,
+    /// The bleeding was stopped by Cauterisation (healing CFs on ones 3, 5, 8, 0).
+    pub cauterised: bool,
+    /// This injury is the infected one.
+    pub infected: bool,
+    /// When it first healed to Minor (permanent impairment stops accruing).
+    pub minor_at: Option<CampaignTime>,
+    /// When it healed.
+    pub healed_at: Option<CampaignTime>,
+    /// When the next grim-wound Shock Roll falls due.
+    pub next_grim: CampaignTime,
 }
 
 impl Injury {
@@ -337,6 +370,8 @@ pub struct ExtendedShock {
     pub healing_rate: i32,
     /// When it began.
     pub since: CampaignTime,
+    /// When the next four-hourly course roll falls due.
+    pub next_roll: CampaignTime,
 }
 
 /// A coma (Healing Sequence step 3), entered from a CF Shock Reroll while UNC.
@@ -346,6 +381,8 @@ pub struct Coma {
     pub healing_rate: i32,
     /// When it began.
     pub since: CampaignTime,
+    /// When the next ten-daily course roll falls due.
+    pub next_roll: CampaignTime,
 }
 
 /// A HârnMaster character's folded state.
@@ -371,6 +408,33 @@ pub struct HmCharacter {
     pub death: Option<(String, CampaignTime)>,
     /// Rolls owed.
     pub owed: Vec<Owed>,
+    /// Blood Loss Points (0-3; the fourth kills).
+    pub blood_loss: u8,
+    /// When the next blood regeneration (Endurance) test falls due.
+    pub next_regeneration: Option<CampaignTime>,
+    /// The current Shock State came from blood loss: it lasts until all bleeding stops.
+    pub blood_loss_shock: bool,
+    /// The infection being fought, if any.
+    pub infection: Option<Infection>,
+    /// The best healer bonus to Extended Shock course rolls.
+    pub extended_shock_bonus: i32,
+    /// The best healer bonus to infection course rolls.
+    pub infection_bonus: i32,
+    /// Weariness fatigue left by a coma.
+    pub weariness: i32,
+}
+
+/// An infection (Healing Sequence step 7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Infection {
+    /// The infected injury.
+    pub injury: InjuryId,
+    /// The infection Healing Rate.
+    pub healing_rate: i32,
+    /// When it began.
+    pub since: CampaignTime,
+    /// When the next daily course roll falls due.
+    pub next_roll: CampaignTime,
 }
 
 impl HmCharacter {
@@ -387,6 +451,13 @@ impl HmCharacter {
             coma: None,
             death: None,
             owed: Vec::new(),
+            blood_loss: 0,
+            next_regeneration: None,
+            blood_loss_shock: false,
+            infection: None,
+            extended_shock_bonus: 0,
+            infection_bonus: 0,
+            weariness: 0,
         }
     }
 
@@ -400,8 +471,28 @@ impl HmCharacter {
         self.injuries.iter().find(|i| i.id == id)
     }
 
-    /// Returns the fatigue penalty that applies to Shock tests.
+    /// Returns the fatigue penalty: the sheet's, 5 weakness per Blood Loss Point (anaemia),
+    /// infection weakness, and the weariness a coma left.
     pub fn fatigue(&self) -> i32 {
-        self.sheet.fatigue
+        self.sheet.fatigue + self.anaemia() + self.infection_weakness() + self.weariness
+    }
+
+    /// Returns the anaemia weakness fatigue: 5 per Blood Loss Point.
+    pub fn anaemia(&self) -> i32 {
+        5 * i32::from(self.blood_loss)
+    }
+
+    /// Returns the infection weakness fatigue: 10 at infection HR1-2, 5 at HR3-4, none at 5.
+    pub fn infection_weakness(&self) -> i32 {
+        match self.infection.map(|i| i.healing_rate) {
+            Some(hr) if hr <= 2 => 10,
+            Some(3 | 4) => 5,
+            _ => 0,
+        }
+    }
+
+    /// Returns true while any injury bleeds.
+    pub fn bleeding(&self) -> bool {
+        self.injuries.iter().any(|i| i.bleeder && !i.healed())
     }
 }

@@ -1,0 +1,285 @@
+//! The due agenda: every roll a character owes and when, with the EML and how it is made.
+//!
+//! Periodic rolls come from the Healing Sequence's schedules kept in the state; the EML of
+//! each is worked out by the very check that will judge the roll (made forced, with a dummy
+//! face), so the agenda and the roll can never disagree.
+
+use super::healing::{self, EmlPart, SeqRoll, SeqRollKind, TreatmentTable};
+use super::injury::Context;
+use super::state::*;
+use crate::fold::Options;
+use crate::ids::InjuryId;
+use crate::time::CampaignTime;
+
+/// One owed roll or decision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DueRoll {
+    /// The kind, as `roll` takes it (`healing`, `shock-reroll`, ...), or a decision
+    /// (`blood-stoppage`, `treatment`).
+    pub kind: &'static str,
+    /// The periodic roll kind, for those `advance --roll` can roll itself.
+    pub seq: Option<SeqRollKind>,
+    /// The injury concerned.
+    pub injury: Option<InjuryId>,
+    /// When it falls due (None: when the GM calls it).
+    pub due_at: Option<CampaignTime>,
+    /// The EML's terms (empty where the GM gives the ML).
+    pub eml_parts: Vec<EmlPart>,
+    /// A decision the GM or a healer must make, not a roll.
+    pub decision: bool,
+    /// An automatic failure: only the outcome is recorded.
+    pub automatic: bool,
+    /// A note on the rule.
+    pub note: &'static str,
+}
+
+impl DueRoll {
+    fn new(kind: &'static str) -> DueRoll {
+        DueRoll {
+            kind,
+            seq: None,
+            injury: None,
+            due_at: None,
+            eml_parts: Vec::new(),
+            decision: false,
+            automatic: false,
+            note: "",
+        }
+    }
+}
+
+fn parts(
+    ch: &HmCharacter,
+    kind: SeqRollKind,
+    injury: Option<InjuryId>,
+    table: &TreatmentTable,
+    at: CampaignTime,
+) -> Vec<EmlPart> {
+    let probe = SeqRoll {
+        character: ch.id,
+        kind,
+        injury,
+        roll: 1,
+        period: None,
+        sheltered: true,
+        forced: true,
+    };
+    let ctx = Context {
+        at,
+        round_seconds: 10,
+        random_healing_period: false,
+    };
+    healing::check_seq(ch, &probe, table, ctx)
+        .map(|o| o.eml_parts)
+        .unwrap_or_default()
+}
+
+fn periodic(
+    ch: &HmCharacter,
+    kind: SeqRollKind,
+    injury: Option<InjuryId>,
+    due_at: CampaignTime,
+    table: &TreatmentTable,
+    note: &'static str,
+) -> DueRoll {
+    DueRoll {
+        seq: Some(kind),
+        injury,
+        due_at: Some(due_at),
+        eml_parts: if kind == SeqRollKind::HealingPeriod {
+            vec![]
+        } else {
+            parts(ch, kind, injury, table, due_at)
+        },
+        note,
+        ..DueRoll::new(kind.name())
+    }
+}
+
+/// Returns what `ch` owes, in the order of the sequences.
+pub fn agenda(ch: &HmCharacter, table: &TreatmentTable, options: Options) -> Vec<DueRoll> {
+    let mut out = Vec::new();
+    if ch.dead() {
+        return out;
+    }
+    // Step 1: bleeding.
+    for inj in ch.injuries.iter().filter(|i| i.bleeder && !i.healed()) {
+        out.push(DueRoll {
+            injury: Some(inj.id),
+            decision: true,
+            note: "a healer may try to stop it every five minutes (staunch or cauterise)",
+            ..DueRoll::new("blood-stoppage")
+        });
+        out.push(periodic(
+            ch,
+            SeqRollKind::BloodLoss,
+            Some(inj.id),
+            inj.heal.next_blood_loss,
+            table,
+            "every five minutes until the bleeding stops",
+        ));
+    }
+    // Injury step 4's shock rolls and step 5's GM-resolved rolls.
+    for o in &ch.owed {
+        out.push(match o {
+            Owed::ShockReroll { due_at } => DueRoll {
+                injury: ch.shock_injury,
+                due_at: Some(*due_at),
+                eml_parts: vec![
+                    EmlPart {
+                        label: format!("Shock ML{}", ch.sheet.shock_ml),
+                        value: ch.sheet.shock_ml,
+                    },
+                    EmlPart {
+                        label: "Shock Reroll".into(),
+                        value: -20,
+                    },
+                    EmlPart {
+                        label: "fatigue".into(),
+                        value: -ch.fatigue(),
+                    },
+                ],
+                note: "INC: at the end of the next turn; UNC: ten minutes after the Shock Roll",
+                ..DueRoll::new("shock-reroll")
+            },
+            Owed::StunRecovery { due_at } => DueRoll {
+                due_at: Some(*due_at),
+                eml_parts: vec![
+                    EmlPart {
+                        label: format!("Shock ML{}", ch.sheet.shock_ml),
+                        value: ch.sheet.shock_ml,
+                    },
+                    EmlPart {
+                        label: "fatigue".into(),
+                        value: -ch.fatigue(),
+                    },
+                ],
+                note: "at the end of the next turn; retry every round",
+                ..DueRoll::new("stun-recovery")
+            },
+            Owed::Morale { injury } => DueRoll {
+                injury: Some(*injury),
+                note: "after the Shock State is recovered from; the GM gives the ML (page 162)",
+                ..DueRoll::new("morale")
+            },
+            Owed::Mishap {
+                injury,
+                kind,
+                automatic,
+            } => DueRoll {
+                injury: Some(*injury),
+                automatic: *automatic,
+                note: if *automatic {
+                    "automatic failure: record the outcome (page 161)"
+                } else {
+                    "the GM gives the ML (page 161)"
+                },
+                ..DueRoll::new(kind.word())
+            },
+        });
+    }
+    // Steps 2 and 3: Extended Shock and coma.
+    if let Some(es) = ch.extended_shock {
+        out.push(periodic(
+            ch,
+            SeqRollKind::ExtendedShock,
+            None,
+            es.next_roll,
+            table,
+            "every four hours",
+        ));
+    }
+    if let Some(c) = ch.coma {
+        out.push(periodic(
+            ch,
+            SeqRollKind::Coma,
+            None,
+            c.next_roll,
+            table,
+            "every ten days; -20 if not sheltered",
+        ));
+    }
+    // Step 5: untreated injuries await a healer.
+    for inj in ch
+        .injuries
+        .iter()
+        .filter(|i| !i.healed() && i.heal.treatment.is_none())
+    {
+        out.push(DueRoll {
+            injury: Some(inj.id),
+            decision: true,
+            note: "untreated: it heals as a CF treatment until a healer treats it",
+            ..DueRoll::new("treatment")
+        });
+    }
+    // Step 6: healing rolls, halted by an infection.
+    if let Some(inf) = ch.infection {
+        out.push(periodic(
+            ch,
+            SeqRollKind::Infection,
+            Some(inf.injury),
+            inf.next_roll,
+            table,
+            "daily; healing halts until the infection is defeated",
+        ));
+    } else {
+        for inj in ch.injuries.iter().filter(|i| !i.healed()) {
+            if inj.heal.period_unrolled {
+                out.push(periodic(
+                    ch,
+                    SeqRollKind::HealingPeriod,
+                    Some(inj.id),
+                    inj.inflicted_at,
+                    table,
+                    "d3+3 days (the random period option)",
+                ));
+            } else {
+                out.push(periodic(
+                    ch,
+                    SeqRollKind::Healing,
+                    Some(inj.id),
+                    inj.heal.next_healing,
+                    table,
+                    "every five days from the injury",
+                ));
+            }
+        }
+    }
+    if let (Some(at), true) = (ch.next_regeneration, ch.blood_loss > 0) {
+        out.push(periodic(
+            ch,
+            SeqRollKind::BloodRegeneration,
+            None,
+            at,
+            table,
+            "every ten days while Blood Loss Points remain",
+        ));
+    }
+    // Grim wounds: a Shock Roll a day.
+    for inj in ch.injuries.iter().filter(|i| healing::grim(i)) {
+        out.push(periodic(
+            ch,
+            SeqRollKind::GrimShock,
+            Some(inj.id),
+            inj.heal.next_grim,
+            table,
+            "daily while the wound is Grievous with CF treatment",
+        ));
+    }
+    if options.aggravation {
+        for inj in ch
+            .injuries
+            .iter()
+            .filter(|i| !i.healed() && i.severity() == Severity::Serious)
+        {
+            out.push(DueRoll {
+                seq: Some(SeqRollKind::Aggravation),
+                injury: Some(inj.id),
+                eml_parts: parts(ch, SeqRollKind::Aggravation, Some(inj.id), table, CampaignTime::START),
+                note: "when an impaired test using the zone is a CF, or moving (AGL test per turn at full Move, per four hours at half Move)",
+                ..DueRoll::new("aggravation")
+            });
+        }
+    }
+    out
+}
