@@ -269,6 +269,32 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
             }
             s
         }
+        Applied::Setting(what) => what.clone(),
+        Applied::Heal {
+            character,
+            kind,
+            outcome,
+        } => {
+            let mut s = format!("{} {}", who(*character), kind.replace('-', " "));
+            if let Some(id) = outcome.injury {
+                let place = ledger
+                    .character(*character)
+                    .and_then(|c| match c {
+                        leechbook_core::fold::CharacterState::HarnMaster(h) => h.injury(id),
+                    })
+                    .map(|i| format!(" ({})", i.place.label()))
+                    .unwrap_or_default();
+                s.push_str(&place);
+            }
+            if let Some(t) = &outcome.test {
+                s.push_str(&format!(" {} vs EML{}: {}", t.roll, t.eml, t.level));
+            }
+            s.push_str(&format!(" -> {}", outcome.summary));
+            if forced(env) {
+                s.push_str(" [forced by the GM]");
+            }
+            s
+        }
         Applied::GmRoll { character, outcome } => {
             let (kind, text) = match &env.event {
                 Event::HarnMaster(HmEvent::GmRoll(r)) => (r.kind, r.outcome.clone()),
@@ -290,5 +316,15 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
             }
             s
         }
+    }
+}
+
+/// Returns true when the event is a roll the GM forced outside its schedule.
+pub fn forced(env: &Envelope) -> bool {
+    match &env.event {
+        Event::HarnMaster(HmEvent::SeqRoll(r)) => r.forced,
+        Event::HarnMaster(HmEvent::BloodStoppage(r)) => r.forced,
+        Event::HarnMaster(HmEvent::Treatment(r)) => r.forced,
+        _ => false,
     }
 }

@@ -2,9 +2,10 @@
 //! carries a `"type"` tag and a schema version) and human text. Both come from the same value.
 
 use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_core::harnmaster::agenda::agenda;
 use leechbook_core::harnmaster::effect::{impaired_tests, impairment, TestImpairment};
-use leechbook_core::harnmaster::state::{HmCharacter, Injury, Owed};
-use leechbook_core::time::CampaignTime;
+use leechbook_core::harnmaster::healing::{self, eml_of, CellResult, TreatmentTable};
+use leechbook_core::harnmaster::state::{HmCharacter, Injury};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -45,10 +46,31 @@ pub struct InjuryView {
     pub healed: bool,
     /// When inflicted.
     pub inflicted_at: String,
+    /// When healed, if it has.
+    pub healed_at: Option<String>,
+    /// The Healing Rate it heals at (untreated: its CF rate).
+    pub healing_rate: i32,
+    /// The treatment: its success level and result, or null if untreated.
+    pub treatment: Option<String>,
+    /// The treatment leaves a chance of infection.
+    pub infection_chance: bool,
+    /// The treatment leaves a chance of permanent impairment.
+    pub permanent_chance: bool,
+    /// Permanent impairment accrued so far.
+    pub permanent_impairment: i32,
+    /// The injury is infected.
+    pub infected: bool,
+    /// A grim wound (Grievous with CF treatment).
+    pub grim: bool,
 }
 
 impl InjuryView {
-    fn of(i: &Injury) -> InjuryView {
+    fn of(
+        i: &Injury,
+        table: &TreatmentTable,
+        now: leechbook_core::time::CampaignTime,
+    ) -> InjuryView {
+        let marks = healing::marks(i, table);
         InjuryView {
             id: i.id.to_string(),
             short_id: i.id.short(),
@@ -65,6 +87,21 @@ impl InjuryView {
             area: i.area,
             healed: i.healed(),
             inflicted_at: i.inflicted_at.to_string(),
+            healed_at: i.heal.healed_at.map(|t| t.to_string()),
+            healing_rate: healing::healing_rate(i, table),
+            treatment: i.heal.treatment.as_ref().map(|t| {
+                let result = match t.cell.result {
+                    CellResult::Hr(h) => format!("HR{h}"),
+                    CellResult::Heal => "healed".into(),
+                    CellResult::Amputated(_) => "amputated".into(),
+                };
+                format!("{} {result}", t.level)
+            }),
+            infection_chance: marks.infection,
+            permanent_chance: marks.permanent,
+            permanent_impairment: healing::permanent_impairment(i, table, now),
+            infected: i.heal.infected,
+            grim: healing::grim(i),
         }
     }
 }
@@ -96,80 +133,60 @@ pub struct OwedView {
     pub eml: Option<i32>,
     /// How the EML was made.
     pub eml_parts: Vec<String>,
+    /// A decision for the GM or a healer (`blood-stoppage`, `treatment`), not a roll.
+    pub decision: bool,
     /// An automatic failure: record the outcome, roll nothing.
     pub automatic: bool,
     /// A note for the GM.
     pub note: &'static str,
 }
 
-/// Lists what a character owes.
-pub fn owed(ch: &HmCharacter, now: CampaignTime) -> Vec<OwedView> {
-    let fatigue = ch.fatigue();
-    let shock_parts = |reroll: bool| {
-        let mut p = vec![format!("Shock ML{}", ch.sheet.shock_ml)];
-        if reroll {
-            p.push("-20 Shock Reroll".into());
-        }
-        p.push(format!("-{fatigue} fatigue"));
-        p
-    };
-    ch.owed
-        .iter()
-        .map(|o| {
-            let base = OwedView {
-                kind: "",
-                character: ch.name.clone(),
-                injury: None,
-                due_at: None,
-                due_now: true,
-                eml: None,
-                eml_parts: vec![],
-                automatic: false,
-                note: "",
-            };
-            match o {
-                Owed::ShockReroll { due_at } => OwedView {
-                    kind: "shock-reroll",
-                    injury: ch.shock_injury.map(|i| i.to_string()),
-                    due_at: Some(due_at.to_string()),
-                    due_now: now >= *due_at,
-                    eml: Some(ch.sheet.shock_ml - 20 - fatigue),
-                    eml_parts: shock_parts(true),
-                    note: "INC: at the end of the next turn; UNC: ten minutes after the Shock Roll",
-                    ..base
-                },
-                Owed::StunRecovery { due_at } => OwedView {
-                    kind: "stun-recovery",
-                    due_at: Some(due_at.to_string()),
-                    due_now: now >= *due_at,
-                    eml: Some(ch.sheet.shock_ml - fatigue),
-                    eml_parts: shock_parts(false),
-                    note: "at the end of the next turn; retry every round",
-                    ..base
-                },
-                Owed::Morale { injury } => OwedView {
-                    kind: "morale",
-                    injury: Some(injury.to_string()),
-                    due_now: ch.shock == leechbook_core::harnmaster::state::ShockState::None,
-                    note: "after the Shock State is recovered from; the GM gives the ML (page 162)",
-                    ..base
-                },
-                Owed::Mishap {
-                    injury,
-                    kind,
-                    automatic,
-                } => OwedView {
-                    kind: kind.word(),
-                    injury: Some(injury.to_string()),
-                    automatic: *automatic,
-                    note: if *automatic {
-                        "automatic failure: record the outcome (page 161)"
+/// Lists what a character owes, from the core's agenda.
+pub fn owed(ledger: &Ledger, ch: &HmCharacter) -> Vec<OwedView> {
+    let now = ledger.now;
+    agenda(ch, ledger.treatment_table(), ledger.options)
+        .into_iter()
+        .map(|d| OwedView {
+            kind: d.kind,
+            character: ch.name.clone(),
+            injury: d.injury.map(|i| i.to_string()),
+            due_at: d.due_at.map(|t| t.to_string()),
+            due_now: d.due_at.is_none_or(|t| now >= t),
+            eml: (!d.eml_parts.is_empty()).then(|| eml_of(&d.eml_parts)),
+            eml_parts: d
+                .eml_parts
+                .iter()
+                .map(|p| {
+                    if p.label.contains(" x ") {
+                        format!("{} = {}", p.label, p.value)
                     } else {
-                        "the GM gives the ML (page 161)"
-                    },
-                    ..base
-                },
-            }
+                        format!("{:+} {}", p.value, p.label)
+                    }
+                })
+                .collect(),
+            decision: d.decision,
+            automatic: d.automatic,
+            note: d.note,
+        })
+        .collect()
+}
+
+/// The owed rolls of the moment (shock, Morale, mishaps, bleeding), printed after a strike
+/// or a roll; the healing schedule is for `due`.
+pub fn immediate(ledger: &Ledger, ch: &HmCharacter) -> Vec<OwedView> {
+    owed(ledger, ch)
+        .into_iter()
+        .filter(|o| {
+            matches!(
+                o.kind,
+                "shock-reroll"
+                    | "stun-recovery"
+                    | "morale"
+                    | "fumble"
+                    | "stumble"
+                    | "blood-loss"
+                    | "blood-stoppage"
+            )
         })
         .collect()
 }
@@ -202,6 +219,16 @@ pub struct CharacterView {
     pub extended_shock_hr: Option<i32>,
     /// The coma's HR, if in one.
     pub coma_hr: Option<i32>,
+    /// Blood Loss Points.
+    pub blood_loss: u8,
+    /// Whether any injury bleeds.
+    pub bleeding: bool,
+    /// The fatigue penalty (sheet, anaemia, infection weakness, weariness).
+    pub fatigue: i32,
+    /// The infection's HR, if infected.
+    pub infection_hr: Option<i32>,
+    /// Whether concentration is possible (no shock state, grievous skull injury or grim wound).
+    pub can_concentrate: bool,
     /// Every injury (healed ones too).
     pub injuries: Vec<InjuryView>,
     /// Impairment per body zone.
@@ -218,9 +245,10 @@ pub struct CharacterView {
 pub fn character(ledger: &Ledger, c: &CharacterState) -> CharacterView {
     let CharacterState::HarnMaster(ch) = c;
     let now = ledger.now;
+    let tt = ledger.treatment_table();
     let zones = ledger
         .table(&ch.sheet.body)
-        .map(|t| impairment(ch, t, now))
+        .map(|t| impairment(ch, t, tt, now))
         .unwrap_or_default();
     let s = &ch.sheet;
     let mut sheet = BTreeMap::new();
@@ -249,7 +277,22 @@ pub fn character(ledger: &Ledger, c: &CharacterState) -> CharacterView {
         death: ch.death.as_ref().map(|(why, at)| format!("{why} ({at})")),
         extended_shock_hr: ch.extended_shock.map(|e| e.healing_rate),
         coma_hr: ch.coma.map(|c| c.healing_rate),
-        injuries: ch.injuries.iter().map(InjuryView::of).collect(),
+        blood_loss: ch.blood_loss,
+        bleeding: ch.bleeding(),
+        fatigue: ch.fatigue(),
+        infection_hr: ch.infection.map(|i| i.healing_rate),
+        can_concentrate: ch.shock == leechbook_core::harnmaster::state::ShockState::None
+            && !ch.injuries.iter().any(|i| {
+                healing::grim(i)
+                    || (i.place.location == "skull"
+                        && i.severity() == leechbook_core::harnmaster::state::Severity::Grievous
+                        && !i.healed())
+            }),
+        injuries: ch
+            .injuries
+            .iter()
+            .map(|i| InjuryView::of(i, tt, now))
+            .collect(),
         impairment: zones
             .into_iter()
             .map(|z| {
@@ -262,13 +305,13 @@ pub fn character(ledger: &Ledger, c: &CharacterState) -> CharacterView {
                 )
             })
             .collect(),
-        impaired_tests: impaired_tests(ch, now)
+        impaired_tests: impaired_tests(ch, tt, now)
             .into_iter()
             .filter(|t| t.right != 0 || t.left != 0 || t.right_unusable || t.left_unusable)
             .collect(),
         impaired_tests_one_level_lower: ch.shock
             == leechbook_core::harnmaster::state::ShockState::Stunned,
-        owed: owed(ch, now),
+        owed: owed(ledger, ch),
     }
 }
 
@@ -301,6 +344,20 @@ pub fn render_character(v: &CharacterView) -> String {
     if let Some(hr) = v.coma_hr {
         let _ = writeln!(out, "  coma: HR{hr}");
     }
+    if v.blood_loss > 0 || v.bleeding {
+        let _ = writeln!(
+            out,
+            "  blood loss: {} BP{}",
+            v.blood_loss,
+            if v.bleeding { ", still bleeding" } else { "" }
+        );
+    }
+    if let Some(hr) = v.infection_hr {
+        let _ = writeln!(out, "  infected: infection HR{hr} (all healing halts)");
+    }
+    if v.fatigue != 0 {
+        let _ = writeln!(out, "  fatigue: {}", v.fatigue);
+    }
     if v.injuries.is_empty() {
         let _ = writeln!(out, "  no injuries");
     } else {
@@ -311,11 +368,23 @@ pub fn render_character(v: &CharacterView) -> String {
                 (i.bleeder, "bleeder"),
                 (i.severed, "severed"),
                 (i.impaled, "impaled"),
-                (i.healed, "healed"),
+                (i.infected, "infected"),
+                (i.grim, "grim wound"),
             ] {
                 if on {
-                    flags.push(f);
+                    flags.push(f.to_string());
                 }
+            }
+            match &i.treatment {
+                Some(t) => flags.push(format!("treated {t}")),
+                None if !i.healed => flags.push(format!("untreated, HR{}", i.healing_rate)),
+                None => {}
+            }
+            if let Some(h) = &i.healed_at {
+                flags.push(format!("healed {h}"));
+            }
+            if i.permanent_impairment > 0 {
+                flags.push(format!("{} permanent impairment", i.permanent_impairment));
             }
             let place = match i.side {
                 Some(s) => format!("{s} {}", i.location),
@@ -397,10 +466,16 @@ pub fn render_owed(o: &OwedView) -> String {
     if let Some(eml) = o.eml {
         s.push_str(&format!(" at EML{eml} ({})", o.eml_parts.join(" ")));
     }
+    if o.decision {
+        s.push_str(" (a healer's decision)");
+    }
     match &o.due_at {
         Some(d) if !o.due_now => s.push_str(&format!(", due {d}")),
         Some(_) => s.push_str(", due now"),
         None => {}
+    }
+    if let Some(i) = &o.injury {
+        s.push_str(&format!(" for injury {}", &i[i.len().saturating_sub(8)..]));
     }
     if !o.note.is_empty() {
         s.push_str(&format!(" [{}]", o.note));

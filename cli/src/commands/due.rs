@@ -22,11 +22,11 @@ pub fn cmd_due(a: DueArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let (_, ledger) = ctx.load()?;
     let mut all: Vec<OwedView> = Vec::new();
     match &a.name {
-        Some(n) => all.extend(views::owed(find(&ledger, n)?, ledger.now)),
+        Some(n) => all.extend(views::owed(&ledger, find(&ledger, n)?)),
         None => {
             for c in &ledger.characters {
                 let CharacterState::HarnMaster(h) = c;
-                all.extend(views::owed(h, ledger.now));
+                all.extend(views::owed(&ledger, h));
             }
         }
     }

@@ -149,7 +149,7 @@ pub fn cmd_roll(a: RollArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let line = narrate::event(&ledger, &env, &applied);
     ctx.say(line);
     if let Some(CharacterState::HarnMaster(h)) = ledger.character_named(&a.name) {
-        for o in crate::views::owed(h, ledger.now) {
+        for o in crate::views::immediate(&ledger, h) {
             ctx.say(format!("  owes: {}", crate::views::render_owed(&o)));
         }
     }

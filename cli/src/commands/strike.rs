@@ -249,7 +249,7 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     }
     if let Some(c) = ledger.character(outcome_target(&applied)) {
         let leechbook_core::fold::CharacterState::HarnMaster(h) = c;
-        for o in crate::views::owed(h, ledger.now) {
+        for o in crate::views::immediate(&ledger, h) {
             ctx.say(format!("  owes: {}", crate::views::render_owed(&o)));
         }
     }
