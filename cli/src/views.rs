@@ -156,19 +156,26 @@ pub fn owed(ledger: &Ledger, ch: &HmCharacter) -> Vec<OwedView> {
             eml_parts: d
                 .eml_parts
                 .iter()
-                .map(|p| {
-                    if p.label.contains(" x ") {
-                        format!("{} = {}", p.label, p.value)
-                    } else {
-                        format!("{:+} {}", p.value, p.label)
-                    }
-                })
+                .enumerate()
+                .filter(|(i, p)| *i == 0 || p.value != 0)
+                .map(|(_, p)| render_part(p))
                 .collect(),
             decision: d.decision,
             automatic: d.automatic,
             note: d.note,
         })
         .collect()
+}
+
+/// Renders one term of an EML: `HB13 x HR4 = 52`, `Shock ML65`, `-15 fatigue`.
+pub fn render_part(p: &healing::EmlPart) -> String {
+    if p.label.contains(" x ") {
+        format!("{} = {}", p.label, p.value)
+    } else if p.label.ends_with(&p.value.to_string()) {
+        p.label.clone()
+    } else {
+        format!("{:+} {}", p.value, p.label)
+    }
 }
 
 /// The owed rolls of the moment (shock, Morale, mishaps, bleeding), printed after a strike

@@ -2,15 +2,20 @@
 //! its `cmd_*` function; [`dispatch`] is the flat switch between them.
 
 pub mod advance;
+pub mod attend;
 pub mod character;
 pub mod demo;
 pub mod due;
+pub mod history;
 pub mod init;
 pub mod log;
+pub mod option;
 pub mod roll;
 pub mod show;
+pub mod staunch;
 pub mod strike;
 pub mod table;
+pub mod treat;
 
 use crate::error::CommandError;
 use crate::Ctx;
@@ -30,12 +35,22 @@ pub enum Command {
     Strike(strike::StrikeArgs),
     /// Record a roll that is owed (see `due`): a shock reroll, stun recovery, Morale, mishap.
     Roll(roll::RollArgs),
-    /// Move the campaign clock forward.
+    /// Try to stop a bleeder (Blood Stoppage Roll): staunch or cauterise.
+    Staunch(staunch::StaunchArgs),
+    /// Treat an injury (Treatment Roll), by the TREATMENT ROLL tables.
+    Treat(treat::TreatArgs),
+    /// Record a healer attending a patient's Extended Shock or infection.
+    Attend(attend::AttendArgs),
+    /// Move the campaign clock forward, optionally rolling everything that falls due.
     Advance(advance::AdvanceArgs),
     /// Show a character's injuries, shock state, impairment and owed rolls.
     Show(show::ShowArgs),
     /// List the events of the ledger, narrated.
     Log(log::LogArgs),
+    /// Tell one wound's (or every wound's) whole story in campaign time.
+    History(history::HistoryArgs),
+    /// Turn an optional rule on or off.
+    Option(option::OptionArgs),
     /// List the rolls that are owed, with when they fall due and their EML.
     Due(due::DueArgs),
     /// Show or load body location tables (creatures, or the campaign's human table).
@@ -52,9 +67,14 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Character(c) => character::cmd_character(c, ctx),
         Command::Strike(a) => strike::cmd_strike(a, ctx),
         Command::Roll(a) => roll::cmd_roll(a, ctx),
+        Command::Staunch(a) => staunch::cmd_staunch(a, ctx),
+        Command::Treat(a) => treat::cmd_treat(a, ctx),
+        Command::Attend(a) => attend::cmd_attend(a, ctx),
         Command::Advance(a) => advance::cmd_advance(a, ctx),
         Command::Show(a) => show::cmd_show(a, ctx),
         Command::Log(a) => log::cmd_log(a, ctx),
+        Command::History(a) => history::cmd_history(a, ctx),
+        Command::Option(a) => option::cmd_option(a, ctx),
         Command::Due(a) => due::cmd_due(a, ctx),
         Command::Table(c) => table::cmd_table(c, ctx),
         Command::Demo(a) => demo::cmd_demo(a, ctx),

@@ -8,6 +8,7 @@ use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::dice::Die;
 use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_core::harnmaster::healing::{SeqRoll, SeqRollKind};
 use leechbook_core::harnmaster::shock::{GmRoll, GmRollKind, ShockRoll};
 use leechbook_core::harnmaster::state::{HmCharacter, MishapKind};
 use leechbook_core::harnmaster::HmEvent;
@@ -27,9 +28,46 @@ pub enum RollKind {
     Fumble,
     /// A Stumble roll (the GM gives --ml; page 161).
     Stumble,
+    /// A Blood Loss Advance Roll (Strength), per bleeder every five minutes.
+    BloodLoss,
+    /// An injury Healing Roll (HB x HR), every five days.
+    Healing,
+    /// The d3 of the random healing period option.
+    HealingPeriod,
+    /// A blood regeneration test (Endurance), every ten days.
+    BloodRegeneration,
+    /// An infection course roll, daily.
+    Infection,
+    /// An Extended Shock course roll, every four hours.
+    ExtendedShock,
+    /// A coma course roll, every ten days.
+    Coma,
+    /// A grim wound's daily Shock Roll.
+    GrimShock,
+    /// The aggravation option's Shock roll (after a CF impaired test, or moving).
+    Aggravation,
 }
 
-/// Record an owed roll. The die is named `roll` in --dice; if not given, Leechbook rolls it.
+impl RollKind {
+    /// Returns the Healing Sequence kind, for the periodic rolls.
+    pub fn seq(self) -> Option<SeqRollKind> {
+        Some(match self {
+            RollKind::BloodLoss => SeqRollKind::BloodLoss,
+            RollKind::Healing => SeqRollKind::Healing,
+            RollKind::HealingPeriod => SeqRollKind::HealingPeriod,
+            RollKind::BloodRegeneration => SeqRollKind::BloodRegeneration,
+            RollKind::Infection => SeqRollKind::Infection,
+            RollKind::ExtendedShock => SeqRollKind::ExtendedShock,
+            RollKind::Coma => SeqRollKind::Coma,
+            RollKind::GrimShock => SeqRollKind::GrimShock,
+            RollKind::Aggravation => SeqRollKind::Aggravation,
+            _ => return None,
+        })
+    }
+}
+
+/// Record an owed roll. The die is named `roll` in --dice (and `period`, the d3 of the next
+/// healing period, with the random period option); if not given, Leechbook rolls it.
 #[derive(Args, Debug)]
 pub struct RollArgs {
     /// The character.
@@ -48,6 +86,12 @@ pub struct RollArgs {
     /// What the GM ruled happened (Morale and mishap results).
     #[arg(long)]
     pub outcome: Option<String>,
+    /// Coma: the patient is not in a restful, sheltered place (-20).
+    #[arg(long)]
+    pub unsheltered: bool,
+    /// Record it although it is not due (a GM ruling, shown as forced).
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Finds an injury of `ch` by full id or unique short id.
@@ -75,19 +119,80 @@ pub fn find_injury(ch: &HmCharacter, text: &str) -> Result<InjuryId, CommandErro
     }
 }
 
+/// The one injury that owes a roll of `kind`, or an error naming the candidates.
+fn only_injury(
+    ledger: &Ledger,
+    ch: &HmCharacter,
+    kind: SeqRollKind,
+) -> Result<InjuryId, CommandError> {
+    let owing: Vec<InjuryId> =
+        leechbook_core::harnmaster::agenda::agenda(ch, ledger.treatment_table(), ledger.options)
+            .into_iter()
+            .filter(|d| d.seq == Some(kind))
+            .filter_map(|d| d.injury)
+            .collect();
+    match owing.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(CommandError::user(format!(
+            "{} owes no {} roll",
+            ch.name,
+            kind.name()
+        ))),
+        many => Err(CommandError::user(format!(
+            "several of {}'s injuries owe a {} roll: name one ({})",
+            ch.name,
+            kind.name(),
+            many.iter()
+                .map(|i| i.short())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
 fn hm<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a HmCharacter, CommandError> {
     find(ledger, name)
 }
 
 /// Records the roll and narrates it.
 pub fn cmd_roll(a: RollArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let given = parse_dice(a.dice.as_deref(), &["roll"])?;
+    let given = parse_dice(a.dice.as_deref(), &["roll", "period"])?;
     let (ledger, env, applied) = ctx.record(|ledger, ctx| {
         let ch = hm(ledger, &a.name)?;
-        let injury = a.injury.as_deref().map(|i| find_injury(ch, i)).transpose()?;
+        let mut injury = a.injury.as_deref().map(|i| find_injury(ch, i)).transpose()?;
         let mut r = rng(ctx.seed);
         let mut dice = TableDice::new(given.clone(), &mut r);
+        if a.force && a.kind.seq().is_none() {
+            return Err(CommandError::user(
+                "--force is for the Healing Sequence's rolls; shock and Morale rolls follow the state",
+            ));
+        }
         let event = match a.kind {
+            kind if kind.seq().is_some() => {
+                let seq = kind.seq().unwrap_or(SeqRollKind::Healing);
+                if seq.per_injury() && injury.is_none() {
+                    injury = Some(only_injury(ledger, ch, seq)?);
+                }
+                let roll = if seq == SeqRollKind::HealingPeriod {
+                    dice.one("roll", Die::new(3).map_err(|e| CommandError::internal(e.to_string()))?)?
+                } else {
+                    dice.one("roll", Die::D100)?
+                };
+                let period = if seq == SeqRollKind::Healing && ledger.options.random_healing_period {
+                    Some(dice.one("period", Die::new(3).map_err(|e| CommandError::internal(e.to_string()))?)?)
+                } else {
+                    None
+                };
+                HmEvent::SeqRoll(SeqRoll {
+                    character: ch.id,
+                    kind: seq,
+                    injury,
+                    roll,
+                    period,
+                    sheltered: !a.unsheltered,
+                    forced: a.force,
+                })
+            }
             RollKind::ShockReroll | RollKind::StunRecovery => {
                 if a.ml.is_some() || a.outcome.is_some() {
                     return Err(CommandError::user(
@@ -140,6 +245,7 @@ pub fn cmd_roll(a: RollArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             let faces: Vec<String> = dice
                 .recorded
                 .iter()
+                .filter(|d| dice.rolled.contains(&d.name.as_str()))
                 .map(|d| format!("{}={}", d.name, d.faces[0]))
                 .collect();
             ctx.note(format!("rolled by Leechbook: {}", faces.join(",")));

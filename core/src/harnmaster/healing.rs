@@ -20,6 +20,9 @@
 //! - **Step 5.** Treatment needs the patient's bleeding stopped and Extended Shock ended.
 //!   The delay penalty counts whole days since the injury. The Grievous HR cap picks the row
 //!   of the capped HR, and that row's marks apply.
+//! - **Schedules.** Every periodic roll keeps the calendar it started on: the next falls due
+//!   one period after the last one *fell due*, not after it was recorded, so a late roll
+//!   does not shift the campaign's healing days ("every five days after incurring it").
 //! - **Step 6.** An untreated injury heals at its current severity's CF HR. When an infection
 //!   ends, every injury's next Healing Roll falls due five days later (the example's day 21).
 //! - **Step 7.** Infection course rolls are HB x infection HR + healer bonus; the text names no
@@ -764,9 +767,12 @@ pub fn check_seq(
                 r.forced,
             )?;
             let parts = if ch.sheet.beast {
-                vec![part("beast Strength", 50)]
+                vec![part("beast Strength ML50", 50)]
             } else {
-                vec![part("Strength ML", ch.sheet.strength_ml)]
+                vec![part(
+                    format!("Strength ML{}", ch.sheet.strength_ml),
+                    ch.sheet.strength_ml,
+                )]
             };
             let test = d100_test(eml_of(&parts), r.roll);
             let points = match test.level {
@@ -1131,7 +1137,10 @@ pub fn check_stoppage(
             "a tourniquet helps only to staunch a limb bleeder".into(),
         ));
     }
-    let mut parts = vec![part(format!("{} Physician", b.healer), b.physician_ml)];
+    let mut parts = vec![part(
+        format!("{} Physician ML{}", b.healer, b.physician_ml),
+        b.physician_ml,
+    )];
     match b.method {
         Stoppage::Cauterise => parts.push(part("cauterisation", 30)),
         Stoppage::Staunch => {
@@ -1262,7 +1271,10 @@ pub fn check_treatment(
     } else {
         col.treatment
     };
-    let mut parts = vec![part(format!("{} Physician", t.healer), t.physician_ml)];
+    let mut parts = vec![part(
+        format!("{} Physician ML{}", t.healer, t.physician_ml),
+        t.physician_ml,
+    )];
     if col.modifier != 0 {
         parts.push(part(format!("{} difficulty", kind.code()), col.modifier));
     }
@@ -1419,7 +1431,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
             }
             ch.blood_loss = ch.blood_loss.saturating_add(*points);
             if let Some(inj) = injury_mut(ch, out.injury) {
-                inj.heal.next_blood_loss = at.plus(5 * MINUTE);
+                inj.heal.next_blood_loss = inj.heal.next_blood_loss.plus(5 * MINUTE);
                 if inj.heal.stops_after_next_loss {
                     inj.bleeder = false;
                     inj.heal.stops_after_next_loss = false;
@@ -1501,6 +1513,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                     new.aspect = Aspect::Edge;
                     new.projectile = false;
                     new.level = *level;
+                    new.worst = *level;
                     new.severed = true;
                     new.impaled = false;
                     new.bleeder = *level >= 4;
@@ -1523,7 +1536,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
             let mut infected = None;
             if let Some(inj) = injury_mut(ch, out.injury) {
                 inj.level = inj.level.saturating_sub(*by);
-                inj.heal.next_healing = at.plus(days * DAY);
+                inj.heal.next_healing = inj.heal.next_healing.plus(days * DAY);
                 set_minor_and_healed(inj, at);
                 if *infect {
                     inj.heal.infected = true;
@@ -1550,13 +1563,14 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
             ch.next_regeneration = if ch.blood_loss == 0 {
                 None
             } else {
-                Some(at.plus(if *skip { 20 } else { 10 } * DAY))
+                ch.next_regeneration
+                    .map(|due| due.plus(if *skip { 20 } else { 10 } * DAY))
             };
         }
         Effect::Infection { by } => {
             if let Some(inf) = ch.infection.as_mut() {
                 inf.healing_rate += by;
-                inf.next_roll = at.plus(DAY);
+                inf.next_roll = inf.next_roll.plus(DAY);
                 let hr = inf.healing_rate;
                 if hr <= 0 {
                     super::injury::kill(ch, "infection", at);
@@ -1568,7 +1582,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
         Effect::ExtendedShock { by } => {
             if let Some(es) = ch.extended_shock.as_mut() {
                 es.healing_rate += by;
-                es.next_roll = at.plus(4 * HOUR);
+                es.next_roll = es.next_roll.plus(4 * HOUR);
                 let hr = es.healing_rate;
                 if hr <= 0 {
                     super::injury::kill(ch, "Extended Shock", at);
@@ -1586,7 +1600,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
         Effect::Coma { by } => {
             if let Some(c) = ch.coma.as_mut() {
                 c.healing_rate = (c.healing_rate + by).max(1);
-                c.next_roll = at.plus(10 * DAY);
+                c.next_roll = c.next_roll.plus(10 * DAY);
                 if c.healing_rate >= 6 {
                     let days = (at.0 - c.since.0) / DAY;
                     ch.weariness += (days as i32 / 5) * 5;
@@ -1600,7 +1614,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
         }
         Effect::Grim { state } => {
             if let Some(inj) = injury_mut(ch, out.injury) {
-                inj.heal.next_grim = at.plus(DAY);
+                inj.heal.next_grim = inj.heal.next_grim.plus(DAY);
             }
             if *state != ch.shock {
                 ch.shock = *state;

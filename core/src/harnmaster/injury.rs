@@ -760,6 +760,7 @@ pub fn resolve_strike(
         area,
         projectile: s.projectile,
         level: table_level,
+        worst: table_level,
         location_shock: struck.shock,
         bleeder: false,
         severed: false,
@@ -812,6 +813,7 @@ pub fn resolve_strike(
                 injury_shock = if step.g5 { 6 } else { i32::from(to) };
                 if new.level == top {
                     new.level = to;
+                    new.worst = to;
                     step.raised = Some(new.id);
                     resulting = Some(Severity::of_level(to));
                 } else if let Some(old) = existing.iter().rev().find(|i| i.level == top) {
@@ -930,6 +932,7 @@ pub fn apply_strike(ch: &mut HmCharacter, out: &StrikeOutcome, ctx: Context) {
     if let Some((rid, level, bleeder)) = out.raised {
         if let Some(old) = ch.injuries.iter_mut().find(|i| i.id == rid) {
             old.level = level;
+            old.worst = old.worst.max(level);
             if bleeder && !old.bleeder {
                 old.heal.next_blood_loss = ctx.at.plus(5 * MINUTE);
             }

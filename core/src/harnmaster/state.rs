@@ -187,6 +187,8 @@ pub struct Injury {
     pub projectile: bool,
     /// The Injury Level, 1-5 (0 once healed).
     pub level: u8,
+    /// The highest Injury Level it reached (its code once healed).
+    pub worst: u8,
     /// The location's Location Shock (step 4.1; 6 for area injuries), kept for the coma's HR.
     pub location_shock: u8,
     /// A Bleeder (step 3.3, or amputation).
@@ -241,12 +243,17 @@ impl Injury {
         Severity::of_level(self.level)
     }
 
-    /// Returns the book's code, such as `S2E`.
+    /// Returns the book's code, such as `S2E`; a healed injury keeps its worst code.
     pub fn code(&self) -> String {
+        let level = if self.level == 0 {
+            self.worst
+        } else {
+            self.level
+        };
         format!(
             "{}{}{}",
-            self.severity().letter(),
-            self.level,
+            Severity::of_level(level).letter(),
+            level,
             self.aspect.letter()
         )
     }

@@ -1,0 +1,209 @@
+//! `leechbook history NAME [INJURY]`: one wound's whole story in campaign time, from the
+//! strike that inflicted it through bleeding, shock, treatment, healing rolls and infection
+//! to the day it healed; or every event about the character.
+
+use super::find;
+use super::roll::find_injury;
+use crate::error::CommandError;
+use crate::narrate;
+use crate::views::{self, JSON_SCHEMA};
+use crate::Ctx;
+use clap::Args;
+use leechbook_core::fold::{Applied, CharacterState, Ledger};
+use leechbook_core::harnmaster::state::HmCharacter;
+use leechbook_core::ids::{CharacterId, InjuryId};
+use leechbook_core::time::DAY;
+use serde::Serialize;
+
+/// Tell a wound's story.
+#[derive(Args, Debug)]
+pub struct HistoryArgs {
+    /// The character.
+    pub name: String,
+    /// The injury (its id or short id); without it, every event about the character.
+    pub injury: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One chapter of the story.
+#[derive(Serialize)]
+pub struct Entry {
+    /// Campaign time.
+    pub at: String,
+    /// The campaign day.
+    pub day: i64,
+    /// The event's kind.
+    pub kind: &'static str,
+    /// The event's id.
+    pub event: String,
+    /// What happened.
+    pub summary: String,
+}
+
+/// The whole story.
+#[derive(Serialize)]
+pub struct Story {
+    /// Always `history`.
+    #[serde(rename = "type")]
+    pub ty: &'static str,
+    /// The JSON schema version.
+    pub schema_version: u32,
+    /// The character.
+    pub character: String,
+    /// The injury, if one.
+    pub injury: Option<views::InjuryView>,
+    /// The chapters, in the fold's order.
+    pub entries: Vec<Entry>,
+    /// How the story ends, in words.
+    pub ending: Option<String>,
+}
+
+fn hm(ledger: &Ledger, id: CharacterId) -> Option<&HmCharacter> {
+    match ledger.character(id)? {
+        CharacterState::HarnMaster(h) => Some(h),
+    }
+}
+
+/// Returns whether an applied event concerns `injury` of character `who`, given the state
+/// just before it.
+fn concerns(
+    before: Option<&HmCharacter>,
+    who: CharacterId,
+    applied: &Applied,
+    injury: InjuryId,
+) -> bool {
+    match applied {
+        Applied::Strike { target, outcome } => {
+            *target == who
+                && (outcome.injury.as_ref().is_some_and(|i| i.id == injury)
+                    || outcome.raised.is_some_and(|r| r.0 == injury))
+        }
+        Applied::ShockRoll { character, .. } => {
+            *character == who && before.is_some_and(|b| b.shock_injury == Some(injury))
+        }
+        Applied::GmRoll { character, outcome } => *character == who && outcome.injury == injury,
+        Applied::Heal {
+            character,
+            kind,
+            outcome,
+        } => {
+            *character == who
+                && (outcome.injury == Some(injury)
+                    || match *kind {
+                        "extended-shock" | "coma" => {
+                            before.is_some_and(|b| b.shock_injury == Some(injury))
+                        }
+                        "blood-regeneration" => before
+                            .and_then(|b| b.injury(injury))
+                            .is_some_and(|i| i.heal.next_blood_loss > i.inflicted_at.plus(5 * 60)),
+                        _ => false,
+                    })
+        }
+        _ => false,
+    }
+}
+
+/// Prints the story.
+pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let (store, full) = ctx.load()?;
+    let ch = find(&full, &a.name)?;
+    let who = ch.id;
+    let injury = a
+        .injury
+        .as_deref()
+        .map(|i| find_injury(ch, i))
+        .transpose()?;
+    let events = store.events()?;
+    let mut ledger = Ledger::new();
+    let mut entries = Vec::new();
+    for env in &events {
+        let before = hm(&ledger, who).cloned();
+        let Ok(applied) = ledger.apply(env) else {
+            continue;
+        };
+        let keep = match injury {
+            Some(id) => concerns(before.as_ref(), who, &applied, id),
+            None => {
+                env.event.character() == Some(who)
+                    || matches!(applied, Applied::CharacterAdded(c) if c == who)
+            }
+        };
+        if keep {
+            entries.push(Entry {
+                at: env.at.to_string(),
+                day: env.at.day(),
+                kind: env.event.kind(),
+                event: env.id.to_string(),
+                summary: narrate::event(&ledger, env, &applied),
+            });
+        }
+    }
+    let (view, ending) = match injury {
+        Some(id) => {
+            let c = hm(&full, who).and_then(|c| c.injury(id));
+            let tt = full.treatment_table();
+            let view = c.and_then(|i| {
+                views::character(&full, &CharacterState::HarnMaster(ch.clone()))
+                    .injuries
+                    .into_iter()
+                    .find(|v| v.id == i.id.to_string())
+            });
+            let ending = c.map(|i| match i.heal.healed_at {
+                Some(at) => {
+                    let days = (at.0 - i.inflicted_at.0) / DAY;
+                    let permanent =
+                        leechbook_core::harnmaster::healing::permanent_impairment(i, tt, full.now);
+                    format!(
+                        "healed on day {} ({days} days after it was inflicted){}",
+                        at.day(),
+                        if permanent > 0 {
+                            format!("; {permanent} permanent impairment remains")
+                        } else {
+                            String::new()
+                        }
+                    )
+                }
+                None => format!(
+                    "{} at {}, healing at HR{}",
+                    i.code(),
+                    full.now,
+                    leechbook_core::harnmaster::healing::healing_rate(i, tt)
+                ),
+            });
+            (view, ending)
+        }
+        None => (None, None),
+    };
+    let story = Story {
+        ty: "history",
+        schema_version: JSON_SCHEMA,
+        character: ch.name.clone(),
+        injury: view,
+        entries,
+        ending,
+    };
+    if a.json {
+        return ctx.json(&story);
+    }
+    if let Some(v) = &story.injury {
+        let place = match v.side {
+            Some(s) => format!("{s} {}", v.location),
+            None => v.location.clone(),
+        };
+        ctx.say(format!(
+            "{}'s {} {} ({}):",
+            story.character, v.code, place, v.short_id
+        ));
+    } else {
+        ctx.say(format!("{}:", story.character));
+    }
+    for e in &story.entries {
+        ctx.say(format!("  {:<15} {}", e.at, e.summary));
+    }
+    if let Some(end) = &story.ending {
+        ctx.say(format!("  => {end}"));
+    }
+    Ok(())
+}

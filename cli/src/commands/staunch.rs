@@ -1,0 +1,79 @@
+//! `leechbook staunch NAME INJURY`: a Blood Stoppage Roll (Healing Sequence step 1).
+
+use super::find;
+use super::roll::find_injury;
+use crate::dice::{parse_dice, rng, TableDice};
+use crate::error::CommandError;
+use crate::narrate;
+use crate::Ctx;
+use clap::Args;
+use leechbook_core::dice::Die;
+use leechbook_core::harnmaster::healing::{BloodStoppage, Stoppage};
+use leechbook_core::harnmaster::HmEvent;
+use leechbook_core::Event;
+
+/// Try to stop a bleeder: staunch (with a tourniquet on a limb, +20) or cauterise (+30). The
+/// die is `roll` in --dice; if not given, Leechbook rolls it.
+#[derive(Args, Debug)]
+pub struct StaunchArgs {
+    /// The patient.
+    pub name: String,
+    /// The bleeding injury (its id or short id).
+    pub injury: String,
+    /// The healer's Physician ML.
+    #[arg(long)]
+    pub physician: i32,
+    /// The healer's name.
+    #[arg(long, default_value = "healer")]
+    pub healer: String,
+    /// Cauterise instead of staunch (+30; raises the chance of infection later).
+    #[arg(long)]
+    pub cauterise: bool,
+    /// Use a tourniquet (limb bleeders only, +20 to staunch).
+    #[arg(long, conflicts_with = "cauterise")]
+    pub tourniquet: bool,
+    /// Other bleeders the healer treats in the same five minutes (-10 each).
+    #[arg(long, default_value_t = 0)]
+    pub others: u8,
+    /// The face rolled at the table: roll=N.
+    #[arg(long, value_name = "LIST")]
+    pub dice: Option<String>,
+    /// Record it although it is not due (a GM ruling).
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Records the stoppage roll.
+pub fn cmd_staunch(a: StaunchArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let given = parse_dice(a.dice.as_deref(), &["roll"])?;
+    let (ledger, env, applied) = ctx.record(|ledger, ctx| {
+        let ch = find(ledger, &a.name)?;
+        let injury = find_injury(ch, &a.injury)?;
+        let mut r = rng(ctx.seed);
+        let mut dice = TableDice::new(given, &mut r);
+        let roll = dice.one("roll", Die::D100)?;
+        if !dice.rolled.is_empty() {
+            ctx.note(format!("rolled by Leechbook: roll={roll}"));
+        }
+        Ok((
+            Event::HarnMaster(HmEvent::BloodStoppage(BloodStoppage {
+                character: ch.id,
+                injury,
+                method: if a.cauterise {
+                    Stoppage::Cauterise
+                } else {
+                    Stoppage::Staunch
+                },
+                tourniquet: a.tourniquet,
+                healer: a.healer.clone(),
+                physician_ml: a.physician,
+                other_bleeders: a.others,
+                roll,
+                forced: a.force,
+            })),
+            None,
+        ))
+    })?;
+    ctx.say(narrate::event(&ledger, &env, &applied));
+    Ok(())
+}

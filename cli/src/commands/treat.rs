@@ -1,0 +1,86 @@
+//! `leechbook treat NAME INJURY`: a Treatment Roll (Healing Sequence step 5).
+
+use super::find;
+use super::roll::find_injury;
+use crate::dice::{parse_dice, rng, TableDice};
+use crate::error::CommandError;
+use crate::narrate;
+use crate::Ctx;
+use clap::Args;
+use leechbook_core::dice::Die;
+use leechbook_core::harnmaster::healing::Treatment;
+use leechbook_core::harnmaster::HmEvent;
+use leechbook_core::Event;
+
+/// Treat an injury. The treatment (CMP, CLN, SET, SUR, EXT, WRM, AMP) and its difficulty come
+/// from the TREATMENT ROLL tables; the delay penalty (-5 per day since the injury) is applied.
+/// The die is `treatment` in --dice; if not given, Leechbook rolls it.
+#[derive(Args, Debug)]
+pub struct TreatArgs {
+    /// The patient.
+    pub name: String,
+    /// The injury (its id or short id).
+    pub injury: String,
+    /// The healer's Physician ML.
+    #[arg(long)]
+    pub physician: i32,
+    /// The healer's Physician Index (default: ML / 10); caps a Grievous injury's HR.
+    #[arg(long)]
+    pub index: Option<i32>,
+    /// The healer's name (one Treatment Roll per healer per injury).
+    #[arg(long, default_value = "healer")]
+    pub healer: String,
+    /// The healer's DEX secondary modifier (added for SUR, EXT and AMP).
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub dex: i32,
+    /// The projectile was a broadhead.
+    #[arg(long)]
+    pub broadhead: bool,
+    /// Amputate (frost limbs; or an infected limb, which defeats the infection).
+    #[arg(long)]
+    pub amputate: bool,
+    /// The face rolled at the table: treatment=N.
+    #[arg(long, value_name = "LIST")]
+    pub dice: Option<String>,
+    /// Record it although the rules forbid it now (a GM ruling).
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Records the Treatment Roll.
+pub fn cmd_treat(a: TreatArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let given = parse_dice(a.dice.as_deref(), &["treatment"])?;
+    if !(0..=200).contains(&a.physician) {
+        return Err(CommandError::user(format!(
+            "--physician {} is out of range (0-200)",
+            a.physician
+        )));
+    }
+    let (ledger, env, applied) = ctx.record(|ledger, ctx| {
+        let ch = find(ledger, &a.name)?;
+        let injury = find_injury(ch, &a.injury)?;
+        let mut r = rng(ctx.seed);
+        let mut dice = TableDice::new(given, &mut r);
+        let roll = dice.one("treatment", Die::D100)?;
+        if !dice.rolled.is_empty() {
+            ctx.note(format!("rolled by Leechbook: treatment={roll}"));
+        }
+        Ok((
+            Event::HarnMaster(HmEvent::Treatment(Treatment {
+                character: ch.id,
+                injury,
+                healer: a.healer.clone(),
+                physician_ml: a.physician,
+                physician_index: a.index.unwrap_or(a.physician / 10),
+                dex_mod: a.dex,
+                broadhead: a.broadhead,
+                amputate: a.amputate,
+                roll,
+                forced: a.force,
+            })),
+            None,
+        ))
+    })?;
+    ctx.say(narrate::event(&ledger, &env, &applied));
+    Ok(())
+}
