@@ -123,6 +123,9 @@ pub struct OwedView {
     pub kind: &'static str,
     /// Who owes it.
     pub character: String,
+    /// What the roll is for: the injury's id, or the character's name for rolls about the
+    /// whole patient (Extended Shock, coma, blood regeneration, shock rolls).
+    pub target: String,
     /// The injury it is for, if one.
     pub injury: Option<String>,
     /// When it falls due (null: as soon as the GM calls it).
@@ -149,6 +152,10 @@ pub fn owed(ledger: &Ledger, ch: &HmCharacter) -> Vec<OwedView> {
         .map(|d| OwedView {
             kind: d.kind,
             character: ch.name.clone(),
+            target: d
+                .injury
+                .filter(|_| !matches!(d.kind, "shock-reroll" | "stun-recovery"))
+                .map_or_else(|| ch.name.clone(), |i| i.to_string()),
             injury: d.injury.map(|i| i.to_string()),
             due_at: d.due_at.map(|t| t.to_string()),
             due_now: d.due_at.is_none_or(|t| now >= t),

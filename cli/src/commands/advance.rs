@@ -1,11 +1,23 @@
-//! `leechbook advance`: move the campaign clock forward.
+//! `leechbook advance`: move the campaign clock forward; with `--roll` (or `--ask`), roll
+//! (or ask for) every roll that falls due on the way, in time order, recording each.
 
+use crate::dice::rng;
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
 use clap::Args;
-use leechbook_core::time::{parse_duration, CampaignTime};
+use leechbook_core::dice::Die;
+use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_core::harnmaster::agenda::{agenda, DueRoll};
+use leechbook_core::harnmaster::healing::{SeqRoll, SeqRollKind};
+use leechbook_core::harnmaster::shock::ShockRoll;
+use leechbook_core::harnmaster::state::HmCharacter;
+use leechbook_core::harnmaster::HmEvent;
+use leechbook_core::ids::CharacterId;
+use leechbook_core::time::{parse_duration, CampaignTime, MINUTE};
 use leechbook_core::Event;
+use rand::Rng;
+use std::io::BufRead;
 
 /// Move the clock by a duration (30s, 10m, 4h, 5d, 2r for rounds, 1d4h) or --to an instant.
 #[derive(Args, Debug)]
@@ -16,37 +28,239 @@ pub struct AdvanceArgs {
     /// The instant to move to: "day 30 08:00".
     #[arg(long)]
     pub to: Option<String>,
+    /// Roll every roll that falls due on the way (Leechbook's dice), in time order.
+    #[arg(long, conflicts_with = "ask")]
+    pub roll: bool,
+    /// As --roll, but ask for each die on standard input (physical dice).
+    #[arg(long)]
+    pub ask: bool,
+    /// Let bleeders bleed without stopping to ask for a blood stoppage attempt.
+    #[arg(long)]
+    pub untended: bool,
+    /// Let untreated injuries heal as untreated (CF) without stopping to ask for a treatment.
+    #[arg(long)]
+    pub untreated: bool,
 }
 
-/// Records the clock's move.
-pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let (ledger, env, applied) = ctx.record(|ledger, _| {
-        let to = match (&a.by, &a.to) {
-            (Some(by), _) => {
-                let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);
-                let secs =
-                    parse_duration(by, round).map_err(|e| CommandError::user(e.to_string()))?;
-                if secs <= 0 {
-                    return Err(CommandError::user(format!(
-                        "advance by {by}: the clock only moves forward"
-                    )));
-                }
-                ledger.now.plus(secs)
+/// A roll `advance` can make by itself.
+struct Next {
+    character: CharacterId,
+    name: String,
+    due: DueRoll,
+    at: CampaignTime,
+}
+
+fn target(a: &AdvanceArgs, ledger: &Ledger) -> Result<CampaignTime, CommandError> {
+    match (&a.by, &a.to) {
+        (Some(by), _) => {
+            let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);
+            let secs = parse_duration(by, round).map_err(|e| CommandError::user(e.to_string()))?;
+            if secs <= 0 {
+                return Err(CommandError::user(format!(
+                    "advance by {by}: the clock only moves forward"
+                )));
             }
-            (None, Some(to)) => {
-                let t = CampaignTime::parse(to).map_err(|e| CommandError::user(e.to_string()))?;
-                if t <= ledger.now {
-                    return Err(CommandError::user(format!(
-                        "the clock is at {}; it cannot go back or stay at {t}",
-                        ledger.now
-                    )));
-                }
-                t
+            Ok(ledger.now.plus(secs))
+        }
+        (None, Some(to)) => {
+            let t = CampaignTime::parse(to).map_err(|e| CommandError::user(e.to_string()))?;
+            if t <= ledger.now {
+                return Err(CommandError::user(format!(
+                    "the clock is at {}; it cannot go back or stay at {t}",
+                    ledger.now
+                )));
             }
-            (None, None) => return Err(CommandError::user("advance by how much?")),
+            Ok(t)
+        }
+        (None, None) => Err(CommandError::user("advance by how much?")),
+    }
+}
+
+fn rollable(d: &DueRoll) -> bool {
+    match d.kind {
+        "shock-reroll" | "stun-recovery" => true,
+        _ => d.seq.is_some_and(|k| k != SeqRollKind::Aggravation),
+    }
+}
+
+/// The earliest roll due by `until`, and whether a decision must come first.
+fn next_due(ledger: &Ledger, until: CampaignTime) -> Option<Next> {
+    let mut best: Option<Next> = None;
+    for c in &ledger.characters {
+        let CharacterState::HarnMaster(h) = c;
+        for d in agenda(h, ledger.treatment_table(), ledger.options) {
+            let Some(at) = d.due_at else { continue };
+            if !rollable(&d) || at > until {
+                continue;
+            }
+            if best.as_ref().is_none_or(|b| at < b.at) {
+                best = Some(Next {
+                    character: h.id,
+                    name: h.name.clone(),
+                    due: d,
+                    at,
+                });
+            }
+        }
+    }
+    best
+}
+
+/// A decision the GM owes before `n` can be rolled, in words.
+fn decision(h: &HmCharacter, n: &Next, a: &AdvanceArgs) -> Option<String> {
+    let inj = n.due.injury.and_then(|id| h.injury(id))?;
+    match n.due.seq {
+        Some(SeqRollKind::BloodLoss) if !a.untended => {
+            let tended = inj.heal.stops_after_next_loss
+                || inj
+                    .heal
+                    .last_stoppage
+                    .is_some_and(|t| t.plus(5 * MINUTE) > n.at);
+            (!tended).then(|| {
+                format!(
+                    "{}'s {} {} bleeds: record a blood stoppage (leechbook staunch {} {} --physician ML) or pass --untended",
+                    h.name,
+                    inj.code(),
+                    inj.place.label(),
+                    h.name,
+                    inj.id.short()
+                )
+            })
+        }
+        Some(SeqRollKind::Healing) if !a.untreated && inj.heal.treatment.is_none() => Some(format!(
+            "{}'s {} {} is untreated: treat it (leechbook treat {} {} --physician ML) or pass --untreated",
+            h.name,
+            inj.code(),
+            inj.place.label(),
+            h.name,
+            inj.id.short()
+        )),
+        _ => None,
+    }
+}
+
+fn ask_face(ctx: &mut Ctx, prompt: &str, die: Die) -> Result<u16, CommandError> {
+    let stdin = std::io::stdin();
+    for _ in 0..3 {
+        eprint!("{prompt} ({die}): ");
+        let mut line = String::new();
+        let n = stdin
+            .lock()
+            .read_line(&mut line)
+            .map_err(|e| CommandError::internal(format!("reading a die: {e}")))?;
+        if n == 0 {
+            return Err(CommandError::user(format!(
+                "no face given for {prompt}: standard input ended"
+            )));
+        }
+        let t = line.trim();
+        let face = if t == "00" {
+            Some(100)
+        } else {
+            t.parse::<u32>().ok()
         };
+        match face.map(|f| die.check("roll", f)) {
+            Some(Ok(f)) => return Ok(f),
+            Some(Err(e)) => ctx.note(format!("{e}; try again")),
+            None => ctx.note(format!("'{t}' is not a face; try again")),
+        }
+    }
+    Err(CommandError::user(format!(
+        "no valid face given for {prompt}"
+    )))
+}
+
+fn clock_to(ctx: &mut Ctx, to: CampaignTime) -> Result<(), CommandError> {
+    let (ledger, env, applied) = ctx.record(|ledger, _| {
+        if to <= ledger.now {
+            return Err(CommandError::internal("the clock is already there"));
+        }
         Ok((Event::ClockAdvanced { to }, Some(to)))
     })?;
     ctx.say(narrate::event(&ledger, &env, &applied));
+    Ok(())
+}
+
+/// Moves the clock, rolling what falls due on the way when asked to.
+pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let (_, ledger) = ctx.load()?;
+    let until = target(&a, &ledger)?;
+    if !(a.roll || a.ask) {
+        return clock_to(ctx, until);
+    }
+    let mut rng = rng(ctx.seed);
+    let mut rolled = 0usize;
+    loop {
+        let (_, ledger) = ctx.load()?;
+        let Some(n) = next_due(&ledger, until) else {
+            break;
+        };
+        if n.at > ledger.now {
+            clock_to(ctx, n.at)?;
+        }
+        let CharacterState::HarnMaster(h) = ledger
+            .character(n.character)
+            .ok_or_else(|| CommandError::internal("a character vanished"))?;
+        if let Some(why) = decision(h, &n, &a) {
+            ctx.say(format!("stopped at {}: {why}", n.at.max(ledger.now)));
+            return Ok(());
+        }
+        let what = format!("{} {}", n.name, n.due.kind);
+        let die = if n.due.seq == Some(SeqRollKind::HealingPeriod) {
+            Die::new(3).map_err(|e| CommandError::internal(e.to_string()))?
+        } else {
+            Die::D100
+        };
+        let mut face = |ctx: &mut Ctx, label: &str, die: Die| -> Result<u16, CommandError> {
+            if a.ask {
+                ask_face(ctx, label, die)
+            } else {
+                Ok(rng.random_range(1..=die.sides()))
+            }
+        };
+        let roll = face(ctx, &what, die)?;
+        let event = match n.due.kind {
+            "shock-reroll" => HmEvent::ShockReroll(ShockRoll {
+                character: n.character,
+                roll,
+            }),
+            "stun-recovery" => HmEvent::StunRecovery(ShockRoll {
+                character: n.character,
+                roll,
+            }),
+            _ => {
+                let kind = n.due.seq.unwrap_or(SeqRollKind::Healing);
+                let period = if kind == SeqRollKind::Healing && ledger.options.random_healing_period
+                {
+                    let d3 = Die::new(3).map_err(|e| CommandError::internal(e.to_string()))?;
+                    Some(face(ctx, &format!("{what} next period"), d3)?)
+                } else {
+                    None
+                };
+                HmEvent::SeqRoll(SeqRoll {
+                    character: n.character,
+                    kind,
+                    injury: n.due.injury,
+                    roll,
+                    period,
+                    sheltered: true,
+                    forced: false,
+                })
+            }
+        };
+        let (ledger, env, applied) = ctx.record(|_, _| Ok((Event::HarnMaster(event), None)))?;
+        ctx.say(format!("  {}", narrate::event(&ledger, &env, &applied)));
+        rolled += 1;
+        if rolled > 100_000 {
+            return Err(CommandError::internal(
+                "advance rolled 100000 times without reaching the end: stopping",
+            ));
+        }
+    }
+    let (_, ledger) = ctx.load()?;
+    if until > ledger.now {
+        clock_to(ctx, until)?;
+    }
+    ctx.say(format!("{rolled} roll(s) made"));
     Ok(())
 }

@@ -119,6 +119,39 @@ pub fn find_injury(ch: &HmCharacter, text: &str) -> Result<InjuryId, CommandErro
     }
 }
 
+/// Finds the injury named, or, when none is named, the only injury that `fits`.
+pub fn injury_or_only(
+    ch: &HmCharacter,
+    named: Option<&str>,
+    what: &str,
+    fits: impl Fn(&leechbook_core::harnmaster::state::Injury) -> bool,
+) -> Result<InjuryId, CommandError> {
+    if let Some(n) = named {
+        return find_injury(ch, n);
+    }
+    let hits: Vec<InjuryId> = ch
+        .injuries
+        .iter()
+        .filter(|i| fits(i))
+        .map(|i| i.id)
+        .collect();
+    match hits.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(CommandError::user(format!(
+            "{} has no injury to {what}",
+            ch.name
+        ))),
+        many => Err(CommandError::user(format!(
+            "{} has several injuries to {what}: name one ({})",
+            ch.name,
+            many.iter()
+                .map(|i| i.short())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
 /// The one injury that owes a roll of `kind`, or an error naming the candidates.
 fn only_injury(
     ledger: &Ledger,

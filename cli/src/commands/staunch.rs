@@ -1,7 +1,7 @@
 //! `leechbook staunch NAME INJURY`: a Blood Stoppage Roll (Healing Sequence step 1).
 
 use super::find;
-use super::roll::find_injury;
+use super::roll::injury_or_only;
 use crate::dice::{parse_dice, rng, TableDice};
 use crate::error::CommandError;
 use crate::narrate;
@@ -18,8 +18,8 @@ use leechbook_core::Event;
 pub struct StaunchArgs {
     /// The patient.
     pub name: String,
-    /// The bleeding injury (its id or short id).
-    pub injury: String,
+    /// The bleeding injury (its id or short id; may be left out when only one bleeds).
+    pub injury: Option<String>,
     /// The healer's Physician ML.
     #[arg(long)]
     pub physician: i32,
@@ -48,7 +48,9 @@ pub fn cmd_staunch(a: StaunchArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let given = parse_dice(a.dice.as_deref(), &["roll"])?;
     let (ledger, env, applied) = ctx.record(|ledger, ctx| {
         let ch = find(ledger, &a.name)?;
-        let injury = find_injury(ch, &a.injury)?;
+        let injury = injury_or_only(ch, a.injury.as_deref(), "staunch", |i| {
+            i.bleeder && !i.healed()
+        })?;
         let mut r = rng(ctx.seed);
         let mut dice = TableDice::new(given, &mut r);
         let roll = dice.one("roll", Die::D100)?;

@@ -1,7 +1,7 @@
 //! `leechbook treat NAME INJURY`: a Treatment Roll (Healing Sequence step 5).
 
 use super::find;
-use super::roll::find_injury;
+use super::roll::injury_or_only;
 use crate::dice::{parse_dice, rng, TableDice};
 use crate::error::CommandError;
 use crate::narrate;
@@ -19,8 +19,8 @@ use leechbook_core::Event;
 pub struct TreatArgs {
     /// The patient.
     pub name: String,
-    /// The injury (its id or short id).
-    pub injury: String,
+    /// The injury (its id or short id; may be left out when only one fits).
+    pub injury: Option<String>,
     /// The healer's Physician ML.
     #[arg(long)]
     pub physician: i32,
@@ -58,7 +58,9 @@ pub fn cmd_treat(a: TreatArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     }
     let (ledger, env, applied) = ctx.record(|ledger, ctx| {
         let ch = find(ledger, &a.name)?;
-        let injury = find_injury(ch, &a.injury)?;
+        let injury = injury_or_only(ch, a.injury.as_deref(), "treat", |i| {
+            !i.healed() && i.heal.treatment.is_none()
+        })?;
         let mut r = rng(ctx.seed);
         let mut dice = TableDice::new(given, &mut r);
         let roll = dice.one("treatment", Die::D100)?;
