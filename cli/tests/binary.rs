@@ -1,0 +1,128 @@
+//! Tests of the real `leechbook` binary: standard input for `advance --ask`, exit codes, and a
+//! closed pipe.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_leechbook"))
+}
+
+fn setup(db: &str) {
+    for args in [
+        vec!["init"],
+        vec![
+            "character",
+            "add",
+            "Osric",
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "65",
+            "--hb",
+            "13",
+        ],
+        vec![
+            "strike",
+            "Osric",
+            "--aspect",
+            "edge",
+            "--location",
+            "abdomen",
+            "--effective",
+            "8",
+            "--dice",
+            "shock=12",
+        ],
+        vec![
+            "treat",
+            "Osric",
+            "--physician",
+            "50",
+            "--dice",
+            "treatment=62",
+        ],
+    ] {
+        let out = bin().arg("--db").arg(db).args(&args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn advance_ask_takes_faces_from_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("l.db");
+    let db = db.to_str().unwrap();
+    setup(db);
+    let mut child = bin()
+        .args(["--db", db, "advance", "6d", "--ask"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A word is refused and asked again; 24 is the healing roll.
+    child.stdin.take().unwrap().write_all(b"abc\n24\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stderr.contains("Osric healing (d100): "), "{stderr}");
+    assert!(stderr.contains("'abc' is not a face"), "{stderr}");
+    assert!(
+        stdout.contains("Osric healing (abdomen) 24 vs EML52: S -> S2E -> M1E"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn advance_ask_with_no_input_fails_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("l.db");
+    let db = db.to_str().unwrap();
+    setup(db);
+    let out = bin()
+        .args(["--db", db, "advance", "6d", "--ask"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("standard input ended"), "{stderr}");
+}
+
+#[test]
+fn exit_codes_by_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("l.db");
+    let db = db.to_str().unwrap();
+    let out = bin().args(["--db", db, "show", "Nobody"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let out = bin().args(["--db", db, "bogus"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = bin().args(["--version"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("l.db");
+    let db = db.to_str().unwrap();
+    setup(db);
+    let mut child = bin()
+        .args(["--db", db, "log", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).is_empty(), "{:?}", out);
+}

@@ -1,0 +1,271 @@
+//! The Healing Sequence end to end through the CLI: the scripting contract, the worked
+//! examples with their dice given, refusals and forced rulings, and `advance --roll`.
+
+mod common;
+use common::Scratch;
+use leechbook_core::fold::Ledger;
+use leechbook_store::Store;
+use serde_json::Value;
+
+fn injury_id(s: &Scratch, name: &str, n: usize) -> String {
+    s.show(name)["injuries"][n]["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+fn due(s: &Scratch, name: &str) -> Vec<Value> {
+    serde_json::from_str::<Value>(&s.ok(&["due", name, "--json"]))
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// Osric with the S2E abdomen of the treatment example.
+fn s2e_abdomen() -> (Scratch, String) {
+    let s = Scratch::with_osric();
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "edge",
+        "--location",
+        "abdomen",
+        "--effective",
+        "8",
+        "--dice",
+        "shock=12",
+    ]);
+    let id = injury_id(&s, "Osric", 0);
+    (s, id)
+}
+
+#[test]
+fn the_scripting_contract_and_the_healing_infection_example() {
+    let (s, id) = s2e_abdomen();
+    // Example 5: Physician ML50, CLN +10: 62 is F -> HR4 with the chance of infection.
+    let out = s.ok(&[
+        "treat",
+        "Osric",
+        &id,
+        "--physician",
+        "50",
+        "--dice",
+        "treatment=62",
+    ]);
+    assert!(
+        out.contains("62 vs EML60: F -> CLN (F): HR4, chance of infection"),
+        "{out}"
+    );
+    s.ok(&["advance", "5d"]);
+    let d = due(&s, "Osric");
+    let healing = d
+        .iter()
+        .find(|o| o["kind"] == "healing")
+        .expect("a healing roll is owed");
+    assert_eq!(healing["target"], id.as_str());
+    assert_eq!(healing["due_at"], "day 6 00:00");
+    assert_eq!(healing["eml"], 52);
+    assert_eq!(healing["eml_parts"][0], "HB13 x HR4 = 52");
+    // Examples 6-7: day 5 62 F; day 10 24 S (M1, 5 impairment); day 15 95 CF: infected.
+    s.ok(&["roll", "Osric", "healing", &id, "--dice", "roll=62"]);
+    s.ok(&["advance", "5d"]);
+    s.ok(&["roll", "Osric", "healing", &id, "--dice", "roll=24"]);
+    let v = s.show("Osric");
+    assert_eq!(v["injuries"][0]["code"], "M1E");
+    assert_eq!(v["impairment"]["torso"]["impairment"], 5);
+    s.ok(&["advance", "5d"]);
+    s.ok(&["roll", "Osric", "healing", &id, "--dice", "roll=95"]);
+    assert_eq!(s.show("Osric")["infection_hr"], 5);
+    // Infection course at HB13 x HR5 = 65 a day later: 42 is S, HR6, defeated.
+    s.ok(&["advance", "1d"]);
+    let inf = due(&s, "Osric");
+    assert!(
+        inf.iter().all(|o| o["kind"] != "healing"),
+        "healing halts while infected"
+    );
+    let out = s.ok(&["roll", "Osric", "infection", "--dice", "roll=42"]);
+    assert!(
+        out.contains("42 vs EML65: S -> infection HR6: the infection is defeated"),
+        "{out}"
+    );
+    // Healing resumes five days later: 42 against EML52 heals it, 21 days after the strike.
+    s.ok(&["advance", "5d"]);
+    s.ok(&["roll", "Osric", "healing", &id, "--dice", "roll=42"]);
+    let story: Value = serde_json::from_str(&s.ok(&["history", "Osric", &id, "--json"])).unwrap();
+    assert_eq!(story["type"], "history");
+    assert_eq!(story["injury"]["healed"], true);
+    assert_eq!(story["injury"]["healed_at"], "day 22 00:00");
+    assert_eq!(
+        story["ending"],
+        "healed on day 22 (21 days after it was inflicted)"
+    );
+    let kinds: Vec<&str> = story["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "hm.strike",
+            "hm.treatment",
+            "hm.seq-roll",
+            "hm.seq-roll",
+            "hm.seq-roll",
+            "hm.seq-roll",
+            "hm.seq-roll"
+        ]
+    );
+}
+
+#[test]
+fn rolls_not_due_are_refused_unchanged_unless_forced_as_a_ruling() {
+    let (s, id) = s2e_abdomen();
+    let before = s.bytes();
+    let out = s.run(&["roll", "Osric", "healing", &id, "--dice", "roll=30"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("Osric's Healing Roll is not due until day 6 00:00"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    let out = s.run(&["roll", "Osric", "blood-loss", &id, "--dice", "roll=30"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("is not a bleeder"), "{}", out.stderr);
+    let out = s.run(&["roll", "Osric", "infection", "--dice", "roll=30"]);
+    assert!(
+        out.stderr.contains("they have no infection"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    // Forced: recorded, and shown as the GM's ruling.
+    // Untreated S2E heals at the CF rate, HR3: EML39; 31 is S.
+    let out = s.ok(&[
+        "roll", "Osric", "healing", &id, "--dice", "roll=31", "--force",
+    ]);
+    assert!(
+        out.contains("31 vs EML39: S -> S2E -> M1E [forced by the GM]"),
+        "{out}"
+    );
+    assert!(s.ok(&["log"]).contains("[forced by the GM]"));
+    s.ok(&[
+        "roll", "Osric", "healing", &id, "--dice", "roll=32", "--force",
+    ]);
+    assert_eq!(s.show("Osric")["injuries"][0]["healed"], true);
+    // A healed injury is never rolled for, forced or not.
+    let before = s.bytes();
+    let out = s.run(&[
+        "roll", "Osric", "healing", &id, "--dice", "roll=33", "--force",
+    ]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("has healed"), "{}", out.stderr);
+    assert_eq!(s.bytes(), before);
+}
+
+#[test]
+fn bleeding_stoppage_and_advance_stops_for_decisions() {
+    let s = Scratch::with_osric();
+    // G4E right shoulder: a bleeder.
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "edge",
+        "--location",
+        "shoulder",
+        "--side",
+        "right",
+        "--effective",
+        "16",
+        "--dice",
+        "shock=12",
+    ]);
+    let out = s.ok(&["--seed", "1", "advance", "1h", "--roll"]);
+    assert!(
+        out.contains("stopped at day 1 00:05: Osric's G4E right shoulder bleeds"),
+        "{out}"
+    );
+    // Tend it: staunch S (stops after one more blood loss roll).
+    let out = s.ok(&[
+        "staunch",
+        "Osric",
+        "--physician",
+        "40",
+        "--healer",
+        "Ally",
+        "--dice",
+        "roll=33",
+    ]);
+    assert!(
+        out.contains("33 vs EML40: S -> bleeding stops after one more blood loss roll"),
+        "{out}"
+    );
+    // Treatment waits until the bleeding has stopped.
+    let before = s.bytes();
+    let out = s.run(&[
+        "treat",
+        "Osric",
+        "--physician",
+        "60",
+        "--dice",
+        "treatment=44",
+    ]);
+    assert!(
+        out.stderr.contains("must first stop the bleeding"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    // The last blood loss roll: Strength ML60, 5 is CS: no BP; the bleeding stops.
+    let out = s.ok(&["roll", "Osric", "blood-loss", "--dice", "roll=5"]);
+    assert!(
+        out.contains("5 vs EML60: CS -> 0 BP (total 0); the bleeding stops"),
+        "{out}"
+    );
+    assert_eq!(s.show("Osric")["bleeding"], false);
+    // Physician ML60, SUR on a Grievous edge injury (0): 44 is S -> HR4.
+    let out = s.ok(&[
+        "treat",
+        "Osric",
+        "--physician",
+        "60",
+        "--index",
+        "6",
+        "--dice",
+        "treatment=44",
+    ]);
+    assert!(out.contains("44 vs EML60: S -> SUR (S): HR4"), "{out}");
+}
+
+#[test]
+fn advance_sixty_days_on_the_demo_is_complete_and_replayable() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("demo.db");
+    let out = leechbook::run(["leechbook", "demo", "--out", db.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("roll(s) made"));
+    let store = Store::open(&db).unwrap();
+    let events = store.events().unwrap();
+    let a = Ledger::fold(&events);
+    assert!(a.void.is_empty(), "{:?}", a.void);
+    // Every injury healed within the sixty days (or is still on its schedule).
+    for c in &a.characters {
+        let leechbook_core::fold::CharacterState::HarnMaster(h) = c;
+        for i in &h.injuries {
+            assert!(i.healed() || i.heal.next_healing > a.now, "{:?}", i);
+        }
+    }
+    let b = Ledger::fold(&events);
+    assert_eq!(a.characters, b.characters);
+    // due and history show it.
+    let due = common::run_db(&db, &["due", "--json"]);
+    assert_eq!(due.code, 0);
+    let h = common::run_db(&db, &["history", "Osric"]);
+    assert!(h.stdout.contains("healing (abdomen)"), "{}", h.stdout);
+}
