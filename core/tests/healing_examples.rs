@@ -480,3 +480,258 @@ fn blood_regeneration_every_ten_days() {
     assert_eq!(w.hm(t).blood_loss, 0);
     assert_eq!(w.hm(t).fatigue(), 0);
 }
+
+fn opt(w: &mut World, name: &str, on: bool) {
+    w.apply(Event::HarnMaster(HmEvent::OptionSet {
+        name: name.into(),
+        on,
+    }))
+    .unwrap();
+}
+
+#[test]
+fn coma_course_rolls_every_ten_days_and_waking_leaves_weariness() {
+    let mut w = World::new();
+    let t = w.add("Patient", 60);
+    // Skull (5) S3 (3) + F (+1) = 9: UNC; ten minutes on, the reroll is CF: Extended Shock HR4
+    // and a coma with HR 12 - 5 - 3 = 4.
+    w.strike(chosen(
+        t,
+        Aspect::Blunt,
+        "skull",
+        None,
+        12,
+        &[("shock", &[61])],
+    ))
+    .unwrap();
+    w.at = CampaignTime(10 * MINUTE);
+    w.apply(Event::HarnMaster(HmEvent::ShockReroll(ShockRoll {
+        character: t,
+        roll: 50,
+    })))
+    .unwrap();
+    assert_eq!(w.hm(t).coma.map(|c| c.healing_rate), Some(4));
+    // Extended Shock ends first (HR4 + S + S -> 6), leaving the coma: still UNC.
+    for (h, roll) in [(4, 11), (8, 12)] {
+        w.at = CampaignTime(10 * MINUTE + h * HOUR);
+        seq(&mut w, t, SeqRollKind::ExtendedShock, None, roll).unwrap();
+    }
+    assert!(w.hm(t).extended_shock.is_none());
+    assert_eq!(w.hm(t).shock, ShockState::Unconscious);
+    // Coma rolls every ten days: HB13 x HR4 = 52 (unsheltered -20 would be 32).
+    w.at = CampaignTime(10 * MINUTE + 10 * DAY);
+    let o = seq(&mut w, t, SeqRollKind::Coma, None, 45).unwrap(); // CS: HR6
+    assert_eq!(o.test.unwrap().eml, 52);
+    let c = w.hm(t);
+    assert!(c.coma.is_none());
+    assert_eq!(c.shock, ShockState::None);
+    assert_eq!(c.weariness, 10, "ten days of coma: 10 weariness fatigue");
+}
+
+#[test]
+fn the_random_period_option_rolls_d3_plus_3_days() {
+    let mut w = World::new();
+    opt(&mut w, "random-healing-period", true);
+    let t = w.add("Patient", 95);
+    let id = w
+        .strike(chosen(
+            t,
+            Aspect::Blunt,
+            "thorax",
+            None,
+            6,
+            &[("shock", &[12])],
+        ))
+        .unwrap()
+        .injury
+        .unwrap()
+        .id;
+    assert!(
+        seq(&mut w, t, SeqRollKind::Healing, Some(id), 12).is_err(),
+        "the period is rolled first"
+    );
+    let o = seq(&mut w, t, SeqRollKind::HealingPeriod, Some(id), 2).unwrap();
+    assert!(o.summary.contains("5 days"), "{}", o.summary);
+    assert_eq!(w.hm(t).injuries[0].heal.next_healing, CampaignTime(5 * DAY));
+    let mut w2 = World::new();
+    opt(&mut w2, "random-healing-period", true);
+    let t2 = w2.add("Patient", 95);
+    let id2 = w2
+        .strike(chosen(
+            t2,
+            Aspect::Blunt,
+            "thorax",
+            None,
+            6,
+            &[("shock", &[12])],
+        ))
+        .unwrap()
+        .injury
+        .unwrap()
+        .id;
+    seq(&mut w2, t2, SeqRollKind::HealingPeriod, Some(id2), 1).unwrap();
+    w2.at = CampaignTime(4 * DAY);
+    // The next period's d3 rides on the healing roll: 3 -> six days on.
+    let r = SeqRoll {
+        character: t2,
+        kind: SeqRollKind::Healing,
+        injury: Some(id2),
+        roll: 99,
+        period: Some(3),
+        sheltered: true,
+        forced: false,
+    };
+    w2.apply(Event::HarnMaster(HmEvent::SeqRoll(r))).unwrap();
+    assert_eq!(
+        w2.hm(t2).injuries[0].heal.next_healing,
+        CampaignTime(10 * DAY)
+    );
+}
+
+#[test]
+fn aggravation_needs_the_option_and_lowers_the_hr() {
+    let mut w = World::new();
+    let t = w.add("Patient", 50);
+    let id = w
+        .strike(chosen(
+            t,
+            Aspect::Blunt,
+            "thorax",
+            None,
+            6,
+            &[("shock", &[12])],
+        ))
+        .unwrap()
+        .injury
+        .unwrap()
+        .id;
+    assert!(matches!(
+        seq(&mut w, t, SeqRollKind::Aggravation, Some(id), 77),
+        Err(FoldError::Setting(_))
+    ));
+    opt(&mut w, "aggravation", true);
+    seq(&mut w, t, SeqRollKind::Aggravation, Some(id), 77).unwrap(); // F against Shock ML50
+    let inj = &w.hm(t).injuries[0];
+    assert_eq!(inj.heal.aggravation, 1);
+    // Untreated S2B heals at HR3 (CF); aggravated, HR2; it carries into a later treatment.
+    assert_eq!(healing_rate(inj, w.ledger.treatment_table()), 2);
+}
+
+#[test]
+fn amputating_an_infected_limb_defeats_the_infection() {
+    let mut w = World::new();
+    let t = w.add("Patient", 95);
+    let id = w
+        .strike(chosen(
+            t,
+            Aspect::Edge,
+            "forearm",
+            Some(Side::Left),
+            8,
+            &[("shock", &[12])],
+        ))
+        .unwrap()
+        .injury
+        .unwrap()
+        .id;
+    treat(&mut w, t, id, 50, 5, 61).unwrap(); // F: HR4, chance of infection
+    w.at = CampaignTime(5 * DAY);
+    seq(&mut w, t, SeqRollKind::Healing, Some(id), 100).unwrap(); // CF: infected
+    assert!(w.hm(t).infection.is_some());
+    let amp = Treatment {
+        character: t,
+        injury: id,
+        healer: "Surgeon".into(),
+        physician_ml: 70,
+        physician_index: 7,
+        dex_mod: 5,
+        broadhead: false,
+        amputate: true,
+        roll: 33,
+        forced: false,
+    };
+    match w.apply(Event::HarnMaster(HmEvent::Treatment(amp))).unwrap() {
+        Applied::Heal { outcome, .. } => {
+            // AMP on the frost G column: S leaves an S3 edge injury; DEX counts for AMP.
+            assert!(
+                outcome.summary.contains("amputated, leaving S3E"),
+                "{}",
+                outcome.summary
+            );
+            assert!(outcome
+                .eml_parts
+                .iter()
+                .any(|p| p.label == "DEX" && p.value == 5));
+        }
+        other => panic!("{other:?}"),
+    }
+    let c = w.hm(t);
+    assert!(c.infection.is_none(), "amputation defeats the infection");
+    assert!(c.injuries[0].healed());
+    let stump = &c.injuries[1];
+    assert_eq!((stump.code(), stump.severed), ("S3E".to_string(), true));
+}
+
+#[test]
+fn cauterised_bleeders_fail_critically_on_3_5_8_0_and_area_fire_is_grim() {
+    let mut w = World::new();
+    let t = w.add("Patient", 95);
+    let id = w
+        .strike(chosen(
+            t,
+            Aspect::Edge,
+            "thigh",
+            Some(Side::Left),
+            12,
+            &[("shock", &[12])],
+        ))
+        .unwrap()
+        .injury
+        .unwrap()
+        .id;
+    let b = BloodStoppage {
+        character: t,
+        injury: id,
+        method: Stoppage::Cauterise,
+        tourniquet: false,
+        healer: "Ally".into(),
+        physician_ml: 30,
+        other_bleeders: 0,
+        roll: 45,
+        forced: false,
+    };
+    match w
+        .apply(Event::HarnMaster(HmEvent::BloodStoppage(b)))
+        .unwrap()
+    {
+        Applied::Heal { outcome, .. } => assert_eq!(outcome.test.unwrap().eml, 60, "ML30 + 30"),
+        other => panic!("{other:?}"),
+    }
+    // CS: stopped at once, cauterised.
+    assert!(!w.hm(t).bleeding());
+    treat(&mut w, t, id, 50, 5, 61).unwrap(); // CLN S3E: 60, 61 is F -> HR4, infection chance
+    w.at = CampaignTime(5 * DAY);
+    // 63 is a plain failure against EML52, but ends in 3: CF, and the injury is infected.
+    let o = seq(&mut w, t, SeqRollKind::Healing, Some(id), 63).unwrap();
+    assert_eq!(o.test.unwrap().level, SuccessLevel::CF);
+    assert!(w.hm(t).infection.is_some());
+
+    let mut w = World::new();
+    let t = w.add("Patient", 95);
+    // Area 6 + G4 4 - CS 1 = 9: UNC, alive.
+    let mut s = chosen(t, Aspect::Fire, "thorax", None, 0, &[("shock", &[10])]);
+    s.targeting = leechbook_core::harnmaster::injury::Targeting::Area;
+    s.impact = leechbook_core::harnmaster::injury::ImpactInput::Effective(16);
+    let out = w.strike(s).unwrap();
+    assert_eq!(
+        out.shock.unwrap().location_shock,
+        6,
+        "area attacks impart Location Shock 6"
+    );
+    let id = out.injury.unwrap().id;
+    treat(&mut w, t, id, 90, 9, 11).unwrap(); // -20 area: still S
+    assert!(
+        grim(&w.hm(t).injuries[0]),
+        "area G4F is always a grim wound"
+    );
+}

@@ -4,6 +4,7 @@ use crate::error::CommandError;
 use crate::Ctx;
 use clap::{Args, Subcommand};
 use leechbook_core::harnmaster::body::BodyTable;
+use leechbook_core::harnmaster::healing::TreatmentTable;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::Event;
 use std::path::PathBuf;
@@ -13,9 +14,11 @@ use std::path::PathBuf;
 pub enum TableCommand {
     /// List the body tables the campaign knows.
     List(ListArgs),
-    /// Print a body table as TOML (the format `table load` reads).
+    /// Print a body table, or `treatment` (the TREATMENT ROLL tables), as TOML (the format
+    /// `table load` reads).
     Show(ShowArgs),
-    /// Record a body table from a TOML file (a creature's, or a campaign's `human` override).
+    /// Record a table from a TOML file: a body table (a creature's, or the campaign's `human`
+    /// override) or the campaign's TREATMENT ROLL tables (a file with `types`).
     Load(LoadArgs),
 }
 
@@ -78,6 +81,17 @@ pub fn cmd_table(c: TableCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             }
             Ok(())
         }
+        TableCommand::Show(a) if a.name == "treatment" => {
+            let (_, ledger) = ctx.load()?;
+            let t = ledger.treatment_table();
+            if a.json {
+                return ctx.json(t);
+            }
+            let text =
+                toml::to_string(t).map_err(|e| CommandError::internal(format!("TOML: {e}")))?;
+            ctx.out.push_str(&text);
+            Ok(())
+        }
         TableCommand::Show(a) => {
             let (_, ledger) = ctx.load()?;
             let t = ledger.table(&a.name).ok_or_else(|| {
@@ -92,6 +106,19 @@ pub fn cmd_table(c: TableCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             let text = std::fs::read_to_string(&a.file).map_err(|e| {
                 CommandError::user(format!("cannot read {}: {e}", a.file.display()))
             })?;
+            if let Ok(treatment) = toml::from_str::<TreatmentTable>(&text) {
+                treatment
+                    .validate()
+                    .map_err(|e| CommandError::user(format!("{}: {e}", a.file.display())))?;
+                ctx.record(|_, _| {
+                    Ok((
+                        Event::HarnMaster(HmEvent::TreatmentTableDefined(treatment)),
+                        None,
+                    ))
+                })?;
+                ctx.say("treatment tables recorded");
+                return Ok(());
+            }
             let table: BodyTable = toml::from_str(&text).map_err(|e| {
                 CommandError::user(format!(
                     "{} is not a body table: {}",

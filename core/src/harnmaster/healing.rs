@@ -693,15 +693,17 @@ pub fn marks(inj: &Injury, table: &TreatmentTable) -> Cell {
     }
 }
 
-/// Returns true if the injury is a grim wound: Grievous with a CF treatment (or untreated).
+/// Returns true if the injury is a grim wound: Grievous with a CF treatment (or untreated);
+/// and always an area G4F or G5F fire injury, whatever its treatment ("Area injury treatment").
 pub fn grim(inj: &Injury) -> bool {
     !inj.healed()
         && inj.severity() == Severity::Grievous
-        && inj
-            .heal
-            .treatment
-            .as_ref()
-            .is_none_or(|t| t.level == SuccessLevel::CF)
+        && ((inj.area && inj.aspect == Aspect::Fire)
+            || inj
+                .heal
+                .treatment
+                .as_ref()
+                .is_none_or(|t| t.level == SuccessLevel::CF))
 }
 
 fn level_change(inj: &Injury, by: u8) -> String {
