@@ -108,6 +108,20 @@ impl Ctx {
         let at = at.unwrap_or(ledger.now);
         let env = w.prepare(event, at, chrono::Utc::now())?;
         let applied = ledger.apply(&env)?;
+        if matches!(env.event, Event::Ruling(_)) {
+            // A ruling re-derives the record: it must be in force, and what is shown is the
+            // record it leaves.
+            let mut all = events;
+            all.push(env.clone());
+            let derived = Ledger::fold(&all);
+            if let Some(v) = derived.void.iter().find(|v| v.id == env.id) {
+                return Err(CommandError::user(format!(
+                    "the ruling cannot stand: {}",
+                    v.reason
+                )));
+            }
+            ledger = derived;
+        }
         w.append(&env)?;
         w.commit()?;
         Ok((ledger, env, applied))

@@ -270,6 +270,10 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
             s
         }
         Applied::Setting(what) => what.clone(),
+        Applied::Ruling(text) => match &env.event {
+            Event::Ruling(r) => ruling(r, text),
+            _ => text.clone(),
+        },
         Applied::Heal {
             character,
             kind,
@@ -326,5 +330,31 @@ pub fn forced(env: &Envelope) -> bool {
         Event::HarnMaster(HmEvent::BloodStoppage(r)) => r.forced,
         Event::HarnMaster(HmEvent::Treatment(r)) => r.forced,
         _ => false,
+    }
+}
+
+/// Narrates a ruling.
+pub fn ruling(r: &leechbook_core::ruling::Ruling, applied: &str) -> String {
+    use leechbook_core::ruling::Ruling;
+    match r {
+        Ruling::Retract { target, reason } => {
+            format!(
+                "RULING: event {} is struck from the record ({reason})",
+                target.short()
+            )
+        }
+        Ruling::Reinstate { target, reason } => {
+            format!("RULING: event {} is reinstated ({reason})", target.short())
+        }
+        Ruling::Amend {
+            target,
+            replacement,
+            reason,
+        } => format!(
+            "RULING: event {} is amended ({reason}); its {} is re-derived",
+            target.short(),
+            replacement.kind()
+        ),
+        Ruling::Override { .. } => format!("RULING: {applied}"),
     }
 }

@@ -68,6 +68,9 @@ pub enum Event {
     },
     /// A HârnMaster event.
     HarnMaster(HmEvent),
+    /// A GM's ruling about the record (retract, reinstate, amend, override). Undone by
+    /// another ruling.
+    Ruling(crate::ruling::Ruling),
 }
 
 impl Event {
@@ -77,6 +80,12 @@ impl Event {
             Event::CampaignCreated { .. } => "campaign-created",
             Event::CharacterAdded { .. } => "character-added",
             Event::ClockAdvanced { .. } => "clock-advanced",
+            Event::Ruling(r) => match r {
+                crate::ruling::Ruling::Retract { .. } => "ruling.retract",
+                crate::ruling::Ruling::Reinstate { .. } => "ruling.reinstate",
+                crate::ruling::Ruling::Amend { .. } => "ruling.amend",
+                crate::ruling::Ruling::Override { .. } => "ruling.override",
+            },
             Event::HarnMaster(e) => match e {
                 HmEvent::BodyTableDefined(_) => "hm.body-table-defined",
                 HmEvent::SheetChanged { .. } => "hm.sheet-changed",
@@ -97,6 +106,7 @@ impl Event {
     /// Returns the character the event is about, if one.
     pub fn character(&self) -> Option<CharacterId> {
         match self {
+            Event::Ruling(crate::ruling::Ruling::Override { character, .. }) => Some(*character),
             Event::HarnMaster(e) => match e {
                 HmEvent::SheetChanged { character, .. } => Some(*character),
                 HmEvent::Strike(s) => Some(s.target),

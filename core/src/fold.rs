@@ -13,6 +13,7 @@ use crate::harnmaster::shock::{self, GmRollOutcome, RollError, ShockRollOutcome}
 use crate::harnmaster::state::HmCharacter;
 use crate::harnmaster::HmEvent;
 use crate::ids::{CampaignId, CharacterId, EventId, InjuryId};
+use crate::ruling::{Decree, Ruling, Rulings};
 use crate::time::CampaignTime;
 use std::collections::HashMap;
 
@@ -135,7 +136,12 @@ pub enum Applied {
     },
     /// A campaign option or table changed.
     Setting(String),
+    /// A ruling was recorded (retractions and amendments act through [`Ledger::derive`]).
+    Ruling(String),
 }
+
+/// The version of the fold's semantics. Snapshots made by another version are dropped.
+pub const FOLD_VERSION: u32 = 1;
 
 /// The campaign's optional rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -150,14 +156,25 @@ pub struct Options {
 pub const OPTION_NAMES: [&str; 2] = ["random-healing-period", "aggravation"];
 
 /// An event the fold refused, with the reason.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct VoidEvent {
     /// The event.
     pub id: EventId,
     /// Its kind.
-    pub kind: &'static str,
+    pub kind: String,
     /// Why it is void.
     pub reason: String,
+}
+
+/// What became of one event in a derivation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// It applied.
+    Applied(Applied),
+    /// It is void, and why (its premise is gone, or it never fit).
+    Void(String),
+    /// A ruling struck it from the record, and why.
+    Retracted(String),
 }
 
 /// A character, per system.
@@ -203,6 +220,11 @@ pub struct Ledger {
     pub applied: u64,
     /// The events that were void, in log order.
     pub void: Vec<VoidEvent>,
+    /// The events struck from the record by a retraction in force: the event, the ruling and
+    /// its reason.
+    pub retracted: Vec<(EventId, EventId, String)>,
+    /// The events whose amended content was used: the event, the ruling and its reason.
+    pub amended: Vec<(EventId, EventId, String)>,
 }
 
 impl Ledger {
@@ -211,13 +233,64 @@ impl Ledger {
         Ledger::default()
     }
 
-    /// Folds a sequence of envelopes (already in the total order).
-    pub fn fold<'a>(events: impl IntoIterator<Item = &'a Envelope>) -> Ledger {
+    /// Folds a log (in the total order), with the rulings in force over it.
+    pub fn fold(events: &[Envelope]) -> Ledger {
+        Ledger::derive(events, |_, _, _| {})
+    }
+
+    /// Folds a log with the rulings in force over it, calling `observe` with every event,
+    /// the envelope as applied (amended where a ruling amended it) and what became of it.
+    /// Retracted events are skipped and listed in [`Ledger::retracted`].
+    pub fn derive(
+        events: &[Envelope],
+        mut observe: impl FnMut(&Ledger, &Envelope, &Fate),
+    ) -> Ledger {
+        let rulings = Rulings::from_log(events);
         let mut l = Ledger::new();
-        for e in events {
-            let _ = l.apply(e);
+        for env in events {
+            l.step(env, &rulings, &mut observe);
         }
         l
+    }
+
+    /// Applies one event of a log whose rulings in force are `rulings`.
+    pub fn step(
+        &mut self,
+        env: &Envelope,
+        rulings: &Rulings,
+        observe: &mut impl FnMut(&Ledger, &Envelope, &Fate),
+    ) {
+        if let Some((ruling, reason)) = rulings.retracted.get(&env.id) {
+            self.retracted.push((env.id, *ruling, reason.clone()));
+            observe(self, env, &Fate::Retracted(reason.clone()));
+            return;
+        }
+        if let Some(why) = rulings.void.get(&env.id) {
+            self.void.push(VoidEvent {
+                id: env.id,
+                kind: env.event.kind().to_string(),
+                reason: why.clone(),
+            });
+            observe(self, env, &Fate::Void(why.clone()));
+            return;
+        }
+        let amended;
+        let env = match rulings.amended.get(&env.id) {
+            Some((ruling, event, reason)) => {
+                self.amended.push((env.id, *ruling, reason.clone()));
+                amended = Envelope {
+                    event: event.clone(),
+                    ..env.clone()
+                };
+                &amended
+            }
+            None => env,
+        };
+        let fate = match self.apply(env) {
+            Ok(a) => Fate::Applied(a),
+            Err(e) => Fate::Void(e.to_string()),
+        };
+        observe(self, env, &fate);
     }
 
     /// Finds a character by name, case-insensitively.
@@ -285,7 +358,7 @@ impl Ledger {
             Err(e) => {
                 self.void.push(VoidEvent {
                     id: env.id,
-                    kind: env.event.kind(),
+                    kind: env.event.kind().to_string(),
                     reason: e.to_string(),
                 });
                 Err(e)
@@ -357,6 +430,7 @@ impl Ledger {
                 Ok(Applied::ClockAdvanced { from, to: *to })
             }
             Event::HarnMaster(e) => self.apply_hm(env, e, ctx),
+            Event::Ruling(r) => self.apply_ruling(r, ctx),
         }
     }
 
@@ -473,6 +547,75 @@ impl Ledger {
                 Ok(Applied::Setting("treatment tables defined".into()))
             }
         }
+    }
+
+    fn apply_ruling(&mut self, r: &Ruling, ctx: Context) -> Result<Applied, FoldError> {
+        let Ruling::Override {
+            character,
+            decree,
+            reason,
+        } = r
+        else {
+            return Ok(Applied::Ruling(r.reason().to_string()));
+        };
+        let tt = self.treatment.clone();
+        let ch = self.hm_mut(*character)?;
+        let name = ch.name.clone();
+        let unknown =
+            |id: InjuryId| FoldError::Setting(format!("{name} has no injury {}", id.short()));
+        let what = match decree {
+            Decree::InjuryLevel { injury, level } => {
+                if *level > 5 {
+                    return Err(FoldError::Setting("an Injury Level is 0-5".into()));
+                }
+                let i = ch
+                    .injuries
+                    .iter_mut()
+                    .find(|i| i.id == *injury)
+                    .ok_or_else(|| unknown(*injury))?;
+                let before = i.code();
+                i.level = *level;
+                i.worst = i.worst.max(*level);
+                if *level <= 1 && i.heal.minor_at.is_none() {
+                    i.heal.minor_at = Some(ctx.at);
+                }
+                if *level == 0 {
+                    i.heal.healed_at = Some(ctx.at);
+                    i.bleeder = false;
+                }
+                format!("{before} becomes IL{level}")
+            }
+            Decree::ShockState(s) => {
+                let before = ch.shock;
+                ch.shock = *s;
+                ch.blood_loss_shock = false;
+                if *s == crate::harnmaster::state::ShockState::Killed {
+                    injury::kill(ch, "the GM's ruling", ctx.at);
+                } else {
+                    if *s == crate::harnmaster::state::ShockState::None {
+                        ch.extended_shock = None;
+                        ch.coma = None;
+                    }
+                    injury::set_shock_owed(ch, ctx);
+                }
+                format!("shock state {before} becomes {s}")
+            }
+            Decree::HealingRate { injury, rate } => {
+                if !(1..=6).contains(rate) {
+                    return Err(FoldError::Setting("a Healing Rate is 1-6".into()));
+                }
+                let i = ch
+                    .injuries
+                    .iter_mut()
+                    .find(|i| i.id == *injury)
+                    .ok_or_else(|| unknown(*injury))?;
+                let table = tt.as_ref().unwrap_or_else(|| &TREATMENT);
+                let before = healing::healing_rate(i, table);
+                i.heal.rate_override = Some(*rate);
+                format!("HR{before} becomes HR{rate}")
+            }
+        };
+        Ok(Applied::Ruling(format!("override: {what} ({reason})")))
     }
 
     fn heal(

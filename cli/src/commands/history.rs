@@ -9,9 +9,10 @@ use crate::narrate;
 use crate::views::{self, JSON_SCHEMA};
 use crate::Ctx;
 use clap::Args;
-use leechbook_core::fold::{Applied, CharacterState, Ledger};
+use leechbook_core::fold::{Applied, CharacterState, Fate, Ledger};
 use leechbook_core::harnmaster::state::HmCharacter;
 use leechbook_core::ids::{CharacterId, InjuryId};
+use leechbook_core::ruling::Rulings;
 use leechbook_core::time::DAY;
 use serde::Serialize;
 
@@ -116,29 +117,40 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         .map(|i| find_injury(ch, i))
         .transpose()?;
     let events = store.events()?;
+    let rulings = Rulings::from_log(&events);
     let mut ledger = Ledger::new();
     let mut entries = Vec::new();
     for env in &events {
         let before = hm(&ledger, who).cloned();
-        let Ok(applied) = ledger.apply(env) else {
-            continue;
-        };
-        let keep = match injury {
-            Some(id) => concerns(before.as_ref(), who, &applied, id),
-            None => {
-                env.event.character() == Some(who)
-                    || matches!(applied, Applied::CharacterAdded(c) if c == who)
-            }
-        };
-        if keep {
-            entries.push(Entry {
-                at: env.at.to_string(),
-                day: env.at.day(),
-                kind: env.event.kind(),
-                event: env.id.to_string(),
-                summary: narrate::event(&ledger, env, &applied),
-            });
-        }
+        ledger.step(
+            env,
+            &rulings,
+            &mut |ledger: &Ledger, env: &leechbook_core::Envelope, fate: &Fate| {
+                let Fate::Applied(applied) = fate else {
+                    return;
+                };
+                let keep = match injury {
+                    Some(id) => concerns(before.as_ref(), who, applied, id),
+                    None => {
+                        env.event.character() == Some(who)
+                            || matches!(applied, Applied::CharacterAdded(c) if *c == who)
+                    }
+                };
+                if keep {
+                    let mut summary = narrate::event(ledger, env, applied);
+                    if rulings.amended.contains_key(&env.id) {
+                        summary.push_str(" [amended by a ruling]");
+                    }
+                    entries.push(Entry {
+                        at: env.at.to_string(),
+                        day: env.at.day(),
+                        kind: env.event.kind(),
+                        event: env.id.to_string(),
+                        summary,
+                    });
+                }
+            },
+        );
     }
     let (view, ending) = match injury {
         Some(id) => {

@@ -6,7 +6,7 @@ use crate::narrate;
 use crate::views::JSON_SCHEMA;
 use crate::Ctx;
 use clap::Args;
-use leechbook_core::fold::Ledger;
+use leechbook_core::fold::{Applied, Fate, Ledger};
 use serde::Serialize;
 
 /// List the ledger's events.
@@ -56,20 +56,19 @@ pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         None => None,
     };
     let events = store.events()?;
-    let mut ledger = Ledger::new();
     let mut views = Vec::with_capacity(events.len());
-    for env in &events {
-        let result = ledger.apply(env);
+    Ledger::derive(&events, |ledger, env, fate| {
         if let Some(id) = only {
             let about = env.event.character() == Some(id)
-                || matches!(result, Ok(leechbook_core::Applied::CharacterAdded(c)) if c == id);
+                || matches!(fate, Fate::Applied(Applied::CharacterAdded(c)) if *c == id);
             if !about {
-                continue;
+                return;
             }
         }
-        let (summary, void) = match &result {
-            Ok(applied) => (narrate::event(&ledger, env, applied), None),
-            Err(e) => (String::new(), Some(e.to_string())),
+        let (summary, void) = match fate {
+            Fate::Applied(applied) => (narrate::event(ledger, env, applied), None),
+            Fate::Void(why) => (String::new(), Some(why.clone())),
+            Fate::Retracted(why) => (String::new(), Some(format!("retracted: {why}"))),
         };
         views.push(EventView {
             ty: "event",
@@ -84,12 +83,13 @@ pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             summary,
             void,
         });
-    }
+    });
     if a.json {
         return ctx.json(&views);
     }
     for v in views {
         let text = match &v.void {
+            Some(why) if why.starts_with("retracted") => format!("STRUCK ({why})"),
             Some(why) => format!("VOID ({why})"),
             None => v.summary,
         };

@@ -11,6 +11,7 @@ pub mod init;
 pub mod log;
 pub mod option;
 pub mod roll;
+pub mod ruling;
 pub mod show;
 pub mod staunch;
 pub mod strike;
@@ -51,6 +52,14 @@ pub enum Command {
     History(history::HistoryArgs),
     /// Turn an optional rule on or off.
     Option(option::OptionArgs),
+    /// Ruling: strike an event from the record (it stays in the log, marked).
+    Retract(ruling::RetractArgs),
+    /// Ruling: undo a retraction.
+    Reinstate(ruling::ReinstateArgs),
+    /// Ruling: amend an event's dice or inputs; everything after it is re-derived.
+    Amend(ruling::AmendArgs),
+    /// Ruling: decree an injury's level or HR, or a shock state, from now on.
+    Override(ruling::OverrideArgs),
     /// List the rolls that are owed, with when they fall due and their EML.
     Due(due::DueArgs),
     /// Show or load body location tables (creatures, or the campaign's human table).
@@ -75,6 +84,10 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Log(a) => log::cmd_log(a, ctx),
         Command::History(a) => history::cmd_history(a, ctx),
         Command::Option(a) => option::cmd_option(a, ctx),
+        Command::Retract(a) => ruling::cmd_retract(a, ctx),
+        Command::Reinstate(a) => ruling::cmd_reinstate(a, ctx),
+        Command::Amend(a) => ruling::cmd_amend(a, ctx),
+        Command::Override(a) => ruling::cmd_override(a, ctx),
         Command::Due(a) => due::cmd_due(a, ctx),
         Command::Table(c) => table::cmd_table(c, ctx),
         Command::Demo(a) => demo::cmd_demo(a, ctx),

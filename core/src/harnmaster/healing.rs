@@ -673,6 +673,9 @@ fn injury<'a>(
 /// Returns the Healing Rate an injury heals at: its treatment's (untreated: its severity's CF
 /// cell), less aggravation, at least 1. None when the treatment healed it.
 pub fn healing_rate(inj: &Injury, table: &TreatmentTable) -> i32 {
+    if let Some(hr) = inj.heal.rate_override {
+        return hr;
+    }
     let cell = match &inj.heal.treatment {
         Some(t) => t.cell,
         None => table.column(inj).cells[0],

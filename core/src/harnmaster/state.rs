@@ -235,6 +235,8 @@ pub struct HealState {
     pub healed_at: Option<CampaignTime>,
     /// When the next grim-wound Shock Roll falls due.
     pub next_grim: CampaignTime,
+    /// A Healing Rate the GM decreed (an override ruling).
+    pub rate_override: Option<i32>,
 }
 
 impl Injury {
