@@ -166,8 +166,8 @@ impl Rulings {
                             .insert(env.id, "the campaign's creation cannot be retracted".into());
                         continue;
                     }
-                    if !decided.contains_key(&target) {
-                        decided.insert(target, true);
+                    if let std::collections::hash_map::Entry::Vacant(e) = decided.entry(target) {
+                        e.insert(true);
                         out.retracted.insert(target, (env.id, reason.clone()));
                     }
                 }
