@@ -125,6 +125,28 @@ impl Event {
     }
 }
 
+impl Event {
+    /// Returns the injury the event names, if it names one (strikes name none: the injury
+    /// they inflict takes the strike's id).
+    pub fn injury(&self) -> Option<crate::ids::InjuryId> {
+        match self {
+            Event::HarnMaster(e) => match e {
+                HmEvent::SeqRoll(r) => r.injury,
+                HmEvent::BloodStoppage(b) => Some(b.injury),
+                HmEvent::Treatment(t) => Some(t.injury),
+                HmEvent::GmRoll(g) => g.injury,
+                _ => None,
+            },
+            Event::Ruling(crate::ruling::Ruling::Override { decree, .. }) => match decree {
+                crate::ruling::Decree::InjuryLevel { injury, .. }
+                | crate::ruling::Decree::HealingRate { injury, .. } => Some(*injury),
+                crate::ruling::Decree::ShockState(_) => None,
+            },
+            _ => None,
+        }
+    }
+}
+
 /// One event with its ids, clocks and signature: a row of the log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Envelope {

@@ -69,7 +69,7 @@ fn hm(ledger: &Ledger, id: CharacterId) -> Option<&HmCharacter> {
 
 /// Returns whether an applied event concerns `injury` of character `who`, given the state
 /// just before it.
-fn concerns(
+pub fn concerns(
     before: Option<&HmCharacter>,
     who: CharacterId,
     applied: &Applied,

@@ -18,6 +18,9 @@ pub struct LogArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Stop at a moment: an event id, a campaign time or a wall time.
+    #[arg(long, value_name = "MOMENT")]
+    pub until: Option<String>,
 }
 
 /// One event as `log --json` prints it.
@@ -46,6 +49,8 @@ pub struct EventView {
     pub summary: String,
     /// Why the event is void, if it is.
     pub void: Option<String>,
+    /// What rulings changed about it since it was recorded.
+    pub flags: Vec<String>,
 }
 
 /// Prints the log.
@@ -55,7 +60,11 @@ pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         Some(n) => Some(find(&full, n)?.id),
         None => None,
     };
-    let events = store.events()?;
+    let mut events = store.events()?;
+    if let Some(spec) = &a.until {
+        events = crate::audit::moment(&events, spec)?.events;
+    }
+    let flags = crate::audit::flags(&events);
     let mut views = Vec::with_capacity(events.len());
     Ledger::derive(&events, |ledger, env, fate| {
         if let Some(id) = only {
@@ -82,6 +91,7 @@ pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             kind: env.event.kind(),
             summary,
             void,
+            flags: flags.get(&env.id).cloned().unwrap_or_default(),
         });
     });
     if a.json {
@@ -93,7 +103,12 @@ pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             Some(why) => format!("VOID ({why})"),
             None => v.summary,
         };
-        ctx.say(format!("{:>5}  {:<15} {text}", v.clock, v.at));
+        let flags = if v.flags.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", v.flags.join("; "))
+        };
+        ctx.say(format!("{:>5}  {:<15} {text}{flags}", v.clock, v.at));
     }
     Ok(())
 }

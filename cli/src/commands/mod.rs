@@ -5,6 +5,7 @@ pub mod advance;
 pub mod attend;
 pub mod character;
 pub mod demo;
+pub mod diff;
 pub mod due;
 pub mod history;
 pub mod init;
@@ -17,6 +18,8 @@ pub mod staunch;
 pub mod strike;
 pub mod table;
 pub mod treat;
+pub mod whatif;
+pub mod why;
 
 use crate::error::CommandError;
 use crate::Ctx;
@@ -60,6 +63,13 @@ pub enum Command {
     Amend(ruling::AmendArgs),
     /// Ruling: decree an injury's level or HR, or a shock state, from now on.
     Override(ruling::OverrideArgs),
+    /// What changed about a character between two moments.
+    Diff(diff::DiffArgs),
+    /// The record as it would be if a ruling were made (nothing is recorded).
+    #[command(subcommand, name = "what-if")]
+    WhatIf(whatif::WhatIf),
+    /// The chain of events, rulings and rules behind an injury's state.
+    Why(why::WhyArgs),
     /// List the rolls that are owed, with when they fall due and their EML.
     Due(due::DueArgs),
     /// Show or load body location tables (creatures, or the campaign's human table).
@@ -88,6 +98,9 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Reinstate(a) => ruling::cmd_reinstate(a, ctx),
         Command::Amend(a) => ruling::cmd_amend(a, ctx),
         Command::Override(a) => ruling::cmd_override(a, ctx),
+        Command::Diff(a) => diff::cmd_diff(a, ctx),
+        Command::WhatIf(w) => whatif::cmd_what_if(w, ctx),
+        Command::Why(a) => why::cmd_why(a, ctx),
         Command::Due(a) => due::cmd_due(a, ctx),
         Command::Table(c) => table::cmd_table(c, ctx),
         Command::Demo(a) => demo::cmd_demo(a, ctx),

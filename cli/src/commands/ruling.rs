@@ -178,7 +178,12 @@ fn record_ruling(
 
 /// `retract`.
 pub fn cmd_retract(a: RetractArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    record_ruling(ctx, |events, _| {
+    record_ruling(ctx, |events, _| build_retract(events, &a))
+}
+
+/// Builds a retraction.
+pub fn build_retract(events: &[Envelope], a: &RetractArgs) -> Result<Ruling, CommandError> {
+    {
         let target = find_event(events, &a.event)?;
         if Rulings::from_log(events).retracted.contains_key(&target.id) {
             return Err(CommandError::user(format!(
@@ -190,12 +195,17 @@ pub fn cmd_retract(a: RetractArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             target: target.id,
             reason: a.reason.clone(),
         })
-    })
+    }
 }
 
 /// `reinstate`.
 pub fn cmd_reinstate(a: ReinstateArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    record_ruling(ctx, |events, _| {
+    record_ruling(ctx, |events, _| build_reinstate(events, &a))
+}
+
+/// Builds a reinstatement.
+pub fn build_reinstate(events: &[Envelope], a: &ReinstateArgs) -> Result<Ruling, CommandError> {
+    {
         let target = find_event(events, &a.event)?;
         if !Rulings::from_log(events).retracted.contains_key(&target.id) {
             return Err(CommandError::user(format!(
@@ -207,12 +217,17 @@ pub fn cmd_reinstate(a: ReinstateArgs, ctx: &mut Ctx) -> Result<(), CommandError
             target: target.id,
             reason: a.reason.clone(),
         })
-    })
+    }
 }
 
 /// `amend`.
 pub fn cmd_amend(a: AmendArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    record_ruling(ctx, |events, _| {
+    record_ruling(ctx, |events, _| build_amend(events, &a))
+}
+
+/// Builds an amendment from the content in force and the changes asked for.
+pub fn build_amend(events: &[Envelope], a: &AmendArgs) -> Result<Ruling, CommandError> {
+    {
         let target = find_event(events, &a.event)?;
         let rulings = Rulings::from_log(events);
         // Start from the content in force (an earlier amendment, if any).
@@ -373,12 +388,17 @@ pub fn cmd_amend(a: AmendArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             replacement: Box::new(event),
             reason: a.reason.clone(),
         })
-    })
+    }
 }
 
 /// `override`.
 pub fn cmd_override(a: OverrideArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    record_ruling(ctx, |_, ledger| {
+    record_ruling(ctx, |_, ledger| build_override(ledger, &a))
+}
+
+/// Builds an override.
+pub fn build_override(ledger: &Ledger, a: &OverrideArgs) -> Result<Ruling, CommandError> {
+    {
         let ch = find(ledger, &a.name)?;
         let decree = match (a.level, a.hr, a.shock) {
             (Some(level), None, None) => Decree::InjuryLevel {
@@ -405,5 +425,5 @@ pub fn cmd_override(a: OverrideArgs, ctx: &mut Ctx) -> Result<(), CommandError> 
             decree,
             reason: a.reason.clone(),
         })
-    })
+    }
 }

@@ -1,0 +1,83 @@
+//! `leechbook what-if RULING ...`: the record as it would be if a ruling were made, shown as a
+//! diff against the record now; nothing is recorded.
+
+use super::diff::{changes, flat_view};
+use super::ruling;
+use crate::error::CommandError;
+use crate::Ctx;
+use clap::Subcommand;
+use leechbook_core::fold::Ledger;
+use leechbook_core::ids::EventId;
+use leechbook_core::{Envelope, Event};
+
+/// The ruling to try.
+#[derive(Subcommand, Debug)]
+pub enum WhatIf {
+    /// As `retract`.
+    Retract(ruling::RetractArgs),
+    /// As `reinstate`.
+    Reinstate(ruling::ReinstateArgs),
+    /// As `amend`.
+    Amend(ruling::AmendArgs),
+    /// As `override`.
+    Override(ruling::OverrideArgs),
+}
+
+/// Shows what the ruling would change.
+pub fn cmd_what_if(w: WhatIf, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let (store, now) = ctx.load()?;
+    let events = store.events()?;
+    let r = match w {
+        WhatIf::Retract(a) => ruling::build_retract(&events, &a)?,
+        WhatIf::Reinstate(a) => ruling::build_reinstate(&events, &a)?,
+        WhatIf::Amend(a) => ruling::build_amend(&events, &a)?,
+        WhatIf::Override(a) => ruling::build_override(&now, &a)?,
+    };
+    let last = events
+        .last()
+        .ok_or_else(|| CommandError::user("the ledger is empty"))?;
+    let mut all = events.clone();
+    all.push(Envelope {
+        id: EventId(uuid::Uuid::from_u128(u128::MAX)),
+        clock: last.clock + 1,
+        seq: u64::MAX,
+        event: Event::Ruling(r),
+        ..last.clone()
+    });
+    let then = Ledger::fold(&all);
+    if let Some(v) = then
+        .void
+        .iter()
+        .find(|v| v.id.0 == uuid::Uuid::from_u128(u128::MAX))
+    {
+        return Err(CommandError::user(format!(
+            "the ruling cannot stand: {}",
+            v.reason
+        )));
+    }
+    let mut any = false;
+    for c in &now.characters {
+        let list = changes(&flat_view(&now, c.name()), &flat_view(&then, c.name()));
+        if !list.is_empty() {
+            any = true;
+            ctx.say(format!("{}:", c.name()));
+            for l in list {
+                ctx.say(format!("  {l}"));
+            }
+        }
+    }
+    let newly_void: Vec<String> = then
+        .void
+        .iter()
+        .filter(|v| !now.void.iter().any(|b| b.id == v.id))
+        .map(|v| format!("would be void: {} {} ({})", v.kind, v.id.short(), v.reason))
+        .collect();
+    for l in &newly_void {
+        ctx.say(l);
+    }
+    if !any && newly_void.is_empty() {
+        ctx.say("the ruling would change nothing");
+    }
+    ctx.note("(nothing was recorded)");
+    Ok(())
+}

@@ -1,0 +1,212 @@
+//! `leechbook why NAME INJURY`: the chain of events, rules and rulings that produced an
+//! injury's state, from the strike to today.
+
+use super::find;
+use super::history::concerns;
+use crate::audit::flags;
+use crate::error::CommandError;
+use crate::narrate;
+use crate::Ctx;
+use clap::Args;
+use leechbook_core::fold::{CharacterState, Fate, Ledger};
+use leechbook_core::harnmaster::healing::{self, SeqRollKind};
+use leechbook_core::harnmaster::HmEvent;
+use leechbook_core::ids::{EventId, InjuryId};
+use leechbook_core::ruling::{Ruling, Rulings};
+use leechbook_core::{Envelope, Event};
+use serde::Serialize;
+
+/// Explain an injury.
+#[derive(Args, Debug)]
+pub struct WhyArgs {
+    /// The character.
+    pub name: String,
+    /// The injury (its id or short id; a retracted injury's too).
+    pub injury: String,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One link of the chain.
+#[derive(Serialize)]
+pub struct Link {
+    /// Campaign time.
+    pub at: String,
+    /// The event.
+    pub event: String,
+    /// The event's kind.
+    pub kind: &'static str,
+    /// The rule it applies.
+    pub rule: &'static str,
+    /// What happened (or why it no longer counts).
+    pub summary: String,
+    /// What rulings changed about it.
+    pub flags: Vec<String>,
+}
+
+/// The rule an event applies, by the book's sequence and step.
+pub fn rule(e: &Event) -> &'static str {
+    match e {
+        Event::HarnMaster(h) => match h {
+            HmEvent::Strike(_) => "Injury Sequence steps 1-5",
+            HmEvent::ShockReroll(_) => "Injury step 4: Shock Reroll",
+            HmEvent::StunRecovery(_) => "Injury step 4: STN",
+            HmEvent::GmRoll(_) => "Injury step 5: Morale or mishap (GM resolves)",
+            HmEvent::BloodStoppage(_) => "Healing step 1: Blood Stoppage Roll",
+            HmEvent::Treatment(_) => "Healing step 5: TREATMENT ROLL tables",
+            HmEvent::HealerAttends(_) => "Healing steps 2 and 7: healer bonus",
+            HmEvent::SeqRoll(r) => match r.kind {
+                SeqRollKind::BloodLoss => "Healing step 1: Blood Loss Advance Roll",
+                SeqRollKind::ExtendedShock => "Healing step 2: Extended Shock",
+                SeqRollKind::Coma => "Healing step 3: coma",
+                SeqRollKind::Healing | SeqRollKind::HealingPeriod => "Healing step 6: Healing Roll",
+                SeqRollKind::BloodRegeneration => "Healing step 6: blood regeneration",
+                SeqRollKind::Infection => "Healing step 7: infection",
+                SeqRollKind::GrimShock => "Healing step 5: grim wound",
+                SeqRollKind::Aggravation => "Healing step 8: aggravation option",
+            },
+            _ => "campaign setting",
+        },
+        Event::Ruling(_) => "ruling",
+        _ => "",
+    }
+}
+
+/// Finds the injury: a current one by id, or any strike's id (a retracted injury).
+fn injury_id(
+    events: &[Envelope],
+    ch: &leechbook_core::harnmaster::state::HmCharacter,
+    text: &str,
+) -> Result<InjuryId, CommandError> {
+    if let Ok(id) = super::roll::find_injury(ch, text) {
+        return Ok(id);
+    }
+    let t = text.trim().to_ascii_lowercase().replace('-', "");
+    let hits: Vec<&Envelope> = events
+        .iter()
+        .filter(|e| matches!(&e.event, Event::HarnMaster(HmEvent::Strike(s)) if s.target == ch.id))
+        .filter(|e| t.len() >= 4 && e.id.0.simple().to_string().ends_with(&t))
+        .collect();
+    match hits.as_slice() {
+        [one] => Ok(InjuryId(one.id.0)),
+        _ => Err(CommandError::user(format!(
+            "{} has no injury '{text}'",
+            ch.name
+        ))),
+    }
+}
+
+/// Prints the chain.
+pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let (store, full) = ctx.load()?;
+    let ch = find(&full, &a.name)?.clone();
+    let events = store.events()?;
+    let injury = injury_id(&events, &ch, &a.injury)?;
+    let flags = flags(&events);
+    let rulings = Rulings::from_log(&events);
+    let mut chain: Vec<Link> = Vec::new();
+    let mut ids: Vec<EventId> = Vec::new();
+    let mut ledger = Ledger::new();
+    for env in &events {
+        let before = match ledger.character(ch.id) {
+            Some(CharacterState::HarnMaster(h)) => Some(h.clone()),
+            None => None,
+        };
+        ledger.step(
+            env,
+            &rulings,
+            &mut |l: &Ledger, e: &Envelope, fate: &Fate| {
+                let (keep, summary) = match fate {
+                    Fate::Applied(applied) => (
+                        concerns(before.as_ref(), ch.id, applied, injury)
+                            || e.event.injury() == Some(injury)
+                                && matches!(e.event, Event::Ruling(_)),
+                        narrate::event(l, e, applied),
+                    ),
+                    Fate::Retracted(why) => (
+                        e.id.0 == injury.0 || e.event.injury() == Some(injury),
+                        format!("struck from the record: {why}"),
+                    ),
+                    Fate::Void(why) => (e.event.injury() == Some(injury), format!("void: {why}")),
+                };
+                if keep {
+                    let mut fl = flags.get(&e.id).cloned().unwrap_or_default();
+                    if let Some((r, _, reason)) = rulings.amended.get(&e.id) {
+                        fl.push(format!("amended by ruling {} ({reason})", r.short()));
+                    }
+                    ids.push(e.id);
+                    chain.push(Link {
+                        at: e.at.to_string(),
+                        event: e.id.to_string(),
+                        kind: e.event.kind(),
+                        rule: rule(&e.event),
+                        summary,
+                        flags: fl,
+                    });
+                }
+            },
+        );
+    }
+    // The rulings about those events.
+    let about: Vec<Link> = events
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Ruling(r) if r.target().is_some_and(|t| ids.contains(&t)) => Some(Link {
+                at: e.at.to_string(),
+                event: e.id.to_string(),
+                kind: e.event.kind(),
+                rule: "ruling",
+                summary: narrate::ruling(r, ""),
+                flags: match r {
+                    Ruling::Retract { .. } | Ruling::Amend { .. }
+                        if rulings.void.contains_key(&e.id) =>
+                    {
+                        vec!["void".into()]
+                    }
+                    _ => vec![],
+                },
+            }),
+            _ => None,
+        })
+        .collect();
+    let now = match full.character(ch.id) {
+        Some(CharacterState::HarnMaster(h)) => h.injury(injury).map(|i| {
+            let tt = full.treatment_table();
+            format!(
+                "now {}{}, healing at HR{}{}",
+                i.code(),
+                if i.healed() { " (healed)" } else { "" },
+                healing::healing_rate(i, tt),
+                match healing::permanent_impairment(i, tt, full.now) {
+                    0 => String::new(),
+                    p => format!(", {p} permanent impairment"),
+                }
+            )
+        }),
+        None => None,
+    }
+    .unwrap_or_else(|| "the injury is not on the record now".into());
+    if a.json {
+        return ctx.json(&serde_json::json!({
+            "type": "why",
+            "schema_version": crate::views::JSON_SCHEMA,
+            "character": ch.name,
+            "injury": injury.to_string(),
+            "chain": chain,
+            "rulings": about,
+            "now": now,
+        }));
+    }
+    ctx.say(format!("{}'s injury {}:", ch.name, injury.short()));
+    for l in chain.iter().chain(about.iter()) {
+        let fl = if l.flags.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", l.flags.join("; "))
+        };
+        ctx.say(format!("  {:<15} {:<40} {}{fl}", l.at, l.rule, l.summary));
+    }
+    ctx.say(format!("  => {now}"));
+    Ok(())
+}

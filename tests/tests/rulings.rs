@@ -1,0 +1,361 @@
+//! Rulings and time travel end to end: retract, reinstate, amend, override, what-if, diff,
+//! why, show --at and log --until.
+
+mod common;
+use common::Scratch;
+use serde_json::Value;
+
+fn events(s: &Scratch) -> Vec<Value> {
+    serde_json::from_str::<Value>(&s.ok(&["log", "--json"]))
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn last_of(s: &Scratch, kind: &str) -> String {
+    events(s)
+        .iter()
+        .rev()
+        .find(|e| e["kind"] == kind)
+        .map(|e| e["id"].as_str().unwrap().to_string())
+        .unwrap()
+}
+
+/// Osric with a bleeding G4E right shoulder, staunched, treated, and two healing rolls.
+fn wounded() -> Scratch {
+    let s = Scratch::with_osric();
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "edge",
+        "--location",
+        "shoulder",
+        "--side",
+        "right",
+        "--effective",
+        "16",
+        "--dice",
+        "shock=66",
+    ]);
+    s.ok(&["advance", "5m"]);
+    s.ok(&["staunch", "Osric", "--physician", "70", "--dice", "roll=5"]);
+    s.ok(&["roll", "Osric", "shock-reroll", "--dice", "roll=15"]);
+    s.ok(&[
+        "treat",
+        "Osric",
+        "--physician",
+        "70",
+        "--index",
+        "7",
+        "--dice",
+        "treatment=21",
+    ]);
+    s.ok(&["advance", "5d"]);
+    s.ok(&["roll", "Osric", "healing", "--dice", "roll=33"]);
+    s
+}
+
+#[test]
+fn retracting_a_strike_removes_its_injury_bleeding_and_shock_and_voids_what_followed() {
+    let s = wounded();
+    let strike = last_of(&s, "hm.strike");
+    let before = s.bytes().len();
+    let out = s.ok(&[
+        "retract",
+        &strike,
+        "--reason",
+        "that strike should never have hit",
+    ]);
+    assert!(
+        out.contains("struck from the record (that strike should never have hit)"),
+        "{out}"
+    );
+    assert!(out.contains("now void: hm.seq-roll"), "{out}");
+    let v = s.show("Osric");
+    assert_eq!(v["injuries"].as_array().unwrap().len(), 0);
+    assert_eq!(v["bleeding"], false);
+    assert_eq!(v["shock_state"], "none");
+    // Nothing is deleted: the log grew, and shows the strike struck and the roll void.
+    assert!(s.bytes().len() >= before);
+    let log = s.ok(&["log"]);
+    assert!(
+        log.contains("STRUCK (retracted: that strike should never have hit)"),
+        "{log}"
+    );
+    assert!(log.contains("VOID (Osric owes no Healing Roll"), "{log}");
+    // Reinstating brings everything back.
+    s.ok(&["reinstate", &strike, "--reason", "it hit after all"]);
+    let v = s.show("Osric");
+    assert_eq!(v["injuries"][0]["code"], "S3E");
+    assert_eq!(v["shock_state"], "none");
+    assert!(!s.ok(&["log"]).contains("VOID"));
+    // Retracting the reinstatement undoes it: the strike is struck again.
+    let reinstate = last_of(&s, "ruling.reinstate");
+    s.ok(&[
+        "retract",
+        &reinstate,
+        "--reason",
+        "the reinstatement was a mistake",
+    ]);
+    assert_eq!(s.show("Osric")["injuries"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn amending_a_healing_roll_changes_the_day_the_wound_healed() {
+    let s = Scratch::with_osric();
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "edge",
+        "--location",
+        "abdomen",
+        "--effective",
+        "8",
+        "--dice",
+        "shock=12",
+    ]);
+    s.ok(&[
+        "treat",
+        "Osric",
+        "--physician",
+        "50",
+        "--dice",
+        "treatment=47",
+    ]); // S: HR5, EML65
+    s.ok(&["advance", "5d"]);
+    s.ok(&["roll", "Osric", "healing", "--dice", "roll=33"]); // S: S2 -> M1
+    s.ok(&["advance", "5d"]);
+    s.ok(&["roll", "Osric", "healing", "--dice", "roll=34"]); // S: healed on day 11
+    assert_eq!(s.show("Osric")["injuries"][0]["healed_at"], "day 11 00:00");
+    // "That healing roll was a 54... no, an 84": the first roll fails; the second now only
+    // reaches M1, and a third roll on day 16 heals it.
+    let first = events(&s)
+        .iter()
+        .find(|e| e["kind"] == "hm.seq-roll")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let out = s.ok(&[
+        "amend",
+        &first,
+        "--dice",
+        "roll=84",
+        "--reason",
+        "it was an 84",
+    ]);
+    assert!(out.contains("is amended (it was an 84)"), "{out}");
+    let v = s.show("Osric");
+    assert_eq!(v["injuries"][0]["code"], "M1E");
+    assert_eq!(v["injuries"][0]["healed"], false);
+    let log = s.ok(&["log"]);
+    assert!(
+        log.contains("amended: rolled 84 (was 33) against EML65: S becomes F"),
+        "{log}"
+    );
+    assert!(
+        log.contains("rolled 34 against EML65, now EML65: S stays S")
+            || log.contains("34 vs EML65: S -> S2E -> M1E"),
+        "{log}"
+    );
+    s.ok(&["advance", "5d"]);
+    s.ok(&["roll", "Osric", "healing", "--dice", "roll=35"]);
+    assert_eq!(s.show("Osric")["injuries"][0]["healed_at"], "day 16 00:00");
+    // Undoing the amendment (retracting the ruling) restores the original faces: healed on
+    // day 11, and the day-16 roll is void (the wound had healed).
+    let amend = last_of(&s, "ruling.amend");
+    s.ok(&["retract", &amend, "--reason", "the 33 was right"]);
+    assert_eq!(s.show("Osric")["injuries"][0]["healed_at"], "day 11 00:00");
+    assert!(s.ok(&["log"]).contains("has healed"));
+}
+
+#[test]
+fn overrides_decree_outcomes_from_their_moment() {
+    let s = wounded();
+    let id = s.show("Osric")["injuries"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    s.ok(&[
+        "override",
+        "Osric",
+        "--injury",
+        &id,
+        "--level",
+        "2",
+        "--reason",
+        "the GM rules it was lighter",
+    ]);
+    assert_eq!(s.show("Osric")["injuries"][0]["code"], "S2E");
+    s.ok(&[
+        "override",
+        "Osric",
+        "--injury",
+        &id,
+        "--hr",
+        "6",
+        "--reason",
+        "a saint's blessing",
+    ]);
+    assert_eq!(s.show("Osric")["injuries"][0]["healing_rate"], 6);
+    s.ok(&[
+        "override",
+        "Osric",
+        "--shock",
+        "stn",
+        "--reason",
+        "dazed by the news",
+    ]);
+    assert_eq!(s.show("Osric")["shock_state"], "STN");
+    let bad = s.run(&[
+        "override", "Osric", "--injury", &id, "--hr", "9", "--reason", "x",
+    ]);
+    assert_eq!(bad.code, 1);
+    assert!(
+        bad.stderr.contains("a Healing Rate is 1-6"),
+        "{}",
+        bad.stderr
+    );
+}
+
+#[test]
+fn what_if_shows_the_change_and_records_nothing() {
+    let s = wounded();
+    let strike = last_of(&s, "hm.strike");
+    let before = s.bytes();
+    let out = s.run(&[
+        "what-if",
+        "retract",
+        &strike,
+        "--reason",
+        "suppose it missed",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("Osric:"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains(".code: \"S3E\" -> (none)"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("would be void: hm.seq-roll"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stderr.contains("nothing was recorded"));
+    assert_eq!(s.bytes(), before);
+}
+
+#[test]
+fn time_travel_show_at_log_until_and_diff() {
+    let s = wounded();
+    let all = events(&s);
+    let treatment = all.iter().find(|e| e["kind"] == "hm.treatment").unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Before the healing roll (as of the treatment event): still S3E untreated... treated.
+    let at = serde_json::from_str::<Value>(&s.ok(&["show", "Osric", "--at", &treatment, "--json"]))
+        .unwrap();
+    assert_eq!(at["injuries"][0]["code"], "G4E");
+    assert_eq!(at["injuries"][0]["treatment"], "S HR4");
+    let by_day: Value =
+        serde_json::from_str(&s.ok(&["show", "Osric", "--at", "day 3", "--json"])).unwrap();
+    assert_eq!(by_day["campaign_time"], "day 3 00:00");
+    assert_eq!(by_day["injuries"][0]["code"], "G4E");
+    let until = s.ok(&["log", "--until", &treatment]);
+    assert!(
+        until.lines().last().unwrap().contains("treatment"),
+        "{until}"
+    );
+    let d = s.ok(&["diff", "Osric", "--from", &treatment]);
+    assert!(d.contains(".code: \"G4E\" -> \"S3E\""), "{d}");
+    assert!(s
+        .ok(&["diff", "Osric", "--from", "day 10", "--to", "day 10"])
+        .contains("no change"));
+    let bad = s.run(&["show", "Osric", "--at", "yesterday"]);
+    assert_eq!(bad.code, 1);
+    assert!(bad.stderr.contains("is not a moment"), "{}", bad.stderr);
+}
+
+#[test]
+fn why_tells_the_chain_with_rules_and_rulings() {
+    let s = wounded();
+    let heal = last_of(&s, "hm.seq-roll");
+    s.ok(&[
+        "amend",
+        &heal,
+        "--dice",
+        "roll=34",
+        "--reason",
+        "misread die",
+    ]);
+    let id = s.show("Osric")["injuries"][0]["short_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let out = s.ok(&["why", "Osric", &id]);
+    for needle in [
+        "Injury Sequence steps 1-5",
+        "Healing step 1: Blood Stoppage Roll",
+        "Healing step 5: TREATMENT ROLL tables",
+        "Healing step 6: Healing Roll",
+        "amended by ruling",
+        "RULING: event",
+        "=> now S3E",
+    ] {
+        assert!(out.contains(needle), "{needle:?} missing from:\n{out}");
+    }
+}
+
+#[test]
+fn bad_rulings_are_refused_and_change_nothing() {
+    let s = wounded();
+    let before = s.bytes();
+    for (args, needle) in [
+        (
+            vec!["retract", "abcdef99", "--reason", "x"],
+            "the log holds no event",
+        ),
+        (
+            vec!["retract", "xyz", "--reason", "x"],
+            "is not an event id",
+        ),
+        (
+            vec!["reinstate", &last_of(&s, "hm.strike"), "--reason", "x"],
+            "is not retracted",
+        ),
+        (
+            vec!["amend", &last_of(&s, "hm.strike"), "--reason", "x"],
+            "nothing to amend",
+        ),
+        (
+            vec![
+                "amend",
+                &last_of(&s, "hm.strike"),
+                "--dice",
+                "shock=101",
+                "--reason",
+                "x",
+            ],
+            "not 101",
+        ),
+    ] {
+        let out = s.run(&args);
+        assert_eq!(out.code, 1, "{args:?}");
+        assert!(out.stderr.contains(needle), "{args:?}: {}", out.stderr);
+        assert_eq!(s.bytes(), before);
+    }
+    let first = events(&s)[0]["id"].as_str().unwrap().to_string();
+    let out = s.run(&["retract", &first, "--reason", "x"]);
+    assert!(
+        out.stderr
+            .contains("the campaign's creation cannot be retracted"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+}
