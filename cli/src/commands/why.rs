@@ -109,10 +109,9 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let mut ids: Vec<EventId> = Vec::new();
     let mut ledger = Ledger::new();
     for env in &events {
-        let before = match ledger.character(ch.id) {
-            Some(CharacterState::HarnMaster(h)) => Some(h.clone()),
-            None => None,
-        };
+        let before = ledger
+            .character(ch.id)
+            .map(|CharacterState::HarnMaster(h)| h.clone());
         ledger.step(
             env,
             &rulings,
