@@ -34,6 +34,12 @@ enum Action {
     Morale { who: usize, roll: u16 },
     /// The clock moves on.
     Advance { minutes: u32 },
+    /// A ruling on an earlier event (picked by index among the events so far).
+    Retract { pick: usize },
+    /// Undo a retraction.
+    Reinstate { pick: usize },
+    /// Amend an earlier roll's face.
+    Amend { pick: usize, roll: u16 },
 }
 
 const WHO: [&str; 3] = ["Osric", "Brannoc", "Ysolde"];
@@ -59,11 +65,45 @@ fn action() -> impl Strategy<Value = Action> {
         2 => (0..3usize, any::<bool>(), 1..=100u16).prop_map(|(who, stun, roll)| Action::Shock { who, stun, roll }),
         1 => (0..3usize, 1..=100u16).prop_map(|(who, roll)| Action::Morale { who, roll }),
         1 => (1..30u32).prop_map(|minutes| Action::Advance { minutes }),
+        1 => any::<usize>().prop_map(|pick| Action::Retract { pick }),
+        1 => any::<usize>().prop_map(|pick| Action::Reinstate { pick }),
+        1 => (any::<usize>(), 1..=100u16).prop_map(|(pick, roll)| Action::Amend { pick, roll }),
     ]
 }
 
-fn args(a: &Action) -> Vec<String> {
+fn args(a: &Action, ids: &[(String, String)]) -> Vec<String> {
+    let pick = |n: usize, kinds: &[&str]| {
+        let c: Vec<&(String, String)> = ids
+            .iter()
+            .filter(|(_, k)| kinds.is_empty() || kinds.contains(&k.as_str()))
+            .collect();
+        if c.is_empty() {
+            "000000".to_string()
+        } else {
+            c[n % c.len()].0.clone()
+        }
+    };
     let v: Vec<String> = match a {
+        Action::Retract { pick: n } => vec![
+            "retract".into(),
+            pick(*n, &[]),
+            "--reason".into(),
+            "ruling".into(),
+        ],
+        Action::Reinstate { pick: n } => vec![
+            "reinstate".into(),
+            pick(*n, &[]),
+            "--reason".into(),
+            "ruling".into(),
+        ],
+        Action::Amend { pick: n, roll } => vec![
+            "amend".into(),
+            pick(*n, &["hm.shock-reroll", "hm.stun-recovery", "hm.gm-roll"]),
+            "--dice".into(),
+            format!("roll={roll}"),
+            "--reason".into(),
+            "misread".into(),
+        ],
         Action::Chosen {
             who,
             aspect,
@@ -137,13 +177,34 @@ fn args(a: &Action) -> Vec<String> {
     v
 }
 
-/// Every character's `show --json` view at the end of `ledger`.
+/// Each of WHO's `show --json` view at the end of `ledger` (null when absent: a ruling may
+/// strike a character's joining from the record).
 fn views_of(ledger: &Ledger) -> Vec<serde_json::Value> {
-    ledger
-        .characters
-        .iter()
-        .map(|c| serde_json::to_value(views::character(ledger, c)).unwrap())
+    WHO.iter()
+        .map(|w| match ledger.character_named(w) {
+            Some(c) => serde_json::to_value(views::character(ledger, c)).unwrap(),
+            None => serde_json::Value::Null,
+        })
         .collect()
+}
+
+/// `show NAME --json [--at MOMENT]`, or null when the character is not on the record.
+fn show_or_null(s: &Scratch, name: &str, at: Option<&str>) -> serde_json::Value {
+    let mut args = vec!["show", name, "--json"];
+    if let Some(m) = at {
+        args.extend(["--at", m]);
+    }
+    let out = s.run(&args);
+    if out.code == 0 {
+        serde_json::from_str(&out.stdout).unwrap()
+    } else {
+        assert!(
+            out.stderr.contains("no character named") || out.stderr.contains("had not joined"),
+            "{}",
+            out.stderr
+        );
+        serde_json::Value::Null
+    }
 }
 
 proptest! {
@@ -157,9 +218,13 @@ proptest! {
             s.ok(&["character", "add", w, "--str", "12", "--end", "11", "--shock", "60", "--hb", "12"]);
         }
         // What `show --json` printed right after each recorded event, keyed by log length.
-        let mut shown: Vec<(u64, Vec<serde_json::Value>)> = Vec::new();
+        let mut shown: Vec<(u64, String, Vec<serde_json::Value>)> = Vec::new();
         for a in &actions {
-            let argv = args(a);
+            let log: serde_json::Value = serde_json::from_str(&s.ok(&["log", "--json"])).unwrap();
+            let ids: Vec<(String, String)> = log.as_array().unwrap().iter().skip(1)
+                .map(|e| (e["id"].as_str().unwrap().to_string(), e["kind"].as_str().unwrap().to_string()))
+                .collect();
+            let argv = args(a, &ids);
             let refs: Vec<&str> = argv.iter().map(String::as_str).collect();
             let before = s.bytes();
             let out = s.run(&refs);
@@ -169,15 +234,21 @@ proptest! {
                 prop_assert_eq!(s.bytes(), before);
                 continue;
             }
-            let n = Store::open(&s.db).unwrap().count().unwrap();
-            let now: Vec<serde_json::Value> = WHO.iter().map(|w| s.show(w)).collect();
-            shown.push((n, now));
+            let store = Store::open(&s.db).unwrap();
+            let n = store.count().unwrap();
+            let last = store.events().unwrap().last().unwrap().id.to_string();
+            let now: Vec<serde_json::Value> = WHO.iter().map(|w| show_or_null(&s, w, None)).collect();
+            shown.push((n, last, now));
         }
         let events = Store::open(&s.db).unwrap().events().unwrap();
-        for (n, want) in &shown {
+        for (n, last, want) in &shown {
+            // Refolding the stored prefix gives what was shown...
             let ledger = Ledger::fold(&events[..*n as usize]);
-            prop_assert!(ledger.void.is_empty(), "{:?}", ledger.void);
             prop_assert_eq!(&views_of(&ledger), want);
+            // ...and so does `show --at` that event.
+            for (w, want) in WHO.iter().zip(want) {
+                prop_assert_eq!(&show_or_null(&s, w, Some(last)), want);
+            }
         }
         // Deterministic: folding the same log twice gives the same state.
         let a = Ledger::fold(&events);
