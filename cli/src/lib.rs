@@ -15,7 +15,8 @@ pub mod views;
 
 use clap::Parser;
 use error::{CommandError, ErrorKind};
-use leechbook_core::fold::{Applied, Ledger};
+use leechbook_core::fold::{Applied, Ledger, FOLD_VERSION};
+use leechbook_core::ruling::Rulings;
 use leechbook_core::{Envelope, Event};
 use leechbook_store::Store;
 use std::ffi::OsString;
@@ -41,6 +42,36 @@ pub struct Cli {
     /// The command.
     #[command(subcommand)]
     pub command: commands::Command,
+}
+
+/// How many events apart the write path keeps snapshots of the folded state.
+pub const SNAPSHOT_EVERY: u64 = 1000;
+
+/// Folds a log from its latest snapshot that is of this fold version and decodes, plus the
+/// events after it; from scratch when there is none. The store drops a snapshot whenever a
+/// ruling or a late event lands inside what it folds, so snapshot + tail is the full fold.
+pub fn fold_from_snapshot(
+    snapshots: Vec<leechbook_store::Snapshot>,
+    tail: impl Fn(
+        (u64, leechbook_core::ids::DeviceId, u64),
+    ) -> Result<Vec<Envelope>, leechbook_store::StoreError>,
+    all: impl Fn() -> Result<Vec<Envelope>, leechbook_store::StoreError>,
+) -> Result<Ledger, CommandError> {
+    for snap in snapshots {
+        if snap.fold_version != FOLD_VERSION {
+            continue;
+        }
+        let Ok(mut ledger) = leechbook_store::codec::decode_ledger(&snap.payload) else {
+            continue;
+        };
+        let tail = tail(snap.last)?;
+        let rulings = Rulings::from_log(&tail);
+        for env in &tail {
+            ledger.step(env, &rulings, &mut |_, _, _| {});
+        }
+        return Ok(ledger);
+    }
+    Ok(Ledger::fold(&all()?))
 }
 
 /// What a finished command prints, and its exit code.
@@ -83,11 +114,14 @@ impl Ctx {
         Ok(Store::open(&self.db_path()?)?)
     }
 
-    /// Opens the ledger and folds it.
+    /// Opens the ledger and folds it (from its latest usable snapshot).
     pub fn load(&self) -> Result<(Store, Ledger), CommandError> {
         let store = self.open()?;
-        let events = store.events()?;
-        let ledger = Ledger::fold(&events);
+        let ledger = fold_from_snapshot(
+            store.snapshots()?,
+            |k| store.events_after(k),
+            || store.events(),
+        )?;
         Ok((store, ledger))
     }
 
@@ -103,8 +137,7 @@ impl Ctx {
     ) -> Result<(Ledger, Envelope, Applied), CommandError> {
         let mut store = self.open()?;
         let mut w = store.write()?;
-        let events = w.events()?;
-        let mut ledger = Ledger::fold(&events);
+        let mut ledger = fold_from_snapshot(w.snapshots()?, |k| w.events_after(k), || w.events())?;
         let (event, at) = make(&ledger, self)?;
         let at = at.unwrap_or(ledger.now);
         let env = w.prepare(event, at, chrono::Utc::now())?;
@@ -112,7 +145,7 @@ impl Ctx {
         if matches!(env.event, Event::Ruling(_)) {
             // A ruling re-derives the record: it must be in force, and what is shown is the
             // record it leaves.
-            let mut all = events;
+            let mut all = w.events()?;
             all.push(env.clone());
             let derived = Ledger::fold(&all);
             if let Some(v) = derived.void.iter().find(|v| v.id == env.id) {
@@ -125,6 +158,18 @@ impl Ctx {
         }
         w.append(&env)?;
         w.commit()?;
+        // Keep a snapshot every SNAPSHOT_EVERY events (a cache: failing to keep one is no
+        // error, the next command folds from an older one).
+        let position = store.count()?;
+        let latest = store.snapshots()?.first().map_or(0, |s| s.position);
+        if position >= latest + SNAPSHOT_EVERY {
+            let _ = store.save_snapshot(&leechbook_store::Snapshot {
+                position,
+                last: env.order_key(),
+                fold_version: FOLD_VERSION,
+                payload: leechbook_store::codec::encode_ledger(&ledger),
+            });
+        }
         Ok((ledger, env, applied))
     }
 

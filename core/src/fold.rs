@@ -15,10 +15,10 @@ use crate::harnmaster::HmEvent;
 use crate::ids::{CampaignId, CharacterId, EventId, InjuryId};
 use crate::ruling::{Decree, Ruling, Rulings};
 use crate::time::CampaignTime;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 /// The campaign, as `CampaignCreated` declared it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Campaign {
     /// Its id.
     pub id: CampaignId,
@@ -144,7 +144,7 @@ pub enum Applied {
 pub const FOLD_VERSION: u32 = 1;
 
 /// The campaign's optional rules.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Options {
     /// Healing periods of d3+3 days instead of five.
     pub random_healing_period: bool,
@@ -178,7 +178,7 @@ pub enum Fate {
 }
 
 /// A character, per system.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum CharacterState {
     /// A HârnMaster character.
     HarnMaster(HmCharacter),
@@ -200,8 +200,9 @@ impl CharacterState {
     }
 }
 
-/// The folded state of a whole campaign.
-#[derive(Clone, Debug, Default)]
+/// The folded state of a whole campaign. It serialises (deterministically: maps are ordered)
+/// so that the store can keep snapshots of it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ledger {
     /// The campaign, once created.
     pub campaign: Option<Campaign>,
@@ -209,7 +210,7 @@ pub struct Ledger {
     pub now: CampaignTime,
     /// The characters, in the order they joined.
     pub characters: Vec<CharacterState>,
-    by_id: HashMap<CharacterId, usize>,
+    by_id: BTreeMap<CharacterId, usize>,
     /// Body tables defined in the ledger (the latest definition of a name wins).
     pub tables: Vec<BodyTable>,
     human: Option<BodyTable>,

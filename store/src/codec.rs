@@ -62,3 +62,29 @@ pub fn decode_event(schema: u16, bytes: &[u8]) -> Result<Event, CodecError> {
         other => Err(CodecError::UnknownCodec(other)),
     }
 }
+
+/// Encodes a folded state for a snapshot, behind the codec byte.
+pub fn encode_ledger(ledger: &leechbook_core::Ledger) -> Vec<u8> {
+    let mut out = vec![CODEC_BINCODE2];
+    match bincode::serde::encode_into_std_write(ledger, &mut out, config()) {
+        Ok(_) => out,
+        Err(e) => unreachable!("encoding a ledger into memory failed: {e}"),
+    }
+}
+
+/// Decodes a snapshot's folded state.
+pub fn decode_ledger(bytes: &[u8]) -> Result<leechbook_core::Ledger, CodecError> {
+    let (&codec, body) = bytes.split_first().ok_or(CodecError::Empty)?;
+    if codec != CODEC_BINCODE2 {
+        return Err(CodecError::UnknownCodec(codec));
+    }
+    let (l, used) = bincode::serde::decode_from_slice(body, config())
+        .map_err(|e| CodecError::Corrupt(e.to_string()))?;
+    if used != body.len() {
+        return Err(CodecError::Corrupt(format!(
+            "{} trailing bytes",
+            body.len() - used
+        )));
+    }
+    Ok(l)
+}

@@ -291,6 +291,107 @@ impl Store {
     }
 }
 
+/// A snapshot of the folded state after the first `position` events of the total order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// How many events it folds.
+    pub position: u64,
+    /// The order key of the last event it folds.
+    pub last: (u64, DeviceId, u64),
+    /// The fold version that made it.
+    pub fold_version: u32,
+    /// The encoded state (see [`codec::encode_ledger`]).
+    pub payload: Vec<u8>,
+}
+
+impl Store {
+    /// Returns the snapshots, latest first.
+    pub fn snapshots(&self) -> Result<Vec<Snapshot>, StoreError> {
+        read_snapshots(&self.conn)
+    }
+
+    /// Keeps a snapshot (replacing one at the same position).
+    pub fn save_snapshot(&mut self, s: &Snapshot) -> Result<(), StoreError> {
+        save_snapshot_on(&self.conn, s)
+    }
+
+    /// Drops the snapshot at `position` (stale, or one that does not decode).
+    pub fn drop_snapshot(&mut self, position: u64) -> Result<(), StoreError> {
+        self.conn.execute(
+            "DELETE FROM snapshots WHERE position = ?1",
+            [position as i64],
+        )?;
+        Ok(())
+    }
+
+    /// Returns the events after the order key `last`, in the total order.
+    pub fn events_after(&self, last: (u64, DeviceId, u64)) -> Result<Vec<Envelope>, StoreError> {
+        read_events_after(&self.conn, last)
+    }
+}
+
+fn read_snapshots(conn: &Connection) -> Result<Vec<Snapshot>, StoreError> {
+    {
+        let mut stmt = conn.prepare_cached(
+            "SELECT position, last_clock, last_device, last_seq, fold_version, payload
+             FROM snapshots ORDER BY position DESC",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(Snapshot {
+                position: r.get::<_, i64>(0)? as u64,
+                last: (
+                    r.get::<_, i64>(1)? as u64,
+                    DeviceId(uuid(&r.get::<_, Vec<u8>>(2)?)),
+                    r.get::<_, i64>(3)? as u64,
+                ),
+                fold_version: r.get::<_, i64>(4)? as u32,
+                payload: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+}
+
+fn save_snapshot_on(conn: &Connection, s: &Snapshot) -> Result<(), StoreError> {
+    {
+        conn.execute(
+            "INSERT OR REPLACE INTO snapshots
+             (position, last_clock, last_device, last_seq, fold_version, payload)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                s.position as i64,
+                s.last.0 as i64,
+                s.last.1.as_bytes().as_slice(),
+                s.last.2 as i64,
+                i64::from(s.fold_version),
+                s.payload
+            ],
+        )?;
+        Ok(())
+    }
+}
+
+fn read_events_after(
+    conn: &Connection,
+    last: (u64, DeviceId, u64),
+) -> Result<Vec<Envelope>, StoreError> {
+    read_events_where(
+        conn,
+        "WHERE (clock, device, seq) > (?1, ?2, ?3)",
+        params![last.0 as i64, last.1.as_bytes().as_slice(), last.2 as i64],
+    )
+}
+
+/// Drops every snapshot whose folded prefix includes the event with order key `key`: a
+/// ruling about that event, or an event arriving late before it, changes what they fold.
+fn invalidate_from(conn: &Connection, key: (i64, &[u8], i64)) -> Result<(), StoreError> {
+    conn.prepare_cached(
+        "DELETE FROM snapshots WHERE (last_clock, last_device, last_seq) >= (?1, ?2, ?3)",
+    )?
+    .execute(params![key.0, key.1, key.2])?;
+    Ok(())
+}
+
 /// The write lock on a ledger: a `BEGIN IMMEDIATE` transaction. Read the log, prepare events,
 /// append them, then [`commit`](Writer::commit); dropping the writer rolls everything back.
 pub struct Writer<'a> {
@@ -303,6 +404,16 @@ impl Writer<'_> {
     /// Returns every event in the fold's total order, as of this transaction.
     pub fn events(&self) -> Result<Vec<Envelope>, StoreError> {
         read_events(&self.tx)
+    }
+
+    /// Returns the snapshots, latest first, as of this transaction.
+    pub fn snapshots(&self) -> Result<Vec<Snapshot>, StoreError> {
+        read_snapshots(&self.tx)
+    }
+
+    /// Returns the events after an order key, as of this transaction.
+    pub fn events_after(&self, last: (u64, DeviceId, u64)) -> Result<Vec<Envelope>, StoreError> {
+        read_events_after(&self.tx, last)
     }
 
     /// Makes the envelope of a new local event: a fresh UUIDv7, the device's next sequence
@@ -356,6 +467,29 @@ fn insert(conn: &Connection, env: &Envelope, skip_known: bool) -> Result<usize, 
     };
     let payload = codec::encode_event(&env.event);
     let character: Option<CharacterId> = env.event.character();
+    // Snapshots folded past what this event changes are stale: a ruling changes its target
+    // and everything after; an event arriving late changes everything after it.
+    if let Event::Ruling(r) = &env.event {
+        if let Some(t) = r.target() {
+            let key: Option<(i64, Vec<u8>, i64)> = conn
+                .prepare_cached("SELECT clock, device, seq FROM events WHERE id = ?1")?
+                .query_row([t.as_bytes().as_slice()], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+                .optional()?;
+            if let Some((c, d, q)) = key {
+                invalidate_from(conn, (c, &d, q))?;
+            }
+        }
+    }
+    invalidate_from(
+        conn,
+        (
+            env.clock as i64,
+            env.device.as_bytes().as_slice(),
+            env.seq as i64,
+        ),
+    )?;
     let n = conn.prepare_cached(sql)?.execute(params![
         env.id.as_bytes().as_slice(),
         env.campaign.as_bytes().as_slice(),
@@ -378,11 +512,19 @@ fn uuid(bytes: &[u8]) -> Uuid {
 }
 
 fn read_events(conn: &Connection) -> Result<Vec<Envelope>, StoreError> {
-    let mut stmt = conn.prepare_cached(
+    read_events_where(conn, "", [])
+}
+
+fn read_events_where(
+    conn: &Connection,
+    filter: &str,
+    args: impl rusqlite::Params,
+) -> Result<Vec<Envelope>, StoreError> {
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT id, campaign, device, seq, clock, wall_ms, at, schema, payload, signature
-         FROM events ORDER BY clock, device, seq",
-    )?;
-    let mut rows = stmt.query([])?;
+         FROM events {filter} ORDER BY clock, device, seq"
+    ))?;
+    let mut rows = stmt.query(args)?;
     let mut out = Vec::new();
     while let Some(r) = rows.next()? {
         let id = EventId(uuid(r.get_ref(0)?.as_blob()?));

@@ -42,4 +42,17 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE TRIGGER events_no_delete BEFORE DELETE ON events
     BEGIN SELECT RAISE(ABORT, 'the event log is append-only: events cannot be deleted'); END;
     "#,
+    // 2: snapshots of the folded state (a disposable cache), and rulings found by kind.
+    r#"
+    CREATE TABLE snapshots (
+        position     INTEGER PRIMARY KEY,
+        last_clock   INTEGER NOT NULL,
+        last_device  BLOB NOT NULL,
+        last_seq     INTEGER NOT NULL,
+        fold_version INTEGER NOT NULL,
+        payload      BLOB NOT NULL
+    ) STRICT;
+
+    CREATE INDEX events_kind ON events (kind);
+    "#,
 ];

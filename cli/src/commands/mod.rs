@@ -18,6 +18,7 @@ pub mod staunch;
 pub mod strike;
 pub mod table;
 pub mod treat;
+pub mod verify;
 pub mod whatif;
 pub mod why;
 
@@ -70,6 +71,8 @@ pub enum Command {
     WhatIf(whatif::WhatIf),
     /// The chain of events, rulings and rules behind an injury's state.
     Why(why::WhyArgs),
+    /// Re-fold the log from scratch, check every snapshot and the file, and report.
+    Verify(verify::VerifyArgs),
     /// List the rolls that are owed, with when they fall due and their EML.
     Due(due::DueArgs),
     /// Show or load body location tables (creatures, or the campaign's human table).
@@ -101,6 +104,7 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Diff(a) => diff::cmd_diff(a, ctx),
         Command::WhatIf(w) => whatif::cmd_what_if(w, ctx),
         Command::Why(a) => why::cmd_why(a, ctx),
+        Command::Verify(a) => verify::cmd_verify(a, ctx),
         Command::Due(a) => due::cmd_due(a, ctx),
         Command::Table(c) => table::cmd_table(c, ctx),
         Command::Demo(a) => demo::cmd_demo(a, ctx),

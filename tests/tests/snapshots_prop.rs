@@ -1,0 +1,191 @@
+//! Snapshots are a cache that can never change an answer: for random logs with random
+//! rulings, every snapshot the store keeps, plus the events after it, folds to exactly the
+//! full fold. And the order in which concurrent rulings were recorded or imported changes
+//! nothing but what the total order says.
+
+mod common;
+use common::Scratch;
+use leechbook::fold_from_snapshot;
+use leechbook_core::fold::{Ledger, FOLD_VERSION};
+use leechbook_store::{codec, Snapshot, Store};
+use proptest::prelude::*;
+
+#[derive(Debug, Clone)]
+enum Act {
+    Strike {
+        who: usize,
+        loc: usize,
+        effective: i32,
+        shock: u16,
+    },
+    Heal {
+        who: usize,
+        roll: u16,
+    },
+    Advance,
+    Retract {
+        pick: usize,
+    },
+    Reinstate {
+        pick: usize,
+    },
+    Amend {
+        pick: usize,
+        roll: u16,
+    },
+}
+
+const WHO: [&str; 2] = ["Osric", "Ysolde"];
+const LOC: [&str; 4] = ["abdomen", "thorax", "skull", "pelvis"];
+
+fn act() -> impl Strategy<Value = Act> {
+    prop_oneof![
+        3 => (0..2usize, 0..4usize, 1..20i32, 1..=100u16).prop_map(|(who, loc, effective, shock)| Act::Strike { who, loc, effective, shock }),
+        3 => (0..2usize, 1..=100u16).prop_map(|(who, roll)| Act::Heal { who, roll }),
+        2 => Just(Act::Advance),
+        1 => any::<usize>().prop_map(|pick| Act::Retract { pick }),
+        1 => any::<usize>().prop_map(|pick| Act::Reinstate { pick }),
+        1 => (any::<usize>(), 1..=100u16).prop_map(|(pick, roll)| Act::Amend { pick, roll }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    #[test]
+    fn snapshot_plus_tail_is_the_full_fold(acts in prop::collection::vec(act(), 1..30)) {
+        let s = Scratch::new();
+        s.ok(&["init"]);
+        for w in WHO {
+            s.ok(&["character", "add", w, "--str", "12", "--end", "12", "--shock", "70", "--hb", "13"]);
+        }
+        for a in &acts {
+            let ids: Vec<String> = Store::open(&s.db).unwrap().events().unwrap().iter().skip(1).map(|e| e.id.to_string()).collect();
+            let heals: Vec<String> = Store::open(&s.db).unwrap().events().unwrap().iter()
+                .filter(|e| e.event.kind() == "hm.seq-roll").map(|e| e.id.to_string()).collect();
+            let pick = |n: usize, from: &Vec<String>| from.get(n % from.len().max(1)).cloned().unwrap_or_else(|| "000000".into());
+            let argv: Vec<String> = match a {
+                Act::Strike { who, loc, effective, shock } => vec!["strike".into(), WHO[*who].into(), "--aspect".into(), "edge".into(), "--location".into(), LOC[*loc].into(), "--effective".into(), effective.to_string(), "--dice".into(), format!("shock={shock},compound=5")],
+                Act::Heal { who, roll } => vec!["roll".into(), WHO[*who].into(), "healing".into(), "--force".into(), "--dice".into(), format!("roll={roll}")],
+                Act::Advance => vec!["advance".into(), "5d".into()],
+                Act::Retract { pick: n } => vec!["retract".into(), pick(*n, &ids), "--reason".into(), "r".into()],
+                Act::Reinstate { pick: n } => vec!["reinstate".into(), pick(*n, &ids), "--reason".into(), "r".into()],
+                Act::Amend { pick: n, roll } => vec!["amend".into(), pick(*n, &heals), "--dice".into(), format!("roll={roll}"), "--reason".into(), "r".into()],
+            };
+            let refs: Vec<&str> = argv.iter().map(String::as_str).collect();
+            let out = s.run(&refs);
+            prop_assert!(out.code == 0 || out.code == 1, "{:?}: {}", argv, out.stderr);
+            // Keep a snapshot of the state now, as the write path does every 1000 events.
+            let mut store = Store::open(&s.db).unwrap();
+            let events = store.events().unwrap();
+            let ledger = Ledger::fold(&events);
+            store.save_snapshot(&Snapshot {
+                position: events.len() as u64,
+                last: events.last().unwrap().order_key(),
+                fold_version: FOLD_VERSION,
+                payload: codec::encode_ledger(&ledger),
+            }).unwrap();
+        }
+        let store = Store::open(&s.db).unwrap();
+        let events = store.events().unwrap();
+        let full = Ledger::fold(&events);
+        let snaps = store.snapshots().unwrap();
+        prop_assert!(!snaps.is_empty());
+        for snap in snaps {
+            let position = snap.position;
+            let got = fold_from_snapshot(vec![snap], |k| store.events_after(k), || store.events()).unwrap();
+            prop_assert!(got == full, "snapshot at {} + tail differs from the full fold", position);
+        }
+        // And `verify` agrees.
+        s.ok(&["verify"]);
+    }
+}
+
+#[test]
+fn a_ruling_drops_the_snapshots_that_fold_its_target() {
+    let s = Scratch::with_osric();
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "edge",
+        "--location",
+        "abdomen",
+        "--effective",
+        "8",
+        "--dice",
+        "shock=12",
+    ]);
+    let mut store = Store::open(&s.db).unwrap();
+    let events = store.events().unwrap();
+    for n in 1..=events.len() {
+        store
+            .save_snapshot(&Snapshot {
+                position: n as u64,
+                last: events[n - 1].order_key(),
+                fold_version: FOLD_VERSION,
+                payload: codec::encode_ledger(&Ledger::fold(&events[..n])),
+            })
+            .unwrap();
+    }
+    drop(store);
+    let strike = events.last().unwrap().id.to_string();
+    s.ok(&["retract", &strike, "--reason", "never hit"]);
+    let kept: Vec<u64> = Store::open(&s.db)
+        .unwrap()
+        .snapshots()
+        .unwrap()
+        .iter()
+        .map(|x| x.position)
+        .collect();
+    // The snapshots before the strike survive; the one that folds the strike is gone.
+    assert_eq!(kept, vec![2, 1]);
+    assert_eq!(s.show("Osric")["injuries"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn verify_drops_stale_and_corrupt_snapshots() {
+    let s = Scratch::with_osric();
+    let mut store = Store::open(&s.db).unwrap();
+    let events = store.events().unwrap();
+    let last = events.last().unwrap().order_key();
+    let good = codec::encode_ledger(&Ledger::fold(&events));
+    store
+        .save_snapshot(&Snapshot {
+            position: 2,
+            last,
+            fold_version: FOLD_VERSION,
+            payload: good.clone(),
+        })
+        .unwrap();
+    store
+        .save_snapshot(&Snapshot {
+            position: 1,
+            last: events[0].order_key(),
+            fold_version: FOLD_VERSION + 1,
+            payload: good,
+        })
+        .unwrap();
+    drop(store);
+    // A snapshot that does not decode.
+    rusqlite::Connection::open(&s.db)
+        .unwrap()
+        .execute(
+            "INSERT INTO snapshots VALUES (3, 1, x'00', 1, 1, x'01ff')",
+            [],
+        )
+        .unwrap();
+    let out = s.ok(&["verify"]);
+    assert!(out.contains("snapshot at 2: ok"), "{out}");
+    assert!(out.contains("snapshot at 1: made by fold version"), "{out}");
+    assert!(out.contains("snapshot at 3: does not decode"), "{out}");
+    assert!(out.contains("the ledger is sound"), "{out}");
+    let kept: Vec<u64> = Store::open(&s.db)
+        .unwrap()
+        .snapshots()
+        .unwrap()
+        .iter()
+        .map(|x| x.position)
+        .collect();
+    assert_eq!(kept, vec![2]);
+}
