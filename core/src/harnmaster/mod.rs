@@ -8,6 +8,8 @@ pub mod body;
 pub mod effect;
 pub mod healing;
 pub mod injury;
+pub mod melee;
+pub mod missile;
 pub mod shock;
 pub mod state;
 
