@@ -270,6 +270,44 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
             s
         }
         Applied::Setting(what) => what.clone(),
+        Applied::Melee {
+            attacker,
+            defender,
+            outcome,
+        } => {
+            let (defence, aspect, target) = match &env.event {
+                Event::HarnMaster(HmEvent::Melee(x)) => {
+                    let target = outcome
+                        .strike
+                        .as_ref()
+                        .map(|(t, _)| who(*t))
+                        .unwrap_or_default();
+                    let aspect = outcome
+                        .strike
+                        .as_ref()
+                        .and_then(|(_, s)| s.injury.as_ref().map(|i| i.aspect.letter()))
+                        .unwrap_or('?');
+                    let d = match &x.defence {
+                        leechbook_core::harnmaster::exchange::DefenceDecl::Block { .. } => "block",
+                        leechbook_core::harnmaster::exchange::DefenceDecl::Dodge { .. } => "dodge",
+                        leechbook_core::harnmaster::exchange::DefenceDecl::Counterstrike(_) => {
+                            "counterstrike"
+                        }
+                        leechbook_core::harnmaster::exchange::DefenceDecl::Ignore => "ignore",
+                    };
+                    (d, aspect, target)
+                }
+                _ => ("?", '?', String::new()),
+            };
+            crate::commands::melee::narrate_exchange(
+                outcome,
+                &who(*attacker),
+                &who(*defender),
+                defence,
+                &target,
+                aspect,
+            )
+        }
         Applied::Ruling(text) => match &env.event {
             Event::Ruling(r) => ruling(r, text),
             _ => text.clone(),

@@ -99,6 +99,9 @@ impl Event {
                 HmEvent::HealerAttends(_) => "hm.healer-attends",
                 HmEvent::OptionSet { .. } => "hm.option-set",
                 HmEvent::TreatmentTableDefined(_) => "hm.treatment-table-defined",
+                HmEvent::ArmsDefined(_) => "hm.arms-defined",
+                HmEvent::Equipped { .. } => "hm.equipped",
+                HmEvent::Melee(_) => "hm.melee",
             },
         }
     }
@@ -116,9 +119,12 @@ impl Event {
                 HmEvent::BloodStoppage(r) => Some(r.character),
                 HmEvent::Treatment(r) => Some(r.character),
                 HmEvent::HealerAttends(r) => Some(r.character),
+                HmEvent::Equipped { character, .. } => Some(*character),
+                HmEvent::Melee(x) => Some(x.attacker),
                 HmEvent::BodyTableDefined(_)
                 | HmEvent::OptionSet { .. }
-                | HmEvent::TreatmentTableDefined(_) => None,
+                | HmEvent::TreatmentTableDefined(_)
+                | HmEvent::ArmsDefined(_) => None,
             },
             _ => None,
         }

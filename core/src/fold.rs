@@ -138,6 +138,15 @@ pub enum Applied {
     Setting(String),
     /// A ruling was recorded (retractions and amendments act through [`Ledger::derive`]).
     Ruling(String),
+    /// A melee exchange was resolved.
+    Melee {
+        /// The attacker.
+        attacker: CharacterId,
+        /// The defender.
+        defender: CharacterId,
+        /// Everything it found.
+        outcome: Box<crate::harnmaster::exchange::ExchangeOutcome>,
+    },
 }
 
 /// The version of the fold's semantics. Snapshots made by another version are dropped.
@@ -217,6 +226,8 @@ pub struct Ledger {
     treatment: Option<TreatmentTable>,
     /// The campaign's optional rules.
     pub options: Options,
+    /// The campaign's weapons and armour.
+    pub arms: crate::harnmaster::arms::Arms,
     /// How many events were applied.
     pub applied: u64,
     /// The events that were void, in log order.
@@ -542,12 +553,97 @@ impl Ledger {
                     if *on { "on" } else { "off" }
                 )))
             }
+            HmEvent::ArmsDefined(a) => {
+                a.validate().map_err(FoldError::Setting)?;
+                self.arms.merge(a);
+                Ok(Applied::Setting(format!(
+                    "arms defined: {} weapons, {} armour pieces",
+                    a.weapons.len(),
+                    a.armour.len()
+                )))
+            }
+            HmEvent::Equipped { character, gear } => {
+                for w in &gear.weapons {
+                    if self.arms.weapon(w).is_none() {
+                        return Err(FoldError::Setting(format!(
+                            "there is no weapon '{w}' in the campaign's arms"
+                        )));
+                    }
+                }
+                for a in &gear.armour {
+                    if self.arms.armour(a).is_none() {
+                        return Err(FoldError::Setting(format!(
+                            "there is no armour '{a}' in the campaign's arms"
+                        )));
+                    }
+                }
+                self.hm_mut(*character)?.gear = gear.clone();
+                Ok(Applied::SheetChanged(*character))
+            }
+            HmEvent::Melee(x) => {
+                let outcome =
+                    self.check_melee(x, InjuryId(env.id.0), &mut RecordedDice(&x.dice))?;
+                let (ia, id) = (
+                    *self
+                        .by_id
+                        .get(&x.attacker)
+                        .ok_or(FoldError::UnknownCharacter(x.attacker))?,
+                    *self
+                        .by_id
+                        .get(&x.defender)
+                        .ok_or(FoldError::UnknownCharacter(x.defender))?,
+                );
+                let (lo, hi) = (ia.min(id), ia.max(id));
+                let (left, right) = self.characters.split_at_mut(hi);
+                let (CharacterState::HarnMaster(first), CharacterState::HarnMaster(second)) =
+                    (&mut left[lo], &mut right[0]);
+                let (att, def) = if ia < id {
+                    (first, second)
+                } else {
+                    (second, first)
+                };
+                crate::harnmaster::exchange::apply(att, def, &outcome, ctx);
+                Ok(Applied::Melee {
+                    attacker: x.attacker,
+                    defender: x.defender,
+                    outcome: Box::new(outcome),
+                })
+            }
             HmEvent::TreatmentTableDefined(t) => {
                 t.validate().map_err(FoldError::Setting)?;
                 self.treatment = Some(t.clone());
                 Ok(Applied::Setting("treatment tables defined".into()))
             }
         }
+    }
+
+    /// Resolves a melee exchange against the current state without applying it, reading
+    /// the strike's dice from `dice`.
+    pub fn check_melee(
+        &self,
+        x: &crate::harnmaster::exchange::MeleeExchange,
+        id: InjuryId,
+        dice: &mut dyn crate::harnmaster::injury::DiceSource,
+    ) -> Result<crate::harnmaster::exchange::ExchangeOutcome, FoldError> {
+        let attacker = self.hm(x.attacker)?;
+        let defender = self.hm(x.defender)?;
+        let body = |c: &HmCharacter| {
+            self.table(&c.sheet.body)
+                .ok_or_else(|| FoldError::UnknownTable(c.sheet.body.clone()))
+        };
+        let sides = crate::harnmaster::exchange::Sides {
+            attacker,
+            defender,
+            attacker_body: body(attacker)?,
+            defender_body: body(defender)?,
+            arms: &self.arms,
+            treatment: self.treatment_table(),
+            now: self.now,
+        };
+        crate::harnmaster::exchange::resolve(&sides, x, id, dice).map_err(|e| match e {
+            crate::harnmaster::exchange::ExchangeError::Strike(s) => FoldError::Strike(s),
+            other => FoldError::Setting(other.to_string()),
+        })
     }
 
     fn apply_ruling(&mut self, r: &Ruling, ctx: Context) -> Result<Applied, FoldError> {

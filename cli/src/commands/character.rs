@@ -21,6 +21,45 @@ pub enum CharacterCommand {
     Show(super::show::ShowArgs),
     /// Change a character's sheet (only the values given change).
     Set(SetArgs),
+    /// Give a character weapons, armour and combat skills (replacing what they had).
+    Equip(EquipArgs),
+}
+
+/// `character equip`.
+#[derive(Args, Debug)]
+pub struct EquipArgs {
+    /// The character.
+    pub name: String,
+    /// A readied weapon (repeat for several).
+    #[arg(long = "weapon")]
+    pub weapons: Vec<String>,
+    /// A piece of armour worn (repeat for several).
+    #[arg(long = "armour")]
+    pub armour: Vec<String>,
+    /// Melee ML.
+    #[arg(long, default_value_t = 0)]
+    pub melee: i32,
+    /// Dodge ML.
+    #[arg(long, default_value_t = 0)]
+    pub dodge: i32,
+    /// Archery ML.
+    #[arg(long, default_value_t = 0)]
+    pub archery: i32,
+    /// Throwing ML.
+    #[arg(long, default_value_t = 0)]
+    pub throwing: i32,
+    /// Slings ML.
+    #[arg(long, default_value_t = 0)]
+    pub slings: i32,
+    /// Initiative ML.
+    #[arg(long, default_value_t = 0)]
+    pub initiative: i32,
+    /// Riding ML.
+    #[arg(long, default_value_t = 0)]
+    pub riding: i32,
+    /// Strength Impact Modifier.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub str_impact: i32,
 }
 
 /// A HârnMaster sheet's values.
@@ -185,6 +224,34 @@ pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandEr
             Ok(())
         }
         CharacterCommand::Show(a) => super::show::cmd_show(a, ctx),
+        CharacterCommand::Equip(a) => {
+            let name = a.name.clone();
+            ctx.record(|ledger, _| {
+                let ch = find(ledger, &a.name)?;
+                Ok((
+                    Event::HarnMaster(HmEvent::Equipped {
+                        character: ch.id,
+                        gear: leechbook_core::harnmaster::arms::Gear {
+                            weapons: a.weapons.clone(),
+                            armour: a.armour.clone(),
+                            skills: leechbook_core::harnmaster::arms::Skills {
+                                melee: a.melee,
+                                dodge: a.dodge,
+                                archery: a.archery,
+                                throwing: a.throwing,
+                                slings: a.slings,
+                                initiative: a.initiative,
+                                riding: a.riding,
+                                str_impact: a.str_impact,
+                            },
+                        },
+                    }),
+                    None,
+                ))
+            })?;
+            ctx.say(format!("equipped {name}"));
+            Ok(())
+        }
         CharacterCommand::Set(a) => {
             let name = a.name.clone();
             ctx.record(|ledger, _| {

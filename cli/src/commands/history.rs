@@ -76,6 +76,11 @@ pub fn concerns(
     injury: InjuryId,
 ) -> bool {
     match applied {
+        Applied::Melee { outcome, .. } => outcome.strike.as_ref().is_some_and(|(t, s)| {
+            *t == who
+                && (s.injury.as_ref().is_some_and(|i| i.id == injury)
+                    || s.raised.is_some_and(|r| r.0 == injury))
+        }),
         Applied::Strike { target, outcome } => {
             *target == who
                 && (outcome.injury.as_ref().is_some_and(|i| i.id == injury)
@@ -84,7 +89,9 @@ pub fn concerns(
         Applied::ShockRoll { character, .. } => {
             *character == who && before.is_some_and(|b| b.shock_injury == Some(injury))
         }
-        Applied::GmRoll { character, outcome } => *character == who && outcome.injury == injury,
+        Applied::GmRoll { character, outcome } => {
+            *character == who && outcome.injury == Some(injury)
+        }
         Applied::Heal {
             character,
             kind,

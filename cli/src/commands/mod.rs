@@ -2,6 +2,7 @@
 //! its `cmd_*` function; [`dispatch`] is the flat switch between them.
 
 pub mod advance;
+pub mod arms;
 pub mod attend;
 pub mod character;
 pub mod demo;
@@ -10,6 +11,7 @@ pub mod due;
 pub mod history;
 pub mod init;
 pub mod log;
+pub mod melee;
 pub mod option;
 pub mod roll;
 pub mod ruling;
@@ -38,6 +40,11 @@ pub enum Command {
     Character(character::CharacterCommand),
     /// Record one strike through the Injury Sequence, and narrate it.
     Strike(strike::StrikeArgs),
+    /// Record one melee exchange (Melee Sequence) flowing into the Injury Sequence.
+    Melee(melee::MeleeArgs),
+    /// Load or show the campaign's weapons and armour.
+    #[command(subcommand)]
+    Arms(arms::ArmsCommand),
     /// Record a roll that is owed (see `due`): a shock reroll, stun recovery, Morale, mishap.
     Roll(roll::RollArgs),
     /// Try to stop a bleeder (Blood Stoppage Roll): staunch or cauterise.
@@ -88,6 +95,8 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Init(a) => init::cmd_init(a, ctx),
         Command::Character(c) => character::cmd_character(c, ctx),
         Command::Strike(a) => strike::cmd_strike(a, ctx),
+        Command::Melee(a) => melee::cmd_melee(a, ctx),
+        Command::Arms(c) => arms::cmd_arms(c, ctx),
         Command::Roll(a) => roll::cmd_roll(a, ctx),
         Command::Staunch(a) => staunch::cmd_staunch(a, ctx),
         Command::Treat(a) => treat::cmd_treat(a, ctx),

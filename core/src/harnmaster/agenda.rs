@@ -162,6 +162,10 @@ pub fn agenda(ch: &HmCharacter, table: &TreatmentTable, options: Options) -> Vec
                 note: "after the Shock State is recovered from; the GM gives the ML (page 162)",
                 ..DueRoll::new("morale")
             },
+            Owed::TestMishap { kind } => DueRoll {
+                note: "after a CF test; the GM gives the ML (page 161)",
+                ..DueRoll::new(kind.word())
+            },
             Owed::Mishap {
                 injury,
                 kind,

@@ -686,6 +686,22 @@ pub fn resolve_strike(
     id: InjuryId,
     dice: &mut dyn DiceSource,
 ) -> Result<StrikeOutcome, StrikeError> {
+    resolve_strike_armoured(target, table, s, id, dice, None)
+}
+
+/// The armour worn, as a function of the struck place and the aspect: (AV, rigid).
+pub type ArmourAt<'a> = &'a dyn Fn(&Place, Aspect) -> (i32, bool);
+
+/// As [`resolve_strike`], with the AV and rigidity looked up at the struck location from the
+/// armour worn instead of taken from the strike's declared `av` and `rigid`.
+pub fn resolve_strike_armoured(
+    target: &HmCharacter,
+    table: &BodyTable,
+    s: &Strike,
+    id: InjuryId,
+    dice: &mut dyn DiceSource,
+    armour: Option<ArmourAt<'_>>,
+) -> Result<StrikeOutcome, StrikeError> {
     if target.dead() {
         return Err(StrikeError::TargetDead(target.name.clone()));
     }
@@ -695,6 +711,10 @@ pub fn resolve_strike(
         return Ok(StrikeOutcome::miss(location));
     };
     let area = matches!(s.targeting, Targeting::Area);
+    let (av, rigid) = match armour {
+        Some(f) => f(&struck.place, s.aspect),
+        None => (s.av, s.rigid),
+    };
 
     // Step 2: impact.
     let impact = match &s.impact {
@@ -715,8 +735,8 @@ pub fn resolve_strike(
                 strength_mod: *strength_mod,
                 impact_ta: *impact_ta,
                 strike: Some(strike),
-                av: s.av,
-                effective: strike - s.av,
+                av,
+                effective: strike - av,
             }
         }
         ImpactInput::Effective(e) => ImpactStep {
@@ -725,7 +745,7 @@ pub fn resolve_strike(
             strength_mod: 0,
             impact_ta: 0,
             strike: None,
-            av: s.av,
+            av,
             effective: *e,
         },
     };
@@ -733,7 +753,7 @@ pub fn resolve_strike(
     // Step 3: injury.
     let table_level = injury_level(impact.effective);
     let glancing =
-        table_level == 1 && s.rigid && !area && matches!(s.aspect, Aspect::Edge | Aspect::Point);
+        table_level == 1 && rigid && !area && matches!(s.aspect, Aspect::Edge | Aspect::Point);
     let mut out = StrikeOutcome {
         location,
         place: Some(struck.place.clone()),

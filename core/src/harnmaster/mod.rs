@@ -4,8 +4,10 @@
 //! (step 5 impairment), [`state`] (the character the fold builds).
 
 pub mod agenda;
+pub mod arms;
 pub mod body;
 pub mod effect;
+pub mod exchange;
 pub mod healing;
 pub mod injury;
 pub mod melee;
@@ -54,4 +56,15 @@ pub enum HmEvent {
     },
     /// The campaign's TREATMENT ROLL tables, replacing the built-in ones.
     TreatmentTableDefined(healing::TreatmentTable),
+    /// Weapons and armour the campaign uses (a later definition of a name replaces it).
+    ArmsDefined(arms::Arms),
+    /// A character's readied weapons, armour worn and combat skills.
+    Equipped {
+        /// The character.
+        character: crate::ids::CharacterId,
+        /// What they carry and can do.
+        gear: arms::Gear,
+    },
+    /// One melee exchange through to the Injury Sequence.
+    Melee(Box<exchange::MeleeExchange>),
 }

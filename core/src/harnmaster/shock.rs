@@ -240,8 +240,8 @@ impl GmRollKind {
 pub struct GmRollOutcome {
     /// The test, when a roll was made.
     pub test: Option<TestResult>,
-    /// The injury that owed it.
-    pub injury: InjuryId,
+    /// The injury that owed it (None for a mishap after a failed test).
+    pub injury: Option<InjuryId>,
     /// Whether it was an automatic failure.
     pub automatic: bool,
 }
@@ -262,7 +262,7 @@ pub fn resolve_gm_roll(ch: &HmCharacter, r: &GmRoll) -> Result<GmRollOutcome, Ro
         .iter()
         .find_map(|o| {
             match (o, r.kind) {
-                (Owed::Morale { injury }, GmRollKind::Morale) => Some((*injury, false)),
+                (Owed::Morale { injury }, GmRollKind::Morale) => Some((Some(*injury), false)),
                 (
                     Owed::Mishap {
                         injury,
@@ -270,10 +270,13 @@ pub fn resolve_gm_roll(ch: &HmCharacter, r: &GmRoll) -> Result<GmRollOutcome, Ro
                         automatic,
                     },
                     GmRollKind::Mishap(k),
-                ) if *kind == k => Some((*injury, *automatic)),
+                ) if *kind == k => Some((Some(*injury), *automatic)),
+                (Owed::TestMishap { kind }, GmRollKind::Mishap(k)) if *kind == k => {
+                    Some((None, false))
+                }
                 _ => None,
             }
-            .filter(|(injury, _)| r.injury.is_none_or(|want| want == *injury))
+            .filter(|(injury, _)| r.injury.is_none_or(|want| *injury == Some(want)))
         })
         .ok_or_else(|| not_owed("no injury calls for one".into()))?;
     if r.kind == GmRollKind::Morale && ch.shock != ShockState::None {
@@ -308,10 +311,11 @@ pub fn resolve_gm_roll(ch: &HmCharacter, r: &GmRoll) -> Result<GmRollOutcome, Ro
 /// Applies a GM roll: it is no longer owed.
 pub fn apply_gm_roll(ch: &mut HmCharacter, r: &GmRoll, out: &GmRollOutcome) {
     if let Some(pos) = ch.owed.iter().position(|o| match (o, r.kind) {
-        (Owed::Morale { injury }, GmRollKind::Morale) => *injury == out.injury,
+        (Owed::Morale { injury }, GmRollKind::Morale) => Some(*injury) == out.injury,
         (Owed::Mishap { injury, kind, .. }, GmRollKind::Mishap(k)) => {
-            *injury == out.injury && *kind == k
+            Some(*injury) == out.injury && *kind == k
         }
+        (Owed::TestMishap { kind }, GmRollKind::Mishap(k)) => out.injury.is_none() && *kind == k,
         _ => false,
     }) {
         ch.owed.remove(pos);

@@ -342,6 +342,12 @@ pub enum Owed {
         /// The injury that triggered it.
         injury: InjuryId,
     },
+    /// A Fumble or Stumble Roll after a CF in a Melee, Dodge or missile test (page 161; the
+    /// GM resolves it).
+    TestMishap {
+        /// Fumble or stumble.
+        kind: MishapKind,
+    },
     /// A Fumble or Stumble Roll (page 161; the GM resolves it), or its automatic failure.
     Mishap {
         /// The injury that triggered it.
@@ -431,6 +437,8 @@ pub struct HmCharacter {
     pub infection_bonus: i32,
     /// Weariness fatigue left by a coma.
     pub weariness: i32,
+    /// Weapons, armour and combat skills.
+    pub gear: super::arms::Gear,
 }
 
 /// An infection (Healing Sequence step 7).
@@ -467,6 +475,7 @@ impl HmCharacter {
             extended_shock_bonus: 0,
             infection_bonus: 0,
             weariness: 0,
+            gear: super::arms::Gear::default(),
         }
     }
 

@@ -1,0 +1,67 @@
+//! `leechbook arms load|show`: the campaign's weapons and armour, as data.
+
+use crate::error::CommandError;
+use crate::Ctx;
+use clap::{Args, Subcommand};
+use leechbook_core::harnmaster::arms::Arms;
+use leechbook_core::harnmaster::HmEvent;
+use leechbook_core::Event;
+use std::path::PathBuf;
+
+/// Arms commands.
+#[derive(Subcommand, Debug)]
+pub enum ArmsCommand {
+    /// Record weapons and armour from a TOML file (fixtures/arms/starter.toml shows the form).
+    Load(LoadArgs),
+    /// Print the campaign's weapons and armour as TOML.
+    Show(ShowArgs),
+}
+
+/// `arms load`.
+#[derive(Args, Debug)]
+pub struct LoadArgs {
+    /// The TOML file.
+    pub file: PathBuf,
+}
+
+/// `arms show`.
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs an arms command.
+pub fn cmd_arms(c: ArmsCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
+    match c {
+        ArmsCommand::Load(a) => {
+            let text = std::fs::read_to_string(&a.file).map_err(|e| {
+                CommandError::user(format!("cannot read {}: {e}", a.file.display()))
+            })?;
+            let arms: Arms = toml::from_str(&text).map_err(|e| {
+                CommandError::user(format!(
+                    "{} is not an arms file: {}",
+                    a.file.display(),
+                    e.message()
+                ))
+            })?;
+            arms.validate()
+                .map_err(|e| CommandError::user(format!("{}: {e}", a.file.display())))?;
+            let (w, n) = (arms.weapons.len(), arms.armour.len());
+            ctx.record(|_, _| Ok((Event::HarnMaster(HmEvent::ArmsDefined(arms)), None)))?;
+            ctx.say(format!("recorded {w} weapons and {n} armour pieces"));
+            Ok(())
+        }
+        ArmsCommand::Show(a) => {
+            let (_, ledger) = ctx.load()?;
+            if a.json {
+                return ctx.json(&ledger.arms);
+            }
+            let text = toml::to_string(&ledger.arms)
+                .map_err(|e| CommandError::internal(format!("TOML: {e}")))?;
+            ctx.out.push_str(&text);
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,352 @@
+//! `leechbook melee ATTACKER DEFENDER`: one exchange of the Melee Sequence, flowing into the
+//! Injury Sequence, every die given or rolled.
+
+use super::find;
+use crate::dice::{parse_dice, rng, TableDice};
+use crate::error::CommandError;
+use crate::narrate;
+use crate::Ctx;
+use clap::{Args, ValueEnum};
+use leechbook_core::dice::Die;
+use leechbook_core::fold::Applied;
+use leechbook_core::harnmaster::exchange::{
+    DefenceDecl, ExchangeOutcome, MeleeExchange, Situation, StrikeDecl,
+};
+use leechbook_core::harnmaster::injury::STRIKE_DICE;
+use leechbook_core::harnmaster::melee::{Grip, Ta, Victor};
+use leechbook_core::harnmaster::HmEvent;
+use leechbook_core::ids::InjuryId;
+use leechbook_core::Event;
+
+/// The defence options.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum DefenceArg {
+    /// Block with --with WEAPON.
+    Block,
+    /// Dodge (--with names the weapon whose reach counts).
+    Dodge,
+    /// Counterstrike with --with WEAPON --with-mode MODE.
+    Counterstrike,
+    /// Ignore (no roll).
+    Ignore,
+}
+
+/// How a weapon is held.
+#[derive(ValueEnum, Clone, Copy, Debug, Default)]
+pub enum GripArg {
+    /// The primary (right) hand.
+    #[default]
+    Primary,
+    /// Both hands (HFT -5).
+    TwoHanded,
+    /// The off (left) hand (HFT +5).
+    OffHand,
+}
+
+impl From<GripArg> for Grip {
+    fn from(g: GripArg) -> Grip {
+        match g {
+            GripArg::Primary => Grip::Primary,
+            GripArg::TwoHanded => Grip::TwoHanded,
+            GripArg::OffHand => Grip::OffHand,
+        }
+    }
+}
+
+/// Tactical Advantages.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum TaArg {
+    /// A bonus action.
+    Action,
+    /// Extra impact.
+    Impact,
+    /// An extra Zone Die.
+    Precision,
+    /// A setup.
+    Setup,
+}
+
+/// Record a melee exchange. Dice in --dice: attack, defence (d100s), then the strike's
+/// zone, location, side, face, impact, compound, amputation, shock. Any not given are rolled.
+#[derive(Args, Debug)]
+pub struct MeleeArgs {
+    /// The attacker.
+    pub attacker: String,
+    /// The defender.
+    pub defender: String,
+    /// The attacker's readied weapon.
+    #[arg(long)]
+    pub weapon: String,
+    /// Its strike mode (edge, point, bash, ...).
+    #[arg(long)]
+    pub mode: String,
+    /// How the attacker holds it.
+    #[arg(long, value_enum, default_value_t)]
+    pub grip: GripArg,
+    /// The ZN aimed at (default: the defender's default aim; another costs -10).
+    #[arg(long)]
+    pub aim: Option<u8>,
+    /// The defender's option.
+    #[arg(long, value_enum)]
+    pub defence: DefenceArg,
+    /// The defender's weapon (Block, Counterstrike; for Dodge, the one whose reach counts).
+    #[arg(long = "with")]
+    pub with: Option<String>,
+    /// The counterstrike's mode.
+    #[arg(long)]
+    pub with_mode: Option<String>,
+    /// How the defender holds it.
+    #[arg(long, value_enum, default_value_t)]
+    pub with_grip: GripArg,
+    /// The counterstrike's aim.
+    #[arg(long)]
+    pub counter_aim: Option<u8>,
+    /// Foes threatening the defender, the attacker included (-10 each beyond one).
+    #[arg(long, default_value_t = 1)]
+    pub foes: u8,
+    /// The attacker is prone.
+    #[arg(long)]
+    pub attacker_prone: bool,
+    /// The defender is prone.
+    #[arg(long)]
+    pub defender_prone: bool,
+    /// The two are In Close.
+    #[arg(long)]
+    pub in_close: bool,
+    /// The attacker is mounted.
+    #[arg(long)]
+    pub attacker_mounted: bool,
+    /// The defender is mounted.
+    #[arg(long)]
+    pub defender_mounted: bool,
+    /// Another modifier to the attack.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub attack_mod: i32,
+    /// Another modifier to the defence.
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub defence_mod: i32,
+    /// The winner's Tactical Advantages (repeat; default impact for a strike, setup for a
+    /// block or dodge).
+    #[arg(long = "ta", value_enum)]
+    pub tas: Vec<TaArg>,
+    /// Faces: attack=N,defence=N,zone=N,...
+    #[arg(long, value_name = "LIST")]
+    pub dice: Option<String>,
+}
+
+fn parts(p: &[leechbook_core::harnmaster::healing::EmlPart]) -> String {
+    p.iter()
+        .enumerate()
+        .filter(|(i, x)| *i == 0 || x.value != 0)
+        .map(|(_, x)| crate::views::render_part(x))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Narrates an exchange.
+pub fn narrate_exchange(
+    o: &ExchangeOutcome,
+    attacker: &str,
+    defender: &str,
+    defence: &str,
+    target: &str,
+    aspect: char,
+) -> String {
+    let mut s = format!(
+        "{attacker} attacks {defender}: {} vs EML{} ({}): {}",
+        o.attack.roll,
+        o.attack.eml,
+        parts(&o.attack_parts),
+        o.attack.level
+    );
+    match &o.defence {
+        Some(d) => s.push_str(&format!(
+            "; {defence} {} vs EML{} ({}): {}",
+            d.roll,
+            d.eml,
+            parts(&o.defence_parts),
+            d.level
+        )),
+        None => s.push_str(&format!("; {defence} (no roll)")),
+    }
+    for n in &o.notes {
+        s.push_str(&format!("; {n}"));
+    }
+    let stars = "*".repeat(o.outcome.stars as usize);
+    s.push_str(&match o.outcome.victor {
+        Victor::Attacker => format!("; {attacker} wins {stars}"),
+        Victor::Defender => format!("; {defender} wins {stars}"),
+        Victor::Nobody => "; both fail: no strike".into(),
+    });
+    if o.outcome.tie {
+        s.push_str(" (tie)");
+    }
+    if !o.tas.is_empty() {
+        s.push_str(&format!(
+            "; TA {}{}",
+            o.tas
+                .iter()
+                .map(|t| t.word())
+                .collect::<Vec<_>>()
+                .join(", "),
+            if o.default_tas {
+                " (default; --ta to choose)"
+            } else {
+                ""
+            }
+        ));
+    }
+    if o.outcome.weapon_damage {
+        s.push_str("; check for Weapon Damage (page 191)");
+    }
+    for m in &o.outcome.mishaps {
+        s.push_str(&format!(
+            "; {} owes a {} roll",
+            if m.attacker { attacker } else { defender },
+            m.kind.word()
+        ));
+    }
+    if let Some(who) = o.outcome.free_press {
+        s.push_str(&format!(
+            "; {} may call a free Press Roll",
+            if who { attacker } else { defender }
+        ));
+    }
+    if let Some((_, strike)) = &o.strike {
+        s.push_str(&format!(
+            "\n  {target} struck: {}",
+            narrate::strike(strike, aspect)
+        ));
+    }
+    s
+}
+
+/// Records the exchange.
+pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let mut names: Vec<&str> = vec!["attack", "defence"];
+    names.extend(STRIKE_DICE);
+    let given = parse_dice(a.dice.as_deref(), &names)?;
+    let (rolls, strike_dice): (Vec<_>, Vec<_>) = given
+        .into_iter()
+        .partition(|d| d.name == "attack" || d.name == "defence");
+    let (ledger, env, applied) = ctx.record(|ledger, ctx| {
+        let att = find(ledger, &a.attacker)?;
+        let def = find(ledger, &a.defender)?;
+        let defence = match a.defence {
+            DefenceArg::Ignore => DefenceDecl::Ignore,
+            DefenceArg::Dodge => DefenceDecl::Dodge {
+                reach_weapon: a.with.clone(),
+            },
+            DefenceArg::Block => DefenceDecl::Block {
+                weapon: a.with.clone().ok_or_else(|| {
+                    CommandError::user(
+                        "a Block needs the readied weapon it blocks with (--with WEAPON)",
+                    )
+                })?,
+                grip: a.with_grip.into(),
+                reach_weapon: None,
+            },
+            DefenceArg::Counterstrike => DefenceDecl::Counterstrike(StrikeDecl {
+                weapon: a.with.clone().ok_or_else(|| {
+                    CommandError::user(
+                        "a Counterstrike needs its weapon (--with WEAPON --with-mode MODE)",
+                    )
+                })?,
+                mode: a
+                    .with_mode
+                    .clone()
+                    .ok_or_else(|| CommandError::user("a Counterstrike needs --with-mode"))?,
+                grip: a.with_grip.into(),
+                aim: a.counter_aim,
+            }),
+        };
+        let mut r = rng(ctx.seed);
+        let mut table = TableDice::new(rolls.clone(), &mut r);
+        let attack_roll = table.one("attack", Die::D100)?;
+        let defence_roll = match defence {
+            DefenceDecl::Ignore => None,
+            _ => Some(table.one("defence", Die::D100)?),
+        };
+        let mut rolled: Vec<&'static str> = table.rolled.clone();
+        let mut x = MeleeExchange {
+            attacker: att.id,
+            defender: def.id,
+            attack: StrikeDecl {
+                weapon: a.weapon.clone(),
+                mode: a.mode.clone(),
+                grip: a.grip.into(),
+                aim: a.aim,
+            },
+            defence,
+            situation: Situation {
+                foes: a.foes,
+                attacker_prone: a.attacker_prone,
+                defender_prone: a.defender_prone,
+                in_close: a.in_close,
+                attacker_mounted: a.attacker_mounted,
+                defender_mounted: a.defender_mounted,
+                attack_mod: a.attack_mod,
+                defence_mod: a.defence_mod,
+            },
+            attack_roll,
+            defence_roll,
+            tas: a
+                .tas
+                .iter()
+                .map(|t| match t {
+                    TaArg::Action => Ta::Action,
+                    TaArg::Impact => Ta::Impact,
+                    TaArg::Precision => Ta::Precision,
+                    TaArg::Setup => Ta::Setup,
+                })
+                .collect(),
+            dice: Vec::new(),
+        };
+        let mut r2 = rng(ctx.seed.map(|s| s.wrapping_add(1)));
+        let mut strike = TableDice::new(strike_dice.clone(), &mut r2);
+        ledger
+            .check_melee(&x, InjuryId(uuid::Uuid::nil()), &mut strike)
+            .map_err(|e| CommandError::user(e.to_string()))?;
+        rolled.extend(strike.rolled.iter().copied());
+        x.dice = strike.recorded;
+        if !rolled.is_empty() {
+            let mut faces: Vec<String> = Vec::new();
+            if table.rolled.contains(&"attack") {
+                faces.push(format!("attack={attack_roll}"));
+            }
+            if let (true, Some(d)) = (table.rolled.contains(&"defence"), defence_roll) {
+                faces.push(format!("defence={d}"));
+            }
+            for d in x
+                .dice
+                .iter()
+                .filter(|d| strike.rolled.contains(&d.name.as_str()))
+            {
+                faces.push(format!(
+                    "{}={}",
+                    d.name,
+                    d.faces
+                        .iter()
+                        .map(u16::to_string)
+                        .collect::<Vec<_>>()
+                        .join("/")
+                ));
+            }
+            ctx.note(format!("rolled by Leechbook: {}", faces.join(",")));
+        }
+        Ok((Event::HarnMaster(HmEvent::Melee(Box::new(x))), None))
+    })?;
+    ctx.say(narrate::event(&ledger, &env, &applied));
+    if let Applied::Melee { outcome, .. } = &applied {
+        if let Some((target, _)) = &outcome.strike {
+            if let Some(leechbook_core::fold::CharacterState::HarnMaster(h)) =
+                ledger.character(*target)
+            {
+                for o in crate::views::immediate(&ledger, h) {
+                    ctx.say(format!("  owes: {}", crate::views::render_owed(&o)));
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,616 @@
+//! One recorded melee exchange: the declarations, both tests with every modifier named, the
+//! outcome, the Tactical Advantages chosen, and the strike it delivers into the Injury
+//! Sequence (with armour looked up at the struck location).
+//!
+//! Readings: a stunned combatant's Melee and Dodge tests drop one success level (they are
+//! impaired tests); an INC or UNC defender is unaware and must Ignore, and an UNC one is
+//! helpless (the attack is a CS); TAs not chosen default to Impact for a strike and Setup
+//! for a Block or Dodge, and the narration says so.
+
+use super::arms::{arm_of, armour_at, Arms};
+use super::body::BodyTable;
+use super::effect::impaired_tests;
+use super::healing::{EmlPart, TreatmentTable};
+use super::injury::{
+    resolve_strike_armoured, DiceSource, ImpactInput, RecordedDie, SideRule, Strike, StrikeError,
+    StrikeOutcome, Targeting,
+};
+use super::melee::{self, Defence, Grip, MeleeOutcome, Ta, Victor};
+use super::state::{HmCharacter, ShockState};
+use crate::dice::{DiceExpr, Die};
+use crate::ids::{CharacterId, InjuryId};
+use crate::test_roll::{d100_test, SuccessLevel, TestResult};
+use serde::{Deserialize, Serialize};
+
+/// A Melee Strike's declaration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StrikeDecl {
+    /// The readied weapon.
+    pub weapon: String,
+    /// The strike mode.
+    pub mode: String,
+    /// How it is held.
+    pub grip: Grip,
+    /// The ZN aimed at (None: the target's default aim).
+    pub aim: Option<u8>,
+}
+
+/// The defender's declaration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DefenceDecl {
+    /// Block with a readied weapon or shield.
+    Block {
+        /// The weapon.
+        weapon: String,
+        /// How it is held.
+        grip: Grip,
+        /// The readied weapon whose reach counts against the attacker (default: the blocker).
+        reach_weapon: Option<String>,
+    },
+    /// Dodge, naming a readied weapon for the attacker's Reach and Thrust (or none).
+    Dodge {
+        /// The weapon (or natural weapon) whose reach counts.
+        reach_weapon: Option<String>,
+    },
+    /// Counterstrike the attacker.
+    Counterstrike(StrikeDecl),
+    /// Ignore.
+    Ignore,
+}
+
+/// The situation's modifiers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Situation {
+    /// Foes threatening the defender (the attacker included); -10 per foe beyond one.
+    pub foes: u8,
+    /// The attacker is prone (-20).
+    pub attacker_prone: bool,
+    /// The defender is prone (-20).
+    pub defender_prone: bool,
+    /// The two are In Close (reach and thrust reversed).
+    pub in_close: bool,
+    /// The attacker is mounted (Mounted Penalty).
+    pub attacker_mounted: bool,
+    /// The defender is mounted (Mounted Penalty; -10 to Block or Counterstrike, -20 to Dodge).
+    pub defender_mounted: bool,
+    /// Any other modifier to the attack the GM rules.
+    pub attack_mod: i32,
+    /// Any other modifier to the defence the GM rules.
+    pub defence_mod: i32,
+}
+
+/// One melee exchange, with every die.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MeleeExchange {
+    /// The attacker.
+    pub attacker: CharacterId,
+    /// The defender.
+    pub defender: CharacterId,
+    /// The attack.
+    pub attack: StrikeDecl,
+    /// The defence.
+    pub defence: DefenceDecl,
+    /// The situation.
+    pub situation: Situation,
+    /// The attacker's d100.
+    pub attack_roll: u16,
+    /// The defender's d100 (none when Ignoring).
+    pub defence_roll: Option<u16>,
+    /// The TAs the winner chose.
+    pub tas: Vec<Ta>,
+    /// The Injury Sequence's dice for the strike, by the strike's names.
+    pub dice: Vec<RecordedDie>,
+}
+
+/// Why an exchange cannot be declared or resolved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ExchangeError {
+    /// A declaration the rules do not allow.
+    #[error("{0}")]
+    Declaration(String),
+    /// The strike cannot be resolved.
+    #[error(transparent)]
+    Strike(#[from] StrikeError),
+}
+
+/// What an exchange did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExchangeOutcome {
+    /// The attacker's test.
+    pub attack: TestResult,
+    /// How the attack EML was made.
+    pub attack_parts: Vec<EmlPart>,
+    /// The defender's test.
+    pub defence: Option<TestResult>,
+    /// How the defence EML was made.
+    pub defence_parts: Vec<EmlPart>,
+    /// Notes on levels forced by the rules (automatic CF, stunned, helpless).
+    pub notes: Vec<String>,
+    /// The opposed test's outcome.
+    pub outcome: MeleeOutcome,
+    /// The TAs applied, and whether they were defaults.
+    pub tas: Vec<Ta>,
+    /// The TAs were not chosen: the defaults applied.
+    pub default_tas: bool,
+    /// The strike delivered, if any: who was struck and the Injury Sequence.
+    pub strike: Option<(CharacterId, Box<StrikeOutcome>)>,
+}
+
+/// What the exchange reads from the campaign.
+pub struct Sides<'a> {
+    /// The attacker.
+    pub attacker: &'a HmCharacter,
+    /// The defender.
+    pub defender: &'a HmCharacter,
+    /// The attacker's body table.
+    pub attacker_body: &'a BodyTable,
+    /// The defender's body table.
+    pub defender_body: &'a BodyTable,
+    /// Weapons and armour.
+    pub arms: &'a Arms,
+    /// The treatment tables (impairment).
+    pub treatment: &'a TreatmentTable,
+    /// The campaign clock.
+    pub now: crate::time::CampaignTime,
+}
+
+fn part(label: impl Into<String>, value: i32) -> EmlPart {
+    EmlPart {
+        label: label.into(),
+        value,
+    }
+}
+
+fn declare(msg: String) -> ExchangeError {
+    ExchangeError::Declaration(msg)
+}
+
+fn weapon<'a>(
+    arms: &'a Arms,
+    ch: &HmCharacter,
+    name: &str,
+) -> Result<&'a super::arms::Weapon, ExchangeError> {
+    if !ch.gear.weapons.iter().any(|w| w.eq_ignore_ascii_case(name)) {
+        return Err(declare(format!("{} has no readied {name}", ch.name)));
+    }
+    arms.weapon(name).ok_or_else(|| {
+        declare(format!(
+            "there is no weapon '{name}' in the campaign's arms"
+        ))
+    })
+}
+
+/// Impairment and unusability of a test for a character.
+fn impairment(s: &Sides, ch: &HmCharacter, test: &str, grip: Grip) -> (i32, bool) {
+    let t = impaired_tests(ch, s.treatment, s.now)
+        .into_iter()
+        .find(|t| t.test == test);
+    match (t, arm_of(grip)) {
+        (Some(t), super::state::Side::Right) => (t.right, t.right_unusable),
+        (Some(t), super::state::Side::Left) => (t.left, t.left_unusable),
+        (None, _) => (0, false),
+    }
+}
+
+fn common(parts: &mut Vec<EmlPart>, ch: &HmCharacter, impair: i32, prone: bool, mounted: bool) {
+    if prone {
+        parts.push(part("prone", -20));
+    }
+    if ch.fatigue() != 0 {
+        parts.push(part("fatigue", -ch.fatigue()));
+    }
+    if impair != 0 {
+        parts.push(part("impairment", -impair));
+    }
+    if mounted {
+        let p = melee::secondary_modifier(ch.gear.skills.riding).min(0);
+        if p != 0 {
+            parts.push(part("Mounted Penalty", p));
+        }
+    }
+}
+
+/// The EML of a Melee Strike (an attack, or a counterstrike): Melee, aim, Heft, Reach or
+/// Thrust against `opponent_reach` (None against Ignore), prone, trauma, mounted.
+#[allow(clippy::too_many_arguments)]
+fn strike_parts(
+    s: &Sides,
+    ch: &HmCharacter,
+    decl: &StrikeDecl,
+    target_body: &BodyTable,
+    opponent_reach: Option<i32>,
+    prone: bool,
+    mounted: bool,
+    in_close: bool,
+) -> Result<(Vec<EmlPart>, bool), ExchangeError> {
+    let w = weapon(s.arms, ch, &decl.weapon)?;
+    let mode = w
+        .modes
+        .iter()
+        .find(|m| m.name.eq_ignore_ascii_case(&decl.mode))
+        .ok_or_else(|| declare(format!("the {} has no strike mode '{}'", w.name, decl.mode)))?;
+    let mut parts = vec![part(
+        format!("Melee ML{}", ch.gear.skills.melee),
+        ch.gear.skills.melee,
+    )];
+    let mut reach = w.reach;
+    if let Some(aim) = decl.aim {
+        if aim < 1 || aim > target_body.zone_count() {
+            return Err(declare(format!(
+                "aim ZN{aim} is not on the {} table",
+                target_body.name
+            )));
+        }
+        reach -= target_body.reach_penalty(aim);
+        if reach < 0 {
+            return Err(declare(format!(
+                "aiming at ZN{aim} reduces the {}'s reach below 0: it cannot be aimed at",
+                w.name
+            )));
+        }
+        if aim != target_body.default_aim {
+            parts.push(part("aim", -10));
+        }
+    }
+    let heft = melee::heft_penalty(ch.sheet.strength, w.heft, decl.grip, false);
+    if heft != 0 {
+        parts.push(part("heft", heft));
+    }
+    if let Some(opp) = opponent_reach {
+        let rt = melee::reach_and_thrust(reach, mode.thrust, opp, in_close);
+        if rt < 0 {
+            parts.push(part("reach", rt));
+        } else if rt > 0 {
+            parts.push(part("thrust", rt));
+        }
+    }
+    let (impair, unusable) = impairment(s, ch, "Melee", decl.grip);
+    common(&mut parts, ch, impair, prone, mounted);
+    Ok((parts, unusable))
+}
+
+fn test_with(
+    parts: &[EmlPart],
+    roll: u16,
+    automatic_cf: bool,
+    stunned: bool,
+    notes: &mut Vec<String>,
+    who: &str,
+) -> TestResult {
+    let raw: i32 = parts.iter().map(|p| p.value).sum();
+    let mut t = d100_test(raw, roll);
+    if automatic_cf {
+        t.level = SuccessLevel::CF;
+        notes.push(format!(
+            "{who}: a zone the test needs is unusable (Grievous): automatic CF"
+        ));
+    } else if stunned {
+        let before = t.level;
+        t.level = t.level.lowered();
+        notes.push(format!("{who} is stunned: {before} becomes {}", t.level));
+    }
+    t
+}
+
+fn build_strike(
+    arms: &Arms,
+    striker: &HmCharacter,
+    decl: &StrikeDecl,
+    target: &HmCharacter,
+    target_body: &BodyTable,
+    tas: &[Ta],
+) -> Result<Strike, ExchangeError> {
+    let w = arms
+        .weapon(&decl.weapon)
+        .ok_or_else(|| declare(format!("there is no weapon '{}'", decl.weapon)))?;
+    let mode = w
+        .modes
+        .iter()
+        .find(|m| m.name.eq_ignore_ascii_case(&decl.mode))
+        .ok_or_else(|| declare(format!("the {} has no strike mode '{}'", w.name, decl.mode)))?;
+    let roll: DiceExpr = mode
+        .impact
+        .parse()
+        .map_err(|e| declare(format!("{}: {e}", w.name)))?;
+    let impacts = tas.iter().filter(|t| **t == Ta::Impact).count() as i32;
+    let precision = tas.iter().filter(|t| **t == Ta::Precision).count() as u8;
+    Ok(Strike {
+        target: target.id,
+        aspect: mode.aspect,
+        targeting: Targeting::Rolled {
+            zone_die: Die::new(w.zone_die).map_err(|e| declare(e.to_string()))?,
+            aim: decl.aim.unwrap_or(target_body.default_aim),
+            precision,
+            pick_zone: None,
+            pick_location: None,
+            side: SideRule::LocationDie,
+        },
+        impact: ImpactInput::Rolled {
+            roll,
+            strength_mod: striker.gear.skills.str_impact,
+            impact_ta: impacts * w.impact_ta.unwrap_or_else(|| melee::impact_ta(mode.aspect)),
+        },
+        av: 0,
+        rigid: false,
+        projectile: false,
+        face_option: false,
+        dice: Vec::new(),
+    })
+}
+
+/// Resolves an exchange, read-only. `id` becomes the id of any injury it inflicts.
+pub fn resolve(
+    s: &Sides,
+    x: &MeleeExchange,
+    id: InjuryId,
+    dice: &mut dyn DiceSource,
+) -> Result<ExchangeOutcome, ExchangeError> {
+    let (a, d) = (s.attacker, s.defender);
+    if a.id == d.id {
+        return Err(declare("a character cannot attack themselves".into()));
+    }
+    for c in [a, d] {
+        if c.dead() {
+            return Err(declare(format!("{} is dead", c.name)));
+        }
+    }
+    if matches!(a.shock, ShockState::Incapacitated | ShockState::Unconscious) {
+        return Err(declare(format!(
+            "{} is {}: no independent actions",
+            a.name, a.shock
+        )));
+    }
+    let unaware = matches!(d.shock, ShockState::Incapacitated | ShockState::Unconscious);
+    if unaware && x.defence != DefenceDecl::Ignore {
+        return Err(declare(format!(
+            "{} is {}: unaware, they must Ignore",
+            d.name, d.shock
+        )));
+    }
+    let sit = &x.situation;
+    let mut notes = Vec::new();
+    // The defender's weapon that the attacker's reach and thrust are judged against.
+    let reach_of = |name: &Option<String>| -> Result<Option<i32>, ExchangeError> {
+        match name {
+            Some(n) => Ok(Some(weapon(s.arms, d, n)?.reach)),
+            None => Ok(None),
+        }
+    };
+    let (defence, opp_reach) = match &x.defence {
+        DefenceDecl::Block {
+            weapon: w,
+            reach_weapon,
+            ..
+        } => {
+            let blocker = weapon(s.arms, d, w)?.reach;
+            (Defence::Block, reach_of(reach_weapon)?.or(Some(blocker)))
+        }
+        DefenceDecl::Dodge { reach_weapon } => (Defence::Dodge, reach_of(reach_weapon)?),
+        DefenceDecl::Counterstrike(c) => (
+            Defence::Counterstrike,
+            Some(weapon(s.arms, d, &c.weapon)?.reach),
+        ),
+        DefenceDecl::Ignore => (Defence::Ignore, None),
+    };
+    let (mut attack_parts, a_unusable) = strike_parts(
+        s,
+        a,
+        &x.attack,
+        s.defender_body,
+        opp_reach,
+        sit.attacker_prone,
+        sit.attacker_mounted,
+        sit.in_close,
+    )?;
+    if sit.attack_mod != 0 {
+        attack_parts.push(part("situation", sit.attack_mod));
+    }
+    let mut attack = test_with(
+        &attack_parts,
+        x.attack_roll,
+        a_unusable,
+        a.shock == ShockState::Stunned,
+        &mut notes,
+        &a.name,
+    );
+    if d.shock == ShockState::Unconscious && attack.level != SuccessLevel::CF {
+        attack.level = SuccessLevel::CS;
+        notes.push(format!("{} is helpless: a CS Ignore result", d.name));
+    }
+    let outnumbered = -10 * i32::from(sit.foes.saturating_sub(1));
+    let (defence_test, defence_parts) = match &x.defence {
+        DefenceDecl::Ignore => {
+            if x.defence_roll.is_some() {
+                return Err(declare("an Ignoring defender makes no roll".into()));
+            }
+            (None, Vec::new())
+        }
+        decl => {
+            let roll = x.defence_roll.ok_or_else(|| {
+                declare(format!("the {} needs the defender's roll", defence.word()))
+            })?;
+            let (mut parts, unusable) = match decl {
+                DefenceDecl::Block {
+                    weapon: w, grip, ..
+                } => {
+                    let wp = weapon(s.arms, d, w)?;
+                    let mut p = vec![part(
+                        format!("Melee ML{}", d.gear.skills.melee),
+                        d.gear.skills.melee,
+                    )];
+                    let heft = melee::heft_penalty(d.sheet.strength, wp.heft, *grip, wp.shield);
+                    if heft != 0 {
+                        p.push(part("heft", heft));
+                    }
+                    let (impair, unusable) = impairment(s, d, "Melee", *grip);
+                    common(&mut p, d, impair, sit.defender_prone, sit.defender_mounted);
+                    if sit.defender_mounted {
+                        p.push(part("rider blocks", -10));
+                    }
+                    (p, unusable)
+                }
+                DefenceDecl::Dodge { .. } => {
+                    let mut p = vec![part(
+                        format!("Dodge ML{}", d.gear.skills.dodge),
+                        d.gear.skills.dodge,
+                    )];
+                    let (impair, unusable) = impairment(s, d, "Dodge", Grip::Primary);
+                    common(&mut p, d, impair, sit.defender_prone, sit.defender_mounted);
+                    if sit.defender_mounted {
+                        p.push(part("rider dodges", -20));
+                    }
+                    (p, unusable)
+                }
+                DefenceDecl::Counterstrike(c) => {
+                    let att_reach = weapon(s.arms, a, &x.attack.weapon)?.reach;
+                    let (mut p, unusable) = strike_parts(
+                        s,
+                        d,
+                        c,
+                        s.attacker_body,
+                        Some(att_reach),
+                        sit.defender_prone,
+                        sit.defender_mounted,
+                        sit.in_close,
+                    )?;
+                    if sit.defender_mounted {
+                        p.push(part("rider counterstrikes", -10));
+                    }
+                    (p, unusable)
+                }
+                DefenceDecl::Ignore => unreachable!("handled above"),
+            };
+            if outnumbered != 0 {
+                parts.push(part("outnumbered", outnumbered));
+            }
+            if sit.defence_mod != 0 {
+                parts.push(part("situation", sit.defence_mod));
+            }
+            let t = test_with(
+                &parts,
+                roll,
+                unusable,
+                d.shock == ShockState::Stunned,
+                &mut notes,
+                &d.name,
+            );
+            (Some(t), parts)
+        }
+    };
+    let outcome = melee::resolve(defence, &attack, defence_test.as_ref());
+    // Tactical Advantages: one per star beyond the first, chosen among the winner's options.
+    let earned = outcome.stars.saturating_sub(1) as usize;
+    let (tas, default_tas) = if outcome.victor == Victor::Nobody || earned == 0 {
+        if !x.tas.is_empty() {
+            return Err(declare("no Tactical Advantage was won".into()));
+        }
+        (Vec::new(), false)
+    } else if x.tas.is_empty() {
+        let d = if outcome.ta_options.contains(&Ta::Impact) {
+            Ta::Impact
+        } else {
+            Ta::Setup
+        };
+        (vec![d; earned], true)
+    } else {
+        if x.tas.len() > earned {
+            return Err(declare(format!("{earned} TA won, {} chosen", x.tas.len())));
+        }
+        if let Some(bad) = x.tas.iter().find(|t| !outcome.ta_options.contains(t)) {
+            return Err(declare(format!(
+                "{} is not a TA this victory offers ({})",
+                bad.word(),
+                outcome
+                    .ta_options
+                    .iter()
+                    .map(|t| t.word())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        (x.tas.clone(), false)
+    };
+    let strike = if outcome.attacker_strikes {
+        let st = build_strike(s.arms, a, &x.attack, d, s.defender_body, &tas)?;
+        let ff: Vec<String> = s
+            .defender_body
+            .face
+            .iter()
+            .flat_map(|f| f.entries.iter().map(|e| e.name.clone()))
+            .collect();
+        let armour = |p: &super::state::Place, asp| armour_at(s.arms, &d.gear, p, asp, 0, &ff);
+        Some((
+            d.id,
+            Box::new(resolve_strike_armoured(
+                d,
+                s.defender_body,
+                &st,
+                id,
+                dice,
+                Some(&armour),
+            )?),
+        ))
+    } else if outcome.defender_strikes {
+        let DefenceDecl::Counterstrike(c) = &x.defence else {
+            return Err(declare("a counterstrike without its declaration".into()));
+        };
+        let st = build_strike(s.arms, d, c, a, s.attacker_body, &tas)?;
+        let ff: Vec<String> = s
+            .attacker_body
+            .face
+            .iter()
+            .flat_map(|f| f.entries.iter().map(|e| e.name.clone()))
+            .collect();
+        let armour = |p: &super::state::Place, asp| armour_at(s.arms, &a.gear, p, asp, 0, &ff);
+        Some((
+            a.id,
+            Box::new(resolve_strike_armoured(
+                a,
+                s.attacker_body,
+                &st,
+                id,
+                dice,
+                Some(&armour),
+            )?),
+        ))
+    } else {
+        None
+    };
+    Ok(ExchangeOutcome {
+        attack,
+        attack_parts,
+        defence: defence_test,
+        defence_parts,
+        notes,
+        outcome,
+        tas,
+        default_tas,
+        strike,
+    })
+}
+
+/// Applies a resolved exchange: the strike's injury and shock, and the mishaps owed.
+pub fn apply(
+    attacker: &mut HmCharacter,
+    defender: &mut HmCharacter,
+    out: &ExchangeOutcome,
+    ctx: super::injury::Context,
+) {
+    use super::state::Owed;
+    for m in &out.outcome.mishaps {
+        let who = if m.attacker {
+            &mut *attacker
+        } else {
+            &mut *defender
+        };
+        who.owed.push(Owed::TestMishap { kind: m.kind });
+    }
+    if let Some((target, strike)) = &out.strike {
+        let who = if *target == attacker.id {
+            attacker
+        } else {
+            defender
+        };
+        super::injury::apply_strike(who, strike, ctx);
+    }
+}
