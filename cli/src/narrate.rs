@@ -270,6 +270,16 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
             s
         }
         Applied::Setting(what) => what.clone(),
+        Applied::Shot { shooter, outcome } => {
+            let (struck, letter) = match &outcome.strike {
+                Some((t, s)) => (
+                    who(*t),
+                    s.injury.as_ref().map_or('?', |i| i.aspect.letter()),
+                ),
+                None => (String::new(), '?'),
+            };
+            crate::commands::shoot::narrate_shot(outcome, &who(*shooter), &struck, letter)
+        }
         Applied::Melee {
             attacker,
             defender,

@@ -102,6 +102,7 @@ impl Event {
                 HmEvent::ArmsDefined(_) => "hm.arms-defined",
                 HmEvent::Equipped { .. } => "hm.equipped",
                 HmEvent::Melee(_) => "hm.melee",
+                HmEvent::Shot(_) => "hm.shot",
             },
         }
     }
@@ -121,6 +122,7 @@ impl Event {
                 HmEvent::HealerAttends(r) => Some(r.character),
                 HmEvent::Equipped { character, .. } => Some(*character),
                 HmEvent::Melee(x) => Some(x.attacker),
+                HmEvent::Shot(x) => Some(x.shooter),
                 HmEvent::BodyTableDefined(_)
                 | HmEvent::OptionSet { .. }
                 | HmEvent::TreatmentTableDefined(_)

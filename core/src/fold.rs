@@ -138,6 +138,13 @@ pub enum Applied {
     Setting(String),
     /// A ruling was recorded (retractions and amendments act through [`Ledger::derive`]).
     Ruling(String),
+    /// A missile attack was resolved.
+    Shot {
+        /// The shooter.
+        shooter: CharacterId,
+        /// Everything it found.
+        outcome: Box<crate::harnmaster::shot::ShotOutcome>,
+    },
     /// A melee exchange was resolved.
     Melee {
         /// The attacker.
@@ -609,6 +616,23 @@ impl Ledger {
                     outcome: Box::new(outcome),
                 })
             }
+            HmEvent::Shot(x) => {
+                let outcome = self.check_shot(x, InjuryId(env.id.0), &mut RecordedDice(&x.dice))?;
+                for m in [&outcome.result] {
+                    if let crate::harnmaster::missile::MissileResult::Mishap(kind) = m {
+                        self.hm_mut(x.shooter)?
+                            .owed
+                            .push(crate::harnmaster::state::Owed::TestMishap { kind: *kind });
+                    }
+                }
+                if let Some((target, strike)) = &outcome.strike {
+                    injury::apply_strike(self.hm_mut(*target)?, strike, ctx);
+                }
+                Ok(Applied::Shot {
+                    shooter: x.shooter,
+                    outcome: Box::new(outcome),
+                })
+            }
             HmEvent::TreatmentTableDefined(t) => {
                 t.validate().map_err(FoldError::Setting)?;
                 self.treatment = Some(t.clone());
@@ -641,6 +665,44 @@ impl Ledger {
             now: self.now,
         };
         crate::harnmaster::exchange::resolve(&sides, x, id, dice).map_err(|e| match e {
+            crate::harnmaster::exchange::ExchangeError::Strike(s) => FoldError::Strike(s),
+            other => FoldError::Setting(other.to_string()),
+        })
+    }
+
+    /// Resolves a missile attack against the current state without applying it.
+    pub fn check_shot(
+        &self,
+        x: &crate::harnmaster::shot::Shot,
+        id: InjuryId,
+        dice: &mut dyn crate::harnmaster::injury::DiceSource,
+    ) -> Result<crate::harnmaster::shot::ShotOutcome, FoldError> {
+        let shooter = self.hm(x.shooter)?;
+        let with_body =
+            |c: Option<CharacterId>| -> Result<Option<(&HmCharacter, &BodyTable)>, FoldError> {
+                match c {
+                    Some(c) => {
+                        let ch = self.hm(c)?;
+                        let body = self
+                            .table(&ch.sheet.body)
+                            .ok_or_else(|| FoldError::UnknownTable(ch.sheet.body.clone()))?;
+                        Ok(Some((ch, body)))
+                    }
+                    None => Ok(None),
+                }
+            };
+        crate::harnmaster::shot::resolve(
+            shooter,
+            with_body(x.target)?,
+            with_body(x.struck)?,
+            &self.arms,
+            self.treatment_table(),
+            self.now,
+            x,
+            id,
+            dice,
+        )
+        .map_err(|e| match e {
             crate::harnmaster::exchange::ExchangeError::Strike(s) => FoldError::Strike(s),
             other => FoldError::Setting(other.to_string()),
         })

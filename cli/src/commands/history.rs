@@ -76,6 +76,11 @@ pub fn concerns(
     injury: InjuryId,
 ) -> bool {
     match applied {
+        Applied::Shot { outcome, .. } => outcome.strike.as_ref().is_some_and(|(t, s)| {
+            *t == who
+                && (s.injury.as_ref().is_some_and(|i| i.id == injury)
+                    || s.raised.is_some_and(|r| r.0 == injury))
+        }),
         Applied::Melee { outcome, .. } => outcome.strike.as_ref().is_some_and(|(t, s)| {
             *t == who
                 && (s.injury.as_ref().is_some_and(|i| i.id == injury)

@@ -15,6 +15,7 @@ pub mod melee;
 pub mod option;
 pub mod roll;
 pub mod ruling;
+pub mod shoot;
 pub mod show;
 pub mod staunch;
 pub mod strike;
@@ -42,6 +43,8 @@ pub enum Command {
     Strike(strike::StrikeArgs),
     /// Record one melee exchange (Melee Sequence) flowing into the Injury Sequence.
     Melee(melee::MeleeArgs),
+    /// Record one missile attack (Missile Sequence) flowing into the Injury Sequence.
+    Shoot(shoot::ShootArgs),
     /// Load or show the campaign's weapons and armour.
     #[command(subcommand)]
     Arms(arms::ArmsCommand),
@@ -97,6 +100,7 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Strike(a) => strike::cmd_strike(a, ctx),
         Command::Melee(a) => melee::cmd_melee(a, ctx),
         Command::Arms(c) => arms::cmd_arms(c, ctx),
+        Command::Shoot(a) => shoot::cmd_shoot(a, ctx),
         Command::Roll(a) => roll::cmd_roll(a, ctx),
         Command::Staunch(a) => staunch::cmd_staunch(a, ctx),
         Command::Treat(a) => treat::cmd_treat(a, ctx),

@@ -13,6 +13,7 @@ pub mod injury;
 pub mod melee;
 pub mod missile;
 pub mod shock;
+pub mod shot;
 pub mod state;
 
 use serde::{Deserialize, Serialize};
@@ -67,4 +68,6 @@ pub enum HmEvent {
     },
     /// One melee exchange through to the Injury Sequence.
     Melee(Box<exchange::MeleeExchange>),
+    /// One missile attack through to the Injury Sequence.
+    Shot(Box<shot::Shot>),
 }

@@ -1,0 +1,240 @@
+//! `leechbook shoot SHOOTER [TARGET]`: one missile attack (Missile Sequence), flowing into the
+//! Injury Sequence when it strikes, every die given or rolled.
+
+use super::find;
+use super::melee::TaArg;
+use crate::dice::{parse_dice, rng, TableDice};
+use crate::error::CommandError;
+use crate::narrate;
+use crate::Ctx;
+use clap::Args;
+use leechbook_core::dice::Die;
+use leechbook_core::harnmaster::injury::STRIKE_DICE;
+use leechbook_core::harnmaster::melee::Ta;
+use leechbook_core::harnmaster::missile::{MissileResult, Movement};
+use leechbook_core::harnmaster::shot::{Shot, ShotOutcome};
+use leechbook_core::harnmaster::HmEvent;
+use leechbook_core::ids::InjuryId;
+use leechbook_core::Event;
+
+/// Record a missile attack. Dice in --dice: attack (d100), count (d20, or d10 with Volley
+/// Precision), ta (the d10 rolled with it), deviation (d8), then the strike's zone, location,
+/// impact, shock, ... Any not given are rolled.
+#[derive(Args, Debug)]
+pub struct ShootArgs {
+    /// The shooter.
+    pub shooter: String,
+    /// The intended target of a direct shot (a volley aims at an area: leave it out).
+    pub target: Option<String>,
+    /// The missile weapon.
+    #[arg(long)]
+    pub weapon: String,
+    /// Its mode.
+    #[arg(long, default_value = "shoot")]
+    pub mode: String,
+    /// The range in feet.
+    #[arg(long)]
+    pub range: i32,
+    /// Bows and crossbows are wet: Base Range halved.
+    #[arg(long)]
+    pub wet: bool,
+    /// The overhead in feet (under 10 forbids volleys).
+    #[arg(long)]
+    pub overhead: Option<i32>,
+    /// The target is moving (-10).
+    #[arg(long, conflicts_with = "evading")]
+    pub moving: bool,
+    /// The target is evading: its Dodge index (-5 each).
+    #[arg(long)]
+    pub evading: Option<i32>,
+    /// The shooter moved (-10, not for throwers).
+    #[arg(long)]
+    pub moving_shooter: bool,
+    /// The shooter aimed last round (+10).
+    #[arg(long)]
+    pub aimed: bool,
+    /// Crosswind Windforce.
+    #[arg(long, default_value_t = 0)]
+    pub windforce: u8,
+    /// A massive target's TAR (+5 each, direct only).
+    #[arg(long, default_value_t = 0)]
+    pub tar: u8,
+    /// The target area moves (-10, volley).
+    #[arg(long)]
+    pub moving_area: bool,
+    /// Another modifier.
+    #[arg(long = "mod", default_value_t = 0, allow_negative_numbers = true)]
+    pub modifier: i32,
+    /// The ZN aimed at (direct).
+    #[arg(long)]
+    pub aim: Option<u8>,
+    /// The target count: in the volley's area, or within five feet of a missed target.
+    #[arg(long, default_value_t = 0)]
+    pub count: u16,
+    /// The creature the count roll indicates, when it hits.
+    #[arg(long)]
+    pub struck: Option<String>,
+    /// TAs chosen (impact or precision; repeat).
+    #[arg(long = "ta", value_enum)]
+    pub tas: Vec<TaArg>,
+    /// Faces: attack=N,count=N,ta=N,deviation=N,zone=N,...
+    #[arg(long, value_name = "LIST")]
+    pub dice: Option<String>,
+}
+
+/// Narrates a missile attack.
+pub fn narrate_shot(o: &ShotOutcome, shooter: &str, struck: &str, letter: char) -> String {
+    let parts: Vec<String> = o.parts.iter().map(crate::views::render_part).collect();
+    let mut s = format!(
+        "{shooter} shoots ({}): {} vs EML{} ({}): {}",
+        o.band.word(),
+        o.test.roll,
+        o.test.eml,
+        parts.join(" "),
+        o.test.level
+    );
+    s.push_str(&match &o.result {
+        MissileResult::Spoiled => " -> spoiled (EML -40 or worse)".to_string(),
+        MissileResult::Mishap(k) => format!(" -> mishap: {shooter} owes a {} roll", k.word()),
+        MissileResult::Miss => " -> miss".into(),
+        MissileResult::Deviation => " -> deviation".into(),
+        MissileResult::Strike(n) => format!(" -> strike {}", "*".repeat(*n as usize)),
+        MissileResult::PotentialStrike { precision } => format!(
+            " -> potential strike{}",
+            if *precision {
+                " with Volley Precision"
+            } else {
+                ""
+            }
+        ),
+    });
+    if let Some(d) = o.deviation {
+        s.push_str(&format!("; d8 {d}: the adjacent area"));
+    }
+    if let Some((roll, hit)) = o.count {
+        s.push_str(&format!(
+            "; count {roll} {} target count{}",
+            if hit { "within" } else { "beyond the" },
+            if hit { "" } else { ": no hit" }
+        ));
+    }
+    if let Some(t) = o.ta_d10 {
+        s.push_str(&format!(
+            "; d10 {t}: {}",
+            if t % 5 == 0 {
+                "the projectile's Impact TA"
+            } else {
+                "no Impact TA"
+            }
+        ));
+    }
+    if !o.tas.is_empty() {
+        s.push_str(&format!(
+            "; TA {}",
+            o.tas
+                .iter()
+                .map(|t| t.word())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if let Some((_, strike)) = &o.strike {
+        s.push_str(&format!(
+            "\n  {struck} struck: {}",
+            narrate::strike(strike, letter)
+        ));
+    }
+    s
+}
+
+/// Records the attack.
+pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let mut names: Vec<&str> = vec!["attack", "count", "ta", "deviation"];
+    names.extend(STRIKE_DICE);
+    let given = parse_dice(a.dice.as_deref(), &names)?;
+    let (rolls, other): (Vec<_>, Vec<_>) = given.into_iter().partition(|d| d.name == "attack");
+    let (ledger, env, applied) = ctx.record(|ledger, ctx| {
+        let shooter = find(ledger, &a.shooter)?;
+        let target = a
+            .target
+            .as_deref()
+            .map(|t| find(ledger, t).map(|c| c.id))
+            .transpose()?;
+        let struck = a
+            .struck
+            .as_deref()
+            .map(|t| find(ledger, t).map(|c| c.id))
+            .transpose()?;
+        let mut r = rng(ctx.seed);
+        let mut t = TableDice::new(rolls.clone(), &mut r);
+        let roll = t.one("attack", Die::D100)?;
+        let attack_rolled = !t.rolled.is_empty();
+        let mut x = Shot {
+            shooter: shooter.id,
+            weapon: a.weapon.clone(),
+            mode: a.mode.clone(),
+            range_ft: a.range,
+            wet: a.wet,
+            overhead_ft: a.overhead,
+            movement: match (a.moving, a.evading) {
+                (true, _) => Movement::Moving,
+                (_, Some(_)) => Movement::Evading,
+                _ => Movement::Still,
+            },
+            dodge_index: a.evading.unwrap_or(0),
+            moving_shooter: a.moving_shooter,
+            aimed: a.aimed,
+            windforce: a.windforce,
+            massive_tar: a.tar,
+            moving_area: a.moving_area,
+            modifier: a.modifier,
+            target,
+            aim: a.aim,
+            target_count: a.count,
+            struck,
+            roll,
+            tas: a
+                .tas
+                .iter()
+                .map(|t| match t {
+                    TaArg::Precision => Ta::Precision,
+                    TaArg::Action => Ta::Action,
+                    TaArg::Setup => Ta::Setup,
+                    TaArg::Impact => Ta::Impact,
+                })
+                .collect(),
+            dice: Vec::new(),
+        };
+        let mut r2 = rng(ctx.seed.map(|s| s.wrapping_add(1)));
+        let mut dice = TableDice::new(other.clone(), &mut r2);
+        ledger
+            .check_shot(&x, InjuryId(uuid::Uuid::nil()), &mut dice)
+            .map_err(|e| CommandError::user(e.to_string()))?;
+        let mut faces: Vec<String> = Vec::new();
+        if attack_rolled {
+            faces.push(format!("attack={roll}"));
+        }
+        for d in dice
+            .recorded
+            .iter()
+            .filter(|d| dice.rolled.contains(&d.name.as_str()))
+        {
+            faces.push(format!(
+                "{}={}",
+                d.name,
+                d.faces
+                    .iter()
+                    .map(u16::to_string)
+                    .collect::<Vec<_>>()
+                    .join("/")
+            ));
+        }
+        if !faces.is_empty() {
+            ctx.note(format!("rolled by Leechbook: {}", faces.join(",")));
+        }
+        x.dice = dice.recorded;
+        Ok((Event::HarnMaster(HmEvent::Shot(Box::new(x))), None))
+    })?;
+    ctx.say(narrate::event(&ledger, &env, &applied));
+    Ok(())
+}

@@ -1,0 +1,349 @@
+//! One recorded missile attack (Missile Sequence steps 1-3 and its results), flowing into
+//! the Injury Sequence when it strikes.
+//!
+//! Readings: the range's impact modifier is folded into the impact roll (the volley example's
+//! "d12+4 ... reduced by 3 ... rolling d12+1"); the projectile's Armour Reduction lowers the AV
+//! at the struck location; TAs won are Impact or Precision ("one of the two special effects");
+//! a nearby or volley strike needs the GM to name the creature the count roll indicates.
+
+use super::arms::{armour_at, Arms, MissileKind};
+use super::body::BodyTable;
+use super::effect::impaired_tests;
+use super::exchange::ExchangeError;
+use super::healing::{EmlPart, TreatmentTable};
+use super::injury::{
+    resolve_strike_armoured, DiceSource, ImpactInput, RecordedDie, SideRule, Strike, StrikeOutcome,
+    Targeting,
+};
+use super::melee::{self, Ta};
+use super::missile::{self, Band, MissileResult, Movement};
+use super::state::HmCharacter;
+use crate::dice::{DiceExpr, Die};
+use crate::ids::{CharacterId, InjuryId};
+use crate::test_roll::{d100_test, TestResult};
+use serde::{Deserialize, Serialize};
+
+/// A missile attack, with every die.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shot {
+    /// The shooter.
+    pub shooter: CharacterId,
+    /// The missile weapon.
+    pub weapon: String,
+    /// Its mode.
+    pub mode: String,
+    /// The range in feet.
+    pub range_ft: i32,
+    /// Bows and crossbows wet (Base Range halved).
+    pub wet: bool,
+    /// The overhead in feet, if low.
+    pub overhead_ft: Option<i32>,
+    /// The target's movement.
+    pub movement: Movement,
+    /// An evading target's Dodge index (x5 penalty).
+    pub dodge_index: i32,
+    /// The shooter moved (-10; not for throwers).
+    pub moving_shooter: bool,
+    /// The shooter took the Aim action last round (+10).
+    pub aimed: bool,
+    /// Crosswind Windforce.
+    pub windforce: u8,
+    /// A massive target's TAR (+5 each, Direct only).
+    pub massive_tar: u8,
+    /// A moving target area (-10, Volley).
+    pub moving_area: bool,
+    /// Any other modifier the GM rules.
+    pub modifier: i32,
+    /// The intended target (Direct).
+    pub target: Option<CharacterId>,
+    /// The ZN aimed at (Direct).
+    pub aim: Option<u8>,
+    /// The target count: in the area (Volley), or within five feet of the target (a Direct
+    /// miss).
+    pub target_count: u16,
+    /// The creature the count roll indicates, when it hits.
+    pub struck: Option<CharacterId>,
+    /// The d100.
+    pub roll: u16,
+    /// TAs chosen (Impact or Precision).
+    pub tas: Vec<Ta>,
+    /// The other dice: `count` (d20, or d10 with Volley Precision), `ta` (the d10 rolled
+    /// with it), `deviation` (d8), and the Injury Sequence's.
+    pub dice: Vec<RecordedDie>,
+}
+
+/// What a missile attack did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShotOutcome {
+    /// The range band.
+    pub band: Band,
+    /// The test.
+    pub test: TestResult,
+    /// How the EML was made.
+    pub parts: Vec<EmlPart>,
+    /// The result.
+    pub result: MissileResult,
+    /// The TAs applied (with the automatic Precision against a still target).
+    pub tas: Vec<Ta>,
+    /// The count roll and whether it hit.
+    pub count: Option<(u16, bool)>,
+    /// The impact d10 rolled with the count roll.
+    pub ta_d10: Option<u16>,
+    /// The deviation d8 of a Volley F.
+    pub deviation: Option<u16>,
+    /// The strike, if any: who, and the Injury Sequence.
+    pub strike: Option<(CharacterId, Box<StrikeOutcome>)>,
+}
+
+/// The striker's body to strike, and its table.
+type Hit<'a> = (&'a HmCharacter, &'a BodyTable);
+
+/// How a hit is struck: stars, automatic precision, zone die, aim, and the creature.
+type Plan<'a> = (u8, bool, Die, u8, Option<Hit<'a>>);
+
+fn part(label: impl Into<String>, value: i32) -> EmlPart {
+    EmlPart {
+        label: label.into(),
+        value,
+    }
+}
+
+fn err(s: impl Into<String>) -> ExchangeError {
+    ExchangeError::Declaration(s.into())
+}
+
+/// Resolves a missile attack. `target` is the intended target of a direct shot and `nearby`
+/// the creature a count roll strikes, each with their body table.
+#[allow(clippy::too_many_arguments)]
+pub fn resolve(
+    shooter: &HmCharacter,
+    target: Option<Hit<'_>>,
+    nearby: Option<Hit<'_>>,
+    arms: &Arms,
+    treatment: &TreatmentTable,
+    now: crate::time::CampaignTime,
+    x: &Shot,
+    id: InjuryId,
+    dice: &mut dyn DiceSource,
+) -> Result<ShotOutcome, ExchangeError> {
+    if shooter.dead() {
+        return Err(err(format!("{} is dead", shooter.name)));
+    }
+    if !shooter
+        .gear
+        .weapons
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(&x.weapon))
+    {
+        return Err(err(format!("{} has no readied {}", shooter.name, x.weapon)));
+    }
+    let w = arms
+        .weapon(&x.weapon)
+        .ok_or_else(|| err(format!("there is no weapon '{}'", x.weapon)))?;
+    let kind = w
+        .missile
+        .ok_or_else(|| err(format!("the {} is not a missile weapon", w.name)))?;
+    let mode = w
+        .modes
+        .iter()
+        .find(|m| m.name.eq_ignore_ascii_case(&x.mode))
+        .ok_or_else(|| err(format!("the {} has no mode '{}'", w.name, x.mode)))?;
+    let bowlike = matches!(kind, MissileKind::Bow | MissileKind::Crossbow);
+    let br = w.base_range.unwrap_or(1);
+    let br = if x.wet && bowlike { br / 2 } else { br };
+    let band = Band::of(x.range_ft, br).ok_or_else(|| {
+        err(missile::MissileError::OutOfRange {
+            range: x.range_ft,
+            br,
+            max: 4 * br,
+        }
+        .to_string())
+    })?;
+    let overhead =
+        missile::overhead(band, x.overhead_ft, bowlike).map_err(|e| err(e.to_string()))?;
+    let s = &shooter.gear.skills;
+    let (skill, ml) = match kind {
+        MissileKind::Bow | MissileKind::Crossbow => ("Archery", s.archery),
+        MissileKind::Sling => ("Slings", s.slings),
+        MissileKind::Thrown => ("Throwing", s.throwing),
+    };
+    let mut parts = vec![part(format!("{skill} ML{ml}"), ml)];
+    let mut push = |label: &str, v: i32| {
+        if v != 0 {
+            parts.push(part(label, v));
+        }
+    };
+    push(band.word(), band.modifier());
+    push("overhead", overhead);
+    push(
+        "target",
+        match x.movement {
+            Movement::Still => 0,
+            Movement::Moving => -10,
+            Movement::Evading => -5 * x.dodge_index,
+        },
+    );
+    if x.moving_shooter && kind != MissileKind::Thrown {
+        push("moving shooter", -10);
+    }
+    if kind == MissileKind::Thrown {
+        push(
+            "heft",
+            melee::heft_penalty(shooter.sheet.strength, w.heft, melee::Grip::Primary, false),
+        );
+    }
+    let wf = i32::from(x.windforce);
+    push(
+        "crosswind",
+        if band.volley() {
+            -20 * wf
+        } else if wf >= 2 {
+            -10 * wf
+        } else {
+            0
+        },
+    );
+    if x.aimed {
+        push("aim", 10);
+    }
+    if !band.volley() {
+        push("massive target", 5 * i32::from(x.massive_tar));
+    } else if x.moving_area {
+        push("moving area", -10);
+    }
+    push("fatigue", -shooter.fatigue());
+    let (impair, unusable) = impaired_tests(shooter, treatment, now)
+        .into_iter()
+        .find(|t| t.test == skill)
+        .map(|t| (t.right.max(t.left), t.right_unusable || t.left_unusable))
+        .unwrap_or((0, false));
+    push("impairment", -impair);
+    push("situation", x.modifier);
+    let raw: i32 = parts.iter().map(|p| p.value).sum();
+    let mut test = d100_test(raw, x.roll);
+    if unusable {
+        test.level = crate::test_roll::SuccessLevel::CF;
+    }
+    let result = missile::result(&test, raw, band.volley());
+    let mut out = ShotOutcome {
+        band,
+        test,
+        parts,
+        result: result.clone(),
+        tas: Vec::new(),
+        count: None,
+        ta_d10: None,
+        deviation: None,
+        strike: None,
+    };
+    if result == MissileResult::Deviation && raw > 5 {
+        out.deviation =
+            Some(dice.faces("deviation", Die::new(8).map_err(|e| err(e.to_string()))?, 1)?[0]);
+    }
+    // Which strike, if any: (stars for TAs, automatic precision, impact TA from the d10,
+    // zone die, aim).
+    let mut projectile_ta = false;
+    let plan: Option<Plan<'_>> = match result {
+        MissileResult::Strike(stars) => {
+            if target.is_none() {
+                return Err(err("a direct shot names its target"));
+            }
+            let zd = if kind == MissileKind::Thrown && band == Band::DirectPb {
+                Die::new(w.zone_die).map_err(|e| err(e.to_string()))?
+            } else {
+                band.zone_die()
+            };
+            Some((
+                stars,
+                x.movement == Movement::Still,
+                zd,
+                x.aim.unwrap_or(1),
+                target,
+            ))
+        }
+        MissileResult::Miss | MissileResult::Deviation | MissileResult::PotentialStrike { .. }
+            if raw > 5 && x.target_count > 0 =>
+        {
+            let precision = matches!(result, MissileResult::PotentialStrike { precision: true });
+            let die = if precision { Die::D10 } else { Die::D20 };
+            let roll = dice.faces("count", die, 1)?[0];
+            let hit = missile::potential_strike(roll, x.target_count);
+            out.count = Some((roll, hit));
+            if hit {
+                let t = dice.faces("ta", Die::D10, 1)?[0];
+                out.ta_d10 = Some(t);
+                projectile_ta = missile::impact_ta_d10(t);
+                let zones = nearby.map(|(_, b)| b.zone_count()).unwrap_or(10);
+                Some((1, false, missile::strike_zone_die(zones), 1, nearby))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    };
+    if let Some((stars, auto_precision, zone_die, aim, hit)) = plan {
+        let (target, body) =
+            hit.ok_or_else(|| err("the count roll hits: name the creature struck (--struck)"))?;
+        let earned = stars.saturating_sub(1) as usize;
+        if x.tas.len() > earned {
+            return Err(err(format!("{earned} TA won, {} chosen", x.tas.len())));
+        }
+        if x.tas
+            .iter()
+            .any(|t| !matches!(t, Ta::Impact | Ta::Precision))
+        {
+            return Err(err("a missile's TAs are Impact or Precision"));
+        }
+        let mut tas = if x.tas.is_empty() {
+            vec![Ta::Impact; earned]
+        } else {
+            x.tas.clone()
+        };
+        if auto_precision {
+            tas.push(Ta::Precision);
+        }
+        if projectile_ta {
+            tas.push(Ta::Impact);
+        }
+        let mut roll: DiceExpr = mode
+            .impact
+            .parse()
+            .map_err(|e: crate::dice::DiceError| err(e.to_string()))?;
+        roll.modifier += band.impact();
+        let impacts = tas.iter().filter(|t| **t == Ta::Impact).count() as i32;
+        let strike = Strike {
+            target: target.id,
+            aspect: mode.aspect,
+            targeting: Targeting::Rolled {
+                zone_die,
+                aim,
+                precision: tas.iter().filter(|t| **t == Ta::Precision).count() as u8,
+                pick_zone: None,
+                pick_location: None,
+                side: SideRule::LocationDie,
+            },
+            impact: ImpactInput::Rolled {
+                roll,
+                strength_mod: 0,
+                impact_ta: impacts * w.impact_ta.unwrap_or_else(|| melee::impact_ta(mode.aspect)),
+            },
+            av: 0,
+            rigid: false,
+            projectile: w.projectile,
+            face_option: false,
+            dice: Vec::new(),
+        };
+        let ff: Vec<String> = body
+            .face
+            .iter()
+            .flat_map(|f| f.entries.iter().map(|e| e.name.clone()))
+            .collect();
+        let armour = |p: &super::state::Place, a| {
+            armour_at(arms, &target.gear, p, a, w.armour_reduction, &ff)
+        };
+        let o = resolve_strike_armoured(target, body, &strike, id, dice, Some(&armour))?;
+        out.tas = tas;
+        out.strike = Some((target.id, Box::new(o)));
+    }
+    Ok(out)
+}
