@@ -83,7 +83,7 @@ fn samples() -> Vec<Event> {
             injury: None,
             ml: Some(55),
             roll: Some(71),
-            outcome: Some("drops his axe".into()),
+            outcome: Some("drops his sword".into()),
         })),
         Event::HarnMaster(HmEvent::SheetChanged {
             character: who,

@@ -21,8 +21,15 @@ pub enum ArmsCommand {
 #[derive(Args, Debug)]
 pub struct LoadArgs {
     /// The TOML file.
-    pub file: PathBuf,
+    #[arg(required_unless_present = "starter")]
+    pub file: Option<PathBuf>,
+    /// Record the starter set that ships with Leechbook (fixtures/arms/starter.toml).
+    #[arg(long, conflicts_with = "file")]
+    pub starter: bool,
 }
+
+/// The starter set of weapons and armour.
+pub const STARTER: &str = include_str!("../../../fixtures/arms/starter.toml");
 
 /// `arms show`.
 #[derive(Args, Debug)]
@@ -36,18 +43,20 @@ pub struct ShowArgs {
 pub fn cmd_arms(c: ArmsCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     match c {
         ArmsCommand::Load(a) => {
-            let text = std::fs::read_to_string(&a.file).map_err(|e| {
-                CommandError::user(format!("cannot read {}: {e}", a.file.display()))
-            })?;
+            let (text, name) = match &a.file {
+                Some(f) => (
+                    std::fs::read_to_string(f).map_err(|e| {
+                        CommandError::user(format!("cannot read {}: {e}", f.display()))
+                    })?,
+                    f.display().to_string(),
+                ),
+                None => (STARTER.to_string(), "the starter set".to_string()),
+            };
             let arms: Arms = toml::from_str(&text).map_err(|e| {
-                CommandError::user(format!(
-                    "{} is not an arms file: {}",
-                    a.file.display(),
-                    e.message()
-                ))
+                CommandError::user(format!("{name} is not an arms file: {}", e.message()))
             })?;
             arms.validate()
-                .map_err(|e| CommandError::user(format!("{}: {e}", a.file.display())))?;
+                .map_err(|e| CommandError::user(format!("{name}: {e}")))?;
             let (w, n) = (arms.weapons.len(), arms.armour.len());
             ctx.record(|_, _| Ok((Event::HarnMaster(HmEvent::ArmsDefined(arms)), None)))?;
             ctx.say(format!("recorded {w} weapons and {n} armour pieces"));

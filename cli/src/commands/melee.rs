@@ -125,6 +125,12 @@ pub struct MeleeArgs {
     /// Another modifier to the defence.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub defence_mod: i32,
+    /// The attacker spends a Setup TA won earlier (+1 success level).
+    #[arg(long)]
+    pub attack_setup: bool,
+    /// The defender spends a Setup TA won earlier (+1 success level).
+    #[arg(long)]
+    pub defence_setup: bool,
     /// The winner's Tactical Advantages (repeat; default impact for a strike, setup for a
     /// block or dodge).
     #[arg(long = "ta", value_enum)]
@@ -287,6 +293,8 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 defender_mounted: a.defender_mounted,
                 attack_mod: a.attack_mod,
                 defence_mod: a.defence_mod,
+                attack_setup: a.attack_setup,
+                defence_setup: a.defence_setup,
             },
             attack_roll,
             defence_roll,

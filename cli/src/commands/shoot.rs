@@ -68,6 +68,15 @@ pub struct ShootArgs {
     /// The ZN aimed at (direct).
     #[arg(long)]
     pub aim: Option<u8>,
+    /// A thrown object, not a weapon (-10).
+    #[arg(long)]
+    pub thrown_object: bool,
+    /// An oblong thrown object (-20).
+    #[arg(long)]
+    pub oblong: bool,
+    /// A thrown weapon after a Charge of 20 ft or more (the CHARGE impact column).
+    #[arg(long)]
+    pub charge: bool,
     /// The target count: in the volley's area, or within five feet of a missed target.
     #[arg(long, default_value_t = 0)]
     pub count: u16,
@@ -188,6 +197,12 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             massive_tar: a.tar,
             moving_area: a.moving_area,
             modifier: a.modifier,
+            thrown_object: match (a.thrown_object, a.oblong) {
+                (_, true) => Some(true),
+                (true, false) => Some(false),
+                _ => None,
+            },
+            charge: a.charge,
             target,
             aim: a.aim,
             target_count: a.count,

@@ -50,6 +50,8 @@ pub fn rule(e: &Event) -> &'static str {
     match e {
         Event::HarnMaster(h) => match h {
             HmEvent::Strike(_) => "Injury Sequence steps 1-5",
+            HmEvent::Melee(_) => "Melee Sequence, then Injury steps 1-5",
+            HmEvent::Shot(_) => "Missile Sequence, then Injury steps 1-5",
             HmEvent::ShockReroll(_) => "Injury step 4: Shock Reroll",
             HmEvent::StunRecovery(_) => "Injury step 4: STN",
             HmEvent::GmRoll(_) => "Injury step 5: Morale or mishap (GM resolves)",

@@ -77,6 +77,10 @@ pub struct Situation {
     pub attack_mod: i32,
     /// Any other modifier to the defence the GM rules.
     pub defence_mod: i32,
+    /// The attacker spends a Setup TA won earlier: +1 success level.
+    pub attack_setup: bool,
+    /// The defender spends a Setup TA on a Melee (Block, Counterstrike) or Dodge test.
+    pub defence_setup: bool,
 }
 
 /// One melee exchange, with every die.
@@ -292,6 +296,14 @@ fn test_with(
     t
 }
 
+fn raised(l: SuccessLevel) -> SuccessLevel {
+    match l {
+        SuccessLevel::CF => SuccessLevel::F,
+        SuccessLevel::F => SuccessLevel::S,
+        _ => SuccessLevel::CS,
+    }
+}
+
 fn build_strike(
     arms: &Arms,
     striker: &HmCharacter,
@@ -413,6 +425,10 @@ pub fn resolve(
         &mut notes,
         &a.name,
     );
+    if sit.attack_setup && !a_unusable {
+        attack.level = raised(attack.level);
+        notes.push(format!("{} spends a setup: {}", a.name, attack.level));
+    }
     if d.shock == ShockState::Unconscious && attack.level != SuccessLevel::CF {
         attack.level = SuccessLevel::CS;
         notes.push(format!("{} is helpless: a CS Ignore result", d.name));
@@ -486,7 +502,7 @@ pub fn resolve(
             if sit.defence_mod != 0 {
                 parts.push(part("situation", sit.defence_mod));
             }
-            let t = test_with(
+            let mut t = test_with(
                 &parts,
                 roll,
                 unusable,
@@ -494,6 +510,10 @@ pub fn resolve(
                 &mut notes,
                 &d.name,
             );
+            if sit.defence_setup && !unusable {
+                t.level = raised(t.level);
+                notes.push(format!("{} spends a setup: {}", d.name, t.level));
+            }
             (Some(t), parts)
         }
     };

@@ -54,6 +54,10 @@ pub struct Shot {
     pub moving_area: bool,
     /// Any other modifier the GM rules.
     pub modifier: i32,
+    /// A thrown object rather than a weapon: -10 (-20 if oblong).
+    pub thrown_object: Option<bool>,
+    /// A thrown weapon after a Charge of 20 ft or more: the CHARGE column's impact.
+    pub charge: bool,
     /// The intended target (Direct).
     pub target: Option<CharacterId>,
     /// The ZN aimed at (Direct).
@@ -191,6 +195,19 @@ pub fn resolve(
             "heft",
             melee::heft_penalty(shooter.sheet.strength, w.heft, melee::Grip::Primary, false),
         );
+        match x.thrown_object {
+            Some(true) => push("oblong thrown object", -20),
+            Some(false) => push("thrown object", -10),
+            None => {}
+        }
+    } else if x.thrown_object.is_some() || x.charge {
+        return Err(err(format!("the {} is not thrown", w.name)));
+    }
+    if x.charge && band.charge().is_none() {
+        return Err(err(format!(
+            "a charging throw does not reach {}",
+            band.word()
+        )));
     }
     let wf = i32::from(x.windforce);
     push(
@@ -309,7 +326,11 @@ pub fn resolve(
             .impact
             .parse()
             .map_err(|e: crate::dice::DiceError| err(e.to_string()))?;
-        roll.modifier += band.impact();
+        roll.modifier += if x.charge {
+            band.charge().unwrap_or(0)
+        } else {
+            band.impact()
+        };
         let impacts = tas.iter().filter(|t| **t == Ta::Impact).count() as i32;
         let strike = Strike {
             target: target.id,
