@@ -1,4 +1,6 @@
 //! The fold's cost on a synthetic campaign: strikes, treatments and healing rolls for many
+
+#![allow(missing_docs)] // criterion_group! generates an undocumented function
 //! characters. `cargo bench -p leechbook-core --bench fold` prints events per second.
 
 use chrono::{TimeZone, Utc};
