@@ -1,7 +1,7 @@
 //! The fold's cost on a synthetic campaign: strikes, treatments and healing rolls for many
+//! characters. `cargo bench -p leechbook-core --bench fold` prints events per second.
 
 #![allow(missing_docs)] // criterion_group! generates an undocumented function
-//! characters. `cargo bench -p leechbook-core --bench fold` prints events per second.
 
 use chrono::{TimeZone, Utc};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
