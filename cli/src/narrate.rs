@@ -270,6 +270,7 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
             s
         }
         Applied::Setting(what) => what.clone(),
+        Applied::System { character, summary } => format!("{} {summary}", who(*character)),
         Applied::Shot { shooter, outcome } => {
             let (struck, letter) = match &outcome.strike {
                 Some((t, s)) => (
@@ -331,9 +332,8 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
             if let Some(id) = outcome.injury {
                 let place = ledger
                     .character(*character)
-                    .and_then(|c| match c {
-                        leechbook_core::fold::CharacterState::HarnMaster(h) => h.injury(id),
-                    })
+                    .and_then(|c| c.hm())
+                    .and_then(|h| h.injury(id))
                     .map(|i| format!(" ({})", i.place.label()))
                     .unwrap_or_default();
                 s.push_str(&place);

@@ -255,9 +255,197 @@ pub struct CharacterView {
     pub owed: Vec<OwedView>,
 }
 
-/// Builds the view of a character at the ledger's clock.
-pub fn character(ledger: &Ledger, c: &CharacterState) -> CharacterView {
-    let CharacterState::HarnMaster(ch) = c;
+/// Returns any character's view as JSON, by its system.
+pub fn view(ledger: &Ledger, c: &CharacterState) -> serde_json::Value {
+    match c {
+        CharacterState::HarnMaster(h) => {
+            serde_json::to_value(character(ledger, h)).unwrap_or(serde_json::Value::Null)
+        }
+        CharacterState::SavageWorlds(s) => {
+            serde_json::to_value(sw_character(ledger, s)).unwrap_or(serde_json::Value::Null)
+        }
+    }
+}
+
+/// Renders any character for a person.
+pub fn render_any(ledger: &Ledger, c: &CharacterState) -> String {
+    match c {
+        CharacterState::HarnMaster(h) => render_character(&character(ledger, h)),
+        CharacterState::SavageWorlds(s) => render_sw(&sw_character(ledger, s)),
+    }
+}
+
+/// Lists what any character owes.
+pub fn owed_any(ledger: &Ledger, c: &CharacterState) -> Vec<OwedView> {
+    match c {
+        CharacterState::HarnMaster(h) => owed(ledger, h),
+        CharacterState::SavageWorlds(s) => sw_character(ledger, s).owed,
+    }
+}
+
+/// A Savage Worlds character as `show` prints it.
+#[derive(Serialize, Clone, Debug)]
+pub struct SwView {
+    /// Always `character`.
+    #[serde(rename = "type")]
+    pub ty: &'static str,
+    /// The JSON schema version.
+    pub schema_version: u32,
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Always `savage-worlds`.
+    pub system: &'static str,
+    /// The campaign clock.
+    pub campaign_time: String,
+    /// Toughness.
+    pub toughness: i32,
+    /// A Wild Card.
+    pub wild_card: bool,
+    /// Shaken.
+    pub shaken: bool,
+    /// Wounds.
+    pub wounds: u8,
+    /// The wound penalty to trait rolls.
+    pub wound_penalty: i32,
+    /// Pace after the wound penalty.
+    pub pace: i32,
+    /// Incapacitated.
+    pub incapacitated: bool,
+    /// Bleeding Out.
+    pub bleeding_out: bool,
+    /// Dead.
+    pub dead: bool,
+    /// Why and when.
+    pub death: Option<String>,
+    /// Injury Table results, with whether each is in effect now.
+    pub injuries: Vec<serde_json::Value>,
+    /// Rolls owed.
+    pub owed: Vec<OwedView>,
+}
+
+/// Builds a Savage Worlds character's view.
+pub fn sw_character(ledger: &Ledger, c: &leechbook_core::savage::SwCharacter) -> SwView {
+    use leechbook_core::savage::Lasting;
+    let now = ledger.now;
+    let active: Vec<&leechbook_core::savage::SwInjury> = c.active_injuries(now).collect();
+    let owe = |kind: &'static str, note: &'static str| OwedView {
+        kind,
+        character: c.name.clone(),
+        target: c.name.clone(),
+        injury: None,
+        due_at: None,
+        due_now: true,
+        eml: None,
+        eml_parts: vec![format!("{} wound penalty", c.wound_penalty())],
+        decision: false,
+        automatic: false,
+        note,
+    };
+    let mut owed = Vec::new();
+    if c.death.is_none() {
+        if c.shaken {
+            owed.push(owe(
+                "spirit-recovery",
+                "a Spirit roll at the start of the turn (a free action)",
+            ));
+        }
+        if c.vigor_owed {
+            owed.push(owe("incapacitation", "a Vigor roll, then the Injury Table"));
+        }
+        if c.bleeding_out {
+            owed.push(owe("bleeding-out", "Vigor at the start of each turn, or each minute out of combat; another's Healing roll stabilises"));
+        }
+    }
+    SwView {
+        ty: "character",
+        schema_version: JSON_SCHEMA,
+        id: c.id.to_string(),
+        name: c.name.clone(),
+        system: "savage-worlds",
+        campaign_time: now.to_string(),
+        toughness: c.sheet.toughness,
+        wild_card: c.sheet.wild_card,
+        shaken: c.shaken,
+        wounds: c.wounds,
+        wound_penalty: c.wound_penalty(),
+        pace: c.pace(),
+        incapacitated: c.incapacitated,
+        bleeding_out: c.bleeding_out,
+        dead: c.death.is_some(),
+        death: c.death.as_ref().map(|(w, at)| format!("{w} ({at})")),
+        injuries: c
+            .injuries
+            .iter()
+            .map(|i| {
+                serde_json::json!({
+                    "roll": i.roll,
+                    "what": i.what,
+                    "effect": i.effect,
+                    "lasting": match i.lasting {
+                        Lasting::Permanent => "permanent".to_string(),
+                        Lasting::UntilHealed => "until all wounds heal".to_string(),
+                        Lasting::Day(t) => format!("until {t} or all wounds heal"),
+                    },
+                    "active": active.iter().any(|a| std::ptr::eq(*a, i)),
+                })
+            })
+            .collect(),
+        owed,
+    }
+}
+
+/// Renders a Savage Worlds character.
+pub fn render_sw(v: &SwView) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} (Savage Worlds, Toughness {}, {}) at {}",
+        v.name,
+        v.toughness,
+        if v.wild_card { "Wild Card" } else { "Extra" },
+        v.campaign_time
+    );
+    if let Some(d) = &v.death {
+        let _ = writeln!(out, "  DEAD: {d}");
+    }
+    let mut state = vec![format!("{} wound(s)", v.wounds)];
+    if v.shaken {
+        state.push("Shaken".into());
+    }
+    if v.incapacitated {
+        state.push("Incapacitated".into());
+    }
+    if v.bleeding_out {
+        state.push("Bleeding Out".into());
+    }
+    let _ = writeln!(
+        out,
+        "  {}; {} to trait rolls, pace {}",
+        state.join(", "),
+        v.wound_penalty,
+        v.pace
+    );
+    for i in &v.injuries {
+        let _ = writeln!(
+            out,
+            "  injury {}: {}: {} ({}{})",
+            i["roll"],
+            i["what"].as_str().unwrap_or(""),
+            i["effect"].as_str().unwrap_or(""),
+            i["lasting"].as_str().unwrap_or(""),
+            if i["active"] == true { "" } else { ", over" }
+        );
+    }
+    for o in &v.owed {
+        let _ = writeln!(out, "  owes: {} [{}]", o.kind, o.note);
+    }
+    out
+}
+
+/// Builds the view of a HârnMaster character at the ledger's clock.
+pub fn character(ledger: &Ledger, ch: &HmCharacter) -> CharacterView {
     let now = ledger.now;
     let tt = ledger.treatment_table();
     let zones = ledger

@@ -24,6 +24,8 @@ pub const SCHEMA_VERSION: u16 = 1;
 pub enum SystemId {
     /// HârnMaster.
     HarnMaster,
+    /// Savage Worlds.
+    SavageWorlds,
 }
 
 impl SystemId {
@@ -31,8 +33,12 @@ impl SystemId {
     pub fn name(self) -> &'static str {
         match self {
             SystemId::HarnMaster => "harnmaster",
+            SystemId::SavageWorlds => "savage-worlds",
         }
     }
+
+    /// The systems Leechbook knows, by name.
+    pub const ALL: [SystemId; 2] = [SystemId::HarnMaster, SystemId::SavageWorlds];
 }
 
 /// A character sheet, per system.
@@ -40,6 +46,18 @@ impl SystemId {
 pub enum SheetKind {
     /// A HârnMaster sheet.
     HarnMaster(crate::harnmaster::state::Sheet),
+    /// A Savage Worlds sheet.
+    SavageWorlds(crate::savage::SwSheet),
+}
+
+impl SheetKind {
+    /// The system the sheet belongs to.
+    pub fn system(&self) -> SystemId {
+        match self {
+            SheetKind::HarnMaster(_) => SystemId::HarnMaster,
+            SheetKind::SavageWorlds(_) => SystemId::SavageWorlds,
+        }
+    }
 }
 
 /// One thing that happened at the table.
@@ -71,6 +89,20 @@ pub enum Event {
     /// A GM's ruling about the record (retract, reinstate, amend, override). Undone by
     /// another ruling.
     Ruling(crate::ruling::Ruling),
+    /// A Savage Worlds event.
+    SavageWorlds(crate::savage::SwEvent),
+}
+
+impl Event {
+    /// The rules system an event belongs to, if it belongs to one.
+    pub fn system(&self) -> Option<SystemId> {
+        match self {
+            Event::HarnMaster(_) => Some(SystemId::HarnMaster),
+            Event::SavageWorlds(_) => Some(SystemId::SavageWorlds),
+            Event::CharacterAdded { sheet, .. } => Some(sheet.system()),
+            _ => None,
+        }
+    }
 }
 
 impl Event {
@@ -80,6 +112,7 @@ impl Event {
             Event::CampaignCreated { .. } => "campaign-created",
             Event::CharacterAdded { .. } => "character-added",
             Event::ClockAdvanced { .. } => "clock-advanced",
+            Event::SavageWorlds(e) => e.kind(),
             Event::Ruling(r) => match r {
                 crate::ruling::Ruling::Retract { .. } => "ruling.retract",
                 crate::ruling::Ruling::Reinstate { .. } => "ruling.reinstate",
@@ -111,6 +144,7 @@ impl Event {
     pub fn character(&self) -> Option<CharacterId> {
         match self {
             Event::Ruling(crate::ruling::Ruling::Override { character, .. }) => Some(*character),
+            Event::SavageWorlds(e) => Some(e.character()),
             Event::HarnMaster(e) => match e {
                 HmEvent::SheetChanged { character, .. } => Some(*character),
                 HmEvent::Strike(s) => Some(s.target),

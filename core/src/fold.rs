@@ -145,6 +145,13 @@ pub enum Applied {
         /// Everything it found.
         outcome: Box<crate::harnmaster::shot::ShotOutcome>,
     },
+    /// An event of a system other than HârnMaster, narrated by its module.
+    System {
+        /// Whose.
+        character: CharacterId,
+        /// What happened.
+        summary: String,
+    },
     /// A melee exchange was resolved.
     Melee {
         /// The attacker.
@@ -198,6 +205,8 @@ pub enum Fate {
 pub enum CharacterState {
     /// A HârnMaster character.
     HarnMaster(HmCharacter),
+    /// A Savage Worlds character.
+    SavageWorlds(crate::savage::SwCharacter),
 }
 
 impl CharacterState {
@@ -205,6 +214,7 @@ impl CharacterState {
     pub fn id(&self) -> CharacterId {
         match self {
             CharacterState::HarnMaster(c) => c.id,
+            CharacterState::SavageWorlds(c) => c.id,
         }
     }
 
@@ -212,6 +222,23 @@ impl CharacterState {
     pub fn name(&self) -> &str {
         match self {
             CharacterState::HarnMaster(c) => &c.name,
+            CharacterState::SavageWorlds(c) => &c.name,
+        }
+    }
+
+    /// Returns the HârnMaster character, if this is one.
+    pub fn hm(&self) -> Option<&HmCharacter> {
+        match self {
+            CharacterState::HarnMaster(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Returns true if the character is dead.
+    pub fn dead(&self) -> bool {
+        match self {
+            CharacterState::HarnMaster(c) => c.dead(),
+            CharacterState::SavageWorlds(c) => c.death.is_some(),
         }
     }
 }
@@ -347,12 +374,14 @@ impl Ledger {
         let i = *self.by_id.get(&id).ok_or(FoldError::UnknownCharacter(id))?;
         match &mut self.characters[i] {
             CharacterState::HarnMaster(c) => Ok(c),
+            _ => Err(FoldError::UnknownCharacter(id)),
         }
     }
 
     fn hm(&self, id: CharacterId) -> Result<&HmCharacter, FoldError> {
         match self.character(id).ok_or(FoldError::UnknownCharacter(id))? {
             CharacterState::HarnMaster(c) => Ok(c),
+            _ => Err(FoldError::UnknownCharacter(id)),
         }
     }
 
@@ -413,6 +442,14 @@ impl Ledger {
             return Err(FoldError::ForeignCampaign(env.campaign));
         }
         let ctx = self.context(env.at);
+        if let Some(sys) = env.event.system() {
+            if sys != campaign.system {
+                return Err(FoldError::WrongSystem {
+                    campaign: campaign.system.name(),
+                    event: sys.name(),
+                });
+            }
+        }
         match &env.event {
             Event::CampaignCreated { .. } => Err(FoldError::CampaignExists),
             Event::CharacterAdded { name, sheet } => {
@@ -435,6 +472,9 @@ impl Ledger {
                             s.clone(),
                         ))
                     }
+                    SheetKind::SavageWorlds(s) => CharacterState::SavageWorlds(
+                        crate::savage::SwCharacter::new(id, name.to_string(), s.clone()),
+                    ),
                 };
                 self.by_id.insert(id, self.characters.len());
                 self.characters.push(state);
@@ -450,6 +490,19 @@ impl Ledger {
             }
             Event::HarnMaster(e) => self.apply_hm(env, e, ctx),
             Event::Ruling(r) => self.apply_ruling(r, ctx),
+            Event::SavageWorlds(e) => {
+                let id = e.character();
+                let i = *self.by_id.get(&id).ok_or(FoldError::UnknownCharacter(id))?;
+                let CharacterState::SavageWorlds(c) = &mut self.characters[i] else {
+                    return Err(FoldError::UnknownCharacter(id));
+                };
+                let out = crate::savage::apply(c, e, ctx.at)
+                    .map_err(|e| FoldError::Setting(e.to_string()))?;
+                Ok(Applied::System {
+                    character: id,
+                    summary: out.summary,
+                })
+            }
         }
     }
 
@@ -603,7 +656,10 @@ impl Ledger {
                 let (lo, hi) = (ia.min(id), ia.max(id));
                 let (left, right) = self.characters.split_at_mut(hi);
                 let (CharacterState::HarnMaster(first), CharacterState::HarnMaster(second)) =
-                    (&mut left[lo], &mut right[0]);
+                    (&mut left[lo], &mut right[0])
+                else {
+                    return Err(FoldError::UnknownCharacter(x.defender));
+                };
                 let (att, def) = if ia < id {
                     (first, second)
                 } else {
@@ -789,7 +845,9 @@ impl Ledger {
             .get(&character)
             .ok_or(FoldError::UnknownCharacter(character))?;
         let table = self.treatment.as_ref().unwrap_or_else(|| &TREATMENT);
-        let CharacterState::HarnMaster(c) = &mut self.characters[i];
+        let CharacterState::HarnMaster(c) = &mut self.characters[i] else {
+            return Err(FoldError::UnknownCharacter(character));
+        };
         healing::apply(c, &outcome, ctx, table);
         Ok(Applied::Heal {
             character,

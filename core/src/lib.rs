@@ -14,6 +14,7 @@ pub mod fold;
 pub mod harnmaster;
 pub mod ids;
 pub mod ruling;
+pub mod savage;
 pub mod test_roll;
 pub mod time;
 

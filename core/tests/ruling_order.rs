@@ -85,9 +85,7 @@ fn base() -> Vec<Envelope> {
 }
 
 fn injuries(l: &Ledger) -> usize {
-    match &l.characters[0] {
-        CharacterState::HarnMaster(h) => h.injuries.len(),
-    }
+    l.characters[0].hm().map_or(0, |h| h.injuries.len())
 }
 
 fn retract(n: u128, device: u128, clock: u64, target: u128) -> Envelope {

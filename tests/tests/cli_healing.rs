@@ -256,7 +256,7 @@ fn advance_sixty_days_on_the_demo_is_complete_and_replayable() {
     assert!(a.void.is_empty(), "{:?}", a.void);
     // Every injury healed within the sixty days (or is still on its schedule).
     for c in &a.characters {
-        let leechbook_core::fold::CharacterState::HarnMaster(h) = c;
+        let h = c.hm().unwrap();
         for i in &h.injuries {
             assert!(i.healed() || i.heal.next_healing > a.now, "{:?}", i);
         }

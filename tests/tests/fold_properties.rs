@@ -182,7 +182,7 @@ fn args(a: &Action, ids: &[(String, String)]) -> Vec<String> {
 fn views_of(ledger: &Ledger) -> Vec<serde_json::Value> {
     WHO.iter()
         .map(|w| match ledger.character_named(w) {
-            Some(c) => serde_json::to_value(views::character(ledger, c)).unwrap(),
+            Some(c) => views::view(ledger, c),
             None => serde_json::Value::Null,
         })
         .collect()
@@ -257,7 +257,7 @@ proptest! {
         prop_assert_eq!(a.now, b.now);
         // And injury levels stay within 1..=5.
         for c in &a.characters {
-            let leechbook_core::fold::CharacterState::HarnMaster(h) = c;
+            let h = c.hm().unwrap();
             for i in &h.injuries {
                 prop_assert!((1..=5).contains(&i.level), "{:?}", i);
             }

@@ -87,7 +87,7 @@ fn rollable(d: &DueRoll) -> bool {
 fn next_due(ledger: &Ledger, until: CampaignTime) -> Option<Next> {
     let mut best: Option<Next> = None;
     for c in &ledger.characters {
-        let CharacterState::HarnMaster(h) = c;
+        let Some(h) = c.hm() else { continue };
         for d in agenda(h, ledger.treatment_table(), ledger.options) {
             let Some(at) = d.due_at else { continue };
             if !rollable(&d) || at > until {
@@ -198,8 +198,9 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         if n.at > ledger.now {
             clock_to(ctx, n.at)?;
         }
-        let CharacterState::HarnMaster(h) = ledger
+        let h = ledger
             .character(n.character)
+            .and_then(CharacterState::hm)
             .ok_or_else(|| CommandError::internal("a character vanished"))?;
         if let Some(why) = decision(h, &n, &a) {
             ctx.say(format!("stopped at {}: {why}", n.at.max(ledger.now)));

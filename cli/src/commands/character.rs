@@ -192,9 +192,8 @@ pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandEr
             let items: Vec<ListItem> = ledger
                 .characters
                 .iter()
-                .map(|c| {
-                    let leechbook_core::fold::CharacterState::HarnMaster(h) = c;
-                    ListItem {
+                .map(|c| match c {
+                    leechbook_core::fold::CharacterState::HarnMaster(h) => ListItem {
                         ty: "character-summary",
                         schema_version: views::JSON_SCHEMA,
                         id: h.id.to_string(),
@@ -202,7 +201,16 @@ pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandEr
                         shock_state: h.shock.code(),
                         dead: h.dead(),
                         injuries: h.injuries.iter().filter(|i| !i.healed()).count(),
-                    }
+                    },
+                    leechbook_core::fold::CharacterState::SavageWorlds(s) => ListItem {
+                        ty: "character-summary",
+                        schema_version: views::JSON_SCHEMA,
+                        id: s.id.to_string(),
+                        name: s.name.clone(),
+                        shock_state: if s.shaken { "shaken" } else { "none" },
+                        dead: s.death.is_some(),
+                        injuries: usize::from(s.wounds),
+                    },
                 })
                 .collect();
             if a.json {

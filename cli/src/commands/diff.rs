@@ -6,7 +6,7 @@ use crate::error::CommandError;
 use crate::views;
 use crate::Ctx;
 use clap::Args;
-use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_core::fold::Ledger;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -88,13 +88,7 @@ pub fn changes(a: &BTreeMap<String, String>, b: &BTreeMap<String, String>) -> Ve
 /// The view of a character in a ledger, flattened (empty if they had not joined).
 pub fn flat_view(ledger: &Ledger, name: &str) -> BTreeMap<String, String> {
     match ledger.character_named(name) {
-        Some(CharacterState::HarnMaster(h)) => flatten(
-            &serde_json::to_value(views::character(
-                ledger,
-                &CharacterState::HarnMaster(h.clone()),
-            ))
-            .unwrap_or(Value::Null),
-        ),
+        Some(c) => flatten(&views::view(ledger, c)),
         None => BTreeMap::new(),
     }
 }

@@ -1,11 +1,9 @@
 //! `leechbook due [NAME]`: the rolls owed, with when they fall due and their EML.
 
-use super::find;
 use crate::error::CommandError;
 use crate::views::{self, OwedView};
 use crate::Ctx;
 use clap::Args;
-use leechbook_core::fold::CharacterState;
 
 /// List owed rolls.
 #[derive(Args, Debug)]
@@ -22,11 +20,10 @@ pub fn cmd_due(a: DueArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let (_, ledger) = ctx.load()?;
     let mut all: Vec<OwedView> = Vec::new();
     match &a.name {
-        Some(n) => all.extend(views::owed(&ledger, find(&ledger, n)?)),
+        Some(n) => all.extend(views::owed_any(&ledger, super::find_any(&ledger, n)?)),
         None => {
             for c in &ledger.characters {
-                let CharacterState::HarnMaster(h) = c;
-                all.extend(views::owed(&ledger, h));
+                all.extend(views::owed_any(&ledger, c));
             }
         }
     }

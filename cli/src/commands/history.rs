@@ -9,7 +9,7 @@ use crate::narrate;
 use crate::views::{self, JSON_SCHEMA};
 use crate::Ctx;
 use clap::Args;
-use leechbook_core::fold::{Applied, CharacterState, Fate, Ledger};
+use leechbook_core::fold::{Applied, Fate, Ledger};
 use leechbook_core::harnmaster::state::HmCharacter;
 use leechbook_core::ids::{CharacterId, InjuryId};
 use leechbook_core::ruling::Rulings;
@@ -62,9 +62,7 @@ pub struct Story {
 }
 
 fn hm(ledger: &Ledger, id: CharacterId) -> Option<&HmCharacter> {
-    match ledger.character(id)? {
-        CharacterState::HarnMaster(h) => Some(h),
-    }
+    ledger.character(id)?.hm()
 }
 
 /// Returns whether an applied event concerns `injury` of character `who`, given the state
@@ -169,7 +167,7 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             let c = hm(&full, who).and_then(|c| c.injury(id));
             let tt = full.treatment_table();
             let view = c.and_then(|i| {
-                views::character(&full, &CharacterState::HarnMaster(ch.clone()))
+                views::character(&full, ch)
                     .injuries
                     .into_iter()
                     .find(|v| v.id == i.id.to_string())

@@ -124,10 +124,29 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
     }
 }
 
+/// Finds a character of any system by name, or says which names there are.
+pub fn find_any<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a CharacterState, CommandError> {
+    ledger.character_named(name).ok_or_else(|| {
+        let known: Vec<&str> = ledger.characters.iter().map(|c| c.name()).collect();
+        CommandError::user(if known.is_empty() {
+            format!("no character named '{name}': the campaign has none yet (character add)")
+        } else {
+            format!(
+                "no character named '{name}' (the campaign has: {})",
+                known.join(", ")
+            )
+        })
+    })
+}
+
 /// Finds a HârnMaster character by name, or says which names there are.
 pub fn find<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a HmCharacter, CommandError> {
     match ledger.character_named(name) {
         Some(CharacterState::HarnMaster(c)) => Ok(c),
+        Some(other) => Err(CommandError::user(format!(
+            "{} is not a HârnMaster character: this is a HârnMaster command",
+            other.name()
+        ))),
         None => {
             let known: Vec<&str> = ledger.characters.iter().map(|c| c.name()).collect();
             Err(CommandError::user(if known.is_empty() {

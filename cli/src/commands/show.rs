@@ -1,11 +1,9 @@
 //! `leechbook show NAME`: a character's injuries, shock state, impairment and owed rolls.
 
-use super::find;
 use crate::error::CommandError;
 use crate::views;
 use crate::Ctx;
 use clap::Args;
-use leechbook_core::fold::CharacterState;
 
 /// Show a character.
 #[derive(Args, Debug)]
@@ -23,6 +21,10 @@ pub struct ShowArgs {
 
 /// Prints the character.
 pub fn cmd_show(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    cmd_show_any(a, ctx)
+}
+
+fn cmd_show_any(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let ledger = match &a.at {
         None => ctx.load()?.1,
         Some(spec) => {
@@ -40,12 +42,11 @@ pub fn cmd_show(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             l
         }
     };
-    let ch = find(&ledger, &a.name)?;
-    let view = views::character(&ledger, &CharacterState::HarnMaster(ch.clone()));
+    let ch = super::find_any(&ledger, &a.name)?;
     if a.json {
-        ctx.json(&view)
+        ctx.json(&views::view(&ledger, ch))
     } else {
-        let text = views::render_character(&view);
+        let text = views::render_any(&ledger, ch);
         ctx.out.push_str(&text);
         Ok(())
     }

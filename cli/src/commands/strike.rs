@@ -248,8 +248,11 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         ));
     }
     if let Some(c) = ledger.character(outcome_target(&applied)) {
-        let leechbook_core::fold::CharacterState::HarnMaster(h) = c;
-        for o in crate::views::immediate(&ledger, h) {
+        for o in c
+            .hm()
+            .map(|h| crate::views::immediate(&ledger, h))
+            .unwrap_or_default()
+        {
             ctx.say(format!("  owes: {}", crate::views::render_owed(&o)));
         }
     }

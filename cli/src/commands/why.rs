@@ -113,7 +113,8 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     for env in &events {
         let before = ledger
             .character(ch.id)
-            .map(|CharacterState::HarnMaster(h)| h.clone());
+            .and_then(CharacterState::hm)
+            .cloned();
         ledger.step(
             env,
             &rulings,
@@ -171,8 +172,8 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             _ => None,
         })
         .collect();
-    let now = match full.character(ch.id) {
-        Some(CharacterState::HarnMaster(h)) => h.injury(injury).map(|i| {
+    let now = match full.character(ch.id).and_then(CharacterState::hm) {
+        Some(h) => h.injury(injury).map(|i| {
             let tt = full.treatment_table();
             format!(
                 "now {}{}, healing at HR{}{}",

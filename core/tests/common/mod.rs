@@ -86,9 +86,10 @@ impl World {
     }
 
     pub fn hm(&self, id: CharacterId) -> &HmCharacter {
-        match self.ledger.character(id).unwrap() {
-            CharacterState::HarnMaster(c) => c,
-        }
+        self.ledger
+            .character(id)
+            .and_then(CharacterState::hm)
+            .unwrap()
     }
 }
 

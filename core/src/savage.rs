@@ -1,0 +1,730 @@
+//! Savage Worlds (rules text 004): damage against Toughness, Shaken and Wounds, wound
+//! penalties, Incapacitation and its Vigor roll, the Injury Table, and Bleeding Out.
+//!
+//! ## Readings (the text leaves the conversion of damage implicit; this is the standard rule)
+//! - Damage at or over Toughness Shakes; each raise (4 over) is a Wound; a Shaken character
+//!   Shaken again takes a Wound. With raises the character is Shaken as well.
+//! - A Wild Card is Incapacitated by the fourth Wound; an Extra by the first.
+//! - Every die can ace: a die that shows its highest face is rolled again and added. A trait
+//!   roll (not damage) adds the wild die (d6) and keeps the higher. TN 4, a raise every 4 over.
+//!   Both the trait die and the wild die showing 1 is a critical failure.
+//! - Wound penalties (-1 per Wound, at most -3) apply to trait rolls, Vigor and Spirit
+//!   included; pace drops 1 per Wound, at most 3.
+//! - The Injury Table's arm and eye sides are a d6: 1-3 left, 4-6 right.
+
+use crate::ids::CharacterId;
+use crate::time::{CampaignTime, HOUR};
+use serde::{Deserialize, Serialize};
+
+/// One die's faces, aces included (every face but the last is the die's highest).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Chain {
+    /// The die's sides.
+    pub sides: u16,
+    /// Its faces in the order rolled.
+    pub faces: Vec<u16>,
+}
+
+/// What is wrong with a die chain.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SwError {
+    /// A face outside the die, or a broken ace chain.
+    #[error("{0}")]
+    Dice(String),
+    /// The roll is not owed.
+    #[error("{0}")]
+    NotOwed(String),
+}
+
+impl Chain {
+    /// Returns the chain's total, checking that every face fits and that only aces continue.
+    pub fn total(&self, name: &str) -> Result<i32, SwError> {
+        if ![4, 6, 8, 10, 12].contains(&self.sides) {
+            return Err(SwError::Dice(format!(
+                "{name}: Savage Worlds dice are d4-d12, not d{}",
+                self.sides
+            )));
+        }
+        if self.faces.is_empty() {
+            return Err(SwError::Dice(format!("{name}: no face given")));
+        }
+        for (i, &f) in self.faces.iter().enumerate() {
+            if f < 1 || f > self.sides {
+                return Err(SwError::Dice(format!(
+                    "{name}: a d{} shows 1-{}, not {f}",
+                    self.sides, self.sides
+                )));
+            }
+            let last = i + 1 == self.faces.len();
+            if !last && f != self.sides {
+                return Err(SwError::Dice(format!(
+                    "{name}: only an ace ({}) is rolled again",
+                    self.sides
+                )));
+            }
+            if last && f == self.sides {
+                return Err(SwError::Dice(format!(
+                    "{name}: {f} aces on a d{}: give the next face too",
+                    self.sides
+                )));
+            }
+        }
+        Ok(self.faces.iter().map(|&f| i32::from(f)).sum())
+    }
+}
+
+/// A trait roll: the trait die and the wild die, each acing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraitRoll {
+    /// The trait die.
+    pub trait_die: Chain,
+    /// The wild die (a d6).
+    pub wild_die: Chain,
+    /// Other modifiers (not the wound penalty, which the fold applies).
+    pub modifier: i32,
+}
+
+/// How a trait roll came out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    /// Both dice showed 1.
+    CriticalFailure,
+    /// Under 4.
+    Failure,
+    /// 4 or more.
+    Success,
+    /// 8 or more (a raise).
+    Raise,
+}
+
+/// A trait roll's result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraitResult {
+    /// The total kept, with modifiers.
+    pub total: i32,
+    /// The wound penalty applied.
+    pub wound_penalty: i32,
+    /// The outcome.
+    pub outcome: Outcome,
+}
+
+/// Reads a trait roll with a wound penalty.
+pub fn trait_roll(r: &TraitRoll, wound_penalty: i32) -> Result<TraitResult, SwError> {
+    let t = r.trait_die.total("trait die")?;
+    if r.wild_die.sides != 6 {
+        return Err(SwError::Dice("the wild die is a d6".into()));
+    }
+    let w = r.wild_die.total("wild die")?;
+    let total = t.max(w) + r.modifier + wound_penalty;
+    let outcome = if r.trait_die.faces[0] == 1 && r.wild_die.faces[0] == 1 {
+        Outcome::CriticalFailure
+    } else if total >= 8 {
+        Outcome::Raise
+    } else if total >= 4 {
+        Outcome::Success
+    } else {
+        Outcome::Failure
+    };
+    Ok(TraitResult {
+        total,
+        wound_penalty,
+        outcome,
+    })
+}
+
+/// A character's sheet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwSheet {
+    /// Toughness (armour included).
+    pub toughness: i32,
+    /// A Wild Card (three Wounds before Incapacitation) or an Extra.
+    pub wild_card: bool,
+    /// Pace in metres.
+    pub pace: i32,
+}
+
+/// How long an Injury Table result lasts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Lasting {
+    /// Permanent (a failed Incapacitation Vigor roll).
+    Permanent,
+    /// Until all Wounds are healed (a success).
+    UntilHealed,
+    /// 24 hours, or until all Wounds are healed if sooner (a raise).
+    Day(CampaignTime),
+}
+
+/// One Injury Table result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwInjury {
+    /// The 2d6 total.
+    pub roll: u8,
+    /// What it is (`Guts: Battered`).
+    pub what: String,
+    /// Its effect.
+    pub effect: String,
+    /// The leg result counts for the Slow Hindrance.
+    pub leg: bool,
+    /// How long it lasts.
+    pub lasting: Lasting,
+}
+
+/// A Savage Worlds character's state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwCharacter {
+    /// Id.
+    pub id: CharacterId,
+    /// Name.
+    pub name: String,
+    /// Sheet.
+    pub sheet: SwSheet,
+    /// Shaken.
+    pub shaken: bool,
+    /// Wounds (the fourth, for a Wild Card, Incapacitates).
+    pub wounds: u8,
+    /// Incapacitated.
+    pub incapacitated: bool,
+    /// The Incapacitation Vigor roll is owed.
+    pub vigor_owed: bool,
+    /// Bleeding Out (Vigor at the start of each turn, or each minute out of combat).
+    pub bleeding_out: bool,
+    /// Death, and when.
+    pub death: Option<(String, CampaignTime)>,
+    /// Injury Table results.
+    pub injuries: Vec<SwInjury>,
+}
+
+impl SwCharacter {
+    /// A fresh character.
+    pub fn new(id: CharacterId, name: String, sheet: SwSheet) -> SwCharacter {
+        SwCharacter {
+            id,
+            name,
+            sheet,
+            shaken: false,
+            wounds: 0,
+            incapacitated: false,
+            vigor_owed: false,
+            bleeding_out: false,
+            death: None,
+            injuries: Vec::new(),
+        }
+    }
+
+    /// The wound penalty to trait rolls: -1 per Wound, at most -3.
+    pub fn wound_penalty(&self) -> i32 {
+        -(i32::from(self.wounds).min(3))
+    }
+
+    /// Pace after the wound penalty (-1 per Wound, at most -3).
+    pub fn pace(&self) -> i32 {
+        self.sheet.pace - i32::from(self.wounds).min(3)
+    }
+
+    /// The injuries in effect at `now`.
+    pub fn active_injuries(&self, now: CampaignTime) -> impl Iterator<Item = &SwInjury> {
+        let healed = self.wounds == 0;
+        self.injuries.iter().filter(move |i| match i.lasting {
+            Lasting::Permanent => true,
+            Lasting::UntilHealed => !healed,
+            Lasting::Day(until) => !healed && now < until,
+        })
+    }
+}
+
+/// Savage Worlds events. **Frozen format**: add variants only at the end.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SwEvent {
+    /// Damage against Toughness: every damage die (acing), plus a modifier.
+    Damage {
+        /// Who.
+        character: CharacterId,
+        /// The damage dice.
+        dice: Vec<Chain>,
+        /// The modifier.
+        modifier: i32,
+    },
+    /// The Spirit roll to recover from Shaken, at the start of the turn.
+    SpiritRecovery {
+        /// Who.
+        character: CharacterId,
+        /// The roll.
+        roll: TraitRoll,
+    },
+    /// The Incapacitation Vigor roll, with the Injury Table's 2d6 and its d6 sub-roll.
+    Incapacitation {
+        /// Who.
+        character: CharacterId,
+        /// The Vigor roll.
+        roll: TraitRoll,
+        /// The Injury Table's 2d6.
+        injury: [u16; 2],
+        /// The sub-roll (arm side, guts, head).
+        sub: u16,
+    },
+    /// A Bleeding Out Vigor roll.
+    BleedingOut {
+        /// Who.
+        character: CharacterId,
+        /// The roll.
+        roll: TraitRoll,
+    },
+    /// Another character's Healing roll to stabilise a bleeding character.
+    Stabilise {
+        /// Who bleeds.
+        character: CharacterId,
+        /// The healer's name.
+        healer: String,
+        /// The Healing roll.
+        roll: TraitRoll,
+    },
+    /// Wounds healed (natural healing or the Healing skill, as the GM rules).
+    WoundsHealed {
+        /// Who.
+        character: CharacterId,
+        /// How many.
+        count: u8,
+    },
+}
+
+impl SwEvent {
+    /// The character.
+    pub fn character(&self) -> CharacterId {
+        match self {
+            SwEvent::Damage { character, .. }
+            | SwEvent::SpiritRecovery { character, .. }
+            | SwEvent::Incapacitation { character, .. }
+            | SwEvent::BleedingOut { character, .. }
+            | SwEvent::Stabilise { character, .. }
+            | SwEvent::WoundsHealed { character, .. } => *character,
+        }
+    }
+
+    /// The kind.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SwEvent::Damage { .. } => "sw.damage",
+            SwEvent::SpiritRecovery { .. } => "sw.spirit-recovery",
+            SwEvent::Incapacitation { .. } => "sw.incapacitation",
+            SwEvent::BleedingOut { .. } => "sw.bleeding-out",
+            SwEvent::Stabilise { .. } => "sw.stabilise",
+            SwEvent::WoundsHealed { .. } => "sw.wounds-healed",
+        }
+    }
+}
+
+/// Reads the Injury Table: 2d6 and the d6 sub-roll.
+pub fn injury_table(
+    d: [u16; 2],
+    sub: u16,
+    has_leg: bool,
+    lasting: Lasting,
+) -> Result<SwInjury, SwError> {
+    for f in d.iter().chain(std::iter::once(&sub)) {
+        if !(1..=6).contains(f) {
+            return Err(SwError::Dice(format!(
+                "the Injury Table's dice are d6s, not {f}"
+            )));
+        }
+    }
+    let roll = (d[0] + d[1]) as u8;
+    let side = if sub <= 3 { "left" } else { "right" };
+    let (what, effect, leg) = match roll {
+        2 => (
+            "Unmentionables".to_string(),
+            "if permanent, reproduction is out of the question without miracle surgery or magic"
+                .to_string(),
+            false,
+        ),
+        3 | 4 => (
+            format!("Arm ({side})"),
+            format!("can no longer use the {side} arm"),
+            false,
+        ),
+        5..=9 => match sub {
+            1 | 2 => (
+                "Guts: Broken".into(),
+                "Agility reduced a die type (minimum d4)".into(),
+                false,
+            ),
+            3 | 4 => (
+                "Guts: Battered".into(),
+                "Vigor reduced a die type (minimum d4)".into(),
+                false,
+            ),
+            _ => (
+                "Guts: Busted".into(),
+                "Strength reduced a die type (minimum d4)".into(),
+                false,
+            ),
+        },
+        10 | 11 => (
+            "Leg".into(),
+            if has_leg {
+                "the Slow Hindrance (Major): already injured in a leg".into()
+            } else {
+                "the Slow Hindrance (Minor)".into()
+            },
+            true,
+        ),
+        _ => match sub {
+            1..=3 => (
+                "Head: Hideous Scar".into(),
+                "the Ugly (Major) Hindrance".into(),
+                false,
+            ),
+            4 | 5 => (
+                "Head: Blinded".into(),
+                "the One Eye Hindrance (Blind if only one good eye)".into(),
+                false,
+            ),
+            _ => (
+                "Head: Brain Damage".into(),
+                "Smarts reduced one die type (minimum d4)".into(),
+                false,
+            ),
+        },
+    };
+    Ok(SwInjury {
+        roll,
+        what,
+        effect,
+        leg,
+        lasting,
+    })
+}
+
+/// What a Savage Worlds event did, in words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwOutcome {
+    /// The narration.
+    pub summary: String,
+}
+
+/// Applies an event to a character, or says why it cannot apply (leaving it unchanged).
+pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwOutcome, SwError> {
+    if ch.death.is_some() {
+        return Err(SwError::NotOwed(format!("{} is dead", ch.name)));
+    }
+    let summary = match e {
+        SwEvent::Damage { dice, modifier, .. } => {
+            let mut total = *modifier;
+            for (i, d) in dice.iter().enumerate() {
+                total += d.total(&format!("damage die {}", i + 1))?;
+            }
+            let t = ch.sheet.toughness;
+            if total < t {
+                format!("damage {total} vs Toughness {t}: no effect")
+            } else {
+                let raises = ((total - t) / 4) as u8;
+                let wounds = if raises > 0 {
+                    raises
+                } else if ch.shaken {
+                    1
+                } else {
+                    0
+                };
+                ch.shaken = true;
+                ch.wounds = ch.wounds.saturating_add(wounds);
+                let limit = if ch.sheet.wild_card { 4 } else { 1 };
+                let mut s = format!(
+                    "damage {total} vs Toughness {t}: {}",
+                    match (raises, wounds) {
+                        (0, 0) => "Shaken".to_string(),
+                        (0, _) => "Shaken again: 1 Wound".to_string(),
+                        (r, w) => format!("{r} raise(s): Shaken and {w} Wound(s)"),
+                    }
+                );
+                if wounds > 0 && ch.wounds >= limit && !ch.incapacitated {
+                    ch.incapacitated = true;
+                    ch.vigor_owed = true;
+                    s.push_str(&format!(
+                        "; {} Wounds: Incapacitated, a Vigor roll is owed",
+                        ch.wounds
+                    ));
+                }
+                s
+            }
+        }
+        SwEvent::SpiritRecovery { roll, .. } => {
+            if !ch.shaken {
+                return Err(SwError::NotOwed(format!("{} is not Shaken", ch.name)));
+            }
+            let r = trait_roll(roll, ch.wound_penalty())?;
+            if matches!(r.outcome, Outcome::Success | Outcome::Raise) {
+                ch.shaken = false;
+                format!(
+                    "Spirit {} ({} wound penalty): no longer Shaken",
+                    r.total, r.wound_penalty
+                )
+            } else {
+                format!(
+                    "Spirit {} ({} wound penalty): still Shaken",
+                    r.total, r.wound_penalty
+                )
+            }
+        }
+        SwEvent::Incapacitation {
+            roll, injury, sub, ..
+        } => {
+            if !ch.vigor_owed {
+                return Err(SwError::NotOwed(format!(
+                    "{} owes no Incapacitation roll",
+                    ch.name
+                )));
+            }
+            let r = trait_roll(roll, ch.wound_penalty())?;
+            let has_leg = ch.injuries.iter().any(|i| i.leg);
+            let lasting = match r.outcome {
+                Outcome::CriticalFailure => {
+                    ch.vigor_owed = false;
+                    ch.death = Some((
+                        "a critical failure on the Incapacitation Vigor roll".into(),
+                        now,
+                    ));
+                    return Ok(SwOutcome {
+                        summary: format!("Vigor {}: critical failure: dies", r.total),
+                    });
+                }
+                Outcome::Failure => Lasting::Permanent,
+                Outcome::Success => Lasting::UntilHealed,
+                Outcome::Raise => Lasting::Day(now.plus(24 * HOUR)),
+            };
+            let inj = injury_table(*injury, *sub, has_leg, lasting)?;
+            ch.vigor_owed = false;
+            let words = match lasting {
+                Lasting::Permanent => {
+                    ch.bleeding_out = true;
+                    "permanent, and Bleeding Out"
+                }
+                Lasting::UntilHealed => "until all Wounds heal",
+                Lasting::Day(_) => "for 24 hours or until all Wounds heal",
+            };
+            let s = format!(
+                "Vigor {} ({:?}): Injury {} {}: {} ({words})",
+                r.total, r.outcome, inj.roll, inj.what, inj.effect
+            );
+            ch.injuries.push(inj);
+            s
+        }
+        SwEvent::BleedingOut { roll, .. } => {
+            if !ch.bleeding_out {
+                return Err(SwError::NotOwed(format!("{} is not Bleeding Out", ch.name)));
+            }
+            let r = trait_roll(roll, ch.wound_penalty())?;
+            match r.outcome {
+                Outcome::CriticalFailure | Outcome::Failure => {
+                    ch.death = Some(("bled out".into(), now));
+                    format!("Vigor {}: fails: perishes", r.total)
+                }
+                Outcome::Success => format!("Vigor {}: survives this turn", r.total),
+                Outcome::Raise => {
+                    ch.bleeding_out = false;
+                    format!("Vigor {}: a raise: stabilised", r.total)
+                }
+            }
+        }
+        SwEvent::Stabilise { healer, roll, .. } => {
+            if !ch.bleeding_out {
+                return Err(SwError::NotOwed(format!("{} is not Bleeding Out", ch.name)));
+            }
+            let r = trait_roll(roll, 0)?;
+            if matches!(r.outcome, Outcome::Success | Outcome::Raise) {
+                ch.bleeding_out = false;
+                format!("{healer}'s Healing {}: stabilised", r.total)
+            } else {
+                format!("{healer}'s Healing {}: fails", r.total)
+            }
+        }
+        SwEvent::WoundsHealed { count, .. } => {
+            if ch.wounds == 0 {
+                return Err(SwError::NotOwed(format!("{} has no Wounds", ch.name)));
+            }
+            ch.wounds = ch.wounds.saturating_sub(*count);
+            let limit = if ch.sheet.wild_card { 4 } else { 1 };
+            if ch.wounds < limit {
+                ch.incapacitated = false;
+            }
+            format!("{count} Wound(s) healed: {} left", ch.wounds)
+        }
+    };
+    Ok(SwOutcome { summary })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uuid::Uuid;
+
+    fn ch(wild: bool) -> SwCharacter {
+        SwCharacter::new(
+            CharacterId(Uuid::from_u128(1)),
+            "Hero".into(),
+            SwSheet {
+                toughness: 6,
+                wild_card: wild,
+                pace: 6,
+            },
+        )
+    }
+
+    fn dmg(faces: &[&[u16]]) -> SwEvent {
+        SwEvent::Damage {
+            character: CharacterId(Uuid::from_u128(1)),
+            dice: faces
+                .iter()
+                .map(|f| Chain {
+                    sides: 6,
+                    faces: f.to_vec(),
+                })
+                .collect(),
+            modifier: 0,
+        }
+    }
+
+    fn tr(t: &[u16], w: &[u16]) -> TraitRoll {
+        TraitRoll {
+            trait_die: Chain {
+                sides: 8,
+                faces: t.to_vec(),
+            },
+            wild_die: Chain {
+                sides: 6,
+                faces: w.to_vec(),
+            },
+            modifier: 0,
+        }
+    }
+
+    #[test]
+    fn damage_shakes_raises_wound_and_shaken_again_wounds() {
+        let mut c = ch(true);
+        apply(&mut c, &dmg(&[&[5]]), CampaignTime::START).unwrap(); // 5 < 6: nothing
+        assert!(!c.shaken);
+        apply(&mut c, &dmg(&[&[6, 1]]), CampaignTime::START).unwrap(); // 7: Shaken
+        assert!(c.shaken && c.wounds == 0);
+        apply(&mut c, &dmg(&[&[4], &[2]]), CampaignTime::START).unwrap(); // 6 while Shaken: a Wound
+        assert_eq!(c.wounds, 1);
+        apply(&mut c, &dmg(&[&[6, 6, 2]]), CampaignTime::START).unwrap(); // 14: two raises
+        assert_eq!(c.wounds, 3);
+        assert_eq!(c.wound_penalty(), -3);
+        assert_eq!(c.pace(), 3);
+    }
+
+    #[test]
+    fn the_fourth_wound_incapacitates_a_wild_card_and_the_first_an_extra() {
+        let mut c = ch(true);
+        c.wounds = 3;
+        c.shaken = true;
+        let o = apply(&mut c, &dmg(&[&[5], &[1]]), CampaignTime::START).unwrap();
+        assert!(c.incapacitated && c.vigor_owed, "{}", o.summary);
+        assert_eq!(c.wound_penalty(), -3, "the penalty stays at -3");
+        let mut e = ch(false);
+        apply(&mut e, &dmg(&[&[6, 4]]), CampaignTime::START).unwrap(); // 10: one raise
+        assert!(e.incapacitated);
+    }
+
+    #[test]
+    fn incapacitation_vigor_outcomes() {
+        let now = CampaignTime(100);
+        let id = CharacterId(Uuid::from_u128(1));
+        let mut c = ch(true);
+        c.wounds = 4;
+        c.vigor_owed = true;
+        // Trait 3, wild 2, -3 wounds: 0: failure: permanent and Bleeding Out. 2d6 = 7: guts, 4: battered.
+        apply(
+            &mut c,
+            &SwEvent::Incapacitation {
+                character: id,
+                roll: tr(&[3], &[2]),
+                injury: [3, 4],
+                sub: 4,
+            },
+            now,
+        )
+        .unwrap();
+        assert!(c.bleeding_out);
+        assert_eq!(c.injuries[0].what, "Guts: Battered");
+        assert_eq!(c.injuries[0].lasting, Lasting::Permanent);
+        // A raise on the bleeding-out roll stabilises: trait 8+6 (aced) -3 = 11.
+        apply(
+            &mut c,
+            &SwEvent::BleedingOut {
+                character: id,
+                roll: tr(&[8, 6], &[1]),
+            },
+            now,
+        )
+        .unwrap();
+        assert!(!c.bleeding_out);
+        // Snake eyes on the Vigor roll kills.
+        let mut d = ch(true);
+        d.vigor_owed = true;
+        apply(
+            &mut d,
+            &SwEvent::Incapacitation {
+                character: id,
+                roll: tr(&[1], &[1]),
+                injury: [1, 1],
+                sub: 1,
+            },
+            now,
+        )
+        .unwrap();
+        assert!(d.death.is_some());
+        // A raise: the injury lasts a day, or until the wounds heal.
+        let mut e = ch(true);
+        e.wounds = 4;
+        e.vigor_owed = true;
+        apply(
+            &mut e,
+            &SwEvent::Incapacitation {
+                character: id,
+                roll: tr(&[8, 7], &[2]),
+                injury: [6, 5],
+                sub: 1,
+            },
+            now,
+        )
+        .unwrap();
+        assert_eq!(e.injuries[0].what, "Leg");
+        assert_eq!(e.active_injuries(now).count(), 1);
+        assert_eq!(e.active_injuries(now.plus(24 * HOUR)).count(), 0);
+    }
+
+    #[test]
+    fn broken_ace_chains_are_refused() {
+        assert!(
+            Chain {
+                sides: 6,
+                faces: vec![6]
+            }
+            .total("d")
+            .is_err(),
+            "an ace needs its next face"
+        );
+        assert!(
+            Chain {
+                sides: 6,
+                faces: vec![3, 2]
+            }
+            .total("d")
+            .is_err(),
+            "only aces roll again"
+        );
+        assert!(Chain {
+            sides: 6,
+            faces: vec![7]
+        }
+        .total("d")
+        .is_err());
+        assert_eq!(
+            Chain {
+                sides: 6,
+                faces: vec![6, 6, 1]
+            }
+            .total("d"),
+            Ok(13)
+        );
+    }
+}
