@@ -201,6 +201,9 @@ pub enum Fate {
 }
 
 /// A character, per system.
+// A campaign holds one system's characters only, so the variants' sizes never mix in one
+// Vec; boxing the larger would only add an indirection to the fold's hot path.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum CharacterState {
     /// A HârnMaster character.
