@@ -67,18 +67,27 @@ pub struct EquipArgs {
 pub struct AddArgs {
     /// The character's name (unique in the campaign).
     pub name: String,
-    /// Strength.
+    /// HârnMaster: Strength.
     #[arg(long = "str")]
-    pub strength: i32,
-    /// Endurance.
+    pub strength: Option<i32>,
+    /// HârnMaster: Endurance.
     #[arg(long = "end")]
-    pub endurance: i32,
-    /// Shock ML.
+    pub endurance: Option<i32>,
+    /// HârnMaster: Shock ML.
     #[arg(long = "shock")]
-    pub shock_ml: i32,
-    /// Healing Base.
+    pub shock_ml: Option<i32>,
+    /// HârnMaster: Healing Base.
     #[arg(long = "hb")]
-    pub healing_base: i32,
+    pub healing_base: Option<i32>,
+    /// Savage Worlds: Toughness (armour included).
+    #[arg(long)]
+    pub toughness: Option<i32>,
+    /// Savage Worlds: an Extra (not a Wild Card).
+    #[arg(long)]
+    pub extra: bool,
+    /// Savage Worlds: Pace.
+    #[arg(long, default_value_t = 6)]
+    pub pace: i32,
     /// Strength test ML (default: STR x 5).
     #[arg(long = "str-ml")]
     pub strength_ml: Option<i32>,
@@ -163,26 +172,44 @@ struct ListItem {
 pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     match c {
         CharacterCommand::Add(a) => {
-            let sheet = Sheet {
-                strength: a.strength,
-                endurance: a.endurance,
-                shock_ml: a.shock_ml,
-                healing_base: a.healing_base,
-                strength_ml: a.strength_ml.unwrap_or(a.strength * 5),
-                body: a.body,
-                beast: a.beast,
-                fatigue: a.fatigue,
-            };
-            check_sheet(&sheet)?;
             let name = a.name.clone();
-            ctx.record(|_, _| {
-                Ok((
-                    Event::CharacterAdded {
-                        name,
-                        sheet: SheetKind::HarnMaster(sheet),
-                    },
-                    None,
-                ))
+            ctx.record(|ledger, _| {
+                let system = ledger.campaign.as_ref().map(|c| c.system);
+                let sheet = match system {
+                    Some(leechbook_core::SystemId::SavageWorlds) => {
+                        let toughness = a.toughness.ok_or_else(|| {
+                            CommandError::user("a Savage Worlds character needs --toughness")
+                        })?;
+                        SheetKind::SavageWorlds(leechbook_core::savage::SwSheet {
+                            toughness,
+                            wild_card: !a.extra,
+                            pace: a.pace,
+                        })
+                    }
+                    _ => {
+                        let need = |v: Option<i32>, flag: &str| {
+                            v.ok_or_else(|| {
+                                CommandError::user(format!(
+                                    "a HârnMaster character needs {flag} (and --str, --end, --shock, --hb)"
+                                ))
+                            })
+                        };
+                        let strength = need(a.strength, "--str")?;
+                        let sheet = Sheet {
+                            strength,
+                            endurance: need(a.endurance, "--end")?,
+                            shock_ml: need(a.shock_ml, "--shock")?,
+                            healing_base: need(a.healing_base, "--hb")?,
+                            strength_ml: a.strength_ml.unwrap_or(strength * 5),
+                            body: a.body.clone(),
+                            beast: a.beast,
+                            fatigue: a.fatigue,
+                        };
+                        check_sheet(&sheet)?;
+                        SheetKind::HarnMaster(sheet)
+                    }
+                };
+                Ok((Event::CharacterAdded { name, sheet }, None))
             })?;
             ctx.say(format!("added {}", a.name.trim()));
             Ok(())

@@ -11,12 +11,18 @@ use std::path::PathBuf;
 /// The demo fight: one `leechbook` command line per line (`#` starts a comment).
 pub const FIGHT: &str = include_str!("../../../fixtures/demo/harnmaster.txt");
 
+/// The Savage Worlds demo fight.
+pub const SAVAGE_WORLDS: &str = include_str!("../../../fixtures/demo/savage-worlds.txt");
+
 /// Record the demo fight.
 #[derive(Args, Debug)]
 pub struct DemoArgs {
     /// Where to write the demo ledger (replaced if it is an earlier demo ledger).
     #[arg(long, default_value = "leechbook-demo.db")]
     pub out: PathBuf,
+    /// Which system's fight.
+    #[arg(long, default_value = "harnmaster", value_parser = ["harnmaster", "savage-worlds"])]
+    pub system: String,
 }
 
 fn words(line: &str) -> Vec<String> {
@@ -71,7 +77,11 @@ pub fn cmd_demo(a: DemoArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         }
     }
     let db = path.display().to_string();
-    for line in FIGHT.lines().map(str::trim) {
+    let fight = match a.system.as_str() {
+        "savage-worlds" => SAVAGE_WORLDS,
+        _ => FIGHT,
+    };
+    for line in fight.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }

@@ -1,6 +1,5 @@
 //! `leechbook diff NAME --from A --to B`: what changed about a character between two moments.
 
-use super::find;
 use crate::audit::{ledger_at, moment};
 use crate::error::CommandError;
 use crate::views;
@@ -96,7 +95,7 @@ pub fn flat_view(ledger: &Ledger, name: &str) -> BTreeMap<String, String> {
 /// Prints the changes.
 pub fn cmd_diff(a: DiffArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let (store, now) = ctx.load()?;
-    find(&now, &a.name)?;
+    super::find_any(&now, &a.name)?;
     let events = store.events()?;
     let from = ledger_at(&moment(&events, &a.from)?);
     let to = match &a.to {

@@ -13,8 +13,8 @@ pub struct InitArgs {
     /// The campaign's name.
     #[arg(long, default_value = "campaign")]
     pub name: String,
-    /// The rules system (HârnMaster).
-    #[arg(long, default_value = "harnmaster", value_parser = ["harnmaster"])]
+    /// The rules system.
+    #[arg(long, default_value = "harnmaster", value_parser = ["harnmaster", "savage-worlds"])]
     pub system: String,
     /// Seconds of campaign time per combat round (the text does not say; 10 by default).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i64).range(1..=600))]
@@ -32,7 +32,10 @@ pub fn cmd_init(a: InitArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let result = store.append(
         Event::CampaignCreated {
             name: a.name.clone(),
-            system: SystemId::HarnMaster,
+            system: SystemId::ALL
+                .into_iter()
+                .find(|s| s.name() == a.system)
+                .unwrap_or(SystemId::HarnMaster),
             round_seconds: a.round_seconds,
         },
         CampaignTime::START,

@@ -19,6 +19,7 @@ pub mod shoot;
 pub mod show;
 pub mod staunch;
 pub mod strike;
+pub mod sw;
 pub mod table;
 pub mod treat;
 pub mod verify;
@@ -45,6 +46,9 @@ pub enum Command {
     Melee(melee::MeleeArgs),
     /// Record one missile attack (Missile Sequence) flowing into the Injury Sequence.
     Shoot(shoot::ShootArgs),
+    /// Savage Worlds: damage, Shaken, Incapacitation, Bleeding Out, healing.
+    #[command(subcommand)]
+    Sw(sw::SwCommand),
     /// Load or show the campaign's weapons and armour.
     #[command(subcommand)]
     Arms(arms::ArmsCommand),
@@ -101,6 +105,7 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Melee(a) => melee::cmd_melee(a, ctx),
         Command::Arms(c) => arms::cmd_arms(c, ctx),
         Command::Shoot(a) => shoot::cmd_shoot(a, ctx),
+        Command::Sw(c) => sw::cmd_sw(c, ctx),
         Command::Roll(a) => roll::cmd_roll(a, ctx),
         Command::Staunch(a) => staunch::cmd_staunch(a, ctx),
         Command::Treat(a) => treat::cmd_treat(a, ctx),

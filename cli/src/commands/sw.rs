@@ -1,0 +1,322 @@
+//! `leechbook sw ...`: Savage Worlds' damage, Shaken recovery, Incapacitation, Bleeding Out,
+//! stabilising and healing. Dice ace: give a die's faces as `6+6+2` (each ace and the roll
+//! after it), several dice as `6+3/4`; any die not given is rolled (aces included).
+
+use super::find_any;
+use crate::dice::rng;
+use crate::error::CommandError;
+use crate::narrate;
+use crate::Ctx;
+use clap::{Args, Subcommand, ValueEnum};
+use leechbook_core::fold::CharacterState;
+use leechbook_core::savage::{Chain, SwEvent, TraitRoll};
+use leechbook_core::Event;
+use rand::rngs::StdRng;
+use rand::Rng;
+use std::collections::HashMap;
+
+/// Savage Worlds commands.
+#[derive(Subcommand, Debug)]
+pub enum SwCommand {
+    /// Damage against Toughness (`--damage d8+d6+1`; dice as damage=6+2/4).
+    Damage(DamageArgs),
+    /// A trait roll the character owes (trait=..., wild=...; injury=a/b and sub=N for the
+    /// Injury Table).
+    Roll(RollArgs),
+    /// Another character's Healing roll to stabilise a bleeding character.
+    Stabilise(StabiliseArgs),
+    /// Wounds healed.
+    Heal(HealArgs),
+}
+
+/// `sw damage`.
+#[derive(Args, Debug)]
+pub struct DamageArgs {
+    /// Who is hit.
+    pub name: String,
+    /// The damage dice and modifier: `d8+d6+1` (Strength die + weapon die).
+    #[arg(long)]
+    pub damage: String,
+    /// Faces: damage=6+2/4 (one die per `/`, aces chained by `+`).
+    #[arg(long, value_name = "LIST")]
+    pub dice: Option<String>,
+}
+
+/// The rolls a character can owe.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum SwRoll {
+    /// Spirit, to recover from Shaken.
+    SpiritRecovery,
+    /// Vigor, on Incapacitation (then the Injury Table).
+    Incapacitation,
+    /// Vigor, while Bleeding Out.
+    BleedingOut,
+}
+
+/// `sw roll`.
+#[derive(Args, Debug)]
+pub struct RollArgs {
+    /// Who rolls.
+    pub name: String,
+    /// What roll.
+    #[arg(value_enum)]
+    pub kind: SwRoll,
+    /// The trait's die (d4-d12).
+    #[arg(long = "trait", value_name = "DIE")]
+    pub trait_die: String,
+    /// Other modifiers (the wound penalty is applied for you).
+    #[arg(long = "mod", default_value_t = 0, allow_negative_numbers = true)]
+    pub modifier: i32,
+    /// Faces: trait=8+3,wild=4,injury=3/4,sub=2.
+    #[arg(long, value_name = "LIST")]
+    pub dice: Option<String>,
+}
+
+/// `sw stabilise`.
+#[derive(Args, Debug)]
+pub struct StabiliseArgs {
+    /// Who bleeds.
+    pub name: String,
+    /// The healer.
+    #[arg(long)]
+    pub healer: String,
+    /// The healer's Healing die.
+    #[arg(long = "trait", value_name = "DIE")]
+    pub trait_die: String,
+    /// Modifiers.
+    #[arg(long = "mod", default_value_t = 0, allow_negative_numbers = true)]
+    pub modifier: i32,
+    /// Faces: trait=...,wild=...
+    #[arg(long, value_name = "LIST")]
+    pub dice: Option<String>,
+}
+
+/// `sw heal`.
+#[derive(Args, Debug)]
+pub struct HealArgs {
+    /// Who.
+    pub name: String,
+    /// How many Wounds heal.
+    #[arg(long, default_value_t = 1)]
+    pub wounds: u8,
+}
+
+/// Parses `name=6+6+2/3,...` into dice per name, each a list of ace chains.
+fn parse(
+    spec: Option<&str>,
+    known: &[&str],
+) -> Result<HashMap<String, Vec<Vec<u16>>>, CommandError> {
+    let mut out = HashMap::new();
+    let Some(spec) = spec else { return Ok(out) };
+    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (name, v) = part
+            .split_once('=')
+            .ok_or_else(|| CommandError::user(format!("--dice '{part}': expected NAME=FACES")))?;
+        let name = name.trim().to_ascii_lowercase();
+        if !known.contains(&name.as_str()) {
+            return Err(CommandError::user(format!(
+                "--dice: unknown die '{name}' (known: {})",
+                known.join(", ")
+            )));
+        }
+        let dice = v
+            .split('/')
+            .map(|d| {
+                d.split('+')
+                    .map(|f| {
+                        f.trim().parse::<u16>().map_err(|_| {
+                            CommandError::user(format!("--dice: '{f}' is not a face of '{name}'"))
+                        })
+                    })
+                    .collect::<Result<Vec<u16>, _>>()
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        out.insert(name, dice);
+    }
+    Ok(out)
+}
+
+fn sides(s: &str) -> Result<u16, CommandError> {
+    s.trim()
+        .trim_start_matches(['d', 'D'])
+        .parse::<u16>()
+        .ok()
+        .filter(|n| [4, 6, 8, 10, 12].contains(n))
+        .ok_or_else(|| CommandError::user(format!("'{s}' is not a Savage Worlds die (d4-d12)")))
+}
+
+fn roll_chain(rng: &mut StdRng, sides: u16) -> Vec<u16> {
+    let mut faces = Vec::new();
+    loop {
+        let f = rng.random_range(1..=sides);
+        faces.push(f);
+        if f != sides || faces.len() > 20 {
+            return faces;
+        }
+    }
+}
+
+/// Takes the given chains for `name` (one per die), or rolls them.
+fn chains(
+    given: &mut HashMap<String, Vec<Vec<u16>>>,
+    name: &str,
+    dice: &[u16],
+    rng: &mut StdRng,
+    rolled: &mut Vec<String>,
+) -> Result<Vec<Chain>, CommandError> {
+    match given.remove(name) {
+        Some(faces) => {
+            if faces.len() != dice.len() {
+                return Err(CommandError::user(format!(
+                    "die '{name}' needs {} dice, got {}",
+                    dice.len(),
+                    faces.len()
+                )));
+            }
+            Ok(dice
+                .iter()
+                .zip(faces)
+                .map(|(&sides, faces)| Chain { sides, faces })
+                .collect())
+        }
+        None => {
+            let c: Vec<Chain> = dice
+                .iter()
+                .map(|&s| Chain {
+                    sides: s,
+                    faces: roll_chain(rng, s),
+                })
+                .collect();
+            rolled.push(format!(
+                "{name}={}",
+                c.iter()
+                    .map(|c| c
+                        .faces
+                        .iter()
+                        .map(u16::to_string)
+                        .collect::<Vec<_>>()
+                        .join("+"))
+                    .collect::<Vec<_>>()
+                    .join("/")
+            ));
+            Ok(c)
+        }
+    }
+}
+
+fn trait_roll(
+    given: &mut HashMap<String, Vec<Vec<u16>>>,
+    die: &str,
+    modifier: i32,
+    rng: &mut StdRng,
+    rolled: &mut Vec<String>,
+) -> Result<TraitRoll, CommandError> {
+    let t = chains(given, "trait", &[sides(die)?], rng, rolled)?.remove(0);
+    let w = chains(given, "wild", &[6], rng, rolled)?.remove(0);
+    Ok(TraitRoll {
+        trait_die: t,
+        wild_die: w,
+        modifier,
+    })
+}
+
+fn sw_id(
+    ledger: &leechbook_core::fold::Ledger,
+    name: &str,
+) -> Result<leechbook_core::ids::CharacterId, CommandError> {
+    match find_any(ledger, name)? {
+        CharacterState::SavageWorlds(c) => Ok(c.id),
+        other => Err(CommandError::user(format!(
+            "{} is not a Savage Worlds character",
+            other.name()
+        ))),
+    }
+}
+
+/// Runs a Savage Worlds command.
+pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let (ledger, env, applied) = ctx.record(|ledger, ctx| {
+        let mut rng = rng(ctx.seed);
+        let mut rolled = Vec::new();
+        let event = match &c {
+            SwCommand::Damage(a) => {
+                let id = sw_id(ledger, &a.name)?;
+                let mut given = parse(a.dice.as_deref(), &["damage"])?;
+                let mut dice = Vec::new();
+                let mut modifier = 0i32;
+                for term in a
+                    .damage
+                    .replace('-', "+-")
+                    .split('+')
+                    .map(str::trim)
+                    .filter(|t| !t.is_empty())
+                {
+                    if term.starts_with(['d', 'D']) {
+                        dice.push(sides(term)?);
+                    } else {
+                        modifier += term.parse::<i32>().map_err(|_| {
+                            CommandError::user(format!(
+                                "--damage: '{term}' is neither a die nor a number"
+                            ))
+                        })?;
+                    }
+                }
+                if dice.is_empty() {
+                    return Err(CommandError::user("--damage names no dice (like d8+d6)"));
+                }
+                let dice = chains(&mut given, "damage", &dice, &mut rng, &mut rolled)?;
+                SwEvent::Damage {
+                    character: id,
+                    dice,
+                    modifier,
+                }
+            }
+            SwCommand::Roll(a) => {
+                let id = sw_id(ledger, &a.name)?;
+                let mut given = parse(a.dice.as_deref(), &["trait", "wild", "injury", "sub"])?;
+                let roll = trait_roll(&mut given, &a.trait_die, a.modifier, &mut rng, &mut rolled)?;
+                match a.kind {
+                    SwRoll::SpiritRecovery => SwEvent::SpiritRecovery {
+                        character: id,
+                        roll,
+                    },
+                    SwRoll::BleedingOut => SwEvent::BleedingOut {
+                        character: id,
+                        roll,
+                    },
+                    SwRoll::Incapacitation => {
+                        let inj = chains(&mut given, "injury", &[6, 6], &mut rng, &mut rolled)?;
+                        let sub = chains(&mut given, "sub", &[6], &mut rng, &mut rolled)?;
+                        // The Injury Table's d6s do not ace: take the first face.
+                        SwEvent::Incapacitation {
+                            character: id,
+                            roll,
+                            injury: [inj[0].faces[0], inj[1].faces[0]],
+                            sub: sub[0].faces[0],
+                        }
+                    }
+                }
+            }
+            SwCommand::Stabilise(a) => {
+                let id = sw_id(ledger, &a.name)?;
+                let mut given = parse(a.dice.as_deref(), &["trait", "wild"])?;
+                let roll = trait_roll(&mut given, &a.trait_die, a.modifier, &mut rng, &mut rolled)?;
+                SwEvent::Stabilise {
+                    character: id,
+                    healer: a.healer.clone(),
+                    roll,
+                }
+            }
+            SwCommand::Heal(a) => SwEvent::WoundsHealed {
+                character: sw_id(ledger, &a.name)?,
+                count: a.wounds,
+            },
+        };
+        if !rolled.is_empty() {
+            ctx.note(format!("rolled by Leechbook: {}", rolled.join(",")));
+        }
+        Ok((Event::SavageWorlds(event), None))
+    })?;
+    ctx.say(narrate::event(&ledger, &env, &applied));
+    Ok(())
+}

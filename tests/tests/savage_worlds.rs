@@ -1,0 +1,296 @@
+//! Savage Worlds through the CLI, and the ledger's features (rulings, time travel, the agenda)
+//! on a campaign that is not HârnMaster.
+
+mod common;
+use common::Scratch;
+use serde_json::Value;
+
+fn campaign() -> Scratch {
+    let s = Scratch::new();
+    s.ok(&["init", "--system", "savage-worlds"]);
+    s.ok(&["character", "add", "Red", "--toughness", "6"]);
+    s.ok(&["character", "add", "Grunt", "--toughness", "5", "--extra"]);
+    s
+}
+
+#[test]
+fn damage_shaken_wounds_and_the_fourth_wound() {
+    let s = campaign();
+    // Meeting Toughness exactly shakes; under it does nothing.
+    assert!(s
+        .ok(&["sw", "damage", "Red", "--damage", "d6", "--dice", "damage=5"])
+        .contains("no effect"));
+    let out = s.run(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d6",
+        "--dice",
+        "damage=6+0",
+    ]);
+    assert!(out.stderr.contains("not 0"), "{}", out.stderr);
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d4+d4",
+        "--dice",
+        "damage=3/3",
+    ]); // 6: Shaken
+    let v = s.show("Red");
+    assert_eq!(
+        (v["shaken"].as_bool(), v["wounds"].as_u64()),
+        (Some(true), Some(0))
+    );
+    // Shaken again: a Wound.
+    assert!(s
+        .ok(&[
+            "sw",
+            "damage",
+            "Red",
+            "--damage",
+            "d4+d4",
+            "--dice",
+            "damage=3/3"
+        ])
+        .contains("Shaken again: 1 Wound"));
+    // 14: two raises: 3 Wounds; the penalty is -3 and the pace 3.
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d8+d6",
+        "--dice",
+        "damage=8+3/3",
+    ]);
+    let v = s.show("Red");
+    assert_eq!(
+        (
+            v["wounds"].as_u64(),
+            v["wound_penalty"].as_i64(),
+            v["pace"].as_i64()
+        ),
+        (Some(3), Some(-3), Some(3))
+    );
+    assert_eq!(v["incapacitated"], false, "three Wounds: not yet");
+    // The fourth: Incapacitated, the Vigor roll owed.
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d4+d4",
+        "--dice",
+        "damage=3/3",
+    ]);
+    let v = s.show("Red");
+    assert_eq!(
+        (v["wounds"].as_u64(), v["incapacitated"].as_bool()),
+        (Some(4), Some(true))
+    );
+    assert_eq!(v["wound_penalty"], -3, "the penalty stays at -3");
+    let due: Value = serde_json::from_str(&s.ok(&["due", "Red", "--json"])).unwrap();
+    assert!(due
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|o| o["kind"] == "incapacitation"));
+    // An Extra is Incapacitated by the first Wound.
+    s.ok(&[
+        "sw",
+        "damage",
+        "Grunt",
+        "--damage",
+        "d6+d4",
+        "--dice",
+        "damage=6+1/2",
+    ]);
+    assert_eq!(s.show("Grunt")["incapacitated"], true);
+}
+
+#[test]
+fn incapacitation_bleeding_out_stabilising_and_healing() {
+    let s = campaign();
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d12+d12",
+        "--dice",
+        "damage=12+12+11/1",
+    ]); // 36: 7 raises
+        // Vigor d8 8+7 (aced) - 3 = 12: a raise: the injury lasts a day or until the wounds heal.
+    let out = s.ok(&[
+        "sw",
+        "roll",
+        "Red",
+        "incapacitation",
+        "--trait",
+        "d8",
+        "--dice",
+        "trait=8+7,wild=2,injury=6/6,sub=6",
+    ]);
+    assert!(
+        out.contains("Injury 12 Head: Brain Damage") && out.contains("for 24 hours"),
+        "{out}"
+    );
+    assert_eq!(s.show("Red")["bleeding_out"], false);
+    s.ok(&["advance", "1d"]);
+    assert_eq!(
+        s.show("Red")["injuries"][0]["active"],
+        false,
+        "gone after 24 hours"
+    );
+    // Bleeding Out: a failure on Vigor kills.
+    s.ok(&[
+        "sw",
+        "damage",
+        "Grunt",
+        "--damage",
+        "d6+d4",
+        "--dice",
+        "damage=6+1/2",
+    ]);
+    s.ok(&[
+        "sw",
+        "roll",
+        "Grunt",
+        "incapacitation",
+        "--trait",
+        "d6",
+        "--dice",
+        "trait=2,wild=3,injury=1/2,sub=5",
+    ]); // 3-1 = 2: failure
+    assert_eq!(s.show("Grunt")["bleeding_out"], true);
+    let out = s.ok(&[
+        "sw",
+        "roll",
+        "Grunt",
+        "bleeding-out",
+        "--trait",
+        "d6",
+        "--dice",
+        "trait=2,wild=1",
+    ]);
+    assert!(out.contains("perishes"), "{out}");
+    assert_eq!(s.show("Grunt")["dead"], true);
+    // Healing the wounds ends temporary injuries.
+    let out = s.ok(&["sw", "heal", "Red", "--wounds", "9"]);
+    assert!(out.contains("0 left"), "{out}");
+}
+
+#[test]
+fn mixed_systems_are_refused_clearly_and_change_nothing() {
+    let s = campaign();
+    let before = s.bytes();
+    let out = s.run(&[
+        "strike",
+        "Red",
+        "--aspect",
+        "edge",
+        "--location",
+        "thorax",
+        "--effective",
+        "5",
+    ]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("Red is not a HârnMaster character"),
+        "{}",
+        out.stderr
+    );
+    let out = s.run(&[
+        "character",
+        "add",
+        "Osric",
+        "--str",
+        "12",
+        "--end",
+        "12",
+        "--shock",
+        "65",
+        "--hb",
+        "13",
+    ]);
+    assert!(
+        out.stderr
+            .contains("a Savage Worlds character needs --toughness"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    let h = Scratch::with_osric();
+    let out = h.run(&[
+        "sw", "damage", "Osric", "--damage", "d6", "--dice", "damage=3",
+    ]);
+    assert!(
+        out.stderr
+            .contains("Osric is not a Savage Worlds character"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn rulings_and_time_travel_work_for_savage_worlds() {
+    let s = campaign();
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d8+d6",
+        "--dice",
+        "damage=8+5/4",
+    ]); // 2 Wounds
+    s.ok(&[
+        "sw", "damage", "Red", "--damage", "d4", "--dice", "damage=3",
+    ]);
+    let log: Value = serde_json::from_str(&s.ok(&["log", "--json"])).unwrap();
+    let first = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "sw.damage")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let at: Value =
+        serde_json::from_str(&s.ok(&["show", "Red", "--at", &first, "--json"])).unwrap();
+    assert_eq!(at["wounds"], 2);
+    s.ok(&["retract", &first, "--reason", "the blow was parried"]);
+    let v = s.show("Red");
+    assert_eq!(
+        (v["wounds"].as_u64(), v["shaken"].as_bool()),
+        (Some(0), Some(false))
+    );
+    assert!(s
+        .ok(&["diff", "Red", "--from", &first])
+        .contains("wounds: 2 -> 0"));
+    s.ok(&["verify"]);
+}
+
+#[test]
+fn the_savage_worlds_demo_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("d.db");
+    let out = leechbook::run([
+        "leechbook",
+        "demo",
+        "--system",
+        "savage-worlds",
+        "--out",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("Red Doc's Healing 6: stabilised"),
+        "{}",
+        out.stdout
+    );
+}
