@@ -264,6 +264,7 @@ pub fn view(ledger: &Ledger, c: &CharacterState) -> serde_json::Value {
         CharacterState::SavageWorlds(s) => {
             serde_json::to_value(sw_character(ledger, s)).unwrap_or(serde_json::Value::Null)
         }
+        CharacterState::WrathGlory(w) => wg_character(ledger, w),
     }
 }
 
@@ -272,6 +273,7 @@ pub fn render_any(ledger: &Ledger, c: &CharacterState) -> String {
     match c {
         CharacterState::HarnMaster(h) => render_character(&character(ledger, h)),
         CharacterState::SavageWorlds(s) => render_sw(&sw_character(ledger, s)),
+        CharacterState::WrathGlory(w) => render_wg(&wg_character(ledger, w)),
     }
 }
 
@@ -280,7 +282,100 @@ pub fn owed_any(ledger: &Ledger, c: &CharacterState) -> Vec<OwedView> {
     match c {
         CharacterState::HarnMaster(h) => owed(ledger, h),
         CharacterState::SavageWorlds(s) => sw_character(ledger, s).owed,
+        CharacterState::WrathGlory(w) => wg_owed(w),
     }
+}
+
+fn wg_owed(w: &leechbook_core::wrath::WgCharacter) -> Vec<OwedView> {
+    if w.death.is_some() || !w.dying {
+        return vec![];
+    }
+    vec![OwedView {
+        kind: "dying",
+        character: w.name.clone(),
+        target: w.name.clone(),
+        injury: None,
+        due_at: None,
+        due_now: true,
+        eml: None,
+        eml_parts: vec![format!("{} Wrath Dice in every pool", w.wrath_dice())],
+        decision: false,
+        automatic: false,
+        note: "any Wound is a Traumatic Injury; a complication on a Wrath Die too (wg complication); recovering a Wound ends it",
+    }]
+}
+
+/// Builds a Wrath & Glory character's view.
+pub fn wg_character(ledger: &Ledger, w: &leechbook_core::wrath::WgCharacter) -> serde_json::Value {
+    serde_json::json!({
+        "type": "character",
+        "schema_version": JSON_SCHEMA,
+        "id": w.id.to_string(),
+        "name": w.name,
+        "system": "wrath-glory",
+        "campaign_time": ledger.now.to_string(),
+        "sheet": {"tier": w.sheet.tier, "toughness": w.sheet.toughness, "resilience": w.sheet.resilience, "max_shock": w.sheet.max_shock, "rank": w.sheet.rank},
+        "wounds": w.wounds,
+        "max_wounds": w.max_wounds(),
+        "shock": w.shock,
+        "wounded": w.wounded(),
+        "dn_penalty": if w.wounded() { 1 } else { 0 },
+        "exhausted": w.exhausted(),
+        "dying": w.dying,
+        "prone": w.dying,
+        "wrath_dice": w.wrath_dice(),
+        "memorable_injuries": w.memorable.iter().map(|m| serde_json::json!({"name": m.name, "escalated": m.escalated})).collect::<Vec<_>>(),
+        "traumatic_injuries": w.traumatic.iter().map(|t| serde_json::json!({"part": t.part, "side": t.side, "effect": t.effect})).collect::<Vec<_>>(),
+        "dead": w.death.is_some(),
+        "death": w.death.as_ref().map(|(why, at)| format!("{why} ({at})")),
+        "owed": wg_owed(w),
+    })
+}
+
+/// Renders a Wrath & Glory character.
+pub fn render_wg(v: &serde_json::Value) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} (Wrath & Glory, Tier {}) at {}",
+        v["name"].as_str().unwrap_or(""),
+        v["sheet"]["tier"],
+        v["campaign_time"].as_str().unwrap_or("")
+    );
+    if let Some(d) = v["death"].as_str() {
+        let _ = writeln!(out, "  DEAD: {d}");
+    }
+    let mut s = format!(
+        "  {} of {} Wounds, {} Shock",
+        v["wounds"], v["max_wounds"], v["shock"]
+    );
+    for (flag, word) in [
+        ("wounded", "Wounded (+1 DN)"),
+        ("exhausted", "Exhausted"),
+        ("dying", "Dying, prone"),
+    ] {
+        if v[flag] == true {
+            s.push_str(&format!(", {word}"));
+        }
+    }
+    let _ = writeln!(out, "{s}");
+    for m in v["memorable_injuries"].as_array().into_iter().flatten() {
+        let _ = writeln!(
+            out,
+            "  memorable injury: {}",
+            m["name"].as_str().unwrap_or("")
+        );
+    }
+    for t in v["traumatic_injuries"].as_array().into_iter().flatten() {
+        let _ = writeln!(
+            out,
+            "  traumatic injury: {} {}: {}",
+            t["side"].as_str().unwrap_or(""),
+            t["part"].as_str().unwrap_or(""),
+            t["effect"].as_str().unwrap_or("")
+        );
+    }
+    out
 }
 
 /// A Savage Worlds character as `show` prints it.

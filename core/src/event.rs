@@ -26,6 +26,8 @@ pub enum SystemId {
     HarnMaster,
     /// Savage Worlds.
     SavageWorlds,
+    /// Wrath & Glory.
+    WrathGlory,
 }
 
 impl SystemId {
@@ -34,11 +36,16 @@ impl SystemId {
         match self {
             SystemId::HarnMaster => "harnmaster",
             SystemId::SavageWorlds => "savage-worlds",
+            SystemId::WrathGlory => "wrath-glory",
         }
     }
 
     /// The systems Leechbook knows, by name.
-    pub const ALL: [SystemId; 2] = [SystemId::HarnMaster, SystemId::SavageWorlds];
+    pub const ALL: [SystemId; 3] = [
+        SystemId::HarnMaster,
+        SystemId::SavageWorlds,
+        SystemId::WrathGlory,
+    ];
 }
 
 /// A character sheet, per system.
@@ -48,6 +55,8 @@ pub enum SheetKind {
     HarnMaster(crate::harnmaster::state::Sheet),
     /// A Savage Worlds sheet.
     SavageWorlds(crate::savage::SwSheet),
+    /// A Wrath & Glory sheet.
+    WrathGlory(crate::wrath::WgSheet),
 }
 
 impl SheetKind {
@@ -56,6 +65,7 @@ impl SheetKind {
         match self {
             SheetKind::HarnMaster(_) => SystemId::HarnMaster,
             SheetKind::SavageWorlds(_) => SystemId::SavageWorlds,
+            SheetKind::WrathGlory(_) => SystemId::WrathGlory,
         }
     }
 }
@@ -91,6 +101,8 @@ pub enum Event {
     Ruling(crate::ruling::Ruling),
     /// A Savage Worlds event.
     SavageWorlds(crate::savage::SwEvent),
+    /// A Wrath & Glory event.
+    WrathGlory(crate::wrath::WgEvent),
 }
 
 impl Event {
@@ -99,6 +111,7 @@ impl Event {
         match self {
             Event::HarnMaster(_) => Some(SystemId::HarnMaster),
             Event::SavageWorlds(_) => Some(SystemId::SavageWorlds),
+            Event::WrathGlory(_) => Some(SystemId::WrathGlory),
             Event::CharacterAdded { sheet, .. } => Some(sheet.system()),
             _ => None,
         }
@@ -113,6 +126,7 @@ impl Event {
             Event::CharacterAdded { .. } => "character-added",
             Event::ClockAdvanced { .. } => "clock-advanced",
             Event::SavageWorlds(e) => e.kind(),
+            Event::WrathGlory(e) => e.kind(),
             Event::Ruling(r) => match r {
                 crate::ruling::Ruling::Retract { .. } => "ruling.retract",
                 crate::ruling::Ruling::Reinstate { .. } => "ruling.reinstate",
@@ -145,6 +159,7 @@ impl Event {
         match self {
             Event::Ruling(crate::ruling::Ruling::Override { character, .. }) => Some(*character),
             Event::SavageWorlds(e) => Some(e.character()),
+            Event::WrathGlory(e) => Some(e.character()),
             Event::HarnMaster(e) => match e {
                 HmEvent::SheetChanged { character, .. } => Some(*character),
                 HmEvent::Strike(s) => Some(s.target),

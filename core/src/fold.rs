@@ -210,6 +210,8 @@ pub enum CharacterState {
     HarnMaster(HmCharacter),
     /// A Savage Worlds character.
     SavageWorlds(crate::savage::SwCharacter),
+    /// A Wrath & Glory character.
+    WrathGlory(crate::wrath::WgCharacter),
 }
 
 impl CharacterState {
@@ -218,6 +220,7 @@ impl CharacterState {
         match self {
             CharacterState::HarnMaster(c) => c.id,
             CharacterState::SavageWorlds(c) => c.id,
+            CharacterState::WrathGlory(c) => c.id,
         }
     }
 
@@ -226,6 +229,7 @@ impl CharacterState {
         match self {
             CharacterState::HarnMaster(c) => &c.name,
             CharacterState::SavageWorlds(c) => &c.name,
+            CharacterState::WrathGlory(c) => &c.name,
         }
     }
 
@@ -242,6 +246,7 @@ impl CharacterState {
         match self {
             CharacterState::HarnMaster(c) => c.dead(),
             CharacterState::SavageWorlds(c) => c.death.is_some(),
+            CharacterState::WrathGlory(c) => c.death.is_some(),
         }
     }
 }
@@ -478,6 +483,9 @@ impl Ledger {
                     SheetKind::SavageWorlds(s) => CharacterState::SavageWorlds(
                         crate::savage::SwCharacter::new(id, name.to_string(), s.clone()),
                     ),
+                    SheetKind::WrathGlory(s) => CharacterState::WrathGlory(
+                        crate::wrath::WgCharacter::new(id, name.to_string(), s.clone()),
+                    ),
                 };
                 self.by_id.insert(id, self.characters.len());
                 self.characters.push(state);
@@ -504,6 +512,22 @@ impl Ledger {
                 Ok(Applied::System {
                     character: id,
                     summary: out.summary,
+                })
+            }
+            Event::WrathGlory(e) => {
+                let id = e.character();
+                let i = *self.by_id.get(&id).ok_or(FoldError::UnknownCharacter(id))?;
+                let CharacterState::WrathGlory(c) = &mut self.characters[i] else {
+                    return Err(FoldError::UnknownCharacter(id));
+                };
+                let mut copy = c.clone();
+                let summary =
+                    crate::wrath::apply(&mut copy, e, &mut RecordedDice(e.dice()), ctx.at)
+                        .map_err(|e| FoldError::Setting(e.to_string()))?;
+                *c = copy;
+                Ok(Applied::System {
+                    character: id,
+                    summary,
                 })
             }
         }

@@ -88,6 +88,21 @@ pub struct AddArgs {
     /// Savage Worlds: Pace.
     #[arg(long, default_value_t = 6)]
     pub pace: i32,
+    /// Wrath & Glory: Tier.
+    #[arg(long)]
+    pub tier: Option<i32>,
+    /// Wrath & Glory: Resilience.
+    #[arg(long)]
+    pub resilience: Option<i32>,
+    /// Wrath & Glory: Toughness (Determination dice; with Tier, Max Wounds).
+    #[arg(long = "wg-toughness")]
+    pub wg_toughness: Option<i32>,
+    /// Wrath & Glory: Max Shock.
+    #[arg(long)]
+    pub max_shock: Option<i32>,
+    /// Wrath & Glory: Rank.
+    #[arg(long, default_value_t = 1)]
+    pub rank: i32,
     /// Strength test ML (default: STR x 5).
     #[arg(long = "str-ml")]
     pub strength_ml: Option<i32>,
@@ -176,6 +191,20 @@ pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandEr
             ctx.record(|ledger, _| {
                 let system = ledger.campaign.as_ref().map(|c| c.system);
                 let sheet = match system {
+                    Some(leechbook_core::SystemId::WrathGlory) => {
+                        let need = |v: Option<i32>, flag: &str| {
+                            v.ok_or_else(|| CommandError::user(format!(
+                                "a Wrath & Glory character needs {flag} (and --tier, --wg-toughness, --resilience, --max-shock)"
+                            )))
+                        };
+                        SheetKind::WrathGlory(leechbook_core::wrath::WgSheet {
+                            tier: need(a.tier, "--tier")?,
+                            toughness: need(a.wg_toughness, "--wg-toughness")?,
+                            resilience: need(a.resilience, "--resilience")?,
+                            max_shock: need(a.max_shock, "--max-shock")?,
+                            rank: a.rank,
+                        })
+                    }
                     Some(leechbook_core::SystemId::SavageWorlds) => {
                         let toughness = a.toughness.ok_or_else(|| {
                             CommandError::user("a Savage Worlds character needs --toughness")
@@ -228,6 +257,15 @@ pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandEr
                         shock_state: h.shock.code(),
                         dead: h.dead(),
                         injuries: h.injuries.iter().filter(|i| !i.healed()).count(),
+                    },
+                    leechbook_core::fold::CharacterState::WrathGlory(w) => ListItem {
+                        ty: "character-summary",
+                        schema_version: views::JSON_SCHEMA,
+                        id: w.id.to_string(),
+                        name: w.name.clone(),
+                        shock_state: if w.dying { "dying" } else { "none" },
+                        dead: w.death.is_some(),
+                        injuries: w.wounds.max(0) as usize,
                     },
                     leechbook_core::fold::CharacterState::SavageWorlds(s) => ListItem {
                         ty: "character-summary",

@@ -14,6 +14,9 @@ pub const FIGHT: &str = include_str!("../../../fixtures/demo/harnmaster.txt");
 /// The Savage Worlds demo fight.
 pub const SAVAGE_WORLDS: &str = include_str!("../../../fixtures/demo/savage-worlds.txt");
 
+/// The Wrath & Glory demo fight.
+pub const WRATH_GLORY: &str = include_str!("../../../fixtures/demo/wrath-glory.txt");
+
 /// Record the demo fight.
 #[derive(Args, Debug)]
 pub struct DemoArgs {
@@ -21,7 +24,7 @@ pub struct DemoArgs {
     #[arg(long, default_value = "leechbook-demo.db")]
     pub out: PathBuf,
     /// Which system's fight.
-    #[arg(long, default_value = "harnmaster", value_parser = ["harnmaster", "savage-worlds"])]
+    #[arg(long, default_value = "harnmaster", value_parser = ["harnmaster", "savage-worlds", "wrath-glory"])]
     pub system: String,
 }
 
@@ -79,6 +82,7 @@ pub fn cmd_demo(a: DemoArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let db = path.display().to_string();
     let fight = match a.system.as_str() {
         "savage-worlds" => SAVAGE_WORLDS,
+        "wrath-glory" => WRATH_GLORY,
         _ => FIGHT,
     };
     for line in fight.lines().map(str::trim) {

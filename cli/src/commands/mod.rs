@@ -23,6 +23,7 @@ pub mod sw;
 pub mod table;
 pub mod treat;
 pub mod verify;
+pub mod wg;
 pub mod whatif;
 pub mod why;
 
@@ -49,6 +50,9 @@ pub enum Command {
     /// Savage Worlds: damage, Shaken, Incapacitation, Bleeding Out, healing.
     #[command(subcommand)]
     Sw(sw::SwCommand),
+    /// Wrath & Glory: damage, Determination, Dying, Regroup, Respite.
+    #[command(subcommand)]
+    Wg(wg::WgCommand),
     /// Load or show the campaign's weapons and armour.
     #[command(subcommand)]
     Arms(arms::ArmsCommand),
@@ -106,6 +110,7 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Arms(c) => arms::cmd_arms(c, ctx),
         Command::Shoot(a) => shoot::cmd_shoot(a, ctx),
         Command::Sw(c) => sw::cmd_sw(c, ctx),
+        Command::Wg(c) => wg::cmd_wg(c, ctx),
         Command::Roll(a) => roll::cmd_roll(a, ctx),
         Command::Staunch(a) => staunch::cmd_staunch(a, ctx),
         Command::Treat(a) => treat::cmd_treat(a, ctx),
