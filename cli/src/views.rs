@@ -265,6 +265,7 @@ pub fn view(ledger: &Ledger, c: &CharacterState) -> serde_json::Value {
             serde_json::to_value(sw_character(ledger, s)).unwrap_or(serde_json::Value::Null)
         }
         CharacterState::WrathGlory(w) => wg_character(ledger, w),
+        CharacterState::WitchIron(w) => wi_character(ledger, w),
     }
 }
 
@@ -274,6 +275,7 @@ pub fn render_any(ledger: &Ledger, c: &CharacterState) -> String {
         CharacterState::HarnMaster(h) => render_character(&character(ledger, h)),
         CharacterState::SavageWorlds(s) => render_sw(&sw_character(ledger, s)),
         CharacterState::WrathGlory(w) => render_wg(&wg_character(ledger, w)),
+        CharacterState::WitchIron(w) => render_wi(&wi_character(ledger, w)),
     }
 }
 
@@ -283,7 +285,96 @@ pub fn owed_any(ledger: &Ledger, c: &CharacterState) -> Vec<OwedView> {
         CharacterState::HarnMaster(h) => owed(ledger, h),
         CharacterState::SavageWorlds(s) => sw_character(ledger, s).owed,
         CharacterState::WrathGlory(w) => wg_owed(w),
+        CharacterState::WitchIron(w) => wi_owed(ledger, w),
     }
+}
+
+fn wi_owed(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> Vec<OwedView> {
+    let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);
+    let rating = w.hardship(ledger.now, round);
+    if w.death.is_some() || rating == 0 {
+        return vec![];
+    }
+    vec![OwedView {
+        kind: "end-of-round",
+        character: w.name.clone(),
+        target: w.name.clone(),
+        injury: None,
+        due_at: None,
+        due_now: true,
+        eml: None,
+        eml_parts: vec![format!("Aflame + Bleed + Poison {rating}")],
+        decision: false,
+        automatic: false,
+        note:
+            "a d6 at the end of each round; at or under the rating, a Hardship Quarrel against it",
+    }]
+}
+
+/// Builds a Witch Iron character's view.
+pub fn wi_character(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> serde_json::Value {
+    let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);
+    let conditions: serde_json::Map<String, serde_json::Value> = w
+        .conditions
+        .iter()
+        .map(|(c, h)| (c.word().to_string(), serde_json::json!({"rating": w.rating(*c, ledger.now, round), "location": h.location})))
+        .filter(|(_, v)| v["rating"].as_i64().unwrap_or(0) > 0)
+        .collect();
+    serde_json::json!({
+        "type": "character",
+        "schema_version": JSON_SCHEMA,
+        "id": w.id.to_string(),
+        "name": w.name,
+        "system": "witch-iron",
+        "campaign_time": ledger.now.to_string(),
+        "conditions": conditions,
+        "injuries": w.injuries.iter().map(|i| serde_json::json!({
+            "location": i.location, "net_damage": i.net_damage, "name": i.cell.name,
+            "effects": i.cell.effects, "requires": i.cell.requires, "at": i.at.to_string(),
+        })).collect::<Vec<_>>(),
+        "lost": w.lost,
+        "dead": w.death.is_some(),
+        "death": w.death.as_ref().map(|(why, at)| format!("{why} ({at})")),
+        "owed": wi_owed(ledger, w),
+    })
+}
+
+/// Renders a Witch Iron character.
+pub fn render_wi(v: &serde_json::Value) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} (Witch Iron) at {}",
+        v["name"].as_str().unwrap_or(""),
+        v["campaign_time"].as_str().unwrap_or("")
+    );
+    if let Some(d) = v["death"].as_str() {
+        let _ = writeln!(out, "  DEAD: {d}");
+    }
+    let conds: Vec<String> = v["conditions"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, c)| format!("{k} {}", c["rating"]))
+        .collect();
+    if !conds.is_empty() {
+        let _ = writeln!(out, "  conditions: {}", conds.join(", "));
+    }
+    for i in v["injuries"].as_array().into_iter().flatten() {
+        let _ = writeln!(
+            out,
+            "  {} ({}): {}, {}{}",
+            i["location"].as_str().unwrap_or(""),
+            i["net_damage"],
+            i["name"].as_str().unwrap_or(""),
+            i["effects"].as_str().unwrap_or(""),
+            i["requires"]
+                .as_str()
+                .map(|r| format!(" [requires {r}]"))
+                .unwrap_or_default()
+        );
+    }
+    out
 }
 
 fn wg_owed(w: &leechbook_core::wrath::WgCharacter) -> Vec<OwedView> {

@@ -28,6 +28,8 @@ pub enum SystemId {
     SavageWorlds,
     /// Wrath & Glory.
     WrathGlory,
+    /// Witch Iron (its Quarrel rules).
+    WitchIron,
 }
 
 impl SystemId {
@@ -37,14 +39,16 @@ impl SystemId {
             SystemId::HarnMaster => "harnmaster",
             SystemId::SavageWorlds => "savage-worlds",
             SystemId::WrathGlory => "wrath-glory",
+            SystemId::WitchIron => "witch-iron",
         }
     }
 
     /// The systems Leechbook knows, by name.
-    pub const ALL: [SystemId; 3] = [
+    pub const ALL: [SystemId; 4] = [
         SystemId::HarnMaster,
         SystemId::SavageWorlds,
         SystemId::WrathGlory,
+        SystemId::WitchIron,
     ];
 }
 
@@ -57,6 +61,8 @@ pub enum SheetKind {
     SavageWorlds(crate::savage::SwSheet),
     /// A Wrath & Glory sheet.
     WrathGlory(crate::wrath::WgSheet),
+    /// A Witch Iron sheet.
+    WitchIron(crate::witch::WiSheet),
 }
 
 impl SheetKind {
@@ -66,6 +72,7 @@ impl SheetKind {
             SheetKind::HarnMaster(_) => SystemId::HarnMaster,
             SheetKind::SavageWorlds(_) => SystemId::SavageWorlds,
             SheetKind::WrathGlory(_) => SystemId::WrathGlory,
+            SheetKind::WitchIron(_) => SystemId::WitchIron,
         }
     }
 }
@@ -103,6 +110,8 @@ pub enum Event {
     SavageWorlds(crate::savage::SwEvent),
     /// A Wrath & Glory event.
     WrathGlory(crate::wrath::WgEvent),
+    /// A Witch Iron event.
+    WitchIron(crate::witch::WiEvent),
 }
 
 impl Event {
@@ -112,6 +121,7 @@ impl Event {
             Event::HarnMaster(_) => Some(SystemId::HarnMaster),
             Event::SavageWorlds(_) => Some(SystemId::SavageWorlds),
             Event::WrathGlory(_) => Some(SystemId::WrathGlory),
+            Event::WitchIron(_) => Some(SystemId::WitchIron),
             Event::CharacterAdded { sheet, .. } => Some(sheet.system()),
             _ => None,
         }
@@ -127,6 +137,7 @@ impl Event {
             Event::ClockAdvanced { .. } => "clock-advanced",
             Event::SavageWorlds(e) => e.kind(),
             Event::WrathGlory(e) => e.kind(),
+            Event::WitchIron(e) => e.kind(),
             Event::Ruling(r) => match r {
                 crate::ruling::Ruling::Retract { .. } => "ruling.retract",
                 crate::ruling::Ruling::Reinstate { .. } => "ruling.reinstate",
@@ -160,6 +171,7 @@ impl Event {
             Event::Ruling(crate::ruling::Ruling::Override { character, .. }) => Some(*character),
             Event::SavageWorlds(e) => Some(e.character()),
             Event::WrathGlory(e) => Some(e.character()),
+            Event::WitchIron(e) => e.character(),
             Event::HarnMaster(e) => match e {
                 HmEvent::SheetChanged { character, .. } => Some(*character),
                 HmEvent::Strike(s) => Some(s.target),

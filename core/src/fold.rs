@@ -212,6 +212,8 @@ pub enum CharacterState {
     SavageWorlds(crate::savage::SwCharacter),
     /// A Wrath & Glory character.
     WrathGlory(crate::wrath::WgCharacter),
+    /// A Witch Iron character.
+    WitchIron(crate::witch::WiCharacter),
 }
 
 impl CharacterState {
@@ -221,6 +223,7 @@ impl CharacterState {
             CharacterState::HarnMaster(c) => c.id,
             CharacterState::SavageWorlds(c) => c.id,
             CharacterState::WrathGlory(c) => c.id,
+            CharacterState::WitchIron(c) => c.id,
         }
     }
 
@@ -230,6 +233,7 @@ impl CharacterState {
             CharacterState::HarnMaster(c) => &c.name,
             CharacterState::SavageWorlds(c) => &c.name,
             CharacterState::WrathGlory(c) => &c.name,
+            CharacterState::WitchIron(c) => &c.name,
         }
     }
 
@@ -247,6 +251,7 @@ impl CharacterState {
             CharacterState::HarnMaster(c) => c.dead(),
             CharacterState::SavageWorlds(c) => c.death.is_some(),
             CharacterState::WrathGlory(c) => c.death.is_some(),
+            CharacterState::WitchIron(c) => c.death.is_some(),
         }
     }
 }
@@ -270,6 +275,8 @@ pub struct Ledger {
     pub options: Options,
     /// The campaign's weapons and armour.
     pub arms: crate::harnmaster::arms::Arms,
+    /// Witch Iron's injury tables the GM supplied (arms and legs).
+    pub wi_tables: Vec<crate::witch::PartTable>,
     /// How many events were applied.
     pub applied: u64,
     /// The events that were void, in log order.
@@ -486,6 +493,9 @@ impl Ledger {
                     SheetKind::WrathGlory(s) => CharacterState::WrathGlory(
                         crate::wrath::WgCharacter::new(id, name.to_string(), s.clone()),
                     ),
+                    SheetKind::WitchIron(_) => CharacterState::WitchIron(
+                        crate::witch::WiCharacter::new(id, name.to_string()),
+                    ),
                 };
                 self.by_id.insert(id, self.characters.len());
                 self.characters.push(state);
@@ -514,6 +524,7 @@ impl Ledger {
                     summary: out.summary,
                 })
             }
+            Event::WitchIron(e) => self.apply_wi(e, ctx),
             Event::WrathGlory(e) => {
                 let id = e.character();
                 let i = *self.by_id.get(&id).ok_or(FoldError::UnknownCharacter(id))?;
@@ -788,6 +799,48 @@ impl Ledger {
         .map_err(|e| match e {
             crate::harnmaster::exchange::ExchangeError::Strike(s) => FoldError::Strike(s),
             other => FoldError::Setting(other.to_string()),
+        })
+    }
+
+    fn apply_wi(&mut self, e: &crate::witch::WiEvent, ctx: Context) -> Result<Applied, FoldError> {
+        use crate::witch::{apply, WiEvent};
+        let setting = FoldError::Setting;
+        if let WiEvent::TableDefined(t) = e {
+            t.validate().map_err(setting)?;
+            self.wi_tables.push(t.clone());
+            return Ok(Applied::Setting(format!(
+                "Witch Iron {} table defined",
+                t.part
+            )));
+        }
+        let target = e
+            .character()
+            .ok_or_else(|| setting("no character".into()))?;
+        let attacker = match e {
+            WiEvent::Quarrel { attacker, .. } => Some(*attacker),
+            _ => None,
+        };
+        if attacker == Some(target) {
+            return Err(setting("a character cannot quarrel with themselves".into()));
+        }
+        let wi = |l: &Ledger, id: CharacterId| -> Result<crate::witch::WiCharacter, FoldError> {
+            match l.character(id) {
+                Some(CharacterState::WitchIron(c)) => Ok(c.clone()),
+                _ => Err(FoldError::UnknownCharacter(id)),
+            }
+        };
+        let mut t = wi(self, target)?;
+        let mut a = attacker.map(|id| wi(self, id)).transpose()?;
+        let round = self.campaign.as_ref().map_or(10, |c| c.round_seconds);
+        let summary =
+            apply(&mut t, a.as_mut(), &self.wi_tables, e, ctx.at, round).map_err(setting)?;
+        for c in std::iter::once(t).chain(a) {
+            let i = self.by_id[&c.id];
+            self.characters[i] = CharacterState::WitchIron(c);
+        }
+        Ok(Applied::System {
+            character: target,
+            summary,
         })
     }
 

@@ -17,6 +17,7 @@ pub mod ruling;
 pub mod savage;
 pub mod test_roll;
 pub mod time;
+pub mod witch;
 pub mod wrath;
 
 pub use event::{Envelope, Event, SheetKind, SystemId, SCHEMA_VERSION};

@@ -103,6 +103,9 @@ pub struct AddArgs {
     /// Wrath & Glory: Rank.
     #[arg(long, default_value_t = 1)]
     pub rank: i32,
+    /// Witch Iron: Resilience Bonus.
+    #[arg(long, default_value_t = 0)]
+    pub rb: i32,
     /// Strength test ML (default: STR x 5).
     #[arg(long = "str-ml")]
     pub strength_ml: Option<i32>,
@@ -191,6 +194,9 @@ pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandEr
             ctx.record(|ledger, _| {
                 let system = ledger.campaign.as_ref().map(|c| c.system);
                 let sheet = match system {
+                    Some(leechbook_core::SystemId::WitchIron) => {
+                        SheetKind::WitchIron(leechbook_core::witch::WiSheet { rb: a.rb })
+                    }
                     Some(leechbook_core::SystemId::WrathGlory) => {
                         let need = |v: Option<i32>, flag: &str| {
                             v.ok_or_else(|| CommandError::user(format!(
@@ -257,6 +263,15 @@ pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandEr
                         shock_state: h.shock.code(),
                         dead: h.dead(),
                         injuries: h.injuries.iter().filter(|i| !i.healed()).count(),
+                    },
+                    leechbook_core::fold::CharacterState::WitchIron(w) => ListItem {
+                        ty: "character-summary",
+                        schema_version: views::JSON_SCHEMA,
+                        id: w.id.to_string(),
+                        name: w.name.clone(),
+                        shock_state: "none",
+                        dead: w.death.is_some(),
+                        injuries: w.injuries.len(),
                     },
                     leechbook_core::fold::CharacterState::WrathGlory(w) => ListItem {
                         ty: "character-summary",

@@ -17,6 +17,9 @@ pub const SAVAGE_WORLDS: &str = include_str!("../../../fixtures/demo/savage-worl
 /// The Wrath & Glory demo fight.
 pub const WRATH_GLORY: &str = include_str!("../../../fixtures/demo/wrath-glory.txt");
 
+/// The Witch Iron demo fight.
+pub const WITCH_IRON: &str = include_str!("../../../fixtures/demo/witch-iron.txt");
+
 /// Record the demo fight.
 #[derive(Args, Debug)]
 pub struct DemoArgs {
@@ -24,7 +27,7 @@ pub struct DemoArgs {
     #[arg(long, default_value = "leechbook-demo.db")]
     pub out: PathBuf,
     /// Which system's fight.
-    #[arg(long, default_value = "harnmaster", value_parser = ["harnmaster", "savage-worlds", "wrath-glory"])]
+    #[arg(long, default_value = "harnmaster", value_parser = ["harnmaster", "savage-worlds", "wrath-glory", "witch-iron"])]
     pub system: String,
 }
 
@@ -83,6 +86,7 @@ pub fn cmd_demo(a: DemoArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let fight = match a.system.as_str() {
         "savage-worlds" => SAVAGE_WORLDS,
         "wrath-glory" => WRATH_GLORY,
+        "witch-iron" => WITCH_IRON,
         _ => FIGHT,
     };
     for line in fight.lines().map(str::trim) {

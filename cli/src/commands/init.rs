@@ -14,7 +14,7 @@ pub struct InitArgs {
     #[arg(long, default_value = "campaign")]
     pub name: String,
     /// The rules system.
-    #[arg(long, default_value = "harnmaster", value_parser = ["harnmaster", "savage-worlds", "wrath-glory"])]
+    #[arg(long, default_value = "harnmaster", value_parser = ["harnmaster", "savage-worlds", "wrath-glory", "witch-iron"])]
     pub system: String,
     /// Seconds of campaign time per combat round (the text does not say; 10 by default).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i64).range(1..=600))]

@@ -26,6 +26,7 @@ pub mod verify;
 pub mod wg;
 pub mod whatif;
 pub mod why;
+pub mod wi;
 
 use crate::error::CommandError;
 use crate::Ctx;
@@ -53,6 +54,9 @@ pub enum Command {
     /// Wrath & Glory: damage, Determination, Dying, Regroup, Respite.
     #[command(subcommand)]
     Wg(wg::WgCommand),
+    /// Witch Iron: Quarrels, injuries, conditions, the end-of-round Hardship.
+    #[command(subcommand)]
+    Wi(wi::WiCommand),
     /// Load or show the campaign's weapons and armour.
     #[command(subcommand)]
     Arms(arms::ArmsCommand),
@@ -111,6 +115,7 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Shoot(a) => shoot::cmd_shoot(a, ctx),
         Command::Sw(c) => sw::cmd_sw(c, ctx),
         Command::Wg(c) => wg::cmd_wg(c, ctx),
+        Command::Wi(c) => wi::cmd_wi(c, ctx),
         Command::Roll(a) => roll::cmd_roll(a, ctx),
         Command::Staunch(a) => staunch::cmd_staunch(a, ctx),
         Command::Treat(a) => treat::cmd_treat(a, ctx),

@@ -1,0 +1,263 @@
+//! `leechbook wi ...`: Witch Iron's Quarrels, injuries, the end-of-round Hardship, conditions
+//! and the Arms & Legs table the GM supplies.
+
+use super::find_any;
+use crate::dice::{parse_dice, rng, TableDice};
+use crate::error::CommandError;
+use crate::narrate;
+use crate::Ctx;
+use clap::{Args, Subcommand, ValueEnum};
+use leechbook_core::dice::Die;
+use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_core::ids::CharacterId;
+use leechbook_core::witch::{Condition, PartTable, Strike, WiDefence, WiEvent};
+use leechbook_core::Event;
+use std::path::PathBuf;
+
+/// Witch Iron commands.
+#[derive(Subcommand, Debug)]
+pub enum WiCommand {
+    /// A melee or ranged Quarrel, and the injury it inflicts.
+    Quarrel(QuarrelArgs),
+    /// An injury outside a Quarrel (a fall, a trap), by Net Damage.
+    Injure(InjureArgs),
+    /// The end-of-round d6 against Aflame, Bleed and Poison (and the Hardship Quarrel).
+    Round(RoundArgs),
+    /// Gain, reduce or remove a condition.
+    Condition(ConditionArgs),
+    /// Load the Arms & Legs table the GM supplies (fixtures/witch-iron/ shows the form).
+    Table(TableArgs),
+}
+
+/// The defence.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum DefenceArg {
+    /// Melee: the loser of the Quarrel is injured.
+    Melee,
+    /// Light-Foot: a dodge.
+    LightFoot,
+}
+
+/// `wi quarrel`.
+#[derive(Args, Debug)]
+pub struct QuarrelArgs {
+    /// The attacker.
+    pub attacker: String,
+    /// The defender.
+    pub defender: String,
+    /// The defence.
+    #[arg(long, value_enum)]
+    pub defence: DefenceArg,
+    /// The attacker's Hits.
+    #[arg(long, allow_negative_numbers = true)]
+    pub attack_hits: i32,
+    /// The defender's Hits.
+    #[arg(long, allow_negative_numbers = true)]
+    pub defence_hits: i32,
+    /// The attacker charged (+2 Hits).
+    #[arg(long)]
+    pub charge: bool,
+    /// The defender braced (+2 Hits; deals no damage).
+    #[arg(long)]
+    pub brace: bool,
+    /// The defender gave ground (+2 Hits to Light-Foot).
+    #[arg(long)]
+    pub give_ground: bool,
+    /// The attacker fumbled (falls Prone).
+    #[arg(long)]
+    pub attacker_fumble: bool,
+    /// The defender fumbled (falls Prone).
+    #[arg(long)]
+    pub defender_fumble: bool,
+    /// The part struck, as the defender chooses: head, torso, left arm, right leg, ...
+    #[arg(long)]
+    pub part: Option<String>,
+    /// The striker's weapon damage.
+    #[arg(long, default_value_t = 0)]
+    pub damage: i32,
+    /// The struck one's AV there.
+    #[arg(long, default_value_t = 0)]
+    pub av: i32,
+    /// The struck one's Resilience Bonus.
+    #[arg(long, default_value_t = 0)]
+    pub rb: i32,
+    /// A critical hit: +d6E to the injury.
+    #[arg(long)]
+    pub critical: bool,
+    /// Faces: units=N (the attack's units die, 0 is 10), critical=6/3.
+    #[arg(long, value_name = "LIST")]
+    pub dice: Option<String>,
+}
+
+/// `wi injure`.
+#[derive(Args, Debug)]
+pub struct InjureArgs {
+    /// Who.
+    pub name: String,
+    /// The part.
+    #[arg(long)]
+    pub part: String,
+    /// The Net Damage.
+    #[arg(long, allow_negative_numbers = true)]
+    pub net_damage: i32,
+    /// Faces: units=N.
+    #[arg(long, value_name = "LIST")]
+    pub dice: Option<String>,
+}
+
+/// `wi round`.
+#[derive(Args, Debug)]
+pub struct RoundArgs {
+    /// Who.
+    pub name: String,
+    /// The Hardship Quarrel's Hits, when the d6 calls for it.
+    #[arg(long, allow_negative_numbers = true)]
+    pub hardship_hits: Option<i32>,
+    /// Faces: d6=N.
+    #[arg(long, value_name = "LIST")]
+    pub dice: Option<String>,
+}
+
+/// `wi condition`.
+#[derive(Args, Debug)]
+pub struct ConditionArgs {
+    /// Who.
+    pub name: String,
+    /// The condition (bleed, pain, stun, ...).
+    pub condition: String,
+    /// Add this much to the rating (negative reduces).
+    #[arg(long, allow_negative_numbers = true, conflicts_with = "remove")]
+    pub add: Option<i32>,
+    /// Remove it.
+    #[arg(long)]
+    pub remove: bool,
+    /// How (bandages, an antidote, smelling salts ...).
+    #[arg(long, default_value = "the GM's ruling")]
+    pub by: String,
+}
+
+/// `wi table`.
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    /// The TOML file.
+    pub file: PathBuf,
+}
+
+/// The units die's 0 is read as 10.
+fn units_zero_is_ten(given: &mut [leechbook_core::harnmaster::injury::RecordedDie]) {
+    for d in given.iter_mut().filter(|d| d.name == "units") {
+        for f in d.faces.iter_mut().filter(|f| **f == 0) {
+            *f = 10;
+        }
+    }
+}
+
+fn wi_id(ledger: &Ledger, name: &str) -> Result<CharacterId, CommandError> {
+    match find_any(ledger, name)? {
+        CharacterState::WitchIron(c) => Ok(c.id),
+        other => Err(CommandError::user(format!(
+            "{} is not a Witch Iron character",
+            other.name()
+        ))),
+    }
+}
+
+/// Runs a Witch Iron command.
+pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let (ledger, env, applied) = ctx.record(|ledger, ctx| {
+        let mut r = rng(ctx.seed);
+        let event = match &c {
+            WiCommand::Quarrel(a) => {
+                let mut given = parse_dice(a.dice.as_deref(), &["units", "critical"])?;
+                units_zero_is_ten(&mut given);
+                let given_critical = given
+                    .iter()
+                    .position(|d| d.name == "critical")
+                    .map(|i| given.remove(i).faces);
+                let mut dice = TableDice::new(given, &mut r);
+                let strike = match &a.part {
+                    None => None,
+                    Some(part) => {
+                        let units = dice.one("units", Die::D10)? as u8;
+                        let critical = if let Some(faces) = given_critical.clone() {
+                            faces
+                        } else if a.critical {
+                            // The d6E: roll on while it shows 6 (when not given).
+                            let mut faces = Vec::new();
+                            loop {
+                                let f = dice.one("critical", Die::D6)?;
+                                faces.push(f);
+                                if f != 6 || faces.len() > 10 {
+                                    break;
+                                }
+                            }
+                            faces
+                        } else {
+                            Vec::new()
+                        };
+                        Some(Strike { part: part.clone(), units, weapon_damage: a.damage, av: a.av, rb: a.rb, critical })
+                    }
+                };
+                if !dice.rolled.is_empty() {
+                    ctx.note(format!("rolled by Leechbook: {}", dice.rolled.join(",")));
+                }
+                WiEvent::Quarrel {
+                    attacker: wi_id(ledger, &a.attacker)?,
+                    defender: wi_id(ledger, &a.defender)?,
+                    defence: match a.defence {
+                        DefenceArg::Melee => WiDefence::Melee,
+                        DefenceArg::LightFoot => WiDefence::LightFoot,
+                    },
+                    attack_hits: a.attack_hits,
+                    defence_hits: a.defence_hits,
+                    charge: a.charge,
+                    brace: a.brace,
+                    give_ground: a.give_ground,
+                    attacker_fumble: a.attacker_fumble,
+                    defender_fumble: a.defender_fumble,
+                    strike,
+                }
+            }
+            WiCommand::Injure(a) => {
+                let mut given = parse_dice(a.dice.as_deref(), &["units"])?;
+                units_zero_is_ten(&mut given);
+                let mut dice = TableDice::new(given, &mut r);
+                let units = dice.one("units", Die::D10)? as u8;
+                WiEvent::Injure { character: wi_id(ledger, &a.name)?, part: a.part.clone(), units, net_damage: a.net_damage }
+            }
+            WiCommand::Round(a) => {
+                let given = parse_dice(a.dice.as_deref(), &["d6"])?;
+                let mut dice = TableDice::new(given, &mut r);
+                let d6 = dice.one("d6", Die::D6)?;
+                if !dice.rolled.is_empty() {
+                    ctx.note(format!("rolled by Leechbook: d6={d6}"));
+                }
+                WiEvent::EndOfRound { character: wi_id(ledger, &a.name)?, d6, hardship_hits: a.hardship_hits }
+            }
+            WiCommand::Condition(a) => {
+                let condition = Condition::parse(&a.condition).ok_or_else(|| {
+                    CommandError::user(format!("'{}' is not a condition (aflame, bleed, poison, blind, deaf, pain, corruption, stress, fatigue, entangle, helpless, stun, prone, trauma)", a.condition))
+                })?;
+                if a.add.is_none() && !a.remove {
+                    return Err(CommandError::user("say --add N or --remove"));
+                }
+                WiEvent::Condition { character: wi_id(ledger, &a.name)?, condition, delta: if a.remove { None } else { a.add }, by: a.by.clone() }
+            }
+            WiCommand::Table(a) => {
+                let text = std::fs::read_to_string(&a.file)
+                    .map_err(|e| CommandError::user(format!("cannot read {}: {e}", a.file.display())))?;
+                let t: PartTable = toml::from_str(&text).map_err(|e| {
+                    CommandError::user(format!("{} is not a Witch Iron table: {}", a.file.display(), e.message()))
+                })?;
+                if t.part != "arm" && t.part != "leg" {
+                    return Err(CommandError::user("the tables to load are the arm's and the leg's (the text prints the head's and the torso's)"));
+                }
+                t.validate().map_err(|e| CommandError::user(format!("{}: {e}", a.file.display())))?;
+                WiEvent::TableDefined(t)
+            }
+        };
+        Ok((Event::WitchIron(event), None))
+    })?;
+    ctx.say(narrate::event(&ledger, &env, &applied));
+    Ok(())
+}

@@ -1,0 +1,1031 @@
+//! Witch Iron's Quarrel rules (rules text 003): melee and ranged Quarrels decided by Net Hits,
+//! the hit location chosen by the defender and the location by the attack's units die, injury
+//! severity from Net Damage ((weapon damage + Net Hits) - (AV + RB)) on the Head and Torso
+//! tables, critical hits (+d6E) and fumbles, and the Conditions with ratings.
+//!
+//! ## Readings
+//! - How a Check's Hits come from its d100 is on pages the text lacks: the GM gives each side's
+//!   Hits (a critical or fumble already counted, as "+6 Hits" or "-6 Hits"); the Quarrel's
+//!   modifiers in Hits (Charge +2, Brace +2 to defence, Giving Ground +2 to Light-Foot) are
+//!   added here.
+//! - Net Hits +0 or more: the attacker injures. -1 or less: a Melee defender injures the
+//!   attacker with -Net Hits; Light-Foot (and any ranged defence) simply dodges.
+//! - A severity row applies from its threshold up (1+ ... 10+); Net Damage 0 or less injures
+//!   nothing. A critical's d6E (exploding) is added to Net Damage.
+//! - Conditions of the same kind add their ratings. Blind, Deaf and Pain lose one each hour;
+//!   Entangle, Helpless and Stun one each round (the campaign's round); Trauma lasts a month
+//!   of rest per rating (30 days each).
+//! - The end-of-round d6 for Aflame, Bleed and Poison is against their combined rating; the
+//!   Hardship Quarrel that follows is won at Net Hits +0 (Hardship Hits at least the rating).
+//! - The Arms & Legs table is cut off in the text: it is loaded from a file the GM supplies,
+//!   and a strike to an arm or a leg without it is refused.
+
+use crate::ids::CharacterId;
+use crate::time::{CampaignTime, DAY, HOUR};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The Conditions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Condition {
+    /// Aflame (end-of-round d6).
+    Aflame,
+    /// Bleed (end-of-round d6).
+    Bleed,
+    /// Poison (end-of-round d6).
+    Poison,
+    /// Blind: rating x 10% to sight checks; -1 an hour.
+    Blind,
+    /// Deaf: rating x 10% to hearing checks; -1 an hour.
+    Deaf,
+    /// Pain: rating x 10% to all checks; -1 an hour.
+    Pain,
+    /// Corruption: three stacks call a Quarrel.
+    Corruption,
+    /// Stress: three stacks call a Quarrel.
+    Stress,
+    /// Fatigue: takes Enc.
+    Fatigue,
+    /// Entangle: no movement; -1 a round.
+    Entangle,
+    /// Helpless: no actions or movement; -1 a round.
+    Helpless,
+    /// Stun: no actions; -1 a round.
+    Stun,
+    /// Prone: -20% to checks, +20% to foes.
+    Prone,
+    /// Trauma: rating x 20% to checks with the location; a month of rest per rating.
+    Trauma,
+}
+
+impl Condition {
+    /// Parses a condition's name.
+    pub fn parse(s: &str) -> Option<Condition> {
+        use Condition::*;
+        Some(match s.trim().to_ascii_lowercase().as_str() {
+            "aflame" => Aflame,
+            "bleed" => Bleed,
+            "poison" => Poison,
+            "blind" => Blind,
+            "deaf" => Deaf,
+            "pain" => Pain,
+            "corruption" => Corruption,
+            "stress" => Stress,
+            "fatigue" => Fatigue,
+            "entangle" => Entangle,
+            "helpless" => Helpless,
+            "stun" => Stun,
+            "prone" => Prone,
+            "trauma" => Trauma,
+            _ => return None,
+        })
+    }
+
+    /// The condition's name.
+    pub fn word(self) -> &'static str {
+        use Condition::*;
+        match self {
+            Aflame => "Aflame",
+            Bleed => "Bleed",
+            Poison => "Poison",
+            Blind => "Blind",
+            Deaf => "Deaf",
+            Pain => "Pain",
+            Corruption => "Corruption",
+            Stress => "Stress",
+            Fatigue => "Fatigue",
+            Entangle => "Entangle",
+            Helpless => "Helpless",
+            Stun => "Stun",
+            Prone => "Prone",
+            Trauma => "Trauma",
+        }
+    }
+}
+
+/// One injury table cell: the injury's name and effects, and its mark.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cell {
+    /// The injury (`Nose Slash`).
+    pub name: String,
+    /// Its effects as the table prints them (`Bleed 1`, `Lost Nose|Pain 2`).
+    pub effects: String,
+    /// `healing` (*) or `surgery` (‡) is required to remove it.
+    #[serde(default)]
+    pub requires: Option<String>,
+}
+
+/// One location of a part's table: its units-die range and its ten severity rows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WiLocation {
+    /// Its name.
+    pub name: String,
+    /// The units die faces (1-10) that select it; a pair L/R when sided.
+    pub units: Vec<u8>,
+    /// Sided: the lower face is left, the higher right.
+    #[serde(default)]
+    pub sided: bool,
+    /// The rows 1+ to 10+.
+    pub rows: Vec<Cell>,
+}
+
+/// A body part's injury table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartTable {
+    /// `head`, `torso`, `arm`, `leg`.
+    pub part: String,
+    /// Its locations.
+    pub locations: Vec<WiLocation>,
+}
+
+impl PartTable {
+    /// Checks: locations cover units 1-10, and each has ten rows.
+    pub fn validate(&self) -> Result<(), String> {
+        let mut seen = [false; 10];
+        for l in &self.locations {
+            if l.rows.len() != 10 {
+                return Err(format!(
+                    "{} table, {}: {} severity rows, not 10",
+                    self.part,
+                    l.name,
+                    l.rows.len()
+                ));
+            }
+            for &u in &l.units {
+                if !(1..=10).contains(&u) || seen[usize::from(u - 1)] {
+                    return Err(format!(
+                        "{} table: units face {u} is missing or taken twice",
+                        self.part
+                    ));
+                }
+                seen[usize::from(u - 1)] = true;
+            }
+        }
+        if seen.iter().any(|s| !s) {
+            return Err(format!(
+                "{} table: the units die's faces 1-10 are not all covered",
+                self.part
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn cell(s: &str) -> Cell {
+    let requires = if s.contains('‡') {
+        Some("surgery".to_string())
+    } else if s.contains('*') {
+        Some("healing".to_string())
+    } else {
+        None
+    };
+    let clean = s.replace(['‡', '*'], "");
+    let (name, effects) = clean.split_once(", ").unwrap_or((&clean, ""));
+    Cell {
+        name: name.trim().into(),
+        effects: effects.trim().into(),
+        requires,
+    }
+}
+
+fn loc(name: &str, units: &[u8], sided: bool, rows: [&str; 10]) -> WiLocation {
+    WiLocation {
+        name: name.into(),
+        units: units.to_vec(),
+        sided,
+        rows: rows.iter().map(|r| cell(r)).collect(),
+    }
+}
+
+/// The Head table, from the text.
+pub fn head() -> PartTable {
+    PartTable {
+        part: "head".into(),
+        locations: vec![
+            loc(
+                "nose",
+                &[1],
+                false,
+                [
+                    "Swollen, Pain 1",
+                    "Nose Slash, Bleed 1",
+                    "Lose Smell, Trauma 2",
+                    "Nostril Ripped, Pain 2",
+                    "Bridge Gash, Bleed 2",
+                    "Bent & Broken, Pain 2‡",
+                    "Split Down Middle, Bleed 3",
+                    "Mangled, Lost Nose|Pain 2‡",
+                    "Removed, Lost Nose|Bleed 3",
+                    "Driven into Brain, Dead",
+                ],
+            ),
+            loc(
+                "jaw",
+                &[2],
+                false,
+                [
+                    "Swollen Cheek, Pain 1",
+                    "Missing Teeth, Pain 2|d10 Lost",
+                    "Gushing Mouth, Bleed 1",
+                    "Hard Hit, Fall Prone",
+                    "Dislocated, Pain 2*",
+                    "Tongue Cut, Speechless*",
+                    "Broken, Trauma 3‡",
+                    "Out Cold, Helpless 3",
+                    "Detached, Lost Jaw‡|Bleed 3",
+                    "Straight to Brain Stem, Dead",
+                ],
+            ),
+            loc(
+                "ear",
+                &[3, 4],
+                true,
+                [
+                    "Tenderized, Deaf 2",
+                    "Ear Infection, Pain 1",
+                    "Cauliflower Ear, Deaf 3",
+                    "Discombobulated, Stun 1",
+                    "Tinnitus, Deaf 2‡",
+                    "Half-Severed, Bleed 2",
+                    "Ear Drum Burst, Stun 2",
+                    "Ripped Off, Lost Ear|Bleed 2",
+                    "Hearing Loss, Deaf 6‡",
+                    "…And Out the Other, Dead",
+                ],
+            ),
+            loc(
+                "eye",
+                &[5, 6],
+                true,
+                [
+                    "Black Eye, Blind 1",
+                    "Sliced Brow, Bleed 1",
+                    "Double-Vision, Blind 2",
+                    "Cut Orbit, Bleed 2",
+                    "Swollen Shut, Blind 3",
+                    "Lid Removed, Pain 2*",
+                    "Severe Injury, Blind 3*",
+                    "Popped Out, Lost Eye‡",
+                    "Destroyed, Lost Eye|Bleed 4",
+                    "Run Through, Brain Dead",
+                ],
+            ),
+            loc(
+                "neck",
+                &[7, 8],
+                false,
+                [
+                    "Bruised, Pain 1",
+                    "Nicked, Bleed 2",
+                    "Whiplash, Pain 2",
+                    "Gashed, Bleed 3",
+                    "Gasping, Stun 1",
+                    "Open Wound, Bleed 4",
+                    "Larynx Shut, Speechless‡",
+                    "Trachea Injury, Suffocate*",
+                    "Broken, Helpless 5‡",
+                    "Head Torn Off, Dead",
+                ],
+            ),
+            loc(
+                "skull",
+                &[9, 10],
+                false,
+                [
+                    "Vision Blurred, Blind 1",
+                    "Shocked, Stun 1",
+                    "Brain Bruised, Pain 2",
+                    "Amnesia, Stun 2|Forget d6 min",
+                    "Black Out, Helpless 1",
+                    "Concussion, Stun 3",
+                    "Out Cold, Helpless 2",
+                    "Brain Damage, Pain 5‡",
+                    "Skull Fracture, Helpless 5‡",
+                    "Brain Destroyed, Dead",
+                ],
+            ),
+        ],
+    }
+}
+
+/// The Torso table, from the text.
+pub fn torso() -> PartTable {
+    PartTable {
+        part: "torso".into(),
+        locations: vec![
+            loc(
+                "shoulder",
+                &[1, 2],
+                true,
+                [
+                    "Tenderized, Pain 1",
+                    "Beaten, Disarm",
+                    "Chipped, Pain 2",
+                    "Torn Rotator Cuff, Trauma 1",
+                    "Nerve Damage, Disarm|Pain 3",
+                    "Fractured, Trauma 2",
+                    "Dislocated, Lost Arm*",
+                    "Shattered, Lost Arm‡",
+                    "Torn Off, Lost Arm|Bleed 5",
+                    "Deflect into Neck, Dead",
+                ],
+            ),
+            loc(
+                "pelvis",
+                &[3, 4],
+                false,
+                [
+                    "Bruised, Pain 1",
+                    "Checked, Fall Prone",
+                    "Chipped, Trauma 1",
+                    "Nerve Struck, Stun 1",
+                    "Hairline Fracture, Trauma 2",
+                    "Smashed Groin, Stun 2",
+                    "Major Break, Trauma 3",
+                    "Torn Artery, Bleed 3",
+                    "Shattered, Lost Legs‡|Pain 5",
+                    "Cut Abdominal Aorta, Dead",
+                ],
+            ),
+            loc(
+                "rib cage",
+                &[5, 6],
+                false,
+                [
+                    "Throbbing Hit, Pain 1",
+                    "Organ Press, Fall Prone",
+                    "Fractured Rib, Trauma 1",
+                    "Nerve Struck, Stun 1",
+                    "Few Broken Ribs, Trauma 2",
+                    "Vessel Rip, Bleed 2",
+                    "Many Broken Ribs, Trauma 3",
+                    "Bone Shrapnel, Bleed 4",
+                    "Severed Spine, Helpless 5‡",
+                    "Chopped in Half, Dead",
+                ],
+            ),
+            loc(
+                "guts",
+                &[7, 8],
+                false,
+                [
+                    "Bruised, Pain 1",
+                    "Checked, Fall Prone",
+                    "Internal Bleed, Bleed 1",
+                    "Vomiting, Stun 1",
+                    "Punctured Gut, Bleed 2",
+                    "Lining Damage, Pain 3",
+                    "Ripped Abs, Pain 2‡|Bleed 2",
+                    "Exposed Intestine, Bleed 4",
+                    "Fecal Seep, Poison 5",
+                    "Disemboweled, Dead",
+                ],
+            ),
+            loc(
+                "liver/kidney",
+                &[9],
+                false,
+                [
+                    "Bruised, Pain 1",
+                    "Shocked, Fall Prone",
+                    "Nick, Bleed 1",
+                    "Spasmed, Stun 1",
+                    "Profuse Bleeding, Bleed 2",
+                    "Organ Leak, Poison 2",
+                    "Rupture, Bleed 3",
+                    "Toxic Shock, Poison 4",
+                    "Extraction, Bleed 5",
+                    "Lacerated Vena Cava, Dead",
+                ],
+            ),
+            loc(
+                "heart/lung",
+                &[10],
+                false,
+                [
+                    "Knocked out Wind, Stun 1",
+                    "Heart Bounce, Fall Prone",
+                    "Interrupt Breathing, Stun 2",
+                    "Bruised Heart, Trauma 1",
+                    "Paralyzed Diaphragm, Stun 3",
+                    "Heart Damage, Trauma 2",
+                    "Bleeding Lung, Bleed 5",
+                    "Nicked Heart, Bleed 7",
+                    "Punctured Lung, Suffocate‡",
+                    "Heart Ripped Out, Dead",
+                ],
+            ),
+        ],
+    }
+}
+
+/// A Condition held, with when its rating was last set.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Held {
+    /// The rating when set.
+    pub rating: i32,
+    /// When it was set (passive reduction counts from here).
+    pub since: CampaignTime,
+    /// The location, for Trauma.
+    pub location: Option<String>,
+}
+
+/// An injury suffered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WiInjury {
+    /// The part.
+    pub part: String,
+    /// The location (with its side).
+    pub location: String,
+    /// The Net Damage.
+    pub net_damage: i32,
+    /// The table cell.
+    pub cell: Cell,
+    /// When.
+    pub at: CampaignTime,
+}
+
+/// A Witch Iron character's state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WiCharacter {
+    /// Id.
+    pub id: CharacterId,
+    /// Name.
+    pub name: String,
+    /// Conditions held (the rating as set; see [`WiCharacter::rating`] for now).
+    pub conditions: BTreeMap<Condition, Held>,
+    /// Injuries.
+    pub injuries: Vec<WiInjury>,
+    /// Lost body parts and other lasting losses.
+    pub lost: Vec<String>,
+    /// Death.
+    pub death: Option<(String, CampaignTime)>,
+}
+
+/// A Witch Iron sheet (nothing the Quarrel reads is fixed on it: each Quarrel gives its AV,
+/// RB and weapon damage).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WiSheet {
+    /// Resilience Bonus, the default when a Quarrel gives none.
+    pub rb: i32,
+}
+
+impl WiCharacter {
+    /// A fresh character.
+    pub fn new(id: CharacterId, name: String) -> WiCharacter {
+        WiCharacter {
+            id,
+            name,
+            conditions: BTreeMap::new(),
+            injuries: vec![],
+            lost: vec![],
+            death: None,
+        }
+    }
+
+    /// A condition's rating at `now`, after passive reduction.
+    pub fn rating(&self, c: Condition, now: CampaignTime, round_seconds: i64) -> i32 {
+        let Some(h) = self.conditions.get(&c) else {
+            return 0;
+        };
+        let elapsed = (now.0 - h.since.0).max(0);
+        let drop = match c {
+            Condition::Blind | Condition::Deaf | Condition::Pain => elapsed / HOUR,
+            Condition::Entangle | Condition::Helpless | Condition::Stun => {
+                elapsed / round_seconds.max(1)
+            }
+            Condition::Trauma => elapsed / (30 * DAY),
+            _ => 0,
+        };
+        (h.rating - drop as i32).max(0)
+    }
+
+    /// The combined Aflame, Bleed and Poison rating at `now`.
+    pub fn hardship(&self, now: CampaignTime, round: i64) -> i32 {
+        [Condition::Aflame, Condition::Bleed, Condition::Poison]
+            .iter()
+            .map(|c| self.rating(*c, now, round))
+            .sum()
+    }
+
+    fn add(
+        &mut self,
+        c: Condition,
+        n: i32,
+        now: CampaignTime,
+        round: i64,
+        location: Option<String>,
+    ) {
+        let current = self.rating(c, now, round);
+        self.conditions.insert(
+            c,
+            Held {
+                rating: current + n,
+                since: now,
+                location,
+            },
+        );
+    }
+}
+
+/// Which defence a Quarrel meets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WiDefence {
+    /// Melee: the defender injures the attacker at Net Hits -1 or less.
+    Melee,
+    /// Light-Foot: the defender dodges.
+    LightFoot,
+}
+
+/// Where a strike lands and how hard: the defender's chosen part, the units die, the damage.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Strike {
+    /// `head`, `torso`, `arm` or `leg`.
+    pub part: String,
+    /// The units die of the attack (or a d10), 1-10 (a 0 is 10).
+    pub units: u8,
+    /// The striker's weapon damage.
+    pub weapon_damage: i32,
+    /// The struck one's AV there.
+    pub av: i32,
+    /// The struck one's Resilience Bonus.
+    pub rb: i32,
+    /// A critical hit's d6E faces (each 6 explodes).
+    pub critical: Vec<u16>,
+}
+
+/// Witch Iron events. **Frozen format**: add variants only at the end.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WiEvent {
+    /// A melee or ranged Quarrel and the injury it inflicts.
+    Quarrel {
+        /// The attacker.
+        attacker: CharacterId,
+        /// The defender.
+        defender: CharacterId,
+        /// The defence.
+        defence: WiDefence,
+        /// The attacker's Hits (criticals and fumbles counted).
+        attack_hits: i32,
+        /// The defender's Hits.
+        defence_hits: i32,
+        /// Hits modifiers: Charge +2 to the attack.
+        charge: bool,
+        /// Brace +2 to the defence (and the bracer deals no damage).
+        brace: bool,
+        /// Giving Ground +2 to Light-Foot.
+        give_ground: bool,
+        /// The attacker fumbled (falls Prone).
+        attacker_fumble: bool,
+        /// The defender fumbled (falls Prone).
+        defender_fumble: bool,
+        /// The strike, if one lands (the winner's weapon against the loser).
+        strike: Option<Strike>,
+    },
+    /// An injury inflicted outside a Quarrel (a fall, a trap): Net Damage given directly.
+    Injure {
+        /// Who.
+        character: CharacterId,
+        /// The part.
+        part: String,
+        /// The units die.
+        units: u8,
+        /// The Net Damage.
+        net_damage: i32,
+    },
+    /// The end-of-round d6 against Aflame, Bleed and Poison, and the Hardship Quarrel's Hits.
+    EndOfRound {
+        /// Who.
+        character: CharacterId,
+        /// The d6.
+        d6: u16,
+        /// The Hardship Quarrel's Hits, when the d6 called for it.
+        hardship_hits: Option<i32>,
+    },
+    /// A condition gained, reduced or removed by an action.
+    Condition {
+        /// Who.
+        character: CharacterId,
+        /// Which.
+        condition: Condition,
+        /// The change to its rating (negative reduces); None removes it.
+        delta: Option<i32>,
+        /// How (bandages, an antidote, smelling salts, a month's rest ...).
+        by: String,
+    },
+    /// The Arms & Legs table the GM supplies (`arm` or `leg`).
+    TableDefined(PartTable),
+}
+
+impl WiEvent {
+    /// The character the event is about.
+    pub fn character(&self) -> Option<CharacterId> {
+        match self {
+            WiEvent::Quarrel { defender, .. } => Some(*defender),
+            WiEvent::Injure { character, .. }
+            | WiEvent::EndOfRound { character, .. }
+            | WiEvent::Condition { character, .. } => Some(*character),
+            WiEvent::TableDefined(_) => None,
+        }
+    }
+
+    /// The kind.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            WiEvent::Quarrel { .. } => "wi.quarrel",
+            WiEvent::Injure { .. } => "wi.injure",
+            WiEvent::EndOfRound { .. } => "wi.end-of-round",
+            WiEvent::Condition { .. } => "wi.condition",
+            WiEvent::TableDefined(_) => "wi.table-defined",
+        }
+    }
+}
+
+/// Looks up an injury: the part's table, the location by the units die, the row by damage.
+pub fn injury(
+    tables: &[PartTable],
+    part: &str,
+    units: u8,
+    net_damage: i32,
+) -> Result<Option<(String, Cell)>, String> {
+    let part_l = part.trim().to_ascii_lowercase();
+    let (part_name, side) = match part_l.split_once(' ') {
+        Some((s @ ("left" | "right"), p)) => (p.to_string(), Some(s)),
+        _ => (part_l.clone(), None),
+    };
+    let table = match part_name.as_str() {
+        "head" => head(),
+        "torso" => torso(),
+        "arm" | "leg" => tables
+            .iter()
+            .rev()
+            .find(|t| t.part == part_name)
+            .cloned()
+            .ok_or_else(|| format!("the {part_name} table is not loaded: the text cuts it off, so load the GM's (leechbook wi table load FILE)"))?,
+        other => return Err(format!("'{other}' is not a part (head, torso, arm, leg)")),
+    };
+    let units = if units == 0 { 10 } else { units };
+    if !(1..=10).contains(&units) {
+        return Err(format!("the units die shows 1-10, not {units}"));
+    }
+    if net_damage <= 0 {
+        return Ok(None);
+    }
+    let l = table
+        .locations
+        .iter()
+        .find(|l| l.units.contains(&units))
+        .ok_or_else(|| format!("the {part_name} table has no location for {units}"))?;
+    let lside = if l.sided {
+        Some(if units == *l.units.iter().min().unwrap_or(&units) {
+            "left"
+        } else {
+            "right"
+        })
+    } else {
+        None
+    };
+    let name = match (side, lside) {
+        (Some(s), _) | (None, Some(s)) => format!("{s} {}", l.name),
+        _ => l.name.clone(),
+    };
+    let row = (net_damage.min(10) - 1) as usize;
+    Ok(Some((name, l.rows[row].clone())))
+}
+
+/// Applies an injury's effects to the character.
+fn suffer(
+    ch: &mut WiCharacter,
+    part: &str,
+    location: String,
+    net: i32,
+    c: Cell,
+    now: CampaignTime,
+    round: i64,
+) -> String {
+    for effect in c.effects.split('|').map(str::trim) {
+        let mut words = effect.rsplitn(2, ' ');
+        let last = words.next().unwrap_or("");
+        let head = words.next().unwrap_or("");
+        if let (Ok(n), Some(cond)) = (last.parse::<i32>(), Condition::parse(head)) {
+            let loc = (cond == Condition::Trauma).then(|| location.clone());
+            ch.add(cond, n, now, round, loc);
+        } else if effect == "Fall Prone" {
+            ch.add(Condition::Prone, 1, now, round, None);
+        } else if effect == "Dead" || effect == "Brain Dead" {
+            ch.death = Some((format!("{}: {}", location, c.name), now));
+        } else if let Some(lost) = effect.strip_prefix("Lost ") {
+            ch.lost.push(lost.to_string());
+        } else if !effect.is_empty() {
+            ch.lost.push(effect.to_string());
+        }
+    }
+    let s = format!(
+        "{} {}: {} ({}){}",
+        location,
+        net,
+        c.name,
+        c.effects,
+        c.requires
+            .as_deref()
+            .map(|r| format!(", requires {r}"))
+            .unwrap_or_default()
+    );
+    ch.injuries.push(WiInjury {
+        part: part.into(),
+        location,
+        net_damage: net,
+        cell: c,
+        at: now,
+    });
+    s
+}
+
+/// Exploding d6 faces: every 6 but the last continues.
+fn d6e(faces: &[u16]) -> Result<i32, String> {
+    for (i, &f) in faces.iter().enumerate() {
+        if !(1..=6).contains(&f) {
+            return Err(format!("the critical d6E shows 1-6, not {f}"));
+        }
+        let last = i + 1 == faces.len();
+        if !last && f != 6 {
+            return Err("only a 6 explodes".into());
+        }
+        if last && f == 6 {
+            return Err("the critical d6E exploded: give the next face".into());
+        }
+    }
+    Ok(faces.iter().map(|&f| i32::from(f)).sum())
+}
+
+/// What a Quarrel decided, read-only: net hits and who injures whom.
+pub fn net_hits(
+    attack: i32,
+    defence: i32,
+    charge: bool,
+    brace: bool,
+    give_ground: bool,
+    d: WiDefence,
+) -> i32 {
+    let a = attack + if charge { 2 } else { 0 };
+    let mut def = defence + if brace { 2 } else { 0 };
+    if give_ground && d == WiDefence::LightFoot {
+        def += 2;
+    }
+    a - def
+}
+
+/// Applies an event to the characters it concerns (the caller applies to copies, so an error
+/// leaves nothing changed). `attacker` is the Quarrel's attacker when there is one.
+pub fn apply(
+    target: &mut WiCharacter,
+    attacker: Option<&mut WiCharacter>,
+    tables: &[PartTable],
+    e: &WiEvent,
+    now: CampaignTime,
+    round: i64,
+) -> Result<String, String> {
+    if target.death.is_some() {
+        return Err(format!("{} is dead", target.name));
+    }
+    match e {
+        WiEvent::Quarrel {
+            defence,
+            attack_hits,
+            defence_hits,
+            charge,
+            brace,
+            give_ground,
+            attacker_fumble,
+            defender_fumble,
+            strike,
+            ..
+        } => {
+            let att = attacker.ok_or("a Quarrel needs its attacker")?;
+            if att.death.is_some() {
+                return Err(format!("{} is dead", att.name));
+            }
+            let net = net_hits(
+                *attack_hits,
+                *defence_hits,
+                *charge,
+                *brace,
+                *give_ground,
+                *defence,
+            );
+            let mut parts = vec![format!("is attacked by {}: Net Hits {net:+}", att.name)];
+            if *attacker_fumble {
+                att.add(Condition::Prone, 1, now, round, None);
+                parts.push(format!("{} fumbles and falls Prone", att.name));
+            }
+            if *defender_fumble {
+                target.add(Condition::Prone, 1, now, round, None);
+                parts.push(format!("{} fumbles and falls Prone", target.name));
+            }
+            let (who, hits): (&mut WiCharacter, i32) = if net >= 0 {
+                (&mut *target, net)
+            } else if *defence == WiDefence::Melee && !*brace {
+                (&mut *att, -net)
+            } else {
+                parts.push("dodged".into());
+                return Ok(parts.join("; "));
+            };
+            let s = strike
+                .as_ref()
+                .ok_or("the Quarrel injures: give the strike (part, units, damage, AV, RB)")?;
+            let crit = if s.critical.is_empty() {
+                0
+            } else {
+                d6e(&s.critical)?
+            };
+            let nd = (s.weapon_damage + hits) - (s.av + s.rb) + crit;
+            parts.push(format!(
+                "Net Damage ({} + {hits}) - ({} + {}){} = {nd}",
+                s.weapon_damage,
+                s.av,
+                s.rb,
+                if crit > 0 {
+                    format!(" + {crit} critical")
+                } else {
+                    String::new()
+                }
+            ));
+            let name = who.name.clone();
+            match injury(tables, &s.part, s.units, nd)? {
+                None => parts.push(format!("{name} unhurt")),
+                Some((loc, c)) => parts.push(format!(
+                    "{name}: {}",
+                    suffer(who, &s.part, loc, nd, c, now, round)
+                )),
+            }
+            Ok(parts.join("; "))
+        }
+        WiEvent::Injure {
+            part,
+            units,
+            net_damage,
+            ..
+        } => match injury(tables, part, *units, *net_damage)? {
+            None => Ok("no injury".into()),
+            Some((loc, c)) => Ok(suffer(target, part, loc, *net_damage, c, now, round)),
+        },
+        WiEvent::EndOfRound {
+            d6, hardship_hits, ..
+        } => {
+            if !(1..=6).contains(d6) {
+                return Err(format!("a d6 shows 1-6, not {d6}"));
+            }
+            let rating = target.hardship(now, round);
+            if rating == 0 {
+                return Err(format!("{} has no Aflame, Bleed or Poison", target.name));
+            }
+            if i32::from(*d6) > rating {
+                if hardship_hits.is_some() {
+                    return Err(format!(
+                        "the d6 {d6} is over the rating {rating}: no Hardship Quarrel"
+                    ));
+                }
+                return Ok(format!(
+                    "d6 {d6} over Aflame/Bleed/Poison {rating}: nothing this round"
+                ));
+            }
+            let hits = hardship_hits.ok_or_else(|| {
+                format!(
+                    "the d6 {d6} is within the rating {rating}: give the Hardship Quarrel's Hits"
+                )
+            })?;
+            if hits >= rating {
+                for c in [Condition::Aflame, Condition::Bleed, Condition::Poison] {
+                    target.conditions.remove(&c);
+                }
+                Ok(format!("d6 {d6} within {rating}: Hardship {hits} Hits vs {rating}: all Aflame, Bleed and Poison removed"))
+            } else {
+                target.death = Some((
+                    "Aflame, Bleed or Poison (a lost Hardship Quarrel)".into(),
+                    now,
+                ));
+                Ok(format!(
+                    "d6 {d6} within {rating}: Hardship {hits} Hits vs {rating}: dies"
+                ))
+            }
+        }
+        WiEvent::Condition {
+            condition,
+            delta,
+            by,
+            ..
+        } => match delta {
+            None => {
+                if target.conditions.remove(condition).is_none() {
+                    return Err(format!(
+                        "{} has no {} to remove",
+                        target.name,
+                        condition.word()
+                    ));
+                }
+                Ok(format!("{} removed ({by})", condition.word()))
+            }
+            Some(d) => {
+                target.add(*condition, *d, now, round, None);
+                Ok(format!(
+                    "{} {:+} ({by}): now {}",
+                    condition.word(),
+                    d,
+                    target.rating(*condition, now, round)
+                ))
+            }
+        },
+        WiEvent::TableDefined(t) => {
+            t.validate()?;
+            Ok(format!("{} table defined", t.part))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uuid::Uuid;
+
+    #[test]
+    fn the_tables_are_whole() {
+        head().validate().unwrap();
+        torso().validate().unwrap();
+    }
+
+    #[test]
+    fn locations_and_severity_from_the_text() {
+        let (l, c) = injury(&[], "head", 1, 2).unwrap().unwrap();
+        assert_eq!(
+            (l.as_str(), c.name.as_str(), c.effects.as_str()),
+            ("nose", "Nose Slash", "Bleed 1")
+        );
+        let (l, c) = injury(&[], "head", 6, 8).unwrap().unwrap();
+        assert_eq!(
+            (l.as_str(), c.name.as_str(), c.requires.as_deref()),
+            ("right eye", "Popped Out", Some("surgery"))
+        );
+        let (l, c) = injury(&[], "torso", 0, 15).unwrap().unwrap();
+        assert_eq!(
+            (l.as_str(), c.name.as_str()),
+            ("heart/lung", "Heart Ripped Out")
+        );
+        assert!(injury(&[], "torso", 3, 0).unwrap().is_none());
+        let e = injury(&[], "left arm", 3, 4).unwrap_err();
+        assert!(e.contains("arm table is not loaded"), "{e}");
+    }
+
+    #[test]
+    fn conditions_add_reduce_and_the_end_of_round_hardship() {
+        let mut c = WiCharacter::new(CharacterId(Uuid::from_u128(1)), "Ana".into());
+        let t0 = CampaignTime::START;
+        suffer(
+            &mut c,
+            "torso",
+            "guts".into(),
+            5,
+            injury(&[], "torso", 7, 5).unwrap().unwrap().1,
+            t0,
+            10,
+        );
+        assert_eq!(
+            c.rating(Condition::Bleed, t0, 10),
+            2,
+            "Punctured Gut, Bleed 2"
+        );
+        c.add(Condition::Pain, 3, t0, 10, None);
+        assert_eq!(
+            c.rating(Condition::Pain, t0.plus(2 * HOUR), 10),
+            1,
+            "Pain falls one an hour"
+        );
+        c.add(Condition::Stun, 2, t0, 10, None);
+        assert_eq!(
+            c.rating(Condition::Stun, t0.plus(10), 10),
+            1,
+            "Stun falls one a round"
+        );
+        assert_eq!(
+            c.rating(Condition::Stun, t0.plus(30), 10),
+            0,
+            "to zero, not below"
+        );
+        // d6 within Bleed 2: the Hardship Quarrel at 2 Hits removes it.
+        let e = WiEvent::EndOfRound {
+            character: c.id,
+            d6: 2,
+            hardship_hits: Some(2),
+        };
+        apply(&mut c, None, &[], &e, t0, 10).unwrap();
+        assert_eq!(c.rating(Condition::Bleed, t0, 10), 0);
+    }
+
+    #[test]
+    fn quarrel_net_hits_decide_who_injures() {
+        assert_eq!(net_hits(3, 3, false, false, false, WiDefence::Melee), 0);
+        assert_eq!(net_hits(3, 2, false, false, true, WiDefence::LightFoot), -1);
+        assert_eq!(net_hits(1, 2, true, false, false, WiDefence::Melee), 1);
+        assert_eq!(d6e(&[6, 3]), Ok(9));
+        assert!(d6e(&[6]).is_err());
+    }
+}

@@ -1,0 +1,236 @@
+//! Witch Iron's Quarrel rules through the CLI, with a ruling on its campaign.
+
+mod common;
+use common::Scratch;
+use serde_json::Value;
+
+const SAMPLE_ARM: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../fixtures/witch-iron/sample-arm.toml"
+);
+
+fn campaign() -> Scratch {
+    let s = Scratch::new();
+    s.ok(&["init", "--system", "witch-iron"]);
+    s.ok(&["character", "add", "Ana", "--rb", "1"]);
+    s.ok(&["character", "add", "Gerd", "--rb", "2"]);
+    s
+}
+
+#[test]
+fn net_hits_decide_and_net_damage_finds_the_row() {
+    let s = campaign();
+    // Net Hits +0 injures: (6 + 0) - (1 + 2) = 3 on the torso, units 5: rib cage, Fractured Rib.
+    let out = s.ok(&[
+        "wi",
+        "quarrel",
+        "Ana",
+        "Gerd",
+        "--defence",
+        "melee",
+        "--attack-hits",
+        "2",
+        "--defence-hits",
+        "2",
+        "--part",
+        "torso",
+        "--damage",
+        "6",
+        "--av",
+        "1",
+        "--rb",
+        "2",
+        "--dice",
+        "units=5",
+    ]);
+    assert!(out.contains("Net Hits +0; Net Damage (6 + 0) - (1 + 2) = 3; Gerd: rib cage 3: Fractured Rib (Trauma 1)"), "{out}");
+    let v = s.show("Gerd");
+    assert_eq!(v["conditions"]["Trauma"]["rating"], 1);
+    // -1 against Light-Foot is a dodge.
+    let out = s.ok(&[
+        "wi",
+        "quarrel",
+        "Ana",
+        "Gerd",
+        "--defence",
+        "light-foot",
+        "--attack-hits",
+        "2",
+        "--defence-hits",
+        "1",
+        "--give-ground",
+    ]);
+    assert!(out.contains("Net Hits -1; dodged"), "{out}");
+    // A critical adds d6E: 6 explodes into 2: (1 + 1) - 0 + 8 = 10+: the heart ripped out.
+    let out = s.ok(&[
+        "wi",
+        "quarrel",
+        "Ana",
+        "Gerd",
+        "--defence",
+        "melee",
+        "--attack-hits",
+        "3",
+        "--defence-hits",
+        "2",
+        "--part",
+        "torso",
+        "--damage",
+        "1",
+        "--critical",
+        "--dice",
+        "units=0,critical=6/2",
+    ]);
+    assert!(
+        out.contains("+ 8 critical = 10; Gerd: heart/lung 10: Heart Ripped Out (Dead)"),
+        "{out}"
+    );
+    assert_eq!(s.show("Gerd")["dead"], true);
+}
+
+#[test]
+fn conditions_reduce_to_zero_and_the_end_of_round_can_kill() {
+    let s = campaign();
+    s.ok(&[
+        "wi",
+        "condition",
+        "Ana",
+        "stun",
+        "--add",
+        "2",
+        "--by",
+        "a club",
+    ]);
+    s.ok(&["advance", "1r"]);
+    assert_eq!(s.show("Ana")["conditions"]["Stun"]["rating"], 1);
+    s.ok(&["advance", "1r"]);
+    assert!(
+        s.show("Ana")["conditions"].get("Stun").is_none(),
+        "a condition reduced to zero is gone"
+    );
+    s.ok(&[
+        "wi",
+        "injure",
+        "Ana",
+        "--part",
+        "head",
+        "--net-damage",
+        "6",
+        "--dice",
+        "units=8",
+    ]); // neck: Open Wound, Bleed 4
+    let due: Value = serde_json::from_str(&s.ok(&["due", "Ana", "--json"])).unwrap();
+    assert_eq!(due[0]["kind"], "end-of-round");
+    let out = s.run(&["wi", "round", "Ana", "--dice", "d6=3"]);
+    assert!(
+        out.stderr.contains("give the Hardship Quarrel's Hits"),
+        "{}",
+        out.stderr
+    );
+    let out = s.ok(&[
+        "wi",
+        "round",
+        "Ana",
+        "--hardship-hits",
+        "3",
+        "--dice",
+        "d6=3",
+    ]);
+    assert!(out.contains("dies"), "{out}");
+}
+
+#[test]
+fn arms_and_legs_need_the_gms_table() {
+    let s = campaign();
+    let before = s.bytes();
+    let out = s.run(&[
+        "wi",
+        "injure",
+        "Ana",
+        "--part",
+        "left arm",
+        "--net-damage",
+        "3",
+        "--dice",
+        "units=3",
+    ]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("the arm table is not loaded"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    s.ok(&["wi", "table", SAMPLE_ARM]);
+    let out = s.ok(&[
+        "wi",
+        "injure",
+        "Ana",
+        "--part",
+        "left arm",
+        "--net-damage",
+        "5",
+        "--dice",
+        "units=3",
+    ]);
+    assert!(
+        out.contains("left forearm 5: Sample Break (Trauma 2), requires healing"),
+        "{out}"
+    );
+    // The legs are still missing.
+    let out = s.run(&[
+        "wi",
+        "injure",
+        "Ana",
+        "--part",
+        "leg",
+        "--net-damage",
+        "5",
+        "--dice",
+        "units=3",
+    ]);
+    assert!(
+        out.stderr.contains("the leg table is not loaded"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_ruling_on_a_witch_iron_campaign_and_its_demo() {
+    let s = campaign();
+    s.ok(&[
+        "wi",
+        "injure",
+        "Gerd",
+        "--part",
+        "head",
+        "--net-damage",
+        "2",
+        "--dice",
+        "units=1",
+    ]);
+    let log: Value = serde_json::from_str(&s.ok(&["log", "--json"])).unwrap();
+    let id = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "wi.injure")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    s.ok(&["retract", &id, "--reason", "the blow fell short"]);
+    assert_eq!(s.show("Gerd")["injuries"].as_array().unwrap().len(), 0);
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("d.db");
+    let out = leechbook::run([
+        "leechbook",
+        "demo",
+        "--system",
+        "witch-iron",
+        "--out",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
