@@ -290,25 +290,50 @@ pub fn owed_any(ledger: &Ledger, c: &CharacterState) -> Vec<OwedView> {
 }
 
 fn wi_owed(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> Vec<OwedView> {
+    use leechbook_core::witch::Condition;
     let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);
-    let rating = w.hardship(ledger.now, round);
-    if w.death.is_some() || rating == 0 {
+    if w.death.is_some() {
         return vec![];
     }
-    vec![OwedView {
-        kind: "end-of-round",
+    let owe = |kind: &'static str, part: String, note: &'static str| OwedView {
+        kind,
         character: w.name.clone(),
         target: w.name.clone(),
         injury: None,
         due_at: None,
         due_now: true,
         eml: None,
-        eml_parts: vec![format!("Aflame + Bleed + Poison {rating}")],
+        eml_parts: vec![part],
         decision: false,
         automatic: false,
-        note:
+        note,
+    };
+    let mut out = Vec::new();
+    for (c, kind, change) in [
+        (Condition::Corruption, "corruption", "Mutation"),
+        (Condition::Stress, "stress", "Madness"),
+    ] {
+        let n = w.rating(c, ledger.now, round);
+        if n >= 3 {
+            out.push(owe(
+                kind,
+                format!(
+                    "{} {n}: a Hardship or Steel Quarrel vs {n} Hits, or {change}",
+                    c.word()
+                ),
+                "three stacks call a Quarrel",
+            ));
+        }
+    }
+    let rating = w.hardship(ledger.now, round);
+    if rating > 0 {
+        out.push(owe(
+            "end-of-round",
+            format!("Aflame + Bleed + Poison {rating}"),
             "a d6 at the end of each round; at or under the rating, a Hardship Quarrel against it",
-    }]
+        ));
+    }
+    out
 }
 
 /// Builds a Witch Iron character's view.

@@ -552,6 +552,13 @@ pub struct Strike {
     pub rb: i32,
     /// A critical hit's d6E faces (each 6 explodes).
     pub critical: Vec<u16>,
+    /// Battle wear: the striker clips their weapon for +1 Damage (the weapon keeps the loss).
+    #[serde(default)]
+    pub clip_weapon: bool,
+    /// Battle wear: the struck one dents their armour for +d6 AV (this d6; the armour loses
+    /// one AV for good).
+    #[serde(default)]
+    pub dent_armour: Option<u16>,
 }
 
 /// Witch Iron events. **Frozen format**: add variants only at the end.
@@ -838,11 +845,24 @@ pub fn apply(
             } else {
                 d6e(&s.critical)?
             };
-            let nd = (s.weapon_damage + hits) - (s.av + s.rb) + crit;
+            if let Some(d) = s.dent_armour {
+                if !(1..=6).contains(&d) {
+                    return Err(format!("the dent's d6 shows 1-6, not {d}"));
+                }
+            }
+            let weapon = s.weapon_damage + i32::from(s.clip_weapon);
+            let av = s.av + s.dent_armour.map_or(0, i32::from);
+            let nd = (weapon + hits) - (av + s.rb) + crit;
+            if s.clip_weapon {
+                parts.push("the weapon is clipped: +1 Damage now, one less for good".into());
+            }
+            if let Some(d) = s.dent_armour {
+                parts.push(format!(
+                    "the armour is dented: +{d} AV now, one less for good"
+                ));
+            }
             parts.push(format!(
-                "Net Damage ({} + {hits}) - ({} + {}){} = {nd}",
-                s.weapon_damage,
-                s.av,
+                "Net Damage ({weapon} + {hits}) - ({av} + {}){} = {nd}",
                 s.rb,
                 if crit > 0 {
                     format!(" + {crit} critical")

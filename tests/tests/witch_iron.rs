@@ -234,3 +234,47 @@ fn a_ruling_on_a_witch_iron_campaign_and_its_demo() {
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
+
+#[test]
+fn battle_wear_and_three_stacks_of_corruption() {
+    let s = campaign();
+    // Clipped +1 Damage, dented +d6 (4) AV: (3 + 1 + 1) - (0 + 4 + 2) = -1: unhurt.
+    let out = s.ok(&[
+        "wi",
+        "quarrel",
+        "Ana",
+        "Gerd",
+        "--defence",
+        "melee",
+        "--attack-hits",
+        "2",
+        "--defence-hits",
+        "1",
+        "--part",
+        "torso",
+        "--damage",
+        "3",
+        "--rb",
+        "2",
+        "--clip-weapon",
+        "--dent-armour",
+        "--dice",
+        "units=3,dent=4",
+    ]);
+    assert!(
+        out.contains("Net Damage (4 + 1) - (4 + 2) = -1; Gerd unhurt"),
+        "{out}"
+    );
+    s.ok(&[
+        "wi",
+        "condition",
+        "Ana",
+        "corruption",
+        "--add",
+        "3",
+        "--by",
+        "a profane altar",
+    ]);
+    let due: Value = serde_json::from_str(&s.ok(&["due", "Ana", "--json"])).unwrap();
+    assert_eq!(due[0]["kind"], "corruption");
+}

@@ -84,6 +84,12 @@ pub struct QuarrelArgs {
     /// A critical hit: +d6E to the injury.
     #[arg(long)]
     pub critical: bool,
+    /// Battle wear: the striker clips their weapon for +1 Damage.
+    #[arg(long)]
+    pub clip_weapon: bool,
+    /// Battle wear: the struck one dents their armour for +d6 AV (die `dent`).
+    #[arg(long)]
+    pub dent_armour: bool,
     /// Faces: units=N (the attack's units die, 0 is 10), critical=6/3.
     #[arg(long, value_name = "LIST")]
     pub dice: Option<String>,
@@ -168,7 +174,7 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         let mut r = rng(ctx.seed);
         let event = match &c {
             WiCommand::Quarrel(a) => {
-                let mut given = parse_dice(a.dice.as_deref(), &["units", "critical"])?;
+                let mut given = parse_dice(a.dice.as_deref(), &["units", "critical", "dent"])?;
                 units_zero_is_ten(&mut given);
                 let given_critical = given
                     .iter()
@@ -195,7 +201,23 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                         } else {
                             Vec::new()
                         };
-                        Some(Strike { part: part.clone(), units, weapon_damage: a.damage, av: a.av, rb: a.rb, critical })
+                        {
+                            let dent_armour = if a.dent_armour {
+                                Some(dice.one("dent", Die::D6)?)
+                            } else {
+                                None
+                            };
+                            Some(Strike {
+                                part: part.clone(),
+                                units,
+                                weapon_damage: a.damage,
+                                av: a.av,
+                                rb: a.rb,
+                                critical,
+                                clip_weapon: a.clip_weapon,
+                                dent_armour,
+                            })
+                        }
                     }
                 };
                 if !dice.rolled.is_empty() {
