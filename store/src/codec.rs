@@ -88,3 +88,34 @@ pub fn decode_ledger(bytes: &[u8]) -> Result<leechbook_core::Ledger, CodecError>
     }
     Ok(l)
 }
+
+/// Encodes a whole envelope (for sync), behind the codec byte. **Frozen format**: codec 1 is
+/// bincode of the envelope's fields in declaration order, the event encoded as above.
+pub fn encode_envelope(env: &leechbook_core::Envelope) -> Vec<u8> {
+    let mut out = vec![CODEC_BINCODE2];
+    match bincode::serde::encode_into_std_write(env, &mut out, config()) {
+        Ok(_) => out,
+        Err(e) => unreachable!("encoding an envelope into memory failed: {e}"),
+    }
+}
+
+/// Decodes a whole envelope.
+pub fn decode_envelope(bytes: &[u8]) -> Result<leechbook_core::Envelope, CodecError> {
+    let (&codec, body) = bytes.split_first().ok_or(CodecError::Empty)?;
+    if codec != CODEC_BINCODE2 {
+        return Err(CodecError::UnknownCodec(codec));
+    }
+    let (env, used): (leechbook_core::Envelope, usize) =
+        bincode::serde::decode_from_slice(body, config())
+            .map_err(|e| CodecError::Corrupt(e.to_string()))?;
+    if used != body.len() {
+        return Err(CodecError::Corrupt(format!(
+            "{} trailing bytes",
+            body.len() - used
+        )));
+    }
+    if env.schema > leechbook_core::SCHEMA_VERSION {
+        return Err(CodecError::UnknownSchema(env.schema));
+    }
+    Ok(env)
+}

@@ -119,15 +119,30 @@ impl Store {
         }
         let conn = Connection::open(path)?;
         conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0))?;
-        Store::initialise(conn, Some(path.to_path_buf()))
+        Store::initialise(conn, Some(path.to_path_buf()), None)
+    }
+
+    /// Creates a new ledger at `path` for a device joining the campaign `campaign` (its events
+    /// arrive by sync).
+    pub fn create_joining(path: &Path, campaign: CampaignId) -> Result<Store, StoreError> {
+        if path.exists() {
+            return Err(StoreError::AlreadyExists(path.to_path_buf()));
+        }
+        let conn = Connection::open(path)?;
+        conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0))?;
+        Store::initialise(conn, Some(path.to_path_buf()), Some(campaign))
     }
 
     /// Opens a fresh in-memory ledger (for tests and what-if work).
     pub fn open_in_memory() -> Result<Store, StoreError> {
-        Store::initialise(Connection::open_in_memory()?, None)
+        Store::initialise(Connection::open_in_memory()?, None, None)
     }
 
-    fn initialise(mut conn: Connection, path: Option<PathBuf>) -> Result<Store, StoreError> {
+    fn initialise(
+        mut conn: Connection,
+        path: Option<PathBuf>,
+        campaign: Option<CampaignId>,
+    ) -> Result<Store, StoreError> {
         configure(&conn)?;
         conn.execute_batch(&format!(
             "PRAGMA application_id = {}",
@@ -135,7 +150,7 @@ impl Store {
         ))?;
         migrate(&mut conn)?;
         let device = DeviceId(new_id());
-        let campaign = CampaignId(new_id());
+        let campaign = campaign.unwrap_or_else(|| CampaignId(new_id()));
         conn.execute(
             "INSERT INTO meta (key, value) VALUES (?1, ?2), (?3, ?4)",
             params![

@@ -16,6 +16,9 @@ pub struct InitArgs {
     /// The rules system.
     #[arg(long, default_value = "harnmaster", value_parser = ["harnmaster", "savage-worlds", "wrath-glory", "witch-iron"])]
     pub system: String,
+    /// Join the campaign of a sync file (from another device) instead of starting one.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["name", "system"])]
+    pub join: Option<std::path::PathBuf>,
     /// Seconds of campaign time per combat round (the text does not say; 10 by default).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i64).range(1..=600))]
     pub round_seconds: i64,
@@ -27,6 +30,37 @@ pub fn cmd_init(a: InitArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| CommandError::user(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    if let Some(file) = &a.join {
+        // Read the campaign from the file first, so nothing is created for a bad file.
+        let bytes = std::fs::read(file)
+            .map_err(|e| CommandError::user(format!("cannot read {}: {e}", file.display())))?;
+        let mut m = leechbook_sync::Mirror::new();
+        m.merge_bytes(&bytes)
+            .map_err(|e| CommandError::user(e.to_string()))?;
+        let envs = m
+            .envelopes()
+            .map_err(|e| CommandError::user(e.to_string()))?;
+        let campaign = envs
+            .iter()
+            .find(|e| matches!(e.event, Event::CampaignCreated { .. }))
+            .map(|e| e.campaign)
+            .ok_or_else(|| {
+                CommandError::user(format!("{} holds no campaign to join", file.display()))
+            })?;
+        let mut store = Store::create_joining(&path, campaign)?;
+        let n = store.import(&envs);
+        if let Err(e) = n {
+            drop(store);
+            let _ = std::fs::remove_file(&path);
+            return Err(e.into());
+        }
+        ctx.say(format!(
+            "joined the campaign with {} events at {}",
+            envs.len(),
+            path.display()
+        ));
+        return Ok(());
     }
     let mut store = Store::create(&path)?;
     let result = store.append(

@@ -20,6 +20,7 @@ pub mod show;
 pub mod staunch;
 pub mod strike;
 pub mod sw;
+pub mod sync;
 pub mod table;
 pub mod treat;
 pub mod verify;
@@ -57,6 +58,9 @@ pub enum Command {
     /// Witch Iron: Quarrels, injuries, conditions, the end-of-round Hardship.
     #[command(subcommand)]
     Wi(wi::WiCommand),
+    /// Sync with other devices by file.
+    #[command(subcommand)]
+    Sync(sync::SyncCommand),
     /// Load or show the campaign's weapons and armour.
     #[command(subcommand)]
     Arms(arms::ArmsCommand),
@@ -116,6 +120,7 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Sw(c) => sw::cmd_sw(c, ctx),
         Command::Wg(c) => wg::cmd_wg(c, ctx),
         Command::Wi(c) => wi::cmd_wi(c, ctx),
+        Command::Sync(c) => sync::cmd_sync(c, ctx),
         Command::Roll(a) => roll::cmd_roll(a, ctx),
         Command::Staunch(a) => staunch::cmd_staunch(a, ctx),
         Command::Treat(a) => treat::cmd_treat(a, ctx),
