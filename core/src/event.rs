@@ -112,6 +112,8 @@ pub enum Event {
     WrathGlory(crate::wrath::WgEvent),
     /// A Witch Iron event.
     WitchIron(crate::witch::WiEvent),
+    /// A roster change, the GM's: a device joins or is revoked.
+    Roster(crate::roster::RosterChange),
 }
 
 impl Event {
@@ -138,6 +140,8 @@ impl Event {
             Event::SavageWorlds(e) => e.kind(),
             Event::WrathGlory(e) => e.kind(),
             Event::WitchIron(e) => e.kind(),
+            Event::Roster(crate::roster::RosterChange::Device { .. }) => "roster.device",
+            Event::Roster(crate::roster::RosterChange::Revoke { .. }) => "roster.revoke",
             Event::Ruling(r) => match r {
                 crate::ruling::Ruling::Retract { .. } => "ruling.retract",
                 crate::ruling::Ruling::Reinstate { .. } => "ruling.reinstate",

@@ -273,6 +273,8 @@ pub struct Ledger {
     treatment: Option<TreatmentTable>,
     /// The campaign's optional rules.
     pub options: Options,
+    /// The roster in force (worked out from the whole log before the fold).
+    pub roster: crate::roster::Roster,
     /// The campaign's weapons and armour.
     pub arms: crate::harnmaster::arms::Arms,
     /// Witch Iron's injury tables the GM supplied (arms and legs).
@@ -308,6 +310,7 @@ impl Ledger {
     ) -> Ledger {
         let rulings = Rulings::from_log(events);
         let mut l = Ledger::new();
+        l.roster = crate::roster::Roster::from_log(events);
         for env in events {
             l.step(env, &rulings, &mut observe);
         }
@@ -435,6 +438,7 @@ impl Ledger {
     }
 
     fn try_apply(&mut self, env: &Envelope) -> Result<Applied, FoldError> {
+        self.roster.allows(env).map_err(FoldError::Setting)?;
         if let Event::CampaignCreated {
             name,
             system,
@@ -525,6 +529,26 @@ impl Ledger {
                 })
             }
             Event::WitchIron(e) => self.apply_wi(e, ctx),
+            Event::Roster(change) => Ok(Applied::Setting(match change {
+                crate::roster::RosterChange::Device {
+                    device,
+                    role,
+                    characters,
+                    ..
+                } => format!(
+                    "device {} joins the roster as {} ({} characters)",
+                    device.short(),
+                    if *role == crate::roster::Role::Gm {
+                        "GM"
+                    } else {
+                        "player"
+                    },
+                    characters.len()
+                ),
+                crate::roster::RosterChange::Revoke { device } => {
+                    format!("device {} is revoked", device.short())
+                }
+            })),
             Event::WrathGlory(e) => {
                 let id = e.character();
                 let i = *self.by_id.get(&id).ok_or(FoldError::UnknownCharacter(id))?;

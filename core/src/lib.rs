@@ -13,6 +13,7 @@ pub mod event;
 pub mod fold;
 pub mod harnmaster;
 pub mod ids;
+pub mod roster;
 pub mod ruling;
 pub mod savage;
 pub mod test_roll;

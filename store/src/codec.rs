@@ -99,6 +99,35 @@ pub fn encode_envelope(env: &leechbook_core::Envelope) -> Vec<u8> {
     }
 }
 
+/// The bytes a device signs: the whole envelope with no signature.
+pub fn signing_bytes(env: &leechbook_core::Envelope) -> Vec<u8> {
+    let unsigned = leechbook_core::Envelope {
+        signature: None,
+        ..env.clone()
+    };
+    encode_envelope(&unsigned)
+}
+
+/// Checks an envelope's ed25519 signature against a public key.
+pub fn verify(env: &leechbook_core::Envelope, key: &[u8]) -> bool {
+    use ed25519_dalek::{Signature, Verifier, VerifyingKey};
+    let Ok(key) = <[u8; 32]>::try_from(key) else {
+        return false;
+    };
+    let Ok(key) = VerifyingKey::from_bytes(&key) else {
+        return false;
+    };
+    let Some(sig) = env
+        .signature
+        .as_deref()
+        .and_then(|s| <[u8; 64]>::try_from(s).ok())
+    else {
+        return false;
+    };
+    key.verify(&signing_bytes(env), &Signature::from_bytes(&sig))
+        .is_ok()
+}
+
 /// Decodes a whole envelope.
 pub fn decode_envelope(bytes: &[u8]) -> Result<leechbook_core::Envelope, CodecError> {
     let (&codec, body) = bytes.split_first().ok_or(CodecError::Empty)?;

@@ -84,11 +84,13 @@ pub struct Store {
     conn: Connection,
     device: DeviceId,
     campaign: CampaignId,
+    key: ed25519_dalek::SigningKey,
     path: Option<PathBuf>,
 }
 
 const META_DEVICE: &str = "device";
 const META_CAMPAIGN: &str = "campaign";
+const META_KEY: &str = "device_key";
 
 fn configure(conn: &Connection) -> Result<(), rusqlite::Error> {
     conn.busy_timeout(Duration::from_secs(10))?;
@@ -151,19 +153,25 @@ impl Store {
         migrate(&mut conn)?;
         let device = DeviceId(new_id());
         let campaign = campaign.unwrap_or_else(|| CampaignId(new_id()));
+        let mut secret = [0u8; 32];
+        rand::Rng::fill(&mut rand::rng(), &mut secret);
+        let key = ed25519_dalek::SigningKey::from_bytes(&secret);
         conn.execute(
-            "INSERT INTO meta (key, value) VALUES (?1, ?2), (?3, ?4)",
+            "INSERT INTO meta (key, value) VALUES (?1, ?2), (?3, ?4), (?5, ?6)",
             params![
                 META_DEVICE,
                 device.as_bytes().as_slice(),
                 META_CAMPAIGN,
-                campaign.as_bytes().as_slice()
+                campaign.as_bytes().as_slice(),
+                META_KEY,
+                secret.as_slice()
             ],
         )?;
         Ok(Store {
             conn,
             device,
             campaign,
+            key,
             path,
         })
     }
@@ -216,10 +224,19 @@ impl Store {
         };
         let device = DeviceId(meta(META_DEVICE)?);
         let campaign = CampaignId(meta(META_CAMPAIGN)?);
+        let secret: Option<Vec<u8>> = conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [META_KEY], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        let secret = secret
+            .and_then(|b| <[u8; 32]>::try_from(b.as_slice()).ok())
+            .ok_or_else(|| not_ledger("its device key is missing".into()))?;
         Ok(Store {
             conn,
             device,
             campaign,
+            key: ed25519_dalek::SigningKey::from_bytes(&secret),
             path: Some(path.to_path_buf()),
         })
     }
@@ -232,6 +249,11 @@ impl Store {
     /// Returns the campaign's id.
     pub fn campaign(&self) -> CampaignId {
         self.campaign
+    }
+
+    /// Returns this device's ed25519 public key.
+    pub fn public_key(&self) -> [u8; 32] {
+        self.key.verifying_key().to_bytes()
     }
 
     /// Returns the file's path (None in memory).
@@ -275,6 +297,7 @@ impl Store {
             tx,
             device: self.device,
             campaign: self.campaign,
+            key: &self.key,
         })
     }
 
@@ -413,6 +436,7 @@ pub struct Writer<'a> {
     tx: Transaction<'a>,
     device: DeviceId,
     campaign: CampaignId,
+    key: &'a ed25519_dalek::SigningKey,
 }
 
 impl Writer<'_> {
@@ -445,7 +469,12 @@ impl Writer<'_> {
             [self.device.as_bytes().as_slice()],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
-        Ok(Envelope {
+        // Wall time is stored to the millisecond: sign what will be read back.
+        let wall = Utc
+            .timestamp_millis_opt(wall.timestamp_millis())
+            .single()
+            .unwrap_or(wall);
+        let mut env = Envelope {
             id: EventId(new_id()),
             campaign: self.campaign,
             device: self.device,
@@ -456,7 +485,15 @@ impl Writer<'_> {
             schema: SCHEMA_VERSION,
             event,
             signature: None,
-        })
+        };
+        use ed25519_dalek::Signer;
+        env.signature = Some(
+            self.key
+                .sign(&codec::signing_bytes(&env))
+                .to_bytes()
+                .to_vec(),
+        );
+        Ok(env)
     }
 
     /// Appends a prepared envelope.

@@ -1,12 +1,14 @@
 //! Sync: the one place that knows automerge. A campaign's events are mirrored in an automerge
 //! document (a map from event id to the encoded envelope, each event once), so that merging
 //! is commutative, associative and idempotent; the local SQLite log stays the source of truth
-//! for the fold, and the document is kept beside it so that a sync sends only what the other
-//! side lacks.
+//! for the fold. Today the document is built from the log for each export and a sync file is
+//! the whole document; [`Mirror::changes_since`] is the seam for a transport that sends only
+//! what the other side lacks.
 //!
-//! Transports sit behind [`Transport`]; the file transport is here. A sync file is the
-//! automerge changes a peer lacks (or the whole document), refused whole when it does not
-//! load, belongs to another campaign, or holds an event that does not decode.
+//! Transports sit behind [`Transport`]; the file transport is here. An import is refused
+//! whole when the data does not load, belongs to another campaign, holds an event that does
+//! not decode, or holds a new event that [`verify`] does not accept (unrostered device, bad
+//! signature).
 
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
@@ -34,6 +36,9 @@ pub enum SyncError {
     /// The store said no.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// An event whose signature does not check out, or whose device is not on the roster.
+    #[error("the sync data holds {0}")]
+    Unsigned(String),
     /// Reading or writing a sync file.
     #[error("sync file: {0}")]
     Io(#[from] std::io::Error),
@@ -224,5 +229,36 @@ pub fn import(store: &mut Store, t: &mut dyn Transport) -> Result<usize, SyncErr
     if envs.iter().any(|e| e.campaign != store.campaign()) {
         return Err(SyncError::ForeignCampaign);
     }
+    verify(store, &envs)?;
     Ok(store.import(&envs)?)
+}
+
+/// Checks every event the store does not hold yet: it must be signed by its device's key, as
+/// the roster of the merged log holds it (forged or tampered events fail here).
+pub fn verify(store: &Store, incoming: &[Envelope]) -> Result<(), SyncError> {
+    let mut merged = store.events()?;
+    let known: std::collections::HashSet<_> = merged.iter().map(|e| e.id).collect();
+    let new: Vec<&Envelope> = incoming.iter().filter(|e| !known.contains(&e.id)).collect();
+    merged.extend(new.iter().map(|e| (*e).clone()));
+    merged.sort_by_key(|e| e.order_key());
+    let roster = leechbook_core::roster::Roster::from_log(&merged);
+    if !roster.in_use() {
+        return Ok(());
+    }
+    for e in new {
+        let key = roster.key(e.device).ok_or_else(|| {
+            SyncError::Unsigned(format!(
+                "event {} from device {}, which is not on the roster (the GM adds it with `leechbook device add`)",
+                e.id.short(),
+                e.device.short()
+            ))
+        })?;
+        if !leechbook_store::codec::verify(e, key) {
+            return Err(SyncError::Unsigned(format!(
+                "event {} whose signature does not match its bytes (tampered or forged)",
+                e.id.short()
+            )));
+        }
+    }
+    Ok(())
 }

@@ -41,6 +41,20 @@ fn sync(dir: &std::path::Path, dbs: &[PathBuf], from: usize, to: usize) {
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
 
+/// A device's id and public key, as `device show` prints them.
+fn identity(db: &std::path::Path) -> (String, String) {
+    let out = run_db(db, &["device", "show"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let field = |name: &str| {
+        out.stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(|v| v.trim().to_string())
+            .unwrap_or_else(|| panic!("no {name} in {}", out.stdout))
+    };
+    (field("device"), field("key"))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 16, .. ProptestConfig::default() })]
 
@@ -55,7 +69,13 @@ proptest! {
         for db in &dbs[1..] {
             let out = run_db(db, &["init", "--join", seed.to_str().unwrap()]);
             prop_assert_eq!(out.code, 0, "{}", out.stderr);
+            // The GM's device rosters the new device as a co-GM.
+            let (device, key) = identity(db);
+            let out = run_db(&dbs[0], &["device", "add", &device, &key, "--role", "gm"]);
+            prop_assert_eq!(out.code, 0, "{}", out.stderr);
         }
+        sync(dir.path(), &dbs, 0, 1);
+        sync(dir.path(), &dbs, 0, 2);
         for a in &acts {
             match a {
                 Act::Strike { device, effective, shock } => {
@@ -65,7 +85,8 @@ proptest! {
                     prop_assert!(out.code == 0 || out.code == 1, "{}", out.stderr);
                 }
                 Act::Advance { device } => {
-                    prop_assert_eq!(run_db(&dbs[*device], &["advance", "1h"]).code, 0);
+                    let out = run_db(&dbs[*device], &["advance", "1h"]);
+                    prop_assert_eq!(out.code, 0, "{}", out.stderr);
                 }
                 Act::Sync { from, to } => {
                     if from != to {

@@ -63,17 +63,37 @@ pub fn cmd_init(a: InitArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         return Ok(());
     }
     let mut store = Store::create(&path)?;
-    let result = store.append(
-        Event::CampaignCreated {
-            name: a.name.clone(),
-            system: SystemId::ALL
-                .into_iter()
-                .find(|s| s.name() == a.system)
-                .unwrap_or(SystemId::HarnMaster),
-            round_seconds: a.round_seconds,
-        },
-        CampaignTime::START,
-    );
+    let key = store.public_key().to_vec();
+    let device = store.device();
+    let result = (|| -> Result<(), leechbook_store::StoreError> {
+        let mut w = store.write()?;
+        let created = w.prepare(
+            Event::CampaignCreated {
+                name: a.name.clone(),
+                system: SystemId::ALL
+                    .into_iter()
+                    .find(|s| s.name() == a.system)
+                    .unwrap_or(SystemId::HarnMaster),
+                round_seconds: a.round_seconds,
+            },
+            CampaignTime::START,
+            chrono::Utc::now(),
+        )?;
+        w.append(&created)?;
+        // The creating device is the campaign's first GM.
+        let roster = w.prepare(
+            Event::Roster(leechbook_core::roster::RosterChange::Device {
+                device,
+                key,
+                role: leechbook_core::roster::Role::Gm,
+                characters: Vec::new(),
+            }),
+            CampaignTime::START,
+            chrono::Utc::now(),
+        )?;
+        w.append(&roster)?;
+        w.commit()
+    })();
     if let Err(e) = result {
         drop(store);
         let _ = std::fs::remove_file(&path);

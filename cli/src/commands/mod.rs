@@ -6,6 +6,7 @@ pub mod arms;
 pub mod attend;
 pub mod character;
 pub mod demo;
+pub mod device;
 pub mod diff;
 pub mod due;
 pub mod history;
@@ -58,6 +59,9 @@ pub enum Command {
     /// Witch Iron: Quarrels, injuries, conditions, the end-of-round Hardship.
     #[command(subcommand)]
     Wi(wi::WiCommand),
+    /// This device's identity, and the GM's roster of devices.
+    #[command(subcommand)]
+    Device(device::DeviceCommand),
     /// Sync with other devices by file.
     #[command(subcommand)]
     Sync(sync::SyncCommand),
@@ -121,6 +125,7 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Wg(c) => wg::cmd_wg(c, ctx),
         Command::Wi(c) => wi::cmd_wi(c, ctx),
         Command::Sync(c) => sync::cmd_sync(c, ctx),
+        Command::Device(c) => device::cmd_device(c, ctx),
         Command::Roll(a) => roll::cmd_roll(a, ctx),
         Command::Staunch(a) => staunch::cmd_staunch(a, ctx),
         Command::Treat(a) => treat::cmd_treat(a, ctx),

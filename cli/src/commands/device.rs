@@ -1,0 +1,124 @@
+//! `leechbook device show|add|revoke`: this device's identity, and the GM's roster.
+
+use super::find_any;
+use crate::error::CommandError;
+use crate::narrate;
+use crate::Ctx;
+use clap::{Args, Subcommand, ValueEnum};
+use leechbook_core::ids::DeviceId;
+use leechbook_core::roster::{Role, RosterChange};
+use leechbook_core::Event;
+
+/// Device commands.
+#[derive(Subcommand, Debug)]
+pub enum DeviceCommand {
+    /// Show this device's id and public key (give them to the GM to be rostered).
+    Show,
+    /// GM: add a device to the roster (or change its role and characters).
+    Add(AddArgs),
+    /// GM: revoke a device: its events from now on are refused.
+    Revoke(RevokeArgs),
+}
+
+/// Roles.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum RoleArg {
+    /// A GM device.
+    Gm,
+    /// A player's device.
+    Player,
+}
+
+/// `device add`.
+#[derive(Args, Debug)]
+pub struct AddArgs {
+    /// The device id (from `device show` on that device).
+    pub device: String,
+    /// Its public key, in hex.
+    pub key: String,
+    /// Its role.
+    #[arg(long, value_enum, default_value = "player")]
+    pub role: RoleArg,
+    /// A character the player records for (repeat).
+    #[arg(long = "character")]
+    pub characters: Vec<String>,
+}
+
+/// `device revoke`.
+#[derive(Args, Debug)]
+pub struct RevokeArgs {
+    /// The device id.
+    pub device: String,
+}
+
+fn device_id(s: &str) -> Result<DeviceId, CommandError> {
+    s.trim()
+        .parse::<uuid::Uuid>()
+        .map(DeviceId)
+        .map_err(|_| CommandError::user(format!("'{s}' is not a device id")))
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Result<Vec<u8>, CommandError> {
+    let s = s.trim();
+    if s.len() != 64 || !s.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(CommandError::user("a public key is 64 hex digits"));
+    }
+    (0..32)
+        .map(|i| {
+            u8::from_str_radix(&s[2 * i..2 * i + 2], 16).map_err(|_| CommandError::user("bad hex"))
+        })
+        .collect()
+}
+
+/// Runs a device command.
+pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let change = match c {
+        DeviceCommand::Show => {
+            let (store, ledger) = ctx.load()?;
+            let role = ledger
+                .roster
+                .entries
+                .get(&store.device())
+                .map(|e| match e.role {
+                    Role::Gm => "GM",
+                    Role::Player => "player",
+                });
+            ctx.say(format!("device {}", store.device()));
+            ctx.say(format!("key    {}", hex(&store.public_key())));
+            ctx.say(format!(
+                "role   {}",
+                role.unwrap_or("not on the roster yet")
+            ));
+            return Ok(());
+        }
+        DeviceCommand::Add(a) => {
+            let device = device_id(&a.device)?;
+            let key = unhex(&a.key)?;
+            let (_, ledger) = ctx.load()?;
+            let characters = a
+                .characters
+                .iter()
+                .map(|n| find_any(&ledger, n).map(|c| c.id()))
+                .collect::<Result<Vec<_>, _>>()?;
+            RosterChange::Device {
+                device,
+                key,
+                role: match a.role {
+                    RoleArg::Gm => Role::Gm,
+                    RoleArg::Player => Role::Player,
+                },
+                characters,
+            }
+        }
+        DeviceCommand::Revoke(a) => RosterChange::Revoke {
+            device: device_id(&a.device)?,
+        },
+    };
+    let (ledger, env, applied) = ctx.record(|_, _| Ok((Event::Roster(change), None)))?;
+    ctx.say(narrate::event(&ledger, &env, &applied));
+    Ok(())
+}
