@@ -223,8 +223,15 @@ pub fn import(store: &mut Store, t: &mut dyn Transport) -> Result<usize, SyncErr
     let Some(bytes) = t.receive()? else {
         return Ok(0);
     };
+    import_bytes(store, &bytes)
+}
+
+/// Imports sync data (as a transport delivered it) into the store: all or nothing. This is
+/// the import path the fuzz target drives; any bytes at all must give `Ok` or an error, with
+/// the store untouched on error.
+pub fn import_bytes(store: &mut Store, bytes: &[u8]) -> Result<usize, SyncError> {
     let mut m = Mirror::new();
-    m.merge_bytes(&bytes)?;
+    m.merge_bytes(bytes)?;
     let envs = m.envelopes()?;
     if envs.iter().any(|e| e.campaign != store.campaign()) {
         return Err(SyncError::ForeignCampaign);

@@ -6,7 +6,7 @@
 //! a tampered event are refused at import, whole, with nothing written.
 
 mod common;
-use common::{run_db, Scratch};
+use common::{identity, Scratch};
 use leechbook_core::fold::Ledger;
 use leechbook_core::Event;
 use leechbook_store::Store;
@@ -24,20 +24,6 @@ const STRIKE: [&str; 10] = [
     "--dice",
     "shock=12",
 ];
-
-/// A device's id and public key, as `device show` prints them.
-fn identity(db: &Path) -> (String, String) {
-    let out = run_db(db, &["device", "show"]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let field = |name: &str| {
-        out.stdout
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .map(|v| v.trim().to_string())
-            .unwrap_or_else(|| panic!("no {name} in {}", out.stdout))
-    };
-    (field("device"), field("key"))
-}
 
 fn carry(from: &Scratch, to: &Scratch, dir: &Path) -> leechbook::Output {
     let file = dir.join("carry.sync");

@@ -3,7 +3,7 @@
 //! truncated and foreign sync files are refused whole, with nothing written.
 
 mod common;
-use common::{run_db, Scratch};
+use common::{identity, run_db, Scratch};
 use leechbook_core::fold::Ledger;
 use leechbook_store::Store;
 use proptest::prelude::*;
@@ -39,20 +39,6 @@ fn sync(dir: &std::path::Path, dbs: &[PathBuf], from: usize, to: usize) {
     assert_eq!(out.code, 0, "{}", out.stderr);
     let out = run_db(&dbs[to], &["sync", "import", file.to_str().unwrap()]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-}
-
-/// A device's id and public key, as `device show` prints them.
-fn identity(db: &std::path::Path) -> (String, String) {
-    let out = run_db(db, &["device", "show"]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let field = |name: &str| {
-        out.stdout
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .map(|v| v.trim().to_string())
-            .unwrap_or_else(|| panic!("no {name} in {}", out.stdout))
-    };
-    (field("device"), field("key"))
 }
 
 proptest! {
@@ -162,4 +148,128 @@ fn corrupt_truncated_and_foreign_sync_files_are_refused_whole() {
     let out = c.run(&["init", "--join", junk.to_str().unwrap()]);
     assert_eq!(out.code, 1);
     assert!(!c.db.exists());
+}
+
+/// How a sync file is damaged.
+#[derive(Debug, Clone)]
+enum Damage {
+    Flip {
+        at: prop::sample::Index,
+        bits: u8,
+    },
+    Truncate {
+        to: prop::sample::Index,
+    },
+    Insert {
+        at: prop::sample::Index,
+        bytes: Vec<u8>,
+    },
+}
+
+fn damage() -> impl Strategy<Value = Damage> {
+    prop_oneof![
+        3 => (any::<prop::sample::Index>(), 1..=255u8).prop_map(|(at, bits)| Damage::Flip { at, bits }),
+        1 => any::<prop::sample::Index>().prop_map(|to| Damage::Truncate { to }),
+        1 => (any::<prop::sample::Index>(), prop::collection::vec(any::<u8>(), 1..16)).prop_map(|(at, bytes)| Damage::Insert { at, bytes }),
+    ]
+}
+
+/// A good sync file (Osric struck twice) and a ledger that joined before the strikes.
+fn good_file_and_joiner(
+    dir: &std::path::Path,
+) -> (Vec<u8>, PathBuf, Vec<leechbook_core::Envelope>) {
+    let a = dir.join("a.db");
+    assert_eq!(run_db(&a, &["init"]).code, 0);
+    assert_eq!(
+        run_db(
+            &a,
+            &[
+                "character",
+                "add",
+                "Osric",
+                "--str",
+                "12",
+                "--end",
+                "12",
+                "--shock",
+                "65",
+                "--hb",
+                "13"
+            ]
+        )
+        .code,
+        0
+    );
+    let seed = dir.join("seed.sync");
+    assert_eq!(
+        run_db(&a, &["sync", "export", seed.to_str().unwrap()]).code,
+        0
+    );
+    let b = dir.join("b.db");
+    assert_eq!(
+        run_db(&b, &["init", "--join", seed.to_str().unwrap()]).code,
+        0
+    );
+    for effective in ["6", "11"] {
+        let out = run_db(
+            &a,
+            &[
+                "strike",
+                "Osric",
+                "--aspect",
+                "edge",
+                "--location",
+                "thorax",
+                "--effective",
+                effective,
+                "--dice",
+                "shock=12,compound=5",
+            ],
+        );
+        assert_eq!(out.code, 0, "{}", out.stderr);
+    }
+    let file = dir.join("good.sync");
+    assert_eq!(
+        run_db(&a, &["sync", "export", file.to_str().unwrap()]).code,
+        0
+    );
+    let events = Store::open(&a).unwrap().events().unwrap();
+    (std::fs::read(&file).unwrap(), b, events)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+
+    /// The import path under damaged input (the fuzz target's property, in every test run):
+    /// it never panics; it either refuses, leaving the ledger exactly as it was, or takes in
+    /// only events byte-for-byte as their devices signed them.
+    #[test]
+    fn damaged_sync_files_are_refused_or_harmless(damages in prop::collection::vec(damage(), 1..4)) {
+        let dir = tempfile::tempdir().unwrap();
+        let (good, b, signed) = good_file_and_joiner(dir.path());
+        let mut bytes = good.clone();
+        for d in &damages {
+            match d {
+                Damage::Flip { at, bits } => {
+                    let i = at.index(bytes.len());
+                    bytes[i] ^= bits;
+                }
+                Damage::Truncate { to } => bytes.truncate(to.index(bytes.len())),
+                Damage::Insert { at, bytes: extra } => {
+                    let i = at.index(bytes.len() + 1);
+                    bytes.splice(i..i, extra.iter().copied());
+                }
+            }
+        }
+        let mut store = Store::open(&b).unwrap();
+        let before = store.events().unwrap();
+        match leechbook_sync::import_bytes(&mut store, &bytes) {
+            Err(_) => prop_assert_eq!(store.events().unwrap(), before),
+            Ok(_) => {
+                for e in store.events().unwrap() {
+                    prop_assert!(signed.contains(&e), "an event not as signed got in: {:?}", e);
+                }
+            }
+        }
+    }
 }

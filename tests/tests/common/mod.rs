@@ -76,3 +76,17 @@ pub fn run_db(db: &Path, args: &[&str]) -> leechbook::Output {
     all.extend(args.iter().map(|s| s.to_string()));
     leechbook::run(all)
 }
+
+/// A device's id and public key, as `device show` prints them.
+pub fn identity(db: &std::path::Path) -> (String, String) {
+    let out = run_db(db, &["device", "show"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let field = |name: &str| {
+        out.stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .map(|v| v.trim().to_string())
+            .unwrap_or_else(|| panic!("no {name} in {}", out.stdout))
+    };
+    (field("device"), field("key"))
+}
