@@ -9,6 +9,7 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod dice;
+pub mod dispute;
 pub mod event;
 pub mod fold;
 pub mod harnmaster;

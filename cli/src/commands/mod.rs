@@ -8,6 +8,7 @@ pub mod character;
 pub mod demo;
 pub mod device;
 pub mod diff;
+pub mod disputes;
 pub mod due;
 pub mod history;
 pub mod init;
@@ -103,6 +104,8 @@ pub enum Command {
     Why(why::WhyArgs),
     /// Re-fold the log from scratch, check every snapshot and the file, and report.
     Verify(verify::VerifyArgs),
+    /// Concurrent events of different devices that the rules will not both accept.
+    Disputes(disputes::DisputesArgs),
     /// List the rolls that are owed, with when they fall due and their EML.
     Due(due::DueArgs),
     /// Show or load body location tables (creatures, or the campaign's human table).
@@ -143,6 +146,7 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::WhatIf(w) => whatif::cmd_what_if(w, ctx),
         Command::Why(a) => why::cmd_why(a, ctx),
         Command::Verify(a) => verify::cmd_verify(a, ctx),
+        Command::Disputes(a) => disputes::cmd_disputes(a, ctx),
         Command::Due(a) => due::cmd_due(a, ctx),
         Command::Table(c) => table::cmd_table(c, ctx),
         Command::Demo(a) => demo::cmd_demo(a, ctx),

@@ -1,0 +1,143 @@
+//! Disputes: two devices record offline what the rules accept only once; after they sync,
+//! `disputes` lists both sides on every device, the earlier event stands, and a GM ruling
+//! closes the dispute.
+
+mod common;
+use common::{identity, Scratch};
+use serde_json::Value;
+
+/// The GM's device and a co-GM's device, both holding Osric's S2E abdomen.
+fn two_gms() -> (Scratch, Scratch, tempfile::TempDir, String) {
+    let a = Scratch::with_osric();
+    a.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "edge",
+        "--location",
+        "abdomen",
+        "--effective",
+        "8",
+        "--dice",
+        "shock=12",
+    ]);
+    let injury = a.show("Osric")["injuries"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let seed = dir.path().join("seed.sync");
+    a.ok(&["sync", "export", seed.to_str().unwrap()]);
+    let b = Scratch::new();
+    b.ok(&["init", "--join", seed.to_str().unwrap()]);
+    let (device, key) = identity(&b.db);
+    a.ok(&["device", "add", &device, &key, "--role", "gm"]);
+    sync(&a, &b, dir.path());
+    (a, b, dir, injury)
+}
+
+fn sync(from: &Scratch, to: &Scratch, dir: &std::path::Path) {
+    let file = dir.join("carry.sync");
+    from.ok(&["sync", "export", file.to_str().unwrap()]);
+    to.ok(&["sync", "import", file.to_str().unwrap()]);
+}
+
+fn disputes(s: &Scratch) -> Vec<Value> {
+    serde_json::from_str::<Value>(&s.ok(&["disputes", "--json"]))
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// The ids of the log's events of a kind, in the total order.
+fn ids_of(s: &Scratch, kind: &str) -> Vec<String> {
+    let log: Value = serde_json::from_str(&s.ok(&["log", "--json"])).unwrap();
+    log.as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == kind)
+        .map(|e| e["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn two_treatments_of_one_injury_are_a_dispute_until_the_gm_retracts_one() {
+    let (a, b, dir, injury) = two_gms();
+    assert!(disputes(&a).is_empty());
+    // Offline, each device records the treatment of the same injury.
+    a.ok(&[
+        "treat",
+        "Osric",
+        &injury,
+        "--physician",
+        "50",
+        "--dice",
+        "treatment=62",
+    ]);
+    b.ok(&[
+        "treat",
+        "Osric",
+        &injury,
+        "--physician",
+        "50",
+        "--dice",
+        "treatment=30",
+    ]);
+    sync(&a, &b, dir.path());
+    sync(&b, &a, dir.path());
+    let treatments = ids_of(&a, "hm.treatment");
+    assert_eq!(treatments.len(), 2);
+    let d = disputes(&a);
+    assert_eq!(d.len(), 1, "{d:?}");
+    // The earlier in the total order stands; the later is void with the rule's reason.
+    assert_eq!(d[0]["kept"]["id"], treatments[0].as_str());
+    assert_eq!(d[0]["void"]["id"], treatments[1].as_str());
+    assert_ne!(d[0]["kept"]["device"], d[0]["void"]["device"]);
+    assert!(!d[0]["reason"].as_str().unwrap().is_empty());
+    // Every device sees the same dispute.
+    assert_eq!(disputes(&b), d);
+    assert!(a.ok(&["disputes"]).contains("1 dispute(s)"));
+    // The GM rules: the void side is retracted, and the dispute is closed everywhere.
+    a.ok(&[
+        "retract",
+        &treatments[1],
+        "--reason",
+        "only one treatment happened",
+    ]);
+    assert!(disputes(&a).is_empty());
+    sync(&a, &b, dir.path());
+    assert!(disputes(&b).is_empty());
+    assert_eq!(a.ok(&["disputes"]).trim(), "no disputes");
+}
+
+#[test]
+fn a_treatment_of_an_injury_retracted_concurrently_is_a_dispute() {
+    let (a, b, dir, injury) = two_gms();
+    let strike = ids_of(&a, "hm.strike").remove(0);
+    a.ok(&["retract", &strike, "--reason", "the blow was parried"]);
+    b.ok(&[
+        "treat",
+        "Osric",
+        &injury,
+        "--physician",
+        "50",
+        "--dice",
+        "treatment=62",
+    ]);
+    sync(&b, &a, dir.path());
+    let d = disputes(&a);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["kept"]["kind"], "ruling.retract");
+    assert_eq!(d[0]["void"]["kind"], "hm.treatment");
+    // The GM lets the treatment stand by retracting the retraction.
+    let retraction = d[0]["kept"]["id"].as_str().unwrap().to_string();
+    a.ok(&[
+        "retract",
+        &retraction,
+        "--reason",
+        "the blow landed after all",
+    ]);
+    assert!(disputes(&a).is_empty());
+    assert_eq!(a.show("Osric")["injuries"].as_array().unwrap().len(), 1);
+}
