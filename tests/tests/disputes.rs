@@ -37,9 +37,8 @@ fn two_gms() -> (Scratch, Scratch, tempfile::TempDir, String) {
 }
 
 fn sync(from: &Scratch, to: &Scratch, dir: &std::path::Path) {
-    let file = dir.join("carry.sync");
-    from.ok(&["sync", "export", file.to_str().unwrap()]);
-    to.ok(&["sync", "import", file.to_str().unwrap()]);
+    let out = common::carry(&from.db, &to.db, dir);
+    assert_eq!(out.code, 0, "{}", out.stderr);
 }
 
 fn disputes(s: &Scratch) -> Vec<Value> {
@@ -140,4 +139,41 @@ fn a_treatment_of_an_injury_retracted_concurrently_is_a_dispute() {
     ]);
     assert!(disputes(&a).is_empty());
     assert_eq!(a.show("Osric")["injuries"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn two_healing_rolls_for_one_injury_and_period_are_a_dispute() {
+    let (a, b, dir, injury) = two_gms();
+    // Example 5's treatment (HR4), then the first five-day healing roll falls due on day 6.
+    a.ok(&[
+        "treat",
+        "Osric",
+        &injury,
+        "--physician",
+        "50",
+        "--dice",
+        "treatment=62",
+    ]);
+    a.ok(&["advance", "5d"]);
+    sync(&a, &b, dir.path());
+    // Offline, both devices record that roll: 62 (F) on one, 24 (S) on the other.
+    a.ok(&["roll", "Osric", "healing", &injury, "--dice", "roll=62"]);
+    b.ok(&["roll", "Osric", "healing", &injury, "--dice", "roll=24"]);
+    sync(&a, &b, dir.path());
+    sync(&b, &a, dir.path());
+    let rolls = ids_of(&a, "hm.seq-roll");
+    assert_eq!(rolls.len(), 2);
+    let d = disputes(&a);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["kept"]["id"], rolls[0].as_str());
+    assert_eq!(d[0]["void"]["id"], rolls[1].as_str());
+    assert_eq!(disputes(&b), d);
+    // Retracting the standing roll lets the other stand instead.
+    a.ok(&[
+        "retract",
+        &rolls[0],
+        "--reason",
+        "the table agreed on the other roll",
+    ]);
+    assert!(disputes(&a).is_empty());
 }

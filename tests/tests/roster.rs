@@ -26,9 +26,7 @@ const STRIKE: [&str; 10] = [
 ];
 
 fn carry(from: &Scratch, to: &Scratch, dir: &Path) -> leechbook::Output {
-    let file = dir.join("carry.sync");
-    from.ok(&["sync", "export", file.to_str().unwrap()]);
-    to.run(&["sync", "import", file.to_str().unwrap()])
+    common::carry(&from.db, &to.db, dir)
 }
 
 /// The GM's ledger with Osric, and a second device that joined it (not yet rostered).

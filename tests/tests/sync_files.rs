@@ -34,10 +34,7 @@ fn act() -> impl Strategy<Value = Act> {
 }
 
 fn sync(dir: &std::path::Path, dbs: &[PathBuf], from: usize, to: usize) {
-    let file = dir.join(format!("{from}-{to}.sync"));
-    let out = run_db(&dbs[from], &["sync", "export", file.to_str().unwrap()]);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    let out = run_db(&dbs[to], &["sync", "import", file.to_str().unwrap()]);
+    let out = common::carry(&dbs[from], &dbs[to], dir);
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
 

@@ -90,3 +90,15 @@ pub fn identity(db: &std::path::Path) -> (String, String) {
     };
     (field("device"), field("key"))
 }
+
+/// Carries one ledger's log to another by a sync file in `dir`: exports (which must succeed)
+/// and returns what the import said.
+pub fn carry(from: &Path, to: &Path, dir: &Path) -> leechbook::Output {
+    let file = dir.join("carry.sync");
+    let out = run_db(
+        from,
+        &["sync", "export", file.to_str().expect("utf-8 path")],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    run_db(to, &["sync", "import", file.to_str().expect("utf-8 path")])
+}
