@@ -535,16 +535,29 @@ impl Ledger {
                     role,
                     characters,
                     ..
-                } => format!(
-                    "device {} joins the roster as {} ({} characters)",
-                    device.short(),
-                    if *role == crate::roster::Role::Gm {
-                        "GM"
-                    } else {
-                        "player"
-                    },
-                    characters.len()
-                ),
+                } => match role {
+                    crate::roster::Role::Gm => {
+                        format!("device {} joins the roster as a GM", device.short())
+                    }
+                    crate::roster::Role::Player => {
+                        let names: Vec<&str> = characters
+                            .iter()
+                            .map(|c| {
+                                self.character(*c)
+                                    .map_or("an unknown character", |c| c.name())
+                            })
+                            .collect();
+                        format!(
+                            "device {} joins the roster as a player, for {}",
+                            device.short(),
+                            if names.is_empty() {
+                                "no character yet".to_string()
+                            } else {
+                                names.join(", ")
+                            }
+                        )
+                    }
+                },
                 crate::roster::RosterChange::Revoke { device } => {
                     format!("device {} is revoked", device.short())
                 }

@@ -103,7 +103,7 @@ fn a_player_records_only_for_their_own_characters() {
         "12",
     ]);
     let (device, key) = identity(&player.db);
-    gm.ok(&[
+    let added = gm.ok(&[
         "device",
         "add",
         &device,
@@ -113,6 +113,10 @@ fn a_player_records_only_for_their_own_characters() {
         "--character",
         "Osric",
     ]);
+    assert!(
+        added.contains("joins the roster as a player, for Osric"),
+        "{added}"
+    );
     let out = carry(&gm, &player, dir.path());
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(player.ok(&["device", "show"]).contains("role   player"));
@@ -144,6 +148,11 @@ fn a_player_records_only_for_their_own_characters() {
     // The GM takes the player's strike in.
     let out = carry(&player, &gm, dir.path());
     assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.starts_with("imported 1 new event from"),
+        "{}",
+        out.stdout
+    );
     assert_eq!(gm.show("Osric")["injuries"].as_array().unwrap().len(), 1);
 }
 

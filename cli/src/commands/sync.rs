@@ -22,6 +22,12 @@ pub struct FileArgs {
     pub file: PathBuf,
 }
 
+/// "1 event", "2 new events".
+fn events(n: usize, what: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{n} {what}{s}")
+}
+
 fn err(e: leechbook_sync::SyncError) -> CommandError {
     CommandError::user(e.to_string())
 }
@@ -32,12 +38,20 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         SyncCommand::Export(a) => {
             let store = ctx.open()?;
             let n = export(&store, &mut FileTransport { path: &a.file }).map_err(err)?;
-            ctx.say(format!("exported {n} events to {}", a.file.display()));
+            ctx.say(format!(
+                "exported {} to {}",
+                events(n, "event"),
+                a.file.display()
+            ));
         }
         SyncCommand::Import(a) => {
             let mut store = ctx.open()?;
             let n = import(&mut store, &mut FileTransport { path: &a.file }).map_err(err)?;
-            ctx.say(format!("imported {n} new events from {}", a.file.display()));
+            ctx.say(format!(
+                "imported {} from {}",
+                events(n, "new event"),
+                a.file.display()
+            ));
         }
     }
     Ok(())
