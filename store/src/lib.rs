@@ -343,6 +343,27 @@ pub struct Snapshot {
 }
 
 impl Store {
+    /// A value of the sync state (a cache the sync crate keeps beside the log: its automerge
+    /// document, what each peer holds). Never part of the record.
+    pub fn sync_state(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT value FROM sync_state WHERE key = ?1", [key], |r| {
+                r.get(0)
+            })
+            .optional()?)
+    }
+
+    /// Keeps a value of the sync state.
+    pub fn put_sync_state(&mut self, key: &str, value: &[u8]) -> Result<(), StoreError> {
+        self.conn.execute(
+            "INSERT INTO sync_state (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            rusqlite::params![key, value],
+        )?;
+        Ok(())
+    }
+
     /// Returns the snapshots, latest first.
     pub fn snapshots(&self) -> Result<Vec<Snapshot>, StoreError> {
         read_snapshots(&self.conn)

@@ -55,4 +55,11 @@ pub const MIGRATIONS: &[&str] = &[
 
     CREATE INDEX events_kind ON events (kind);
     "#,
+    // 3: sync state (a cache beside the log): the automerge document and what peers hold.
+    r#"
+    CREATE TABLE sync_state (
+        key   TEXT PRIMARY KEY,
+        value BLOB NOT NULL
+    ) STRICT;
+    "#,
 ];

@@ -1,9 +1,13 @@
 //! Sync: the one place that knows automerge. A campaign's events are mirrored in an automerge
-//! document (a map from event id to the encoded envelope, each event once), so that merging
+//! document (its root map, from event id to the encoded envelope, each event once: the root
+//! is the one object every device's document shares, where a nested map made independently
+//! on two devices would be two objects in conflict, one of them hidden), so that merging
 //! is commutative, associative and idempotent; the local SQLite log stays the source of truth
-//! for the fold. Today the document is built from the log for each export and a sync file is
-//! the whole document; [`Mirror::changes_since`] is the seam for a transport that sends only
-//! what the other side lacks.
+//! for the fold. The document is persisted in the store's sync state (a cache: rebuilt from
+//! the log if it is lost) so that an export to a known peer carries only the changes since the
+//! last export to that peer. For files, a peer is assumed to hold what was last exported to
+//! it; if it never imported that file, its import of the next one is refused (the changes
+//! build on ones it lacks) and a full export catches it up.
 //!
 //! Transports sit behind [`Transport`]; the file transport is here. An import is refused
 //! whole when the data does not load, belongs to another campaign, holds an event that does
@@ -14,8 +18,9 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 use automerge::{
-    transaction::Transactable, AutoCommit, ChangeHash, ObjType, ReadDoc, ScalarValue, Value, ROOT,
+    transaction::Transactable, AutoCommit, ChangeHash, ReadDoc, ScalarValue, Value, ROOT,
 };
+use leechbook_core::ids::DeviceId;
 use leechbook_core::Envelope;
 use leechbook_store::codec::{decode_envelope, encode_envelope};
 use leechbook_store::{Store, StoreError};
@@ -39,12 +44,13 @@ pub enum SyncError {
     /// An event whose signature does not check out, or whose device is not on the roster.
     #[error("the sync data holds {0}")]
     Unsigned(String),
+    /// Changes that build on changes this ledger does not hold.
+    #[error("the sync data builds on changes this ledger does not hold (an earlier sync file was never imported here): ask for a full export (`leechbook sync export FILE` without --to)")]
+    MissingChanges,
     /// Reading or writing a sync file.
     #[error("sync file: {0}")]
     Io(#[from] std::io::Error),
 }
-
-const EVENTS: &str = "events";
 
 /// The automerge mirror of a campaign's log.
 pub struct Mirror {
@@ -57,6 +63,13 @@ impl Mirror {
         Mirror {
             doc: AutoCommit::new(),
         }
+    }
+
+    /// Whether the document holds every change of `heads`.
+    pub fn holds(&mut self, heads: &[ChangeHash]) -> bool {
+        heads
+            .iter()
+            .all(|h| self.doc.get_change_by_hash(h).is_some())
     }
 
     /// Loads a mirror saved with [`Mirror::save`].
@@ -80,23 +93,9 @@ impl Mirror {
         self.doc.save_after(heads)
     }
 
-    fn events_obj(&mut self) -> Result<automerge::ObjId, SyncError> {
-        match self
-            .doc
-            .get(ROOT, EVENTS)
-            .map_err(|e| SyncError::NotSync(e.to_string()))?
-        {
-            Some((Value::Object(ObjType::Map), id)) => Ok(id),
-            _ => self
-                .doc
-                .put_object(ROOT, EVENTS, ObjType::Map)
-                .map_err(|e| SyncError::NotSync(e.to_string())),
-        }
-    }
-
     /// Adds envelopes not yet in the document.
     pub fn add(&mut self, envelopes: &[Envelope]) -> Result<usize, SyncError> {
-        let obj = self.events_obj()?;
+        let obj = ROOT;
         let mut added = 0;
         for e in envelopes {
             let key = e.id.to_string();
@@ -117,13 +116,7 @@ impl Mirror {
 
     /// Every envelope the document holds, decoded (all must decode).
     pub fn envelopes(&mut self) -> Result<Vec<Envelope>, SyncError> {
-        let Some((Value::Object(ObjType::Map), obj)) = self
-            .doc
-            .get(ROOT, EVENTS)
-            .map_err(|e| SyncError::NotSync(e.to_string()))?
-        else {
-            return Ok(Vec::new());
-        };
+        let obj = ROOT;
         let keys: Vec<String> = self.doc.keys(&obj).collect();
         let mut out = Vec::with_capacity(keys.len());
         for k in keys {
@@ -154,10 +147,23 @@ impl Mirror {
     /// Merges another mirror's changes (bytes from [`Mirror::save`] or
     /// [`Mirror::changes_since`]) into a copy, checks them, and only then into this one.
     pub fn merge_bytes(&mut self, bytes: &[u8]) -> Result<(), SyncError> {
+        // Strictly parsed first: automerge's incremental load keeps whatever prefix of a
+        // damaged file parses, and a sync file is taken whole or not at all. Changes whose
+        // base is missing parse; whether this document holds that base is checked below.
+        match automerge::Automerge::load_with_options(
+            bytes,
+            automerge::LoadOptions::new().on_partial_load(automerge::OnPartialLoad::Error),
+        ) {
+            Ok(_) | Err(automerge::AutomergeError::MissingDeps) => {}
+            Err(e) => return Err(SyncError::NotSync(e.to_string())),
+        }
         let mut trial = self.doc.fork();
         trial
             .load_incremental(bytes)
             .map_err(|e| SyncError::NotSync(e.to_string()))?;
+        if !trial.get_missing_deps(&[]).is_empty() {
+            return Err(SyncError::MissingChanges);
+        }
         let mut check = Mirror { doc: trial };
         check.envelopes()?;
         self.doc = check.doc;
@@ -202,19 +208,65 @@ impl Transport for FileTransport<'_> {
     }
 }
 
-/// Brings a store's log into a mirror.
+const DOC_KEY: &str = "automerge-document";
+
+fn peer_key(peer: DeviceId) -> String {
+    format!("peer-heads:{peer}")
+}
+
+/// The store's persisted mirror, brought up to date with its log (rebuilt from the log when
+/// it is missing or does not load: it is a cache).
 pub fn mirror_of(store: &Store) -> Result<Mirror, SyncError> {
-    let mut m = Mirror::new();
+    let mut m = match store.sync_state(DOC_KEY)? {
+        Some(bytes) => Mirror::load(&bytes).unwrap_or_default(),
+        None => Mirror::new(),
+    };
     m.add(&store.events()?)?;
     Ok(m)
 }
 
-/// Exports everything the store holds (as an automerge document) through a transport.
-pub fn export(store: &Store, t: &mut dyn Transport) -> Result<usize, SyncError> {
+/// What an export sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exported {
+    /// The events the ledger holds.
+    pub events: usize,
+    /// The bytes sent.
+    pub bytes: usize,
+    /// Whether only the changes the peer lacks were sent (else the whole document).
+    pub incremental: bool,
+}
+
+/// Exports through a transport: to a known peer, the changes since the last export to it;
+/// otherwise the whole document. Records what the peer now holds.
+pub fn export(
+    store: &mut Store,
+    t: &mut dyn Transport,
+    to: Option<DeviceId>,
+) -> Result<Exported, SyncError> {
     let mut m = mirror_of(store)?;
-    let n = store.count()? as usize;
-    t.send(&m.save())?;
-    Ok(n)
+    let known = match to {
+        Some(peer) => store.sync_state(&peer_key(peer))?.map(|b| {
+            b.chunks_exact(32)
+                .filter_map(|c| ChangeHash::try_from(c).ok())
+                .collect::<Vec<_>>()
+        }),
+        None => None,
+    };
+    let (bytes, incremental) = match known {
+        Some(heads) if m.holds(&heads) => (m.changes_since(&heads), true),
+        _ => (m.save(), false),
+    };
+    t.send(&bytes)?;
+    store.put_sync_state(DOC_KEY, &m.save())?;
+    if let Some(peer) = to {
+        let heads: Vec<u8> = m.heads().iter().flat_map(|h| h.0).collect();
+        store.put_sync_state(&peer_key(peer), &heads)?;
+    }
+    Ok(Exported {
+        events: store.count()? as usize,
+        bytes: bytes.len(),
+        incremental,
+    })
 }
 
 /// Imports what a transport carries into the store: all or nothing. Returns how many events
@@ -230,14 +282,18 @@ pub fn import(store: &mut Store, t: &mut dyn Transport) -> Result<usize, SyncErr
 /// the import path the fuzz target drives; any bytes at all must give `Ok` or an error, with
 /// the store untouched on error.
 pub fn import_bytes(store: &mut Store, bytes: &[u8]) -> Result<usize, SyncError> {
-    let mut m = Mirror::new();
+    let mut m = mirror_of(store)?;
     m.merge_bytes(bytes)?;
     let envs = m.envelopes()?;
     if envs.iter().any(|e| e.campaign != store.campaign()) {
         return Err(SyncError::ForeignCampaign);
     }
     verify(store, &envs)?;
-    Ok(store.import(&envs)?)
+    let n = store.import(&envs)?;
+    // The events are in; the document is a cache, so failing to keep it loses nothing (the
+    // next export rebuilds what is missing from the log).
+    let _ = store.put_sync_state(DOC_KEY, &m.save());
+    Ok(n)
 }
 
 /// Checks every event the store does not hold yet: it must be signed by its device's key, as

@@ -22,6 +22,8 @@ enum Act {
     Sync {
         from: usize,
         to: usize,
+        /// Only the changes `to` lacks (`sync export --to`), else everything.
+        incremental: bool,
     },
 }
 
@@ -29,12 +31,24 @@ fn act() -> impl Strategy<Value = Act> {
     prop_oneof![
         3 => (0..3usize, 1..20i32, 1..=100u16).prop_map(|(device, effective, shock)| Act::Strike { device, effective, shock }),
         1 => (0..3usize).prop_map(|device| Act::Advance { device }),
-        2 => (0..3usize, 0..3usize).prop_map(|(from, to)| Act::Sync { from, to }),
+        2 => (0..3usize, 0..3usize, any::<bool>()).prop_map(|(from, to, incremental)| Act::Sync { from, to, incremental }),
     ]
 }
 
 fn sync(dir: &std::path::Path, dbs: &[PathBuf], from: usize, to: usize) {
     let out = common::carry(&dbs[from], &dbs[to], dir);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}
+
+/// Carries only what `to` (device id `to_id`) lacks.
+fn sync_to(dir: &std::path::Path, from: &std::path::Path, to: &std::path::Path, to_id: &str) {
+    let file = dir.join("to.sync");
+    let out = run_db(
+        from,
+        &["sync", "export", file.to_str().unwrap(), "--to", to_id],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let out = run_db(to, &["sync", "import", file.to_str().unwrap()]);
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
 
@@ -59,6 +73,7 @@ proptest! {
         }
         sync(dir.path(), &dbs, 0, 1);
         sync(dir.path(), &dbs, 0, 2);
+        let ids: Vec<String> = dbs.iter().map(|d| identity(d).0).collect();
         for a in &acts {
             match a {
                 Act::Strike { device, effective, shock } => {
@@ -71,8 +86,11 @@ proptest! {
                     let out = run_db(&dbs[*device], &["advance", "1h"]);
                     prop_assert_eq!(out.code, 0, "{}", out.stderr);
                 }
-                Act::Sync { from, to } => {
-                    if from != to {
+                Act::Sync { from, to, incremental } => {
+                    if from == to {
+                    } else if *incremental {
+                        sync_to(dir.path(), &dbs[*from], &dbs[*to], &ids[*to]);
+                    } else {
                         sync(dir.path(), &dbs, *from, *to);
                     }
                 }
@@ -269,4 +287,81 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn an_export_to_a_known_device_carries_only_what_it_lacks() {
+    let a = Scratch::with_osric();
+    let dir = tempfile::tempdir().unwrap();
+    let seed = dir.path().join("seed.sync");
+    a.ok(&["sync", "export", seed.to_str().unwrap()]);
+    let b = Scratch::new();
+    b.ok(&["init", "--join", seed.to_str().unwrap()]);
+    let (b_id, b_key) = identity(&b.db);
+    a.ok(&["device", "add", &b_id, &b_key, "--role", "gm"]);
+    for effective in ["4", "6", "8", "10", "12"] {
+        a.ok(&[
+            "strike",
+            "Osric",
+            "--aspect",
+            "edge",
+            "--location",
+            "thorax",
+            "--effective",
+            effective,
+            "--dice",
+            "shock=12,compound=5",
+        ]);
+    }
+    // The first export to b knows nothing of it: everything.
+    let file = dir.path().join("to-b.sync");
+    let out = a.ok(&["sync", "export", file.to_str().unwrap(), "--to", &b_id]);
+    assert!(out.starts_with("exported all "), "{out}");
+    let full = std::fs::read(&file).unwrap().len();
+    b.ok(&["sync", "import", file.to_str().unwrap()]);
+    // One more strike: the next export to b carries only it.
+    a.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "edge",
+        "--location",
+        "thorax",
+        "--effective",
+        "5",
+        "--dice",
+        "shock=12,compound=5",
+    ]);
+    let out = a.ok(&["sync", "export", file.to_str().unwrap(), "--to", &b_id]);
+    assert!(out.starts_with("exported the changes device"), "{out}");
+    let delta = std::fs::read(&file).unwrap().len();
+    assert!(
+        delta * 2 < full,
+        "the delta ({delta} bytes) is not much smaller than everything ({full} bytes)"
+    );
+    let out = b.ok(&["sync", "import", file.to_str().unwrap()]);
+    assert!(out.starts_with("imported 1 new event"), "{out}");
+    assert_eq!(
+        Store::open(&a.db).unwrap().events().unwrap(),
+        Store::open(&b.db).unwrap().events().unwrap()
+    );
+
+    // A delta whose base b never imported is refused whole; a full export catches b up.
+    a.ok(&["advance", "1h"]);
+    a.ok(&["sync", "export", file.to_str().unwrap(), "--to", &b_id]); // lost on the way
+    a.ok(&["advance", "1h"]);
+    a.ok(&["sync", "export", file.to_str().unwrap(), "--to", &b_id]);
+    let before = b.bytes();
+    let out = b.run(&["sync", "import", file.to_str().unwrap()]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("builds on changes this ledger does not hold"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(b.bytes(), before);
+    a.ok(&["sync", "export", file.to_str().unwrap()]);
+    let out = b.ok(&["sync", "import", file.to_str().unwrap()]);
+    assert!(out.starts_with("imported 2 new events"), "{out}");
 }

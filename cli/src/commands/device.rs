@@ -51,7 +51,7 @@ pub struct RevokeArgs {
     pub device: String,
 }
 
-fn device_id(s: &str) -> Result<DeviceId, CommandError> {
+pub(crate) fn device_id(s: &str) -> Result<DeviceId, CommandError> {
     s.trim()
         .parse::<uuid::Uuid>()
         .map(DeviceId)

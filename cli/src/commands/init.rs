@@ -49,11 +49,11 @@ pub fn cmd_init(a: InitArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 CommandError::user(format!("{} holds no campaign to join", file.display()))
             })?;
         let mut store = Store::create_joining(&path, campaign)?;
-        let n = store.import(&envs);
-        if let Err(e) = n {
+        // The same import as `sync import`: signatures checked, the document kept.
+        if let Err(e) = leechbook_sync::import_bytes(&mut store, &bytes) {
             drop(store);
             let _ = std::fs::remove_file(&path);
-            return Err(e.into());
+            return Err(CommandError::user(e.to_string()));
         }
         ctx.say(format!(
             "joined the campaign with {} events at {}",

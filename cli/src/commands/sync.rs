@@ -9,10 +9,21 @@ use std::path::PathBuf;
 /// Sync commands.
 #[derive(Subcommand, Debug)]
 pub enum SyncCommand {
-    /// Write everything this ledger holds to a sync file.
-    Export(FileArgs),
+    /// Write a sync file: everything, or (with --to) what that device lacks.
+    Export(ExportArgs),
     /// Merge a sync file into this ledger (all or nothing; events already here are skipped).
     Import(FileArgs),
+}
+
+/// `sync export`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// The sync file.
+    pub file: PathBuf,
+    /// The device the file is for (its id from `device show`): only the changes since the
+    /// last export to it are written. Without it, everything.
+    #[arg(long, value_name = "DEVICE")]
+    pub to: Option<String>,
 }
 
 /// A sync file.
@@ -36,12 +47,21 @@ fn err(e: leechbook_sync::SyncError) -> CommandError {
 pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     match c {
         SyncCommand::Export(a) => {
-            let store = ctx.open()?;
-            let n = export(&store, &mut FileTransport { path: &a.file }).map_err(err)?;
+            let to = a.to.as_deref().map(super::device::device_id).transpose()?;
+            let mut store = ctx.open()?;
+            let x = export(&mut store, &mut FileTransport { path: &a.file }, to).map_err(err)?;
+            let what = if x.incremental {
+                format!(
+                    "the changes device {} lacks",
+                    to.map(|d| d.short()).unwrap_or_default()
+                )
+            } else {
+                format!("all {}", events(x.events, "event"))
+            };
             ctx.say(format!(
-                "exported {} to {}",
-                events(n, "event"),
-                a.file.display()
+                "exported {what} to {} ({} bytes)",
+                a.file.display(),
+                x.bytes
             ));
         }
         SyncCommand::Import(a) => {
