@@ -17,6 +17,7 @@ pub mod ids;
 pub mod roster;
 pub mod ruling;
 pub mod savage;
+pub mod synthetic;
 pub mod test_roll;
 pub mod time;
 pub mod witch;
