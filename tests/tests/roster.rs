@@ -120,6 +120,11 @@ fn a_player_records_only_for_their_own_characters() {
     let out = carry(&gm, &player, dir.path());
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(player.ok(&["device", "show"]).contains("role   player"));
+    let roster = player.ok(&["device", "list"]);
+    assert!(
+        roster.contains(&format!("{device}  player for Osric  (this device)")),
+        "{roster}"
+    );
 
     // Osric is the player's: a strike on him is recorded.
     player.ok(&STRIKE);
@@ -167,6 +172,16 @@ fn a_revoked_devices_later_events_are_void() {
     assert_eq!(carry(&other, &gm, dir.path()).code, 0);
     // ... then the GM revokes it; offline, it moves the clock on and strikes again.
     gm.ok(&["device", "revoke", &device]);
+    let roster = gm.ok(&["device", "list"]);
+    let (gm_device, _) = identity(&gm.db);
+    assert!(
+        roster.contains(&format!("{gm_device}  GM  (this device)")),
+        "{roster}"
+    );
+    assert!(
+        roster.contains(&format!("{device}  GM  (revoked)")),
+        "{roster}"
+    );
     other.ok(&["advance", "1h"]);
     other.ok(&STRIKE);
     let out = carry(&other, &gm, dir.path());

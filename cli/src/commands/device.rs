@@ -14,6 +14,8 @@ use leechbook_core::Event;
 pub enum DeviceCommand {
     /// Show this device's id and public key (give them to the GM to be rostered).
     Show,
+    /// The campaign's roster: every device, its role, a player's characters, revocations.
+    List,
     /// GM: add a device to the roster (or change its role and characters).
     Add(AddArgs),
     /// GM: revoke a device: its events from now on are refused.
@@ -93,6 +95,45 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 "role   {}",
                 role.unwrap_or("not on the roster yet")
             ));
+            return Ok(());
+        }
+        DeviceCommand::List => {
+            let (store, ledger) = ctx.load()?;
+            if ledger.roster.entries.is_empty() {
+                ctx.say("no roster: this ledger predates device signatures");
+            }
+            let lines: Vec<String> = ledger
+                .roster
+                .entries
+                .iter()
+                .map(|(device, e)| {
+                    let mut line = format!(
+                        "{device}  {}",
+                        match e.role {
+                            Role::Gm => "GM",
+                            Role::Player => "player",
+                        }
+                    );
+                    if e.role == Role::Player {
+                        let names: Vec<&str> = e
+                            .characters
+                            .iter()
+                            .map(|c| ledger.character(*c).map_or("?", |c| c.name()))
+                            .collect();
+                        line.push_str(&format!(" for {}", names.join(", ")));
+                    }
+                    if e.revoked.is_some() {
+                        line.push_str("  (revoked)");
+                    }
+                    if *device == store.device() {
+                        line.push_str("  (this device)");
+                    }
+                    line
+                })
+                .collect();
+            for l in lines {
+                ctx.say(l);
+            }
             return Ok(());
         }
         DeviceCommand::Add(a) => {
