@@ -217,11 +217,16 @@ fn peer_key(peer: DeviceId) -> String {
 /// The store's persisted mirror, brought up to date with its log (rebuilt from the log when
 /// it is missing or does not load: it is a cache).
 pub fn mirror_of(store: &Store) -> Result<Mirror, SyncError> {
+    mirror_holding(store, &store.events()?)
+}
+
+/// The store's persisted mirror, with `held` (the store's events) added where missing.
+fn mirror_holding(store: &Store, held: &[Envelope]) -> Result<Mirror, SyncError> {
     let mut m = match store.sync_state(DOC_KEY)? {
         Some(bytes) => Mirror::load(&bytes).unwrap_or_default(),
         None => Mirror::new(),
     };
-    m.add(&store.events()?)?;
+    m.add(held)?;
     Ok(m)
 }
 
@@ -282,33 +287,38 @@ pub fn import(store: &mut Store, t: &mut dyn Transport) -> Result<usize, SyncErr
 /// the import path the fuzz target drives; any bytes at all must give `Ok` or an error, with
 /// the store untouched on error.
 pub fn import_bytes(store: &mut Store, bytes: &[u8]) -> Result<usize, SyncError> {
-    let mut m = mirror_of(store)?;
+    let held = store.events()?;
+    let mut m = mirror_holding(store, &held)?;
     m.merge_bytes(bytes)?;
     let envs = m.envelopes()?;
     if envs.iter().any(|e| e.campaign != store.campaign()) {
         return Err(SyncError::ForeignCampaign);
     }
-    verify(store, &envs)?;
-    let n = store.import(&envs)?;
+    let new = verify(held, envs)?;
+    let n = store.import(&new)?;
     // The events are in; the document is a cache, so failing to keep it loses nothing (the
     // next export rebuilds what is missing from the log).
     let _ = store.put_sync_state(DOC_KEY, &m.save());
     Ok(n)
 }
 
-/// Checks every event the store does not hold yet: it must be signed by its device's key, as
-/// the roster of the merged log holds it (forged or tampered events fail here).
-pub fn verify(store: &Store, incoming: &[Envelope]) -> Result<(), SyncError> {
-    let mut merged = store.events()?;
-    let known: std::collections::HashSet<_> = merged.iter().map(|e| e.id).collect();
-    let new: Vec<&Envelope> = incoming.iter().filter(|e| !known.contains(&e.id)).collect();
-    merged.extend(new.iter().map(|e| (*e).clone()));
+/// Picks out the incoming events a ledger holding `held` lacks, and checks each: it must be
+/// signed by its device's key, as the roster of the merged log holds it (forged or tampered
+/// events fail here). Returns the new events.
+pub fn verify(held: Vec<Envelope>, incoming: Vec<Envelope>) -> Result<Vec<Envelope>, SyncError> {
+    let known: std::collections::HashSet<_> = held.iter().map(|e| e.id).collect();
+    let new: Vec<Envelope> = incoming
+        .into_iter()
+        .filter(|e| !known.contains(&e.id))
+        .collect();
+    let mut merged = held;
+    merged.extend(new.iter().cloned());
     merged.sort_by_key(|e| e.order_key());
     let roster = leechbook_core::roster::Roster::from_log(&merged);
     if !roster.in_use() {
-        return Ok(());
+        return Ok(new);
     }
-    for e in new {
+    for e in &new {
         let key = roster.key(e.device).ok_or_else(|| {
             SyncError::Unsigned(format!(
                 "event {} from device {}, which is not on the roster (the GM adds it with `leechbook device add`)",
@@ -323,5 +333,5 @@ pub fn verify(store: &Store, incoming: &[Envelope]) -> Result<(), SyncError> {
             )));
         }
     }
-    Ok(())
+    Ok(new)
 }

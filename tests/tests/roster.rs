@@ -226,4 +226,10 @@ fn a_tampered_event_is_refused_at_import_with_nothing_written() {
     assert_ne!(out.code, 0);
     assert!(out.stderr.contains("tampered or forged"), "{}", out.stderr);
     assert_eq!(other.bytes(), before);
+    // Joining from the forged file fails the same check, and creates no ledger.
+    let fresh = Scratch::new();
+    let out = fresh.run(&["init", "--join", file.to_str().unwrap()]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("tampered or forged"), "{}", out.stderr);
+    assert!(!fresh.db.exists());
 }
