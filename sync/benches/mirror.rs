@@ -43,6 +43,30 @@ fn mirror(c: &mut Criterion) {
             })
         });
     }
+    // An import of a small delta as `import_bytes` does it today: load the persisted
+    // document, merge 100 new events, decode the events.
+    for n in [1_000usize, 10_000] {
+        let log = campaign(n + 100);
+        let mut m = Mirror::new();
+        m.add(&log[..n]).expect("mirrors");
+        let base = m.save();
+        let heads = m.heads();
+        m.add(&log[n..]).expect("mirrors");
+        let delta = m.changes_since(&heads);
+        eprintln!("delta/{n}: 100 events in {} bytes", delta.len());
+        g.throughput(Throughput::Elements(100));
+        g.bench_with_input(
+            BenchmarkId::new("import-100-into", n),
+            &(base, delta),
+            |b, (base, delta)| {
+                b.iter(|| {
+                    let mut m = Mirror::load(base).expect("loads");
+                    m.merge_bytes(delta).expect("merges");
+                    m.envelopes().expect("decodes")
+                })
+            },
+        );
+    }
     g.finish();
 }
 
