@@ -12,18 +12,8 @@ use leechbook_core::Event;
 use leechbook_store::Store;
 use std::path::Path;
 
-const STRIKE: [&str; 10] = [
-    "strike",
-    "Osric",
-    "--aspect",
-    "edge",
-    "--location",
-    "thorax",
-    "--effective",
-    "6",
-    "--dice",
-    "shock=12",
-];
+/// Osric's edged thorax strike, 6E, shock roll 12.
+const STRIKE: [&str; 10] = common::thorax_strike("Osric", "6", "shock=12");
 
 fn carry(from: &Scratch, to: &Scratch, dir: &Path) -> leechbook::Output {
     common::carry(&from.db, &to.db, dir)
@@ -130,18 +120,7 @@ fn a_player_records_only_for_their_own_characters() {
     player.ok(&STRIKE);
     // Bertil is not, and the clock is the GM's.
     for args in [
-        &[
-            "strike",
-            "Bertil",
-            "--aspect",
-            "edge",
-            "--location",
-            "thorax",
-            "--effective",
-            "6",
-            "--dice",
-            "shock=12",
-        ][..],
+        &common::thorax_strike("Bertil", "6", "shock=12")[..],
         &["advance", "1h"][..],
     ] {
         let before = player.bytes();

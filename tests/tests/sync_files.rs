@@ -79,7 +79,7 @@ proptest! {
                 Act::Strike { device, effective, shock } => {
                     let e = effective.to_string();
                     let d = format!("shock={shock},compound=5");
-                    let out = run_db(&dbs[*device], &["strike", "Osric", "--aspect", "edge", "--location", "thorax", "--effective", &e, "--dice", &d]);
+                    let out = run_db(&dbs[*device], &common::thorax_strike("Osric", &e, &d));
                     prop_assert!(out.code == 0 || out.code == 1, "{}", out.stderr);
                 }
                 Act::Advance { device } => {
@@ -115,18 +115,7 @@ proptest! {
 #[test]
 fn corrupt_truncated_and_foreign_sync_files_are_refused_whole() {
     let a = Scratch::with_osric();
-    a.ok(&[
-        "strike",
-        "Osric",
-        "--aspect",
-        "edge",
-        "--location",
-        "thorax",
-        "--effective",
-        "6",
-        "--dice",
-        "shock=12",
-    ]);
+    a.ok(&common::thorax_strike("Osric", "6", "shock=12"));
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a.sync");
     a.ok(&["sync", "export", file.to_str().unwrap()]);
@@ -228,18 +217,7 @@ fn good_file_and_joiner(
     for effective in ["6", "11"] {
         let out = run_db(
             &a,
-            &[
-                "strike",
-                "Osric",
-                "--aspect",
-                "edge",
-                "--location",
-                "thorax",
-                "--effective",
-                effective,
-                "--dice",
-                "shock=12,compound=5",
-            ],
+            &common::thorax_strike("Osric", effective, "shock=12,compound=5"),
         );
         assert_eq!(out.code, 0, "{}", out.stderr);
     }
@@ -300,18 +278,11 @@ fn an_export_to_a_known_device_carries_only_what_it_lacks() {
     let (b_id, b_key) = identity(&b.db);
     a.ok(&["device", "add", &b_id, &b_key, "--role", "gm"]);
     for effective in ["4", "6", "8", "10", "12"] {
-        a.ok(&[
-            "strike",
+        a.ok(&common::thorax_strike(
             "Osric",
-            "--aspect",
-            "edge",
-            "--location",
-            "thorax",
-            "--effective",
             effective,
-            "--dice",
             "shock=12,compound=5",
-        ]);
+        ));
     }
     // The first export to b knows nothing of it: everything.
     let file = dir.path().join("to-b.sync");
@@ -320,18 +291,7 @@ fn an_export_to_a_known_device_carries_only_what_it_lacks() {
     let full = std::fs::read(&file).unwrap().len();
     b.ok(&["sync", "import", file.to_str().unwrap()]);
     // One more strike: the next export to b carries only it.
-    a.ok(&[
-        "strike",
-        "Osric",
-        "--aspect",
-        "edge",
-        "--location",
-        "thorax",
-        "--effective",
-        "5",
-        "--dice",
-        "shock=12,compound=5",
-    ]);
+    a.ok(&common::thorax_strike("Osric", "5", "shock=12,compound=5"));
     let out = a.ok(&["sync", "export", file.to_str().unwrap(), "--to", &b_id]);
     assert!(out.starts_with("exported the changes device"), "{out}");
     let delta = std::fs::read(&file).unwrap().len();

@@ -102,3 +102,20 @@ pub fn carry(from: &Path, to: &Path, dir: &Path) -> leechbook::Output {
     assert_eq!(out.code, 0, "{}", out.stderr);
     run_db(to, &["sync", "import", file.to_str().expect("utf-8 path")])
 }
+
+/// The arguments of an edged strike to `who`'s thorax with the effective impact entered
+/// (steps 1-2 skipped) and the given dice.
+pub const fn thorax_strike<'a>(who: &'a str, effective: &'a str, dice: &'a str) -> [&'a str; 10] {
+    [
+        "strike",
+        who,
+        "--aspect",
+        "edge",
+        "--location",
+        "thorax",
+        "--effective",
+        effective,
+        "--dice",
+        dice,
+    ]
+}
