@@ -20,7 +20,7 @@
 use automerge::{
     transaction::Transactable, AutoCommit, ChangeHash, ReadDoc, ScalarValue, Value, ROOT,
 };
-use leechbook_core::ids::DeviceId;
+use leechbook_core::ids::{DeviceId, EventId};
 use leechbook_core::Envelope;
 use leechbook_store::codec::{decode_envelope, encode_envelope};
 use leechbook_store::{Store, StoreError};
@@ -51,6 +51,9 @@ pub enum SyncError {
     #[error("sync file: {0}")]
     Io(#[from] std::io::Error),
 }
+
+/// A document entry: its key, and the envelope it decodes to or why it does not.
+pub type Entry = (String, Result<Envelope, String>);
 
 /// The automerge mirror of a campaign's log.
 pub struct Mirror {
@@ -116,36 +119,53 @@ impl Mirror {
 
     /// Every envelope the document holds, decoded (all must decode).
     pub fn envelopes(&mut self) -> Result<Vec<Envelope>, SyncError> {
-        let obj = ROOT;
-        let keys: Vec<String> = self.doc.keys(&obj).collect();
+        self.decoded(|_| false)?
+            .into_iter()
+            .map(|(k, d)| d.map_err(|e| SyncError::BadEvent(format!("{k}: {e}"))))
+            .collect()
+    }
+
+    /// The entries whose key is not the id of an event in `held`, each decoded or with why
+    /// it does not decode. Keys of held events are not decoded at all: an import decodes
+    /// only what is new to it.
+    pub fn unheld(
+        &mut self,
+        held: &std::collections::HashSet<EventId>,
+    ) -> Result<Vec<Entry>, SyncError> {
+        self.decoded(|k| {
+            k.parse::<uuid::Uuid>()
+                .is_ok_and(|u| held.contains(&EventId(u)))
+        })
+    }
+
+    fn decoded(&mut self, skip: impl Fn(&str) -> bool) -> Result<Vec<Entry>, SyncError> {
+        let keys: Vec<String> = self.doc.keys(ROOT).filter(|k| !skip(k)).collect();
         let mut out = Vec::with_capacity(keys.len());
         for k in keys {
-            match self
+            let value = self
                 .doc
-                .get(&obj, k.as_str())
-                .map_err(|e| SyncError::NotSync(e.to_string()))?
-            {
+                .get(ROOT, k.as_str())
+                .map_err(|e| SyncError::NotSync(e.to_string()))?;
+            let decoded = match value {
                 Some((Value::Scalar(s), _)) => match s.as_ref() {
-                    ScalarValue::Bytes(b) => {
-                        let env = decode_envelope(b)
-                            .map_err(|e| SyncError::BadEvent(format!("{k}: {e}")))?;
-                        if env.id.to_string() != k {
-                            return Err(SyncError::BadEvent(format!(
-                                "{k}: filed under another id"
-                            )));
-                        }
-                        out.push(env);
-                    }
-                    _ => return Err(SyncError::BadEvent(format!("{k}: not bytes"))),
+                    ScalarValue::Bytes(b) => match decode_envelope(b) {
+                        Ok(env) if env.id.to_string() == k => Ok(env),
+                        Ok(_) => Err("filed under another id".to_string()),
+                        Err(e) => Err(e.to_string()),
+                    },
+                    _ => Err("not bytes".to_string()),
                 },
-                _ => return Err(SyncError::BadEvent(format!("{k}: not an event"))),
-            }
+                _ => Err("not an event".to_string()),
+            };
+            out.push((k, decoded));
         }
         Ok(out)
     }
 
     /// Merges another mirror's changes (bytes from [`Mirror::save`] or
-    /// [`Mirror::changes_since`]) into a copy, checks them, and only then into this one.
+    /// [`Mirror::changes_since`]) into a copy, checks that they parse whole and that their
+    /// base is here, and only then into this one. What the entries hold is the importer's to
+    /// check ([`Mirror::unheld`]).
     pub fn merge_bytes(&mut self, bytes: &[u8]) -> Result<(), SyncError> {
         // Strictly parsed first: automerge's incremental load keeps whatever prefix of a
         // damaged file parses, and a sync file is taken whole or not at all. Changes whose
@@ -164,9 +184,7 @@ impl Mirror {
         if !trial.get_missing_deps(&[]).is_empty() {
             return Err(SyncError::MissingChanges);
         }
-        let mut check = Mirror { doc: trial };
-        check.envelopes()?;
-        self.doc = check.doc;
+        self.doc = trial;
         Ok(())
     }
 }
@@ -274,6 +292,26 @@ pub fn export(
     })
 }
 
+/// How an import treats an event it cannot accept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Acceptance {
+    /// Refuse the whole import (a sync file: taken whole or not at all).
+    Whole,
+    /// Take every event that checks out and list the others (the network: a hub is open by
+    /// design, and one forged event on it must not stop every device from syncing forever).
+    EachEvent,
+}
+
+/// What an import took in.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Imported {
+    /// The events new to this ledger that it took in.
+    pub added: usize,
+    /// The events it refused, each with why (only under [`Acceptance::EachEvent`]; under
+    /// [`Acceptance::Whole`] the first refusal is the import's error).
+    pub refused: Vec<String>,
+}
+
 /// Imports what a transport carries into the store: all or nothing. Returns how many events
 /// were new.
 pub fn import(store: &mut Store, t: &mut dyn Transport) -> Result<usize, SyncError> {
@@ -287,51 +325,97 @@ pub fn import(store: &mut Store, t: &mut dyn Transport) -> Result<usize, SyncErr
 /// the import path the fuzz target drives; any bytes at all must give `Ok` or an error, with
 /// the store untouched on error.
 pub fn import_bytes(store: &mut Store, bytes: &[u8]) -> Result<usize, SyncError> {
+    import_changes(store, bytes, Acceptance::Whole).map(|i| i.added)
+}
+
+/// Imports sync data into the store, refusing what does not check out as `mode` says. Only
+/// the document's keys this ledger does not hold are decoded.
+pub fn import_changes(
+    store: &mut Store,
+    bytes: &[u8],
+    mode: Acceptance,
+) -> Result<Imported, SyncError> {
     let held = store.events()?;
     let mut m = mirror_holding(store, &held)?;
     m.merge_bytes(bytes)?;
-    let envs = m.envelopes()?;
-    if envs.iter().any(|e| e.campaign != store.campaign()) {
-        return Err(SyncError::ForeignCampaign);
+    let held_ids: std::collections::HashSet<EventId> = held.iter().map(|e| e.id).collect();
+    let mut refused = Vec::new();
+    let mut incoming = Vec::new();
+    for (key, decoded) in m.unheld(&held_ids)? {
+        let why = match decoded {
+            Ok(env) if env.campaign == store.campaign() => {
+                incoming.push(env);
+                continue;
+            }
+            Ok(_) => SyncError::ForeignCampaign,
+            Err(e) => SyncError::BadEvent(format!("{key}: {e}")),
+        };
+        match mode {
+            Acceptance::Whole => return Err(why),
+            Acceptance::EachEvent => refused.push(why.to_string()),
+        }
     }
-    let new = verify(held, envs)?;
-    let n = store.import(&new)?;
+    let checked = check_signatures(&held, incoming);
+    if let (Acceptance::Whole, Some(first)) = (mode, checked.refused.first()) {
+        return Err(SyncError::Unsigned(first.clone()));
+    }
+    refused.extend(
+        checked
+            .refused
+            .into_iter()
+            .map(|r| format!("the sync data holds {r}")),
+    );
+    let added = store.import(&checked.accepted)?;
     // The events are in; the document is a cache, so failing to keep it loses nothing (the
     // next export rebuilds what is missing from the log).
     let _ = store.put_sync_state(DOC_KEY, &m.save());
-    Ok(n)
+    Ok(Imported { added, refused })
 }
 
-/// Picks out the incoming events a ledger holding `held` lacks, and checks each: it must be
-/// signed by its device's key, as the roster of the merged log holds it (forged or tampered
-/// events fail here). Returns the new events.
-pub fn verify(held: Vec<Envelope>, incoming: Vec<Envelope>) -> Result<Vec<Envelope>, SyncError> {
-    let known: std::collections::HashSet<_> = held.iter().map(|e| e.id).collect();
-    let new: Vec<Envelope> = incoming
-        .into_iter()
-        .filter(|e| !known.contains(&e.id))
-        .collect();
-    let mut merged = held;
-    merged.extend(new.iter().cloned());
-    merged.sort_by_key(|e| e.order_key());
-    let roster = leechbook_core::roster::Roster::from_log(&merged);
-    if !roster.in_use() {
-        return Ok(new);
-    }
-    for e in &new {
-        let key = roster.key(e.device).ok_or_else(|| {
-            SyncError::Unsigned(format!(
-                "event {} from device {}, which is not on the roster (the GM adds it with `leechbook device add`)",
-                e.id.short(),
-                e.device.short()
-            ))
-        })?;
-        if !leechbook_store::codec::verify(e, key) {
-            return Err(SyncError::Unsigned(format!(
-                "event {} whose signature does not match its bytes (tampered or forged)",
-                e.id.short()
-            )));
+/// Incoming events sorted into those a ledger may take and those it must refuse (with why).
+struct Checked {
+    accepted: Vec<Envelope>,
+    refused: Vec<String>,
+}
+
+/// Checks each new event: it must be signed by its device's key as the roster of the merged
+/// log holds it (forged or tampered events fail here). The roster is worked out again
+/// without the refused events until nothing more is refused, so that a forged roster event
+/// cannot vouch for a forged device.
+fn check_signatures(held: &[Envelope], mut candidates: Vec<Envelope>) -> Checked {
+    let mut refused = Vec::new();
+    loop {
+        let mut merged: Vec<Envelope> = held.iter().chain(&candidates).cloned().collect();
+        merged.sort_by_key(|e| e.order_key());
+        let roster = leechbook_core::roster::Roster::from_log(&merged);
+        if !roster.in_use() {
+            break;
+        }
+        let before = refused.len();
+        candidates.retain(|e| match roster.key(e.device) {
+            None => {
+                refused.push(format!(
+                    "event {} from device {}, which is not on the roster (the GM adds it with `leechbook device add`)",
+                    e.id.short(),
+                    e.device.short()
+                ));
+                false
+            }
+            Some(key) if !leechbook_store::codec::verify(e, key) => {
+                refused.push(format!(
+                    "event {} whose signature does not match its bytes (tampered or forged)",
+                    e.id.short()
+                ));
+                false
+            }
+            Some(_) => true,
+        });
+        if refused.len() == before {
+            break;
         }
     }
-    Ok(new)
+    Checked {
+        accepted: candidates,
+        refused,
+    }
 }
