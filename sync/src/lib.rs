@@ -17,6 +17,8 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+pub mod net;
+
 use automerge::{
     transaction::Transactable, AutoCommit, ChangeHash, ReadDoc, ScalarValue, Value, ROOT,
 };
@@ -47,6 +49,9 @@ pub enum SyncError {
     /// Changes that build on changes this ledger does not hold.
     #[error("the sync data builds on changes this ledger does not hold (an earlier sync file was never imported here): ask for a full export (`leechbook sync export FILE` without --to)")]
     MissingChanges,
+    /// The network transport failed (no hub there, the hub went away, a timeout).
+    #[error("network sync: {0}")]
+    Network(String),
     /// Reading or writing a sync file.
     #[error("sync file: {0}")]
     Io(#[from] std::io::Error),
@@ -98,23 +103,7 @@ impl Mirror {
 
     /// Adds envelopes not yet in the document.
     pub fn add(&mut self, envelopes: &[Envelope]) -> Result<usize, SyncError> {
-        let obj = ROOT;
-        let mut added = 0;
-        for e in envelopes {
-            let key = e.id.to_string();
-            if self
-                .doc
-                .get(&obj, key.as_str())
-                .map_err(|e| SyncError::NotSync(e.to_string()))?
-                .is_none()
-            {
-                self.doc
-                    .put(&obj, key.as_str(), ScalarValue::Bytes(encode_envelope(e)))
-                    .map_err(|e| SyncError::NotSync(e.to_string()))?;
-                added += 1;
-            }
-        }
-        Ok(added)
+        put_missing(&mut self.doc, envelopes)
     }
 
     /// Every envelope the document holds, decoded (all must decode).
@@ -195,6 +184,26 @@ impl Default for Mirror {
     }
 }
 
+/// Puts each envelope the document lacks under its id in the root map.
+pub(crate) fn put_missing(
+    doc: &mut impl Transactable,
+    envelopes: &[Envelope],
+) -> Result<usize, SyncError> {
+    let mut added = 0;
+    for e in envelopes {
+        let key = e.id.to_string();
+        let held = doc
+            .get(ROOT, key.as_str())
+            .map_err(|e| SyncError::NotSync(e.to_string()))?;
+        if held.is_none() {
+            doc.put(ROOT, key.as_str(), ScalarValue::Bytes(encode_envelope(e)))
+                .map_err(|e| SyncError::NotSync(e.to_string()))?;
+            added += 1;
+        }
+    }
+    Ok(added)
+}
+
 /// A way to carry changes between devices.
 pub trait Transport {
     /// Sends the changes this side has.
@@ -226,7 +235,7 @@ impl Transport for FileTransport<'_> {
     }
 }
 
-const DOC_KEY: &str = "automerge-document";
+pub(crate) const DOC_KEY: &str = "automerge-document";
 
 fn peer_key(peer: DeviceId) -> String {
     format!("peer-heads:{peer}")
@@ -329,7 +338,9 @@ pub fn import_bytes(store: &mut Store, bytes: &[u8]) -> Result<usize, SyncError>
 }
 
 /// Imports sync data into the store, refusing what does not check out as `mode` says. Only
-/// the document's keys this ledger does not hold are decoded.
+/// the document's keys this ledger does not hold are decoded. With no bytes, it reports what
+/// the persisted document holds that the ledger refused before (events stay refused, and
+/// listed, on every sync).
 pub fn import_changes(
     store: &mut Store,
     bytes: &[u8],
@@ -337,7 +348,9 @@ pub fn import_changes(
 ) -> Result<Imported, SyncError> {
     let held = store.events()?;
     let mut m = mirror_holding(store, &held)?;
-    m.merge_bytes(bytes)?;
+    if !bytes.is_empty() {
+        m.merge_bytes(bytes)?;
+    }
     let held_ids: std::collections::HashSet<EventId> = held.iter().map(|e| e.id).collect();
     let mut refused = Vec::new();
     let mut incoming = Vec::new();

@@ -1,5 +1,6 @@
-//! Sync by file: three devices make random changes offline and sync by files in random
-//! order; in the end all three hold identical logs and fold to identical states. Corrupt,
+//! Sync by file (and through a hub): three devices make random changes offline and sync by
+//! files or over the network in random order; in the end all three hold identical logs and
+//! fold to identical states. Corrupt,
 //! truncated and foreign sync files are refused whole, with nothing written.
 
 mod common;
@@ -24,6 +25,8 @@ enum Act {
         to: usize,
         /// Only the changes `to` lacks (`sync export --to`), else everything.
         incremental: bool,
+        /// Through a hub on the network (both connect to it) instead of by file.
+        network: bool,
     },
 }
 
@@ -31,7 +34,7 @@ fn act() -> impl Strategy<Value = Act> {
     prop_oneof![
         3 => (0..3usize, 1..20i32, 1..=100u16).prop_map(|(device, effective, shock)| Act::Strike { device, effective, shock }),
         1 => (0..3usize).prop_map(|device| Act::Advance { device }),
-        2 => (0..3usize, 0..3usize, any::<bool>()).prop_map(|(from, to, incremental)| Act::Sync { from, to, incremental }),
+        2 => (0..3usize, 0..3usize, any::<bool>(), any::<bool>()).prop_map(|(from, to, incremental, network)| Act::Sync { from, to, incremental, network }),
     ]
 }
 
@@ -74,6 +77,7 @@ proptest! {
         sync(dir.path(), &dbs, 0, 1);
         sync(dir.path(), &dbs, 0, 2);
         let ids: Vec<String> = dbs.iter().map(|d| identity(d).0).collect();
+        let hub = common::Hub::relay();
         for a in &acts {
             match a {
                 Act::Strike { device, effective, shock } => {
@@ -86,8 +90,11 @@ proptest! {
                     let out = run_db(&dbs[*device], &["advance", "1h"]);
                     prop_assert_eq!(out.code, 0, "{}", out.stderr);
                 }
-                Act::Sync { from, to, incremental } => {
+                Act::Sync { from, to, incremental, network } => {
                     if from == to {
+                    } else if *network {
+                        common::connect(&dbs[*from], hub.url());
+                        common::connect(&dbs[*to], hub.url());
                     } else if *incremental {
                         sync_to(dir.path(), &dbs[*from], &dbs[*to], &ids[*to]);
                     } else {
@@ -96,9 +103,13 @@ proptest! {
                 }
             }
         }
-        // Everyone meets: a round of syncs in both directions.
+        // Everyone meets: a round of syncs in both directions, by file and through the hub.
         for (f, t) in [(0, 1), (1, 2), (2, 0), (0, 1), (1, 2)] {
             sync(dir.path(), &dbs, f, t);
+        }
+        for db in &dbs {
+            let out = common::connect(db, hub.url());
+            prop_assert!(out.stdout.contains("took in 0 new events"), "{}", out.stdout);
         }
         let logs: Vec<Vec<leechbook_core::Envelope>> = dbs.iter().map(|d| Store::open(d).unwrap().events().unwrap()).collect();
         prop_assert_eq!(&logs[0], &logs[1]);

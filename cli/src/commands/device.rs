@@ -91,6 +91,7 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 });
             ctx.say(format!("device {}", store.device()));
             ctx.say(format!("key    {}", hex(&store.public_key())));
+            ctx.say(format!("campaign {}", store.campaign()));
             ctx.say(format!(
                 "role   {}",
                 role.unwrap_or("not on the roster yet")

@@ -16,9 +16,13 @@ pub struct InitArgs {
     /// The rules system.
     #[arg(long, default_value = "harnmaster", value_parser = ["harnmaster", "savage-worlds", "wrath-glory", "witch-iron"])]
     pub system: String,
-    /// Join the campaign of a sync file (from another device) instead of starting one.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["name", "system"])]
+    /// Join a campaign instead of starting one: from a sync file (from another device), or
+    /// from a hub (ws://HOST:PORT, with --campaign).
+    #[arg(long, value_name = "FILE|URL", conflicts_with_all = ["name", "system"])]
     pub join: Option<std::path::PathBuf>,
+    /// The campaign to join from a hub (its id, from `device show` or `sync serve`).
+    #[arg(long, value_name = "ID", requires = "join")]
+    pub campaign: Option<String>,
     /// Seconds of campaign time per combat round (the text does not say; 10 by default).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i64).range(1..=600))]
     pub round_seconds: i64,
@@ -30,6 +34,19 @@ pub fn cmd_init(a: InitArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| CommandError::user(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    if let Some(url) = a
+        .join
+        .as_ref()
+        .and_then(|j| j.to_str())
+        .filter(|j| j.starts_with("ws://") || j.starts_with("wss://"))
+    {
+        return join_from_hub(url, a.campaign.as_deref(), &path, ctx);
+    }
+    if a.campaign.is_some() {
+        return Err(CommandError::user(
+            "--campaign goes with --join ws://HOST:PORT (a sync file names its campaign)",
+        ));
     }
     if let Some(file) = &a.join {
         // Read the campaign from the file first, so nothing is created for a bad file.
@@ -103,6 +120,47 @@ pub fn cmd_init(a: InitArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         "initialised campaign '{}' ({}) at {}",
         a.name,
         a.system,
+        path.display()
+    ));
+    Ok(())
+}
+
+/// `init --join URL --campaign ID`: a new ledger for the campaign, filled from the hub. Nothing
+/// is left behind if the hub does not hold the campaign.
+fn join_from_hub(
+    url: &str,
+    campaign: Option<&str>,
+    path: &std::path::Path,
+    ctx: &mut Ctx,
+) -> Result<(), CommandError> {
+    let id = campaign.ok_or_else(|| {
+        CommandError::user(
+            "joining from a hub needs --campaign ID (the GM's `device show` prints it)",
+        )
+    })?;
+    let campaign = uuid::Uuid::parse_str(id)
+        .map(leechbook_core::ids::CampaignId)
+        .map_err(|_| CommandError::user(format!("{id} is not a campaign id")))?;
+    let mut store = Store::create_joining(path, campaign)?;
+    let synced =
+        leechbook_sync::net::sync_with(&mut store, url, std::time::Duration::from_secs(30));
+    let refused = match synced {
+        Ok(s) if s.events > 0 => s.imported.refused,
+        outcome => {
+            drop(store);
+            let _ = std::fs::remove_file(path);
+            return Err(CommandError::user(match outcome {
+                Err(e) => e.to_string(),
+                Ok(_) => format!("the hub at {url} holds no events of campaign {campaign}"),
+            }));
+        }
+    };
+    for r in refused {
+        ctx.note(format!("refused: {r}"));
+    }
+    let events = store.count()?;
+    ctx.say(format!(
+        "joined the campaign with {events} events at {}",
         path.display()
     ));
     Ok(())

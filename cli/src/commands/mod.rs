@@ -63,7 +63,7 @@ pub enum Command {
     /// This device's identity, and the GM's roster of devices.
     #[command(subcommand)]
     Device(device::DeviceCommand),
-    /// Sync with other devices by file.
+    /// Sync with other devices: by file, or over the network through a hub.
     #[command(subcommand)]
     Sync(sync::SyncCommand),
     /// Load or show the campaign's weapons and armour.

@@ -1,10 +1,15 @@
-//! `leechbook sync export|import FILE`: the file transport, for devices that never meet online.
+//! `leechbook sync export|import FILE`: the file transport, for devices that never meet online;
+//! `leechbook sync connect URL` and `sync serve`: the network transport (automerge-repo's
+//! sync protocol over WebSocket), through any automerge-repo sync server or a device serving
+//! as the hub.
 
 use crate::error::CommandError;
 use crate::Ctx;
 use clap::{Args, Subcommand};
+use leechbook_sync::net::{interrupted, serve, sync_with, HubReport};
 use leechbook_sync::{export, import, FileTransport};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Sync commands.
 #[derive(Subcommand, Debug)]
@@ -13,6 +18,32 @@ pub enum SyncCommand {
     Export(ExportArgs),
     /// Merge a sync file into this ledger (all or nothing; events already here are skipped).
     Import(FileArgs),
+    /// Sync through a hub (an automerge-repo sync server, or a device running `sync serve`):
+    /// send what it lacks, take in what this ledger lacks (each event checked; refused events
+    /// are listed and the rest still land).
+    Connect(ConnectArgs),
+    /// Serve this ledger's campaign as the hub other devices connect to, until Ctrl-C; what
+    /// they send lands in this ledger as it arrives.
+    Serve(ServeArgs),
+}
+
+/// `sync connect`.
+#[derive(Args, Debug)]
+pub struct ConnectArgs {
+    /// The hub's WebSocket address, e.g. ws://192.168.1.20:3030.
+    pub url: String,
+    /// Give up after this many seconds without progress.
+    #[arg(long, default_value_t = 30, value_name = "SECONDS")]
+    pub timeout: u64,
+}
+
+/// `sync serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on. The default serves only this machine; the table's network
+    /// needs e.g. 0.0.0.0:3030.
+    #[arg(long, default_value = "127.0.0.1:3030", value_name = "ADDR")]
+    pub listen: String,
 }
 
 /// `sync export`.
@@ -72,6 +103,43 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 events(n, "new event"),
                 a.file.display()
             ));
+        }
+        SyncCommand::Connect(a) => {
+            let mut store = ctx.open()?;
+            let done =
+                sync_with(&mut store, &a.url, Duration::from_secs(a.timeout)).map_err(err)?;
+            for r in &done.imported.refused {
+                ctx.note(format!("refused: {r}"));
+            }
+            ctx.say(format!(
+                "synced with {}: took in {}; the ledger holds {}",
+                a.url,
+                events(done.imported.added, "new event"),
+                events(done.events as usize, "event")
+            ));
+        }
+        SyncCommand::Serve(a) => {
+            let mut store = ctx.open()?;
+            let listener = std::net::TcpListener::bind(&a.listen)
+                .map_err(|e| CommandError::user(format!("cannot listen on {}: {e}", a.listen)))?;
+            serve(&mut store, listener, interrupted(), &mut |r| {
+                let line = match r {
+                    HubReport::Listening { url, campaign } => {
+                        format!("serving campaign {campaign} at {url} (Ctrl-C stops)")
+                    }
+                    HubReport::TookIn(i) => {
+                        for r in &i.refused {
+                            eprintln!("refused: {r}");
+                        }
+                        format!("took in {}", events(i.added, "new event"))
+                    }
+                    HubReport::Offered(n) => format!("offered {}", events(n, "new event")),
+                    HubReport::Trouble(t) => format!("trouble (will retry): {t}"),
+                };
+                println!("{line}");
+                let _ = std::io::Write::flush(&mut std::io::stdout());
+            })
+            .map_err(err)?;
         }
     }
     Ok(())

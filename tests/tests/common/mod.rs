@@ -119,3 +119,154 @@ pub const fn thorax_strike<'a>(who: &'a str, effective: &'a str, dice: &'a str) 
         dice,
     ]
 }
+
+/// A hub on loopback for network sync, stopped when dropped: a relay in this process (a
+/// samod repo that keeps no ledger), or the real npm automerge-repo sync server.
+pub enum Hub {
+    /// `leechbook_sync::net::relay` on a thread.
+    Relay {
+        /// Where devices dial.
+        url: String,
+        /// Stops it.
+        stop: Option<futures::channel::oneshot::Sender<()>>,
+        /// Its thread.
+        thread: Option<std::thread::JoinHandle<()>>,
+    },
+    /// `node .../automerge-repo-sync-server/src/index.js`.
+    Node {
+        /// Where devices dial.
+        url: String,
+        /// The server process.
+        child: std::process::Child,
+    },
+}
+
+impl Hub {
+    /// A relay on a free loopback port.
+    pub fn relay() -> Hub {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+        let (stop, stopped) = futures::channel::oneshot::channel::<()>();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            leechbook_sync::net::relay(
+                listener,
+                async {
+                    let _ = stopped.await;
+                },
+                |url| {
+                    tx.send(url.to_string())
+                        .expect("the test waits for the url")
+                },
+            )
+            .expect("the relay runs");
+        });
+        let url = rx
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the relay listens");
+        Hub::Relay {
+            url,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+
+    /// The npm `@automerge/automerge-repo-sync-server` (installed by `.ci/run` under
+    /// `.ci/sync-server`, or at `$LEECHBOOK_SYNC_SERVER`), started on a free loopback port
+    /// with its data in `dir`. `None` when it is not installed and this is not CI (where its
+    /// absence fails the test).
+    pub fn node(dir: &Path) -> Option<Hub> {
+        let script = std::env::var_os("LEECHBOOK_SYNC_SERVER")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| {
+                Path::new(env!("CARGO_MANIFEST_DIR")).join(
+                    "../.ci/sync-server/node_modules/@automerge/automerge-repo-sync-server/src/index.js",
+                )
+            });
+        if !script.exists() {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "the automerge-repo sync server is not installed at {} (.ci/run installs it: npm install --prefix .ci/sync-server --no-save)",
+                script.display()
+            );
+            eprintln!(
+                "skipped: the automerge-repo sync server is not installed (npm install --prefix .ci/sync-server --no-save)"
+            );
+            return None;
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let mut child = std::process::Command::new("node")
+            .arg(&script)
+            .env("PORT", port.to_string())
+            .env("DATA_DIR", dir.join("sync-server-data"))
+            .current_dir(dir)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("node runs (the machine's Node.js)");
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                if line.contains("Listening on port") {
+                    let _ = tx.send(());
+                }
+            }
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the sync server says it listens");
+        Some(Hub::Node {
+            url: format!("ws://127.0.0.1:{port}"),
+            child,
+        })
+    }
+
+    /// Where devices dial.
+    pub fn url(&self) -> &str {
+        match self {
+            Hub::Relay { url, .. } | Hub::Node { url, .. } => url,
+        }
+    }
+}
+
+impl Drop for Hub {
+    fn drop(&mut self) {
+        match self {
+            Hub::Relay { stop, thread, .. } => {
+                if let Some(stop) = stop.take() {
+                    let _ = stop.send(());
+                }
+                if let Some(t) = thread.take() {
+                    let _ = t.join();
+                }
+            }
+            Hub::Node { child, .. } => {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+    }
+}
+
+/// `leechbook --db DB sync connect URL`, which must succeed; returns its output.
+pub fn connect(db: &Path, url: &str) -> leechbook::Output {
+    let out = run_db(db, &["sync", "connect", url, "--timeout", "20"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out
+}
+
+/// The campaign id `device show` prints.
+pub fn campaign_of(db: &Path) -> String {
+    let out = run_db(db, &["device", "show"]);
+    out.stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("campaign "))
+        .map(|v| v.trim().to_string())
+        .unwrap_or_else(|| panic!("no campaign in {}", out.stdout))
+}

@@ -1,0 +1,276 @@
+//! Sync over the network: a GM and two players meet through a hub (the real npm
+//! automerge-repo sync server, a relay, or the GM's own device serving) and end with
+//! identical logs and folds; forged events pushed to the open hub are refused and reported
+//! while the rest still land.
+
+mod common;
+use common::{campaign_of, connect, identity, run_db, Hub};
+use leechbook_core::fold::Ledger;
+use leechbook_core::Envelope;
+use leechbook_store::Store;
+use std::path::{Path, PathBuf};
+
+fn ok(db: &Path, args: &[&str]) -> String {
+    let out = run_db(db, args);
+    assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+    out.stdout
+}
+
+fn add_character(db: &Path, name: &str) {
+    ok(
+        db,
+        &[
+            "character",
+            "add",
+            name,
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "90",
+            "--hb",
+            "13",
+        ],
+    );
+}
+
+fn log(db: &Path) -> Vec<Envelope> {
+    Store::open(db).unwrap().events().unwrap()
+}
+
+/// The GM starts a campaign and puts it on the hub; two players join from the hub and are
+/// rostered for a character each. Returns the three ledgers (GM first).
+fn table(dir: &Path, url: &str) -> [PathBuf; 3] {
+    let [gm, p1, p2] = ["gm", "p1", "p2"].map(|n| dir.join(format!("{n}.db")));
+    ok(&gm, &["init", "--name", "Kaldor"]);
+    add_character(&gm, "Osric");
+    add_character(&gm, "Brannoc");
+    connect(&gm, url);
+    let campaign = campaign_of(&gm);
+    for (p, who) in [(&p1, "Osric"), (&p2, "Brannoc")] {
+        let joined = ok(p, &["init", "--join", url, "--campaign", &campaign]);
+        assert!(joined.starts_with("joined the campaign"), "{joined}");
+        let (device, key) = identity(p);
+        ok(
+            &gm,
+            &[
+                "device",
+                "add",
+                &device,
+                &key,
+                "--role",
+                "player",
+                "--character",
+                who,
+            ],
+        );
+    }
+    for db in [&gm, &p1, &p2] {
+        connect(db, url);
+    }
+    [gm, p1, p2]
+}
+
+/// Each player strikes their character offline and the GM moves the clock; then everyone
+/// syncs until all three hold the same log and fold the same state.
+fn play_offline_then_meet(url: &str, [gm, p1, p2]: &[PathBuf; 3]) {
+    ok(
+        p1,
+        &common::thorax_strike("Osric", "8", "shock=12,compound=5"),
+    );
+    ok(
+        p2,
+        &common::thorax_strike("Brannoc", "11", "shock=30,compound=5"),
+    );
+    ok(gm, &["advance", "1h"]);
+    for db in [gm, p1, p2, gm, p1] {
+        connect(db, url);
+    }
+    let logs: Vec<Vec<Envelope>> = [gm, p1, p2].map(|d| log(d)).into();
+    assert_eq!(logs[0], logs[1]);
+    assert_eq!(logs[1], logs[2]);
+    let strikes = logs[0]
+        .iter()
+        .filter(|e| e.event.kind() == "hm.strike")
+        .count();
+    assert_eq!(strikes, 2, "both players' strikes reached everyone");
+    let states: Vec<Ledger> = logs.iter().map(|l| Ledger::fold(l)).collect();
+    assert!(states[0] == states[1] && states[1] == states[2]);
+    // The players' strikes are in force on the GM's device (signed, in role).
+    let osric: serde_json::Value =
+        serde_json::from_str(&ok(gm, &["show", "Osric", "--json"])).unwrap();
+    assert_eq!(
+        osric["injuries"].as_array().map(Vec::len),
+        Some(1),
+        "{osric}"
+    );
+    // Syncing again changes nothing.
+    for db in [gm, p1, p2] {
+        let before = log(db);
+        let out = connect(db, url);
+        assert!(
+            out.stdout.contains("took in 0 new events"),
+            "{}",
+            out.stdout
+        );
+        assert_eq!(log(db), before);
+    }
+}
+
+#[test]
+fn a_gm_and_two_players_sync_through_the_automerge_repo_sync_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(hub) = Hub::node(dir.path()) else {
+        return;
+    };
+    let dbs = table(dir.path(), hub.url());
+    play_offline_then_meet(hub.url(), &dbs);
+}
+
+#[test]
+fn a_gm_and_two_players_sync_through_a_relay() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = Hub::relay();
+    let dbs = table(dir.path(), hub.url());
+    play_offline_then_meet(hub.url(), &dbs);
+}
+
+/// Polls until `f` holds, for at most twenty seconds.
+fn eventually(what: &str, f: impl Fn() -> bool) {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !f() {
+        assert!(std::time::Instant::now() < until, "{what} never happened");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_gm_device_serving_as_hub_takes_in_and_offers_as_it_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = dir.path().join("gm.db");
+    let p1 = dir.path().join("p1.db");
+    ok(&gm, &["init", "--name", "Kaldor"]);
+    add_character(&gm, "Osric");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("ws://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = futures::channel::oneshot::channel::<()>();
+    let serving = gm.clone();
+    let hub = std::thread::spawn(move || {
+        let mut store = Store::open(&serving).unwrap();
+        let mut reports = Vec::new();
+        leechbook_sync::net::serve(
+            &mut store,
+            listener,
+            async {
+                let _ = stopped.await;
+            },
+            &mut |r| reports.push(r),
+        )
+        .unwrap();
+        reports
+    });
+    let campaign = campaign_of(&gm);
+    ok(&p1, &["init", "--join", &url, "--campaign", &campaign]);
+    let (device, key) = identity(&p1);
+    // The GM goes on recording while serving: the hub offers it to the player.
+    ok(
+        &gm,
+        &[
+            "device",
+            "add",
+            &device,
+            &key,
+            "--role",
+            "player",
+            "--character",
+            "Osric",
+        ],
+    );
+    eventually("the roster reaching the player", || {
+        connect(&p1, &url);
+        ok(&p1, &["device", "show"]).contains("role   player")
+    });
+    // The player's strike lands in the GM's ledger without the GM doing anything.
+    ok(
+        &p1,
+        &common::thorax_strike("Osric", "8", "shock=12,compound=5"),
+    );
+    connect(&p1, &url);
+    eventually("the strike reaching the GM", || log(&gm) == log(&p1));
+    stop.send(()).unwrap();
+    let reports = hub.join().unwrap();
+    use leechbook_sync::net::HubReport;
+    assert!(matches!(&reports[0], HubReport::Listening { .. }));
+    assert!(reports
+        .iter()
+        .any(|r| matches!(r, HubReport::Offered(n) if *n >= 1)));
+    assert!(reports
+        .iter()
+        .any(|r| matches!(r, HubReport::TookIn(i) if i.added >= 1 && i.refused.is_empty())));
+}
+
+#[test]
+fn forged_events_on_an_open_hub_are_refused_and_reported_and_the_rest_land() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = Hub::relay();
+    let [gm, p1, _p2] = table(dir.path(), hub.url());
+    // The player records a strike; a forger copies it, changes its time and keeps the
+    // signature, and replays the GM's first event under a new id: both go onto the hub.
+    ok(
+        &p1,
+        &common::thorax_strike("Osric", "8", "shock=12,compound=5"),
+    );
+    let mut events = log(&p1);
+    let strike = events
+        .iter()
+        .find(|e| e.event.kind() == "hm.strike")
+        .unwrap()
+        .clone();
+    let mut tampered = strike.clone();
+    tampered.id = leechbook_core::ids::EventId(uuid::Uuid::now_v7());
+    tampered.at = leechbook_core::time::CampaignTime(tampered.at.0 + 60);
+    let mut replayed = events[0].clone();
+    replayed.id = leechbook_core::ids::EventId(uuid::Uuid::now_v7());
+    events.push(tampered.clone());
+    events.push(replayed.clone());
+    let mut mirror = leechbook_sync::Mirror::new();
+    mirror.add(&events).unwrap();
+    let campaign = Store::open(&p1).unwrap().campaign();
+    let mut forger = leechbook_sync::net::NetworkTransport::connect(
+        hub.url(),
+        campaign,
+        Some(mirror.save()),
+        mirror.heads(),
+        std::time::Duration::from_secs(20),
+    )
+    .unwrap();
+    leechbook_sync::Transport::receive(&mut forger).unwrap();
+    forger.finish().unwrap();
+    // The GM takes in the genuine strike and refuses the two forgeries, naming them.
+    let out = connect(&gm, hub.url());
+    assert!(out.stdout.contains("took in 1 new event"), "{}", out.stdout);
+    for forged in [&tampered, &replayed] {
+        assert!(
+            out.stderr.contains(&format!(
+                "refused: the sync data holds event {} whose signature does not match its bytes (tampered or forged)",
+                forged.id.short()
+            )),
+            "{}",
+            out.stderr
+        );
+    }
+    let held = log(&gm);
+    assert!(held.iter().any(|e| e.id == strike.id));
+    assert!(!held
+        .iter()
+        .any(|e| e.id == tampered.id || e.id == replayed.id));
+    // And the refusal is reported again on the next sync, never silently taken.
+    let again = connect(&gm, hub.url());
+    assert!(
+        again.stderr.contains("tampered or forged"),
+        "{}",
+        again.stderr
+    );
+    assert_eq!(log(&gm), held);
+}
