@@ -1,7 +1,10 @@
-//! A seeded synthetic campaign, for benchmarks and load tests: 100 HârnMaster characters,
-//! day by day, each with a one-in-twenty chance of a thorax strike (shock and compound dice
-//! recorded) and otherwise a forced healing roll for its oldest injury. Deterministic: the
-//! same `n` gives the same log, ids included, on every machine.
+//! A seeded synthetic campaign, for benchmarks and load tests: a GM's device and four players'
+//! devices (each rostered for 25 of the 100 HârnMaster characters), day by day. Each day a
+//! character has a one-in-twenty chance of a thorax strike (shock and compound dice recorded,
+//! by its player's device), is treated by the GM's device the day after a strike, and
+//! otherwise rolls a healing roll for its oldest injury; about every 400th event is a
+//! mistaken roll that the GM retracts with a ruling. Deterministic: the same `n` gives the
+//! same log, ids included, on every machine. About a million events is ten campaign years.
 
 use crate::harnmaster::healing::{SeqRoll, SeqRollKind};
 use crate::harnmaster::injury::*;
@@ -15,16 +18,21 @@ use uuid::Uuid;
 
 /// A seeded synthetic log of about `n` events.
 pub fn campaign(n: usize) -> Vec<Envelope> {
+    const GM: u8 = 0;
+    const PLAYERS: u64 = 4;
+    let device = |d: u8| DeviceId(Uuid::from_u128(7 + u128::from(d)));
     let mut out = Vec::with_capacity(n);
     let mut clock = 0u64;
-    let mut push = |out: &mut Vec<Envelope>, at: i64, event: Event| -> Uuid {
+    let mut seqs = [0u64; 1 + PLAYERS as usize];
+    let mut push = |out: &mut Vec<Envelope>, by: u8, at: i64, event: Event| -> Uuid {
         clock += 1;
+        seqs[usize::from(by)] += 1;
         let id = Uuid::from_u128(u128::from(clock) << 64 | 0xbeef);
         out.push(Envelope {
             id: EventId(id),
             campaign: CampaignId(Uuid::from_u128(1)),
-            device: DeviceId(Uuid::from_u128(7)),
-            seq: clock,
+            device: device(by),
+            seq: seqs[usize::from(by)],
             clock,
             wall: DateTime::<Utc>::UNIX_EPOCH,
             at: CampaignTime(at),
@@ -36,6 +44,7 @@ pub fn campaign(n: usize) -> Vec<Envelope> {
     };
     push(
         &mut out,
+        GM,
         0,
         Event::CampaignCreated {
             name: "bench".into(),
@@ -48,6 +57,7 @@ pub fn campaign(n: usize) -> Vec<Envelope> {
     for c in 0..chars {
         let id = push(
             &mut out,
+            GM,
             0,
             Event::CharacterAdded {
                 name: format!("c{c}"),
@@ -65,6 +75,26 @@ pub fn campaign(n: usize) -> Vec<Envelope> {
         );
         ids.push((CharacterId(id), Vec::<InjuryId>::new()));
     }
+    let player_of = |c: usize| 1 + (c as u64 % PLAYERS) as u8;
+    for p in 1..=PLAYERS as u8 {
+        let characters = (0..ids.len())
+            .filter(|c| player_of(*c) == p)
+            .map(|c| ids[c].0)
+            .collect();
+        push(
+            &mut out,
+            GM,
+            0,
+            Event::Roster(crate::roster::RosterChange::Device {
+                device: device(p),
+                key: vec![p; 32],
+                role: crate::roster::Role::Player,
+                characters,
+            }),
+        );
+    }
+    // Injuries to treat (the day after the strike), by character.
+    let mut untreated: Vec<Option<InjuryId>> = vec![None; ids.len()];
     let mut x: u64 = 42;
     let mut rnd = |m: u64| {
         x = x
@@ -77,10 +107,11 @@ pub fn campaign(n: usize) -> Vec<Envelope> {
     let mut so_far = crate::fold::Ledger::fold(&out);
     while out.len() < n {
         day += 1;
-        for (who, injuries) in ids.iter_mut() {
+        for (c, (who, injuries)) in ids.iter_mut().enumerate() {
             if out.len() >= n {
                 break;
             }
+            let player = player_of(c);
             injuries.retain(|i| {
                 so_far
                     .character(*who)
@@ -88,9 +119,54 @@ pub fn campaign(n: usize) -> Vec<Envelope> {
                     .and_then(|c| c.injury(*i))
                     .is_some_and(|j| !j.healed())
             });
-            if rnd(20) == 0 && injuries.len() < 6 {
+            if out.len() % 400 == 399 && out.len() + 2 <= n {
+                // A roll recorded by mistake (left out of `so_far`, as the fold will skip it)
+                // and the GM's retraction of it.
+                let mistaken = push(
+                    &mut out,
+                    player,
+                    day * DAY,
+                    Event::HarnMaster(HmEvent::SeqRoll(SeqRoll {
+                        character: *who,
+                        kind: SeqRollKind::Healing,
+                        injury: injuries.first().copied(),
+                        roll: 1 + rnd(100) as u16,
+                        period: None,
+                        sheltered: true,
+                        forced: true,
+                    })),
+                );
+                push(
+                    &mut out,
+                    GM,
+                    day * DAY,
+                    Event::Ruling(crate::ruling::Ruling::Retract {
+                        target: EventId(mistaken),
+                        reason: "recorded for the wrong character".into(),
+                    }),
+                );
+            } else if let Some(inj) = untreated[c].take().filter(|i| injuries.contains(i)) {
+                push(
+                    &mut out,
+                    GM,
+                    day * DAY,
+                    Event::HarnMaster(HmEvent::Treatment(crate::harnmaster::healing::Treatment {
+                        character: *who,
+                        injury: inj,
+                        healer: "Leech".into(),
+                        physician_ml: 60,
+                        physician_index: 6,
+                        dex_mod: 0,
+                        broadhead: false,
+                        amputate: false,
+                        roll: 1 + rnd(100) as u16,
+                        forced: true,
+                    })),
+                );
+            } else if rnd(20) == 0 && injuries.len() < 6 {
                 let id = push(
                     &mut out,
+                    player,
                     day * DAY,
                     Event::HarnMaster(HmEvent::Strike(Strike {
                         target: *who,
@@ -117,9 +193,11 @@ pub fn campaign(n: usize) -> Vec<Envelope> {
                     })),
                 );
                 injuries.push(InjuryId(id));
+                untreated[c] = Some(InjuryId(id));
             } else if let Some(inj) = injuries.first().copied() {
                 push(
                     &mut out,
+                    player,
                     day * DAY,
                     Event::HarnMaster(HmEvent::SeqRoll(SeqRoll {
                         character: *who,
@@ -157,7 +235,20 @@ mod tests {
             "void: {:?}",
             &ledger.void[..3.min(ledger.void.len())]
         );
-        assert_eq!(ledger.applied, 5_000);
+        // Every mistaken roll is retracted; everything else applies.
+        let retractions = log
+            .iter()
+            .filter(|e| e.event.kind() == "ruling.retract")
+            .count();
+        assert_eq!(retractions, 5_000 / 400);
+        assert_eq!(ledger.retracted.len(), retractions);
+        assert_eq!(ledger.applied as usize + ledger.retracted.len(), 5_000);
         assert_eq!(ledger.characters.len(), 100);
+        // The mix the benchmarks rely on: several devices, treatments, strikes, rolls.
+        let kinds = |k: &str| log.iter().filter(|e| e.event.kind() == k).count();
+        assert!(kinds("hm.treatment") > 50, "{}", kinds("hm.treatment"));
+        assert!(kinds("hm.strike") > 50);
+        let devices: std::collections::BTreeSet<_> = log.iter().map(|e| e.device).collect();
+        assert_eq!(devices.len(), 5);
     }
 }
