@@ -156,6 +156,37 @@ pub fn moment(events: &[Envelope], spec: &str) -> Result<Moment, CommandError> {
     })
 }
 
+/// Whether a moment is given as an event id (not a campaign or wall time).
+pub fn is_event_spec(spec: &str) -> bool {
+    let s = spec.trim();
+    !s.to_ascii_lowercase().starts_with("day") && chrono::DateTime::parse_from_rfc3339(s).is_err()
+}
+
+/// The order key of the event `spec` names (its id, or its last six or more hex digits),
+/// found through the store's index.
+pub fn event_key(
+    log: &impl leechbook_store::ReadLog,
+    spec: &str,
+) -> Result<leechbook_store::OrderKey, CommandError> {
+    let t = spec.trim().to_ascii_lowercase().replace('-', "");
+    if t.len() < 6 || !t.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(CommandError::user(format!(
+            "'{spec}' is not a moment: give an event id, a campaign time ('day 3 08:00') or a wall time (2026-11-22T10:00:00Z)"
+        )));
+    }
+    match log.events_with_id_suffix(&t)?.as_slice() {
+        [(_, key)] => Ok(*key),
+        [] => Err(CommandError::user(format!(
+            "the log holds no event '{}'",
+            spec.trim()
+        ))),
+        _ => Err(CommandError::user(format!(
+            "'{}' matches several events: give more of the id",
+            spec.trim()
+        ))),
+    }
+}
+
 /// Folds the log at a moment.
 pub fn ledger_at(m: &Moment) -> Ledger {
     let mut l = Ledger::fold(&m.events);

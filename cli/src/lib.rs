@@ -18,7 +18,7 @@ use error::{CommandError, ErrorKind};
 use leechbook_core::fold::{Applied, Ledger, FOLD_VERSION};
 use leechbook_core::ruling::Rulings;
 use leechbook_core::{Envelope, Event};
-use leechbook_store::Store;
+use leechbook_store::{ReadLog, Store};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -47,6 +47,18 @@ pub struct Cli {
 /// How many events apart the write path keeps snapshots of the folded state.
 pub const SNAPSHOT_EVERY: u64 = 1000;
 
+/// Which snapshots are kept, given the latest one's position: every one of the last 10,000
+/// events, one every 10,000 over the last 100,000, and one every 100,000 before that. A
+/// snapshot holds the whole state, which grows with the campaign (every injury it has seen),
+/// so keeping them all would grow the ledger with the square of its length; thinned, an
+/// as-of query folds at most 100,000 events after the snapshot it starts from.
+pub fn snapshot_kept(position: u64, latest: u64) -> bool {
+    let age = latest - position;
+    age < 10 * SNAPSHOT_EVERY
+        || (age < 100 * SNAPSHOT_EVERY && position % (10 * SNAPSHOT_EVERY) == 0)
+        || position % (100 * SNAPSHOT_EVERY) == 0
+}
+
 /// Folds a log from its latest snapshot that is of this fold version and decodes, plus the
 /// events after it; from scratch when there is none. The store drops a snapshot whenever a
 /// ruling or a late event lands inside what it folds, so snapshot + tail is the full fold.
@@ -61,25 +73,57 @@ pub fn fold_from_snapshot(
         if snap.fold_version != FOLD_VERSION {
             continue;
         }
-        let Ok(mut ledger) = leechbook_store::codec::decode_ledger(&snap.payload) else {
-            continue;
-        };
-        let tail = tail(snap.last)?;
-        if tail
-            .iter()
-            .any(|e| matches!(e.event, leechbook_core::Event::Roster(_)))
-        {
-            // The roster in force is worked out from the whole log (a device counts from
-            // any event that adds it): a roster change since the snapshot means a full fold.
-            break;
+        if let Some(ledger) = resume(&snap.payload, tail(snap.last)?) {
+            return Ok(ledger);
         }
-        let rulings = Rulings::from_log(&tail);
-        for env in &tail {
-            ledger.step(env, &rulings, &mut |_, _, _| {});
-        }
-        return Ok(ledger);
     }
     Ok(Ledger::fold(&all()?))
+}
+
+/// The snapshot `payload` folded on with `tail`; `None` when it does not decode or the tail
+/// changes the roster (the roster in force is worked out from the whole log: a device counts
+/// from any event that adds it, so a roster change since the snapshot means a full fold).
+fn resume(payload: &[u8], tail: Vec<Envelope>) -> Option<Ledger> {
+    let mut ledger = leechbook_store::codec::decode_ledger(payload).ok()?;
+    if tail
+        .iter()
+        .any(|e| matches!(e.event, leechbook_core::Event::Roster(_)))
+    {
+        return None;
+    }
+    let rulings = Rulings::from_log(&tail);
+    for env in &tail {
+        ledger.step(env, &rulings, &mut |_, _, _| {});
+    }
+    Some(ledger)
+}
+
+/// Folds the log up to and including the event with order key `upto` (the whole log when
+/// `None`) from the latest snapshot at or before it: only that snapshot's state is read and
+/// decoded, then the events after it. Falls back to a full fold.
+pub fn fold_latest(
+    log: &impl ReadLog,
+    upto: Option<leechbook_store::OrderKey>,
+) -> Result<Ledger, CommandError> {
+    for head in log.snapshot_heads()? {
+        if head.fold_version != FOLD_VERSION || upto.is_some_and(|u| head.last > u) {
+            continue;
+        }
+        let Some(payload) = log.snapshot_payload(head.position)? else {
+            continue;
+        };
+        let tail = match upto {
+            Some(u) => log.events_between(Some(head.last), u)?,
+            None => log.events_after_key(head.last)?,
+        };
+        if let Some(ledger) = resume(&payload, tail) {
+            return Ok(ledger);
+        }
+    }
+    Ok(Ledger::fold(&match upto {
+        Some(u) => log.events_between(None, u)?,
+        None => log.events()?,
+    }))
 }
 
 /// What a finished command prints, and its exit code.
@@ -125,11 +169,7 @@ impl Ctx {
     /// Opens the ledger and folds it (from its latest usable snapshot).
     pub fn load(&self) -> Result<(Store, Ledger), CommandError> {
         let store = self.open()?;
-        let ledger = fold_from_snapshot(
-            store.snapshots()?,
-            |k| store.events_after(k),
-            || store.events(),
-        )?;
+        let ledger = fold_latest(&store, None)?;
         Ok((store, ledger))
     }
 
@@ -145,7 +185,7 @@ impl Ctx {
     ) -> Result<(Ledger, Envelope, Applied), CommandError> {
         let mut store = self.open()?;
         let mut w = store.write()?;
-        let mut ledger = fold_from_snapshot(w.snapshots()?, |k| w.events_after(k), || w.events())?;
+        let mut ledger = fold_latest(&w, None)?;
         let (event, at) = make(&ledger, self)?;
         let at = at.unwrap_or(ledger.now);
         let env = w.prepare(event, at, chrono::Utc::now())?;
@@ -169,7 +209,7 @@ impl Ctx {
         // Keep a snapshot every SNAPSHOT_EVERY events (a cache: failing to keep one is no
         // error, the next command folds from an older one).
         let position = store.count()?;
-        let latest = store.snapshots()?.first().map_or(0, |s| s.position);
+        let latest = store.snapshot_heads()?.first().map_or(0, |s| s.position);
         if position >= latest + SNAPSHOT_EVERY {
             let _ = store.save_snapshot(&leechbook_store::Snapshot {
                 position,
@@ -177,6 +217,7 @@ impl Ctx {
                 fold_version: FOLD_VERSION,
                 payload: leechbook_store::codec::encode_ledger(&ledger),
             });
+            let _ = store.thin_snapshots(snapshot_kept);
         }
         Ok((ledger, env, applied))
     }

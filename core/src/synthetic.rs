@@ -16,18 +16,40 @@ use crate::*;
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-/// A seeded synthetic log of about `n` events.
+/// The devices of the synthetic campaign: the GM's (0) and four players' (1 to 4).
+pub const DEVICES: u8 = 5;
+
+/// The id of the synthetic campaign's device `d` (0 is the GM's).
+pub fn device(d: u8) -> DeviceId {
+    DeviceId(Uuid::from_u128(7 + u128::from(d)))
+}
+
+/// A seeded synthetic log of exactly `n` events, the roster holding placeholder keys (the
+/// events are not signed).
 pub fn campaign(n: usize) -> Vec<Envelope> {
+    campaign_keyed(n, |d| vec![d; 32], None)
+}
+
+/// A seeded synthetic log of exactly `n` events whose roster gives device `d` the public key
+/// `key(d)` (to sign the events with, where signatures are to be checked), and rosters
+/// `also_gm` (a device id and key: the ledger's own device, to record on it) as a GM too.
+pub fn campaign_keyed(
+    n: usize,
+    key: impl Fn(u8) -> Vec<u8>,
+    also_gm: Option<(DeviceId, Vec<u8>)>,
+) -> Vec<Envelope> {
     const GM: u8 = 0;
-    const PLAYERS: u64 = 4;
-    let device = |d: u8| DeviceId(Uuid::from_u128(7 + u128::from(d)));
+    const PLAYERS: u64 = DEVICES as u64 - 1;
     let mut out = Vec::with_capacity(n);
     let mut clock = 0u64;
     let mut seqs = [0u64; 1 + PLAYERS as usize];
     let mut push = |out: &mut Vec<Envelope>, by: u8, at: i64, event: Event| -> Uuid {
         clock += 1;
         seqs[usize::from(by)] += 1;
-        let id = Uuid::from_u128(u128::from(clock) << 64 | 0xbeef);
+        // The clock in the high half (ids sort as the log does), a hash of it in the low half
+        // (the digits a user types differ, as a UUIDv7's random tail does).
+        let tail = clock.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (clock >> 29);
+        let id = Uuid::from_u128(u128::from(clock) << 64 | u128::from(tail));
         out.push(Envelope {
             id: EventId(id),
             campaign: CampaignId(Uuid::from_u128(1)),
@@ -76,6 +98,30 @@ pub fn campaign(n: usize) -> Vec<Envelope> {
         ids.push((CharacterId(id), Vec::<InjuryId>::new()));
     }
     let player_of = |c: usize| 1 + (c as u64 % PLAYERS) as u8;
+    push(
+        &mut out,
+        GM,
+        0,
+        Event::Roster(crate::roster::RosterChange::Device {
+            device: device(GM),
+            key: key(GM),
+            role: crate::roster::Role::Gm,
+            characters: Vec::new(),
+        }),
+    );
+    if let Some((device, key)) = also_gm {
+        push(
+            &mut out,
+            GM,
+            0,
+            Event::Roster(crate::roster::RosterChange::Device {
+                device,
+                key,
+                role: crate::roster::Role::Gm,
+                characters: Vec::new(),
+            }),
+        );
+    }
     for p in 1..=PLAYERS as u8 {
         let characters = (0..ids.len())
             .filter(|c| player_of(*c) == p)
@@ -87,7 +133,7 @@ pub fn campaign(n: usize) -> Vec<Envelope> {
             0,
             Event::Roster(crate::roster::RosterChange::Device {
                 device: device(p),
-                key: vec![p; 32],
+                key: key(p),
                 role: crate::roster::Role::Player,
                 characters,
             }),

@@ -108,6 +108,12 @@ pub fn signing_bytes(env: &leechbook_core::Envelope) -> Vec<u8> {
     encode_envelope(&unsigned)
 }
 
+/// Signs an envelope with its device's key.
+pub fn sign(env: &mut leechbook_core::Envelope, key: &ed25519_dalek::SigningKey) {
+    use ed25519_dalek::Signer;
+    env.signature = Some(key.sign(&signing_bytes(env)).to_bytes().to_vec());
+}
+
 /// Checks an envelope's ed25519 signature against a public key.
 pub fn verify(env: &leechbook_core::Envelope, key: &[u8]) -> bool {
     use ed25519_dalek::{Signature, Verifier, VerifyingKey};

@@ -94,7 +94,11 @@ const META_KEY: &str = "device_key";
 
 fn configure(conn: &Connection) -> Result<(), rusqlite::Error> {
     conn.busy_timeout(Duration::from_secs(10))?;
-    conn.execute_batch("PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")?;
+    // A 32 MiB page cache (the default is 2 MiB): appending keeps five indexes of a log
+    // that grows to a million events, and replay reads all of it.
+    conn.execute_batch(
+        "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768;",
+    )?;
     Ok(())
 }
 
@@ -322,7 +326,12 @@ impl Store {
                     campaign: env.campaign,
                 });
             }
+            invalidate_for(&w.tx, env, false)?;
             added += insert(&w.tx, env, true)?;
+        }
+        // Everything after the earliest event of the batch is stale: one statement for all.
+        if let Some(first) = envelopes.iter().min_by_key(|e| e.order_key()) {
+            invalidate_for(&w.tx, first, true)?;
         }
         w.commit()?;
         Ok(added)
@@ -374,6 +383,21 @@ impl Store {
         save_snapshot_on(&self.conn, s)
     }
 
+    /// Thins the snapshots out: drops each one for which `keep(position, latest position)`
+    /// is false.
+    pub fn thin_snapshots(&mut self, keep: impl Fn(u64, u64) -> bool) -> Result<(), StoreError> {
+        let heads = self.snapshot_heads()?;
+        let Some(latest) = heads.first().map(|h| h.position) else {
+            return Ok(());
+        };
+        for h in &heads {
+            if !keep(h.position, latest) {
+                self.drop_snapshot(h.position)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Drops the snapshot at `position` (stale, or one that does not decode).
     pub fn drop_snapshot(&mut self, position: u64) -> Result<(), StoreError> {
         self.conn.execute(
@@ -386,6 +410,168 @@ impl Store {
     /// Returns the events after the order key `last`, in the total order.
     pub fn events_after(&self, last: (u64, DeviceId, u64)) -> Result<Vec<Envelope>, StoreError> {
         read_events_after(&self.conn, last)
+    }
+}
+
+/// An order key: (Lamport clock, device, sequence number).
+pub type OrderKey = (u64, DeviceId, u64);
+
+/// A snapshot's place in the log, without its payload (which may be large: read it only for
+/// the snapshot that is used).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SnapshotHead {
+    /// How many events it folds.
+    pub position: u64,
+    /// The order key of the last event it folds.
+    pub last: OrderKey,
+    /// The fold version that made it.
+    pub fold_version: u32,
+}
+
+/// Reading the log, on a [`Store`] or inside a [`Writer`]'s transaction.
+pub trait ReadLog {
+    /// The connection (or transaction) to read through.
+    fn conn(&self) -> &Connection;
+
+    /// Every event in the fold's total order.
+    fn events(&self) -> Result<Vec<Envelope>, StoreError> {
+        read_events(self.conn())
+    }
+
+    /// The events after `after` (from the start when `None`) up to and including `upto`.
+    fn events_between(
+        &self,
+        after: Option<OrderKey>,
+        upto: OrderKey,
+    ) -> Result<Vec<Envelope>, StoreError> {
+        let (c, d, q) = after.unwrap_or((0, DeviceId(Uuid::nil()), 0));
+        read_events_where(
+            self.conn(),
+            "WHERE (clock, device, seq) > (?1, ?2, ?3) AND (clock, device, seq) <= (?4, ?5, ?6)",
+            params![
+                c as i64,
+                d.as_bytes().as_slice(),
+                q as i64,
+                upto.0 as i64,
+                upto.1.as_bytes().as_slice(),
+                upto.2 as i64
+            ],
+        )
+    }
+
+    /// The events after the order key `last`, in the total order.
+    fn events_after_key(&self, last: OrderKey) -> Result<Vec<Envelope>, StoreError> {
+        read_events_after(self.conn(), last)
+    }
+
+    /// The events stored after row `mark` (every event recorded or imported since the log
+    /// held `mark` rows: rows are only ever added), and the last row now.
+    fn events_after_row(&self, mark: i64) -> Result<(Vec<Envelope>, i64), StoreError> {
+        let events = read_events_where(self.conn(), "WHERE rowid > ?1", [mark])?;
+        Ok((events, self.last_row()?.max(mark)))
+    }
+
+    /// The last row of the log (0 when it is empty).
+    fn last_row(&self) -> Result<i64, StoreError> {
+        let last: Option<i64> =
+            self.conn()
+                .query_row("SELECT max(rowid) FROM events", [], |r| r.get(0))?;
+        Ok(last.unwrap_or(0))
+    }
+
+    /// Whether the log holds the event `id`.
+    fn holds(&self, id: EventId) -> Result<bool, StoreError> {
+        Ok(self
+            .conn()
+            .prepare_cached("SELECT 1 FROM events WHERE id = ?1")?
+            .query_row([id.as_bytes().as_slice()], |_| Ok(()))
+            .optional()?
+            .is_some())
+    }
+
+    /// The events the roster is worked out from (the campaign's creation and the roster
+    /// changes), in the total order: found by kind, without reading the rest of the log.
+    fn roster_events(&self) -> Result<Vec<Envelope>, StoreError> {
+        read_events_where(
+            self.conn(),
+            "WHERE kind IN ('campaign-created', 'roster.device', 'roster.revoke')",
+            [],
+        )
+    }
+
+    /// The snapshots' places, latest first.
+    fn snapshot_heads(&self) -> Result<Vec<SnapshotHead>, StoreError> {
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT position, last_clock, last_device, last_seq, fold_version
+             FROM snapshots ORDER BY position DESC",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(SnapshotHead {
+                position: r.get::<_, i64>(0)? as u64,
+                last: (
+                    r.get::<_, i64>(1)? as u64,
+                    DeviceId(uuid(&r.get::<_, Vec<u8>>(2)?)),
+                    r.get::<_, i64>(3)? as u64,
+                ),
+                fold_version: r.get::<_, i64>(4)? as u32,
+            })
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
+    /// The encoded state of the snapshot at `position`.
+    fn snapshot_payload(&self, position: u64) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self
+            .conn()
+            .prepare_cached("SELECT payload FROM snapshots WHERE position = ?1")?
+            .query_row([position as i64], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// The events whose id ends with the hex digits `suffix` (six or more; dashes ignored),
+    /// each with its order key: found through the index of ids' last three bytes.
+    fn events_with_id_suffix(&self, suffix: &str) -> Result<Vec<(EventId, OrderKey)>, StoreError> {
+        let t = suffix.trim().to_ascii_lowercase().replace('-', "");
+        if t.len() < 6 || !t.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Ok(Vec::new());
+        }
+        let tail: Vec<u8> = (0..3)
+            .map(|i| u8::from_str_radix(&t[t.len() - 6 + 2 * i..t.len() - 4 + 2 * i], 16))
+            .collect::<Result<_, _>>()
+            .unwrap_or_default();
+        let mut stmt = self.conn().prepare_cached(
+            "SELECT id, clock, device, seq FROM events WHERE substr(id, 14, 3) = ?1",
+        )?;
+        let rows = stmt.query_map([tail], |r| {
+            Ok((
+                EventId(uuid(r.get_ref(0)?.as_blob()?)),
+                (
+                    r.get::<_, i64>(1)? as u64,
+                    DeviceId(uuid(r.get_ref(2)?.as_blob()?)),
+                    r.get::<_, i64>(3)? as u64,
+                ),
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, key) = row?;
+            if id.0.simple().to_string().ends_with(&t) {
+                out.push((id, key));
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl ReadLog for Store {
+    fn conn(&self) -> &Connection {
+        &self.conn
+    }
+}
+
+impl ReadLog for Writer<'_> {
+    fn conn(&self) -> &Connection {
+        &self.tx
     }
 }
 
@@ -507,18 +693,13 @@ impl Writer<'_> {
             event,
             signature: None,
         };
-        use ed25519_dalek::Signer;
-        env.signature = Some(
-            self.key
-                .sign(&codec::signing_bytes(&env))
-                .to_bytes()
-                .to_vec(),
-        );
+        codec::sign(&mut env, self.key);
         Ok(env)
     }
 
     /// Appends a prepared envelope.
     pub fn append(&mut self, env: &Envelope) -> Result<(), StoreError> {
+        invalidate_for(&self.tx, env, true)?;
         insert(&self.tx, env, false).map(|_| ())
     }
 
@@ -526,6 +707,35 @@ impl Writer<'_> {
     pub fn commit(self) -> Result<(), StoreError> {
         Ok(self.tx.commit()?)
     }
+}
+
+/// Drops the snapshots that `env` makes stale: a ruling changes its target and everything
+/// after; an event arriving late changes everything after it.
+fn invalidate_for(conn: &Connection, env: &Envelope, itself: bool) -> Result<(), StoreError> {
+    if let Event::Ruling(r) = &env.event {
+        if let Some(t) = r.target() {
+            let key: Option<(i64, Vec<u8>, i64)> = conn
+                .prepare_cached("SELECT clock, device, seq FROM events WHERE id = ?1")?
+                .query_row([t.as_bytes().as_slice()], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
+                .optional()?;
+            if let Some((c, d, q)) = key {
+                invalidate_from(conn, (c, &d, q))?;
+            }
+        }
+    }
+    if itself {
+        invalidate_from(
+            conn,
+            (
+                env.clock as i64,
+                env.device.as_bytes().as_slice(),
+                env.seq as i64,
+            ),
+        )?;
+    }
+    Ok(())
 }
 
 fn insert(conn: &Connection, env: &Envelope, skip_known: bool) -> Result<usize, StoreError> {
@@ -540,29 +750,6 @@ fn insert(conn: &Connection, env: &Envelope, skip_known: bool) -> Result<usize, 
     };
     let payload = codec::encode_event(&env.event);
     let character: Option<CharacterId> = env.event.character();
-    // Snapshots folded past what this event changes are stale: a ruling changes its target
-    // and everything after; an event arriving late changes everything after it.
-    if let Event::Ruling(r) = &env.event {
-        if let Some(t) = r.target() {
-            let key: Option<(i64, Vec<u8>, i64)> = conn
-                .prepare_cached("SELECT clock, device, seq FROM events WHERE id = ?1")?
-                .query_row([t.as_bytes().as_slice()], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-                })
-                .optional()?;
-            if let Some((c, d, q)) = key {
-                invalidate_from(conn, (c, &d, q))?;
-            }
-        }
-    }
-    invalidate_from(
-        conn,
-        (
-            env.clock as i64,
-            env.device.as_bytes().as_slice(),
-            env.seq as i64,
-        ),
-    )?;
     let n = conn.prepare_cached(sql)?.execute(params![
         env.id.as_bytes().as_slice(),
         env.campaign.as_bytes().as_slice(),

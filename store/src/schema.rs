@@ -62,4 +62,8 @@ pub const MIGRATIONS: &[&str] = &[
         value BLOB NOT NULL
     ) STRICT;
     "#,
+    // 4: events found by the last three bytes of their id (the six hex digits a user types).
+    r#"
+    CREATE INDEX events_id_tail ON events (substr(id, 14, 3));
+    "#,
 ];

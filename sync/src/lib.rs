@@ -25,7 +25,7 @@ use automerge::{
 use leechbook_core::ids::{DeviceId, EventId};
 use leechbook_core::Envelope;
 use leechbook_store::codec::{decode_envelope, encode_envelope};
-use leechbook_store::{Store, StoreError};
+use leechbook_store::{ReadLog, Store, StoreError};
 use std::path::Path;
 
 /// What went wrong in a sync.
@@ -60,9 +60,43 @@ pub enum SyncError {
 /// A document entry: its key, and the envelope it decodes to or why it does not.
 pub type Entry = (String, Result<Envelope, String>);
 
+/// Decodes the value under `key`: an envelope filed under its own id.
+fn entry(key: &str, value: Option<&Value<'_>>) -> Result<Envelope, String> {
+    match value {
+        Some(Value::Scalar(s)) => match s.as_ref() {
+            ScalarValue::Bytes(b) => match decode_envelope(b) {
+                Ok(env) if env.id.to_string() == key => Ok(env),
+                Ok(_) => Err("filed under another id".to_string()),
+                Err(e) => Err(e.to_string()),
+            },
+            _ => Err("not bytes".to_string()),
+        },
+        _ => Err("not an event".to_string()),
+    }
+}
+
+/// The root-map entries a diff puts (the events a merge brought).
+pub(crate) fn entries_of(patches: Vec<automerge::Patch>) -> Vec<Entry> {
+    patches
+        .into_iter()
+        .filter(|p| p.obj == ROOT)
+        .filter_map(|p| match p.action {
+            automerge::PatchAction::PutMap { key, value, .. } => {
+                let decoded = entry(&key, Some(&value.0));
+                Some((key, decoded))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
 /// The automerge mirror of a campaign's log.
 pub struct Mirror {
     doc: AutoCommit,
+    /// The heads of the document as the store keeps it (what the next save adds to).
+    saved: Vec<ChangeHash>,
+    /// The sizes of what the store keeps: the whole document and the changes appended to it.
+    kept: (usize, usize),
 }
 
 impl Mirror {
@@ -70,6 +104,8 @@ impl Mirror {
     pub fn new() -> Mirror {
         Mirror {
             doc: AutoCommit::new(),
+            saved: Vec::new(),
+            kept: (0, 0),
         }
     }
 
@@ -82,8 +118,13 @@ impl Mirror {
 
     /// Loads a mirror saved with [`Mirror::save`].
     pub fn load(bytes: &[u8]) -> Result<Mirror, SyncError> {
-        let doc = AutoCommit::load(bytes).map_err(|e| SyncError::NotSync(e.to_string()))?;
-        Ok(Mirror { doc })
+        let mut doc = AutoCommit::load(bytes).map_err(|e| SyncError::NotSync(e.to_string()))?;
+        let saved = doc.get_heads();
+        Ok(Mirror {
+            doc,
+            saved,
+            kept: (bytes.len(), 0),
+        })
     }
 
     /// The whole document.
@@ -114,17 +155,11 @@ impl Mirror {
             .collect()
     }
 
-    /// The entries whose key is not the id of an event in `held`, each decoded or with why
-    /// it does not decode. Keys of held events are not decoded at all: an import decodes
-    /// only what is new to it.
-    pub fn unheld(
-        &mut self,
-        held: &std::collections::HashSet<EventId>,
-    ) -> Result<Vec<Entry>, SyncError> {
-        self.decoded(|k| {
-            k.parse::<uuid::Uuid>()
-                .is_ok_and(|u| held.contains(&EventId(u)))
-        })
+    /// The entries that changed between two sets of heads (what a merge brought), each
+    /// decoded or with why it does not decode. Only those entries are read: an import decodes
+    /// what is new to it, not the whole document.
+    pub fn entries_between(&mut self, before: &[ChangeHash], after: &[ChangeHash]) -> Vec<Entry> {
+        entries_of(self.doc.diff(before, after))
     }
 
     fn decoded(&mut self, skip: impl Fn(&str) -> bool) -> Result<Vec<Entry>, SyncError> {
@@ -135,17 +170,7 @@ impl Mirror {
                 .doc
                 .get(ROOT, k.as_str())
                 .map_err(|e| SyncError::NotSync(e.to_string()))?;
-            let decoded = match value {
-                Some((Value::Scalar(s), _)) => match s.as_ref() {
-                    ScalarValue::Bytes(b) => match decode_envelope(b) {
-                        Ok(env) if env.id.to_string() == k => Ok(env),
-                        Ok(_) => Err("filed under another id".to_string()),
-                        Err(e) => Err(e.to_string()),
-                    },
-                    _ => Err("not bytes".to_string()),
-                },
-                _ => Err("not an event".to_string()),
-            };
+            let decoded = entry(&k, value.as_ref().map(|(v, _)| v));
             out.push((k, decoded));
         }
         Ok(out)
@@ -235,26 +260,128 @@ impl Transport for FileTransport<'_> {
     }
 }
 
+/// The store keeps the document as a whole save plus the changes appended since (so that a
+/// sync writes what it added, not the whole document), and the last row of the log the
+/// document holds (so that a sync adds only the events recorded since, without reading the
+/// log). The mark is written last: a mark behind the document only means events are offered
+/// to it again, which adds nothing.
 pub(crate) const DOC_KEY: &str = "automerge-document";
+pub(crate) const INCREMENTS_KEY: &str = "automerge-increments";
+pub(crate) const MARK_KEY: &str = "automerge-row";
+const REFUSED_KEY: &str = "sync-refused";
 
 fn peer_key(peer: DeviceId) -> String {
     format!("peer-heads:{peer}")
 }
 
-/// The store's persisted mirror, brought up to date with its log (rebuilt from the log when
-/// it is missing or does not load: it is a cache).
-pub fn mirror_of(store: &Store) -> Result<Mirror, SyncError> {
-    mirror_holding(store, &store.events()?)
+/// The document as the store keeps it.
+pub(crate) struct Kept {
+    /// The whole document as last saved (empty when there is none).
+    pub base: Vec<u8>,
+    /// The changes appended since.
+    pub increments: Vec<u8>,
+    /// The last row of the log it holds.
+    pub mark: i64,
 }
 
-/// The store's persisted mirror, with `held` (the store's events) added where missing.
-fn mirror_holding(store: &Store, held: &[Envelope]) -> Result<Mirror, SyncError> {
-    let mut m = match store.sync_state(DOC_KEY)? {
-        Some(bytes) => Mirror::load(&bytes).unwrap_or_default(),
-        None => Mirror::new(),
+pub(crate) fn kept(store: &Store) -> Result<Kept, SyncError> {
+    let base = store.sync_state(DOC_KEY)?.unwrap_or_default();
+    if base.is_empty() {
+        return Ok(Kept {
+            base,
+            increments: Vec::new(),
+            mark: 0,
+        });
+    }
+    let increments = store.sync_state(INCREMENTS_KEY)?.unwrap_or_default();
+    let mark = store
+        .sync_state(MARK_KEY)?
+        .and_then(|b| <[u8; 8]>::try_from(b.as_slice()).ok())
+        .map_or(0, i64::from_le_bytes);
+    Ok(Kept {
+        base,
+        increments,
+        mark,
+    })
+}
+
+/// Keeps what the document gained since it was last kept: appended, or saved whole when the
+/// appended changes have grown to half the whole. Then the mark.
+/// Whether the document is next kept whole (none kept yet, or the appended changes have grown
+/// to half the whole).
+pub(crate) fn wants_whole((base, increments): (usize, usize)) -> bool {
+    base == 0 || increments > base / 2
+}
+
+/// `save(true)` gives the whole document, `save(false)` the changes since it was last kept.
+pub(crate) fn keep(
+    store: &mut Store,
+    kept: (usize, usize),
+    save: impl FnOnce(bool) -> Vec<u8>,
+    mark: i64,
+) -> Result<(usize, usize), SyncError> {
+    let (base, increments) = kept;
+    let now = if wants_whole(kept) {
+        let doc = save(true);
+        store.put_sync_state(DOC_KEY, &doc)?;
+        store.put_sync_state(INCREMENTS_KEY, &[])?;
+        (doc.len(), 0)
+    } else {
+        let chunk = save(false);
+        if !chunk.is_empty() {
+            let mut all = store.sync_state(INCREMENTS_KEY)?.unwrap_or_default();
+            all.extend_from_slice(&chunk);
+            store.put_sync_state(INCREMENTS_KEY, &all)?;
+        }
+        (base, increments + chunk.len())
     };
-    m.add(held)?;
-    Ok(m)
+    store.put_sync_state(MARK_KEY, &mark.to_le_bytes())?;
+    Ok(now)
+}
+
+impl Mirror {
+    /// Keeps the document in the store, holding the log up to row `mark`.
+    fn keep_in(&mut self, store: &mut Store, mark: i64) -> Result<(), SyncError> {
+        // Pending operations become a change first: `save_after` leaves them out.
+        self.doc.commit();
+        let (doc, saved) = (&mut self.doc, &self.saved);
+        self.kept = keep(
+            store,
+            self.kept,
+            |whole| {
+                if whole {
+                    doc.save()
+                } else {
+                    doc.save_after(saved)
+                }
+            },
+            mark,
+        )?;
+        self.saved = self.doc.get_heads();
+        Ok(())
+    }
+}
+
+/// The store's kept mirror, brought up to date with its log (rebuilt from the log when it is
+/// missing or does not load: it is a cache), and the last row of the log it holds.
+pub fn mirror_of(store: &Store) -> Result<(Mirror, i64), SyncError> {
+    let k = kept(store)?;
+    let loaded = (!k.base.is_empty())
+        .then(|| {
+            let mut m = Mirror::load(&k.base).ok()?;
+            m.doc.load_incremental(&k.increments).ok()?;
+            m.kept.1 = k.increments.len();
+            m.saved = m.doc.get_heads();
+            Some(m)
+        })
+        .flatten();
+    let (mut m, mark) = match loaded {
+        Some(m) => (m, k.mark),
+        None => (Mirror::new(), 0),
+    };
+    let (new, mark) = store.events_after_row(mark)?;
+    m.add(&new)?;
+    Ok((m, mark))
 }
 
 /// What an export sent.
@@ -275,7 +402,7 @@ pub fn export(
     t: &mut dyn Transport,
     to: Option<DeviceId>,
 ) -> Result<Exported, SyncError> {
-    let mut m = mirror_of(store)?;
+    let (mut m, mark) = mirror_of(store)?;
     let known = match to {
         Some(peer) => store.sync_state(&peer_key(peer))?.map(|b| {
             b.chunks_exact(32)
@@ -289,7 +416,7 @@ pub fn export(
         _ => (m.save(), false),
     };
     t.send(&bytes)?;
-    store.put_sync_state(DOC_KEY, &m.save())?;
+    m.keep_in(store, mark)?;
     if let Some(peer) = to {
         let heads: Vec<u8> = m.heads().iter().flat_map(|h| h.0).collect();
         store.put_sync_state(&peer_key(peer), &heads)?;
@@ -338,23 +465,43 @@ pub fn import_bytes(store: &mut Store, bytes: &[u8]) -> Result<usize, SyncError>
 }
 
 /// Imports sync data into the store, refusing what does not check out as `mode` says. Only
-/// the document's keys this ledger does not hold are decoded. With no bytes, it reports what
-/// the persisted document holds that the ledger refused before (events stay refused, and
-/// listed, on every sync).
+/// the entries the data changed are decoded, and only the log's roster events are read.
 pub fn import_changes(
     store: &mut Store,
     bytes: &[u8],
     mode: Acceptance,
 ) -> Result<Imported, SyncError> {
-    let held = store.events()?;
-    let mut m = mirror_holding(store, &held)?;
+    let (mut m, _) = mirror_of(store)?;
+    let before = m.heads();
     if !bytes.is_empty() {
         m.merge_bytes(bytes)?;
     }
-    let held_ids: std::collections::HashSet<EventId> = held.iter().map(|e| e.id).collect();
+    let after = m.heads();
+    let entries = m.entries_between(&before, &after);
+    let imported = take_in(store, entries, mode)?;
+    // The events are in; the document is a cache, so failing to keep it loses nothing (the
+    // next sync rebuilds what is missing from the log).
+    let mark = store.last_row()?;
+    let _ = m.keep_in(store, mark);
+    Ok(imported)
+}
+
+/// Takes the entries a merge brought into the store: those the log lacks, checked (decoded,
+/// of this campaign, signed by a rostered device) and refused as `mode` says. Under
+/// [`Acceptance::EachEvent`] the refusals are kept and listed again on every sync.
+pub(crate) fn take_in(
+    store: &mut Store,
+    entries: Vec<Entry>,
+    mode: Acceptance,
+) -> Result<Imported, SyncError> {
     let mut refused = Vec::new();
     let mut incoming = Vec::new();
-    for (key, decoded) in m.unheld(&held_ids)? {
+    for (key, decoded) in entries {
+        if let Ok(u) = key.parse::<uuid::Uuid>() {
+            if store.holds(EventId(u))? {
+                continue;
+            }
+        }
         let why = match decoded {
             Ok(env) if env.campaign == store.campaign() => {
                 incoming.push(env);
@@ -368,7 +515,8 @@ pub fn import_changes(
             Acceptance::EachEvent => refused.push(why.to_string()),
         }
     }
-    let checked = check_signatures(&held, incoming);
+    incoming.sort_by_key(|e| e.order_key());
+    let checked = check_signatures(&store.roster_events()?, incoming);
     if let (Acceptance::Whole, Some(first)) = (mode, checked.refused.first()) {
         return Err(SyncError::Unsigned(first.clone()));
     }
@@ -379,9 +527,24 @@ pub fn import_changes(
             .map(|r| format!("the sync data holds {r}")),
     );
     let added = store.import(&checked.accepted)?;
-    // The events are in; the document is a cache, so failing to keep it loses nothing (the
-    // next export rebuilds what is missing from the log).
-    let _ = store.put_sync_state(DOC_KEY, &m.save());
+    if mode == Acceptance::EachEvent {
+        let mut all: Vec<String> = store
+            .sync_state(REFUSED_KEY)?
+            .map(|b| {
+                String::from_utf8_lossy(&b)
+                    .lines()
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
+        for r in &refused {
+            if !all.contains(r) {
+                all.push(r.clone());
+            }
+        }
+        store.put_sync_state(REFUSED_KEY, all.join("\n").as_bytes())?;
+        refused = all;
+    }
     Ok(Imported { added, refused })
 }
 
@@ -392,9 +555,10 @@ struct Checked {
 }
 
 /// Checks each new event: it must be signed by its device's key as the roster of the merged
-/// log holds it (forged or tampered events fail here). The roster is worked out again
-/// without the refused events until nothing more is refused, so that a forged roster event
-/// cannot vouch for a forged device.
+/// log holds it (forged or tampered events fail here). `held` is the log's roster events
+/// (all the roster is worked out from). The roster is worked out again without the refused
+/// events until nothing more is refused, so that a forged roster event cannot vouch for a
+/// forged device. Signatures are checked on two threads.
 fn check_signatures(held: &[Envelope], mut candidates: Vec<Envelope>) -> Checked {
     let mut refused = Vec::new();
     loop {
@@ -405,23 +569,36 @@ fn check_signatures(held: &[Envelope], mut candidates: Vec<Envelope>) -> Checked
             break;
         }
         let before = refused.len();
-        candidates.retain(|e| match roster.key(e.device) {
-            None => {
-                refused.push(format!(
-                    "event {} from device {}, which is not on the roster (the GM adds it with `leechbook device add`)",
-                    e.id.short(),
-                    e.device.short()
-                ));
+        let why = |e: &Envelope| {
+            match roster.key(e.device) {
+            None => Some(format!(
+                "event {} from device {}, which is not on the roster (the GM adds it with `leechbook device add`)",
+                e.id.short(),
+                e.device.short()
+            )),
+            Some(key) if !leechbook_store::codec::verify(e, key) => Some(format!(
+                "event {} whose signature does not match its bytes (tampered or forged)",
+                e.id.short()
+            )),
+            Some(_) => None,
+        }
+        };
+        let half = candidates.len() / 2;
+        let verdicts: Vec<Option<String>> = std::thread::scope(|s| {
+            let (a, b) = candidates.split_at(half);
+            let first = s.spawn(|| a.iter().map(why).collect::<Vec<_>>());
+            let mut second: Vec<_> = b.iter().map(why).collect();
+            let mut all = first.join().unwrap_or_else(|_| vec![None; half]);
+            all.append(&mut second);
+            all
+        });
+        let mut verdicts = verdicts.into_iter();
+        candidates.retain(|_| match verdicts.next().flatten() {
+            Some(r) => {
+                refused.push(r);
                 false
             }
-            Some(key) if !leechbook_store::codec::verify(e, key) => {
-                refused.push(format!(
-                    "event {} whose signature does not match its bytes (tampered or forged)",
-                    e.id.short()
-                ));
-                false
-            }
-            Some(_) => true,
+            None => true,
         });
         if refused.len() == before {
             break;

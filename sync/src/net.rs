@@ -12,11 +12,13 @@
 //! The file transport never depends on this module: both sit behind [`Transport`].
 
 use crate::{
-    import_changes, mirror_of, put_missing, Acceptance, Imported, SyncError, Transport, DOC_KEY,
+    entries_of, keep, kept, put_missing, take_in, Acceptance, Imported, SyncError, Transport,
 };
 use automerge::ChangeHash;
 use futures::StreamExt;
 use leechbook_core::ids::CampaignId;
+use leechbook_core::Envelope;
+use leechbook_store::ReadLog;
 use leechbook_store::Store;
 use samod::storage::{InMemoryStorage, Storage, StorageKey};
 use samod::{BackoffConfig, ConnectionId, DocHandle, DocumentId, Repo, ShareConfig};
@@ -46,15 +48,23 @@ fn runtime() -> Result<tokio::runtime::Runtime, SyncError> {
 }
 
 /// A repo that shares the campaign's document with every peer and no other document (so a
-/// device serving as a hub is not a store for strangers' documents), seeded with `offer` (a
-/// saved mirror) when there is one.
-async fn seeded_repo(campaign: CampaignId, offer: Option<Vec<u8>>) -> Result<Repo, SyncError> {
+/// device serving as a hub is not a store for strangers' documents), seeded with the document
+/// as the store keeps it (a whole save and the changes appended since) when there is one.
+async fn seeded_repo(
+    campaign: CampaignId,
+    seed: Option<(Vec<u8>, Vec<u8>)>,
+) -> Result<Repo, SyncError> {
     let id = document_id(campaign);
     let storage = InMemoryStorage::new();
-    if let Some(offer) = offer {
-        let key = StorageKey::from_parts([id.to_string().as_str(), "snapshot", "leechbook"])
-            .map_err(|_| net("the campaign's document id does not make a storage key"))?;
-        storage.put(key, offer).await;
+    if let Some((base, increments)) = seed {
+        let key = |kind: &str| {
+            StorageKey::from_parts([id.to_string().as_str(), kind, "leechbook"])
+                .map_err(|_| net("the campaign's document id does not make a storage key"))
+        };
+        storage.put(key("snapshot")?, base).await;
+        if !increments.is_empty() {
+            storage.put(key("incremental")?, increments).await;
+        }
     }
     Ok(Repo::build_tokio()
         .with_storage(storage)
@@ -84,20 +94,24 @@ pub struct NetworkTransport {
     repo: Repo,
     doc: DocHandle,
     conn: ConnectionId,
+    /// The heads of the document as the store kept it.
+    kept: Vec<ChangeHash>,
+    /// The heads of what this side offered (the kept document and the local events).
     offered: Vec<ChangeHash>,
     timeout: Duration,
     url: String,
 }
 
 impl NetworkTransport {
-    /// Dials the hub at `url` (`ws://` or `wss://`) and offers `offer` (a saved mirror whose
-    /// heads are `offered`) as the campaign's document; with no offer (a device joining), the
-    /// hub must hold the campaign. Gives up after `timeout`.
+    /// Dials the hub at `url` (`ws://` or `wss://`) and offers `seed` (a saved document and
+    /// changes appended to it) with `local` (events not yet in it) put in, as the campaign's
+    /// document; with no seed (a device joining), the hub must hold the campaign. Gives up
+    /// after `timeout`.
     pub fn connect(
         url: &str,
         campaign: CampaignId,
-        offer: Option<Vec<u8>>,
-        offered: Vec<ChangeHash>,
+        seed: Seed,
+        local: &[Envelope],
         timeout: Duration,
     ) -> Result<NetworkTransport, SyncError> {
         let parsed = url::Url::parse(url)
@@ -108,8 +122,26 @@ impl NetworkTransport {
             )));
         }
         let rt = runtime()?;
-        let (repo, doc, conn) = rt.block_on(async {
-            let repo = seeded_repo(campaign, offer).await?;
+        let seeded = seed.is_some();
+        let (repo, doc, conn, kept, offered) = rt.block_on(async {
+            let repo = seeded_repo(campaign, seed).await?;
+            // A seeded document is found, and the local events put in it, before any peer is
+            // connected: its heads then are exactly what this side offers, and nothing the hub
+            // sends can be mistaken for ours.
+            let local = if seeded {
+                let doc = find(&repo, campaign).await?;
+                let heads = doc.with_document(|d| {
+                    let kept = d.get_heads();
+                    if !local.is_empty() {
+                        d.transact(|tx| put_missing(tx, local))
+                            .map_err(|f| f.error)?;
+                    }
+                    Ok::<_, SyncError>((kept, d.get_heads()))
+                })?;
+                Some((doc, heads))
+            } else {
+                None
+            };
             let dialer = repo
                 .dial_websocket(
                     parsed,
@@ -126,16 +158,23 @@ impl NetworkTransport {
                 .map_err(|_| unreachable())?
                 .map_err(|_| unreachable())?;
             let conn = dialer.connection_id().ok_or_else(unreachable)?;
-            let doc = tokio::time::timeout(timeout, find(&repo, campaign))
-                .await
-                .map_err(|_| unreachable())??;
-            Ok::<_, SyncError>((repo, doc, conn))
+            let (doc, (kept, offered)) = match local {
+                Some(found) => found,
+                None => {
+                    let doc = tokio::time::timeout(timeout, find(&repo, campaign))
+                        .await
+                        .map_err(|_| unreachable())??;
+                    (doc, (Vec::new(), Vec::new()))
+                }
+            };
+            Ok::<_, SyncError>((repo, doc, conn, kept, offered))
         })?;
         Ok(NetworkTransport {
             rt,
             repo,
             doc,
             conn,
+            kept,
             offered,
             timeout,
             url: url.to_string(),
@@ -187,6 +226,23 @@ impl Transport for NetworkTransport {
     }
 }
 
+/// What to seed the sync engine with, given the document the store keeps and the events
+/// recorded since: the kept document, or (when none is kept) a new one of those events; and
+/// the events still to put in it. `None` for a ledger with no events at all (joining).
+type Seed = Option<(Vec<u8>, Vec<u8>)>;
+
+fn seed_of(k: crate::Kept, local: Vec<Envelope>) -> Result<(Seed, Vec<Envelope>), SyncError> {
+    if !k.base.is_empty() {
+        return Ok((Some((k.base, k.increments)), local));
+    }
+    if local.is_empty() {
+        return Ok((None, local));
+    }
+    let mut m = crate::Mirror::new();
+    m.add(&local)?;
+    Ok((Some((m.save(), Vec::new())), Vec::new()))
+}
+
 /// What a network sync did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NetSynced {
@@ -198,19 +254,49 @@ pub struct NetSynced {
 
 /// Syncs the store with the hub at `url`: offers everything it holds, takes in what the hub
 /// holds that it lacks (each event checked; the refused are listed), and waits until the hub
-/// holds everything.
+/// holds everything. The document is loaded once (by the sync engine, from what the store
+/// keeps); only the events recorded since the last sync are read from the log, only the
+/// entries the hub sent are decoded, and only what the document gained is written back.
 pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetSynced, SyncError> {
-    let mut m = mirror_of(store)?;
-    let offer = if store.count()? == 0 {
-        None
-    } else {
-        let offer = m.save();
-        store.put_sync_state(DOC_KEY, &offer)?;
-        Some(offer)
-    };
-    let mut t = NetworkTransport::connect(url, store.campaign(), offer, m.heads(), timeout)?;
-    let bytes = t.receive()?.unwrap_or_default();
-    let imported = import_changes(store, &bytes, Acceptance::EachEvent)?;
+    let k = kept(store)?;
+    let kept_sizes = (k.base.len(), k.increments.len());
+    let (local, _) = store.events_after_row(k.mark)?;
+    let (seed, local) = seed_of(k, local)?;
+    let t = NetworkTransport::connect(url, store.campaign(), seed, &local, timeout)?;
+    let kept_heads = t.kept.clone();
+    t.wait("sending its changes", t.doc.we_have_their_changes(t.conn))?;
+    // Take in what the hub sent, then keep the document exactly as taken in: if more arrived
+    // meanwhile, take that in too first (the kept document never holds an entry the log has
+    // not been offered).
+    let whole = crate::wants_whole(kept_sizes);
+    let mut from = t.offered.clone();
+    let mut imported = Imported::default();
+    loop {
+        let (entries, now) = t.doc.with_document(|d| {
+            let now = d.get_heads();
+            (entries_of(d.diff(&from, &now)), now)
+        });
+        let got = take_in(store, entries, Acceptance::EachEvent)?;
+        imported.added += got.added;
+        imported.refused = got.refused;
+        let saved = t.doc.with_document(|d| {
+            (d.get_heads() == now).then(|| {
+                if whole {
+                    d.save()
+                } else {
+                    d.save_after(&kept_heads)
+                }
+            })
+        });
+        if let Some(bytes) = saved {
+            // A cache: failing to keep it loses nothing (the next sync offers the events
+            // again).
+            let mark = store.last_row()?;
+            let _ = keep(store, kept_sizes, |_| bytes, mark);
+            break;
+        }
+        from = now;
+    }
     t.finish()?;
     Ok(NetSynced {
         imported,
@@ -246,14 +332,18 @@ pub fn serve(
     until: impl Future<Output = ()>,
     report: &mut dyn FnMut(HubReport),
 ) -> Result<(), SyncError> {
-    let mut m = mirror_of(store)?;
-    let offer = m.save();
-    store.put_sync_state(DOC_KEY, &offer)?;
-    let mut seen = m.heads();
+    let k = kept(store)?;
+    let (local, mut mark) = store.events_after_row(k.mark)?;
+    let (seed, local) = seed_of(k, local)?;
     let rt = runtime()?;
     rt.block_on(async {
-        let repo = seeded_repo(store.campaign(), Some(offer)).await?;
+        let repo = seeded_repo(store.campaign(), seed).await?;
         let doc = find(&repo, store.campaign()).await?;
+        doc.with_document(|d| {
+            d.transact(|tx| put_missing(tx, &local))
+                .map_err(|f| f.error)
+        })?;
+        let mut seen = doc.with_document(|d| d.get_heads());
         let (url, server) = listen(&repo, listener)?;
         report(HubReport::Listening {
             url,
@@ -261,7 +351,6 @@ pub fn serve(
         });
         let mut changes = doc.changes();
         let mut tick = tokio::time::interval(Duration::from_millis(250));
-        let mut offered_count = store.count()?;
         let until = std::pin::pin!(until);
         let mut until = until;
         loop {
@@ -270,12 +359,12 @@ pub fn serve(
                 _ = changes.next() => {}
                 _ = tick.tick() => {}
             }
-            match offer_gains(store, &doc, &mut offered_count) {
+            match offer_gains(store, &doc, &mut mark) {
                 Ok(0) => {}
                 Ok(n) => report(HubReport::Offered(n)),
                 Err(e) => report(HubReport::Trouble(e.to_string())),
             }
-            match take_in(store, &doc, &mut seen) {
+            match take_in_since(store, &doc, &mut seen) {
                 Ok(Some(i)) => report(HubReport::TookIn(i)),
                 Ok(None) => {}
                 Err(e) => report(HubReport::Trouble(e.to_string())),
@@ -344,35 +433,39 @@ pub fn relay(
     })
 }
 
-/// Imports what peers added to the document since `seen`; `seen` moves on only if it landed.
-fn take_in(
+/// Takes in what peers added to the document since `seen`; `seen` moves on only if it
+/// landed.
+fn take_in_since(
     store: &mut Store,
     doc: &DocHandle,
     seen: &mut Vec<ChangeHash>,
 ) -> Result<Option<Imported>, SyncError> {
-    let (bytes, heads) = doc.with_document(|d| (d.save_after(seen), d.get_heads()));
-    if bytes.is_empty() {
+    let (entries, heads) = doc.with_document(|d| {
+        let heads = d.get_heads();
+        (entries_of(d.diff(seen, &heads)), heads)
+    });
+    if entries.is_empty() {
         *seen = heads;
         return Ok(None);
     }
-    let imported = import_changes(store, &bytes, Acceptance::EachEvent)?;
+    let imported = take_in(store, entries, Acceptance::EachEvent)?;
     *seen = heads;
-    Ok((imported.added > 0 || !imported.refused.is_empty()).then_some(imported))
+    Ok((imported.added > 0).then_some(imported))
 }
 
-/// Puts the events the ledger gained (recorded by another process while serving) into the
-/// document, which shares them with the peers.
-fn offer_gains(store: &Store, doc: &DocHandle, offered: &mut u64) -> Result<usize, SyncError> {
-    let count = store.count()?;
-    if count == *offered {
+/// Puts the events the ledger gained since row `mark` (recorded by another process while
+/// serving) into the document, which shares them with the peers.
+fn offer_gains(store: &Store, doc: &DocHandle, mark: &mut i64) -> Result<usize, SyncError> {
+    let (events, last) = store.events_after_row(*mark)?;
+    if events.is_empty() {
+        *mark = last;
         return Ok(0);
     }
-    let events = store.events()?;
     let added = doc.with_document(|d| {
         d.transact(|tx| put_missing(tx, &events))
             .map(|ok| ok.result)
             .map_err(|f| f.error)
     })?;
-    *offered = count;
+    *mark = last;
     Ok(added)
 }

@@ -191,3 +191,55 @@ fn verify_drops_stale_and_corrupt_snapshots() {
         .collect();
     assert_eq!(kept, vec![n]);
 }
+
+/// A ledger of the synthetic campaign with a snapshot every 1,000 events, as the CLI keeps
+/// them.
+fn synthetic_ledger(
+    dir: &std::path::Path,
+    n: usize,
+) -> (std::path::PathBuf, Vec<leechbook_core::Envelope>) {
+    let path = dir.join("synthetic.db");
+    let campaign = leechbook_core::ids::CampaignId(uuid::Uuid::from_u128(1));
+    let mut store = Store::create_joining(&path, campaign).unwrap();
+    let log = leechbook_core::synthetic::campaign(n);
+    store.import(&log).unwrap();
+    let snaps = leechbook_bench::cli_snapshots(&log, |_| true);
+    for s in &snaps {
+        store.save_snapshot(s).unwrap();
+    }
+    (path, log)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    /// `show --at EVENT` starts from the latest snapshot at or before the event: for any
+    /// event, that gives exactly the fold of the log up to it.
+    #[test]
+    fn the_record_up_to_an_event_from_a_snapshot_is_the_fold_of_the_prefix(picks in prop::collection::vec(0usize..3_500, 1..6)) {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, log) = synthetic_ledger(dir.path(), 3_500);
+        let store = Store::open(&path).unwrap();
+        for p in picks {
+            let key = log[p].order_key();
+            let from_snapshot = leechbook::fold_latest(&store, Some(key)).unwrap();
+            prop_assert!(from_snapshot == Ledger::fold(&log[..=p]), "differs at event {p}");
+        }
+    }
+}
+
+#[test]
+fn snapshots_thin_out_with_age() {
+    let latest = 1_000_000;
+    let kept: Vec<u64> = (1..=1_000)
+        .map(|k| k * leechbook::SNAPSHOT_EVERY)
+        .filter(|p| leechbook::snapshot_kept(*p, latest))
+        .collect();
+    // The last ten thousand events: every snapshot (991,000 to 1,000,000).
+    assert!((991..=1000).all(|k| kept.contains(&(k * 1000))));
+    assert!(!kept.contains(&990_000) || 990_000 % 10_000 == 0);
+    // Within the last 100,000: one every 10,000; before that, one every 100,000.
+    assert!(kept.contains(&910_000) && !kept.contains(&915_000));
+    assert!(kept.contains(&800_000) && !kept.contains(&890_000) && !kept.contains(&810_000));
+    assert_eq!(kept.len(), 10 + 9 + 9);
+}

@@ -240,8 +240,8 @@ fn forged_events_on_an_open_hub_are_refused_and_reported_and_the_rest_land() {
     let mut forger = leechbook_sync::net::NetworkTransport::connect(
         hub.url(),
         campaign,
-        Some(mirror.save()),
-        mirror.heads(),
+        Some((mirror.save(), Vec::new())),
+        &[],
         std::time::Duration::from_secs(20),
     )
     .unwrap();

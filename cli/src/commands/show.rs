@@ -27,6 +27,22 @@ pub fn cmd_show(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
 fn cmd_show_any(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let ledger = match &a.at {
         None => ctx.load()?.1,
+        Some(spec) if crate::audit::is_event_spec(spec) => {
+            // An event: the record up to it, from the latest snapshot at or before it.
+            let store = ctx.open()?;
+            let key = crate::audit::event_key(&store, spec)?;
+            let l = crate::fold_latest(&store, Some(key))?;
+            if l.character_named(&a.name).is_none()
+                && ctx.load()?.1.character_named(&a.name).is_some()
+            {
+                return Err(CommandError::user(format!(
+                    "{} had not joined the campaign by event {}",
+                    a.name,
+                    spec.trim()
+                )));
+            }
+            l
+        }
         Some(spec) => {
             let events = ctx.open()?.events()?;
             let m = crate::audit::moment(&events, spec)?;

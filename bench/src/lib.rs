@@ -1,0 +1,401 @@
+//! Leechbook at scale: each figure of a long campaign measured, in the same run, against its
+//! floor (what the same work costs with nothing of Leechbook's in the way).
+//!
+//! A synthetic campaign ([`leechbook_core::synthetic`]: a GM's device and four players',
+//! 100 characters, strikes, treatments, healing rolls, retracted mistakes) is written once
+//! per size to a ledger under `target/bench-ledgers/`, with the snapshots the CLI keeps.
+//! The scenarios:
+//!
+//! - [`append`]: bulk append ([`leechbook_store::Store::import`]) against a raw SQLite insert
+//!   of the same encoded bytes;
+//! - [`replay`]: open, read, decode and fold the whole log against a raw scan of its rows;
+//! - [`as_of`]: `show --at EVENT` at random points (snapshots plus the tail) against the
+//!   full replay;
+//! - [`cli_strike`]: one `leechbook strike` as a process, against starting the process;
+//! - [`sync`]: two devices that each recorded events the other lacks converge through a
+//!   relay on loopback, against raw automerge syncing the same two documents in memory.
+//!
+//! `cargo run --release -p leechbook-bench --bin scale` prints the table (peak memory from a
+//! process per scenario); `cargo bench -p leechbook-bench` runs them under criterion.
+
+use anyhow::{Context, Result};
+use leechbook_core::fold::FOLD_VERSION;
+use leechbook_core::ids::CampaignId;
+use leechbook_core::synthetic;
+use leechbook_core::{Envelope, Ledger};
+use leechbook_store::{codec, Snapshot, Store};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The synthetic campaign's id.
+pub fn campaign() -> CampaignId {
+    CampaignId(uuid::Uuid::from_u128(1))
+}
+
+/// One measured figure and its floor.
+#[derive(Clone, Debug, Default)]
+pub struct Measured {
+    /// What was measured.
+    pub name: String,
+    /// The events in the ledger.
+    pub events: usize,
+    /// The figure, in seconds.
+    pub figure: f64,
+    /// The floor, in seconds.
+    pub floor: f64,
+    /// What the floor is.
+    pub floor_name: String,
+    /// Other figures (name, value).
+    pub notes: Vec<(String, String)>,
+}
+
+impl Measured {
+    /// The figure over its floor.
+    pub fn ratio(&self) -> f64 {
+        self.figure / self.floor
+    }
+
+    /// As one JSON line (for the table, from a process per scenario).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "name": self.name,
+            "events": self.events,
+            "figure": self.figure,
+            "floor": self.floor,
+            "floor_name": self.floor_name,
+            "notes": self.notes,
+        })
+    }
+
+    /// Back from [`Measured::to_json`].
+    pub fn from_json(v: &serde_json::Value) -> Option<Measured> {
+        Some(Measured {
+            name: v["name"].as_str()?.to_string(),
+            events: v["events"].as_u64()? as usize,
+            figure: v["figure"].as_f64()?,
+            floor: v["floor"].as_f64()?,
+            floor_name: v["floor_name"].as_str()?.to_string(),
+            notes: v["notes"]
+                .as_array()?
+                .iter()
+                .filter_map(|p| Some((p[0].as_str()?.to_string(), p[1].as_str()?.to_string())))
+                .collect(),
+        })
+    }
+}
+
+/// The median of several timings of `f`.
+pub fn median(runs: usize, mut f: impl FnMut() -> Result<Duration>) -> Result<f64> {
+    let mut t: Vec<f64> = (0..runs)
+        .map(|_| f().map(|d| d.as_secs_f64()))
+        .collect::<Result<_>>()?;
+    t.sort_by(f64::total_cmp);
+    Ok(t[t.len() / 2])
+}
+
+fn timed<T>(f: impl FnOnce() -> Result<T>) -> Result<(T, Duration)> {
+    let start = Instant::now();
+    let v = f()?;
+    Ok((v, start.elapsed()))
+}
+
+/// Where the benchmark ledgers are kept.
+pub fn ledgers_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-ledgers")
+}
+
+/// The snapshots the CLI would have kept while recording `log`: one every
+/// [`leechbook::SNAPSHOT_EVERY`] events that `keep(position)` wants, except where a later
+/// ruling targets an event it folds (the store drops such a snapshot when the ruling lands).
+/// Folding the whole log once gives each of them, since no later ruling changes what it folds.
+pub fn cli_snapshots(log: &[Envelope], keep: impl Fn(u64) -> bool) -> Vec<Snapshot> {
+    let position_of: std::collections::HashMap<_, _> = log
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.id, i as u64 + 1))
+        .collect();
+    // For each position, the earliest event that a ruling recorded after it targets.
+    let mut earliest_later_target = vec![u64::MAX; log.len() + 1];
+    for (i, e) in log.iter().enumerate().rev() {
+        let target = match &e.event {
+            leechbook_core::Event::Ruling(r) => r.target().and_then(|t| position_of.get(&t)),
+            _ => None,
+        };
+        let here = target.copied().unwrap_or(u64::MAX);
+        earliest_later_target[i] = earliest_later_target[i + 1].min(here);
+    }
+    let mut snapshots = Vec::new();
+    let mut position = 0u64;
+    Ledger::derive(log, |ledger, env, _| {
+        position += 1;
+        let stands = earliest_later_target[position as usize] > position;
+        if position % leechbook::SNAPSHOT_EVERY == 0 && stands && keep(position) {
+            snapshots.push(Snapshot {
+                position,
+                last: env.order_key(),
+                fold_version: FOLD_VERSION,
+                payload: codec::encode_ledger(ledger),
+            });
+        }
+    });
+    snapshots
+}
+
+/// The snapshots the CLI keeps for `log`, thinned out as [`leechbook::snapshot_kept`] says.
+fn keep_snapshots(store: &mut Store, log: &[Envelope]) -> Result<()> {
+    let every = leechbook::SNAPSHOT_EVERY;
+    let latest = log.len() as u64 / every * every;
+    for s in cli_snapshots(log, |p| leechbook::snapshot_kept(p, latest)) {
+        store.save_snapshot(&s)?;
+    }
+    Ok(())
+}
+
+fn remove_ledger(path: &Path) {
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+    }
+}
+
+/// The ledger of the synthetic campaign of `n` events, with its snapshots: built once, then
+/// reused (its name carries the fold version).
+pub fn ledger(n: usize) -> Result<PathBuf> {
+    let dir = ledgers_dir();
+    std::fs::create_dir_all(&dir)?;
+    let path = dir.join(format!("synthetic-{n}-fold{FOLD_VERSION}.db"));
+    if path.exists() {
+        return Ok(path);
+    }
+    let building = dir.join(format!("synthetic-{n}.building"));
+    remove_ledger(&building);
+    let mut store = Store::create_joining(&building, campaign())?;
+    // The ledger's own device is on the roster as a GM, so that commands can record on it.
+    let me = (store.device(), store.public_key().to_vec());
+    let log = synthetic::campaign_keyed(n, |d| vec![d; 32], Some(me));
+    for chunk in log.chunks(10_000) {
+        store.import(chunk)?;
+    }
+    keep_snapshots(&mut store, &log)?;
+    drop(store);
+    std::fs::rename(&building, &path)?;
+    Ok(path)
+}
+
+/// Bulk append of `n` events (in transactions of 10,000) against a raw SQLite insert of the
+/// same encoded bytes into a table of one blob column, with the same pragmas and batches.
+pub fn append(n: usize, dir: &Path) -> Result<Measured> {
+    let log = synthetic::campaign(n);
+    let encoded: Vec<Vec<u8>> = log.iter().map(codec::encode_envelope).collect();
+    let figure = median(3, || {
+        let path = dir.join("append.db");
+        remove_ledger(&path);
+        let mut store = Store::create_joining(&path, campaign())?;
+        let (_, t) = timed(|| {
+            for chunk in log.chunks(10_000) {
+                store.import(chunk)?;
+            }
+            Ok(())
+        })?;
+        Ok(t)
+    })?;
+    let floor = median(3, || {
+        let path = dir.join("raw.db");
+        remove_ledger(&path);
+        let mut conn = rusqlite::Connection::open(&path)?;
+        conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0))?;
+        conn.execute_batch(
+            "PRAGMA synchronous = NORMAL;
+             CREATE TABLE raw (rowid INTEGER PRIMARY KEY, bytes BLOB NOT NULL);",
+        )?;
+        let (_, t) = timed(|| {
+            for chunk in encoded.chunks(10_000) {
+                let tx = conn.transaction()?;
+                {
+                    let mut stmt = tx.prepare_cached("INSERT INTO raw (bytes) VALUES (?1)")?;
+                    for b in chunk {
+                        stmt.execute([b])?;
+                    }
+                }
+                tx.commit()?;
+            }
+            Ok(())
+        })?;
+        Ok(t)
+    })?;
+    Ok(Measured {
+        name: "bulk append".into(),
+        events: n,
+        figure,
+        floor,
+        floor_name: "raw SQLite insert of the same bytes".into(),
+        notes: vec![
+            ("events/s".into(), format!("{:.0}", n as f64 / figure)),
+            ("floor events/s".into(), format!("{:.0}", n as f64 / floor)),
+        ],
+    })
+}
+
+/// Reads every row of the log in the total order, touching every byte, decoding nothing.
+fn raw_scan(path: &Path) -> Result<usize> {
+    let conn = rusqlite::Connection::open(path)?;
+    let mut stmt = conn.prepare(
+        "SELECT id, campaign, device, seq, clock, wall_ms, at, schema, payload, signature
+         FROM events ORDER BY clock, device, seq",
+    )?;
+    let mut rows = stmt.query([])?;
+    let mut bytes = 0usize;
+    while let Some(r) = rows.next()? {
+        for i in [0, 1, 2, 8] {
+            bytes += r
+                .get_ref(i)?
+                .as_blob()?
+                .iter()
+                .map(|b| usize::from(*b))
+                .sum::<usize>();
+        }
+        bytes += r.get::<_, i64>(4)? as usize;
+    }
+    Ok(bytes)
+}
+
+/// Full replay of the ledger of `n` events (open, read, decode, fold) against a raw scan of
+/// the same rows.
+pub fn replay(n: usize) -> Result<Measured> {
+    let path = ledger(n)?;
+    let mut applied = 0;
+    let figure = median(3, || {
+        let (ledger, t) = timed(|| {
+            let store = Store::open(&path)?;
+            Ok(Ledger::fold(&store.events()?))
+        })?;
+        applied = ledger.applied as usize + ledger.retracted.len();
+        anyhow::ensure!(
+            ledger.void.is_empty(),
+            "the synthetic log folds with void events"
+        );
+        Ok(t)
+    })?;
+    anyhow::ensure!(applied == n, "replay folded {applied} of {n} events");
+    let floor = median(3, || Ok(timed(|| raw_scan(&path))?.1))?;
+    Ok(Measured {
+        name: "full replay".into(),
+        events: n,
+        figure,
+        floor,
+        floor_name: "raw scan of the rows".into(),
+        notes: vec![("events/s".into(), format!("{:.0}", n as f64 / figure))],
+    })
+}
+
+/// `show CHARACTER --at EVENT --json` at twenty points spread over the log (the median),
+/// against the full replay.
+pub fn as_of(n: usize) -> Result<Measured> {
+    let path = ledger(n)?;
+    let log = Store::open(&path)?.events()?;
+    let mut x: u64 = 7;
+    let points: Vec<String> = (0..20)
+        .map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+            log[(x >> 33) as usize % log.len()].id.to_string()
+        })
+        .collect();
+    drop(log);
+    let db = path.display().to_string();
+    let mut i = 0;
+    let figure = median(points.len(), || {
+        let at = &points[i];
+        i += 1;
+        let (out, t) = timed(|| {
+            Ok(leechbook::run([
+                "leechbook",
+                "--db",
+                &db,
+                "show",
+                "c5",
+                "--at",
+                at,
+                "--json",
+            ]))
+        })?;
+        anyhow::ensure!(out.code == 0, "show --at {at}: {}", out.stderr);
+        Ok(t)
+    })?;
+    let floor = median(3, || {
+        Ok(timed(|| {
+            let store = Store::open(&path)?;
+            Ok(Ledger::fold(&store.events()?))
+        })?
+        .1)
+    })?;
+    Ok(Measured {
+        name: "as-of query".into(),
+        events: n,
+        figure,
+        floor,
+        floor_name: "full replay".into(),
+        notes: vec![("ms".into(), format!("{:.1}", figure * 1e3))],
+    })
+}
+
+/// The `leechbook` binary beside this one (`cargo build --release -p leechbook`).
+pub fn leechbook_binary() -> Result<PathBuf> {
+    let exe = std::env::current_exe()?;
+    let dir = exe.parent().context("the bench binary has a directory")?;
+    for d in [dir, dir.parent().unwrap_or(dir)] {
+        let p = d.join("leechbook");
+        if p.exists() {
+            return Ok(p);
+        }
+    }
+    anyhow::bail!(
+        "no leechbook binary beside {}: run cargo build --release -p leechbook first",
+        exe.display()
+    )
+}
+
+/// One `leechbook strike` on the ledger of `n` events, as a process (start to exit), against
+/// starting the same binary for `--version`.
+pub fn cli_strike(n: usize, dir: &Path) -> Result<Measured> {
+    let bin = leechbook_binary()?;
+    let copy = dir.join("strike.db");
+    remove_ledger(&copy);
+    std::fs::copy(ledger(n)?, &copy)?;
+    let run = |args: &[&str]| -> Result<Duration> {
+        let (out, t) = timed(|| Ok(std::process::Command::new(&bin).args(args).output()?))?;
+        anyhow::ensure!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Ok(t)
+    };
+    let db = copy.display().to_string();
+    let figure = median(11, || {
+        run(&[
+            "--db",
+            &db,
+            "strike",
+            "c5",
+            "--aspect",
+            "blunt",
+            "--location",
+            "thorax",
+            "--effective",
+            "4",
+            "--dice",
+            "shock=3,compound=10",
+        ])
+    })?;
+    let floor = median(11, || run(&["--version"]))?;
+    Ok(Measured {
+        name: "one CLI strike".into(),
+        events: n,
+        figure,
+        floor,
+        floor_name: "process start (--version)".into(),
+        notes: vec![("ms".into(), format!("{:.1}", figure * 1e3))],
+    })
+}
+
+pub mod sync;
+pub use sync::sync;

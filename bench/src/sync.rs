@@ -1,0 +1,247 @@
+//! The sync scenario: two devices hold a shared base (and the same automerge document of it,
+//! as an earlier sync left them) and each has recorded `d` events the other lacks. They
+//! converge through a relay on loopback (`sync connect` from A, then B, then A), every byte
+//! counted by a proxy in front of the relay. The floor is raw automerge: the same two
+//! documents, already in memory with their changes, synced by automerge's sync protocol
+//! with nothing in between.
+
+use crate::{campaign, median, remove_ledger, timed, Measured};
+use anyhow::Result;
+use automerge::sync::SyncDoc;
+use automerge::transaction::Transactable;
+use leechbook_core::synthetic;
+use leechbook_store::{codec, Store};
+use leechbook_sync::FileTransport;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The signing key of the synthetic campaign's device `d`.
+fn key(d: u8) -> ed25519_dalek::SigningKey {
+    ed25519_dalek::SigningKey::from_bytes(&[d + 1; 32])
+}
+
+/// The synthetic log of `n` events with real keys on its roster; the last `signed` events
+/// signed by their devices (the ones a sync will check).
+pub fn signed_log(n: usize, signed: usize) -> Vec<leechbook_core::Envelope> {
+    let mut log =
+        synthetic::campaign_keyed(n, |d| key(d).verifying_key().to_bytes().to_vec(), None);
+    let keys: Vec<_> = (0..synthetic::DEVICES).map(key).collect();
+    for e in log[n - signed..].iter_mut() {
+        let d = (0..synthetic::DEVICES)
+            .find(|d| synthetic::device(*d) == e.device)
+            .unwrap_or(0);
+        codec::sign(e, &keys[usize::from(d)]);
+    }
+    log
+}
+
+/// A TCP proxy in front of `to` that counts the bytes both ways.
+struct Proxy {
+    addr: std::net::SocketAddr,
+    bytes: Arc<AtomicU64>,
+}
+
+impl Proxy {
+    fn start(to: std::net::SocketAddr) -> Result<Proxy> {
+        let listener = TcpListener::bind("127.0.0.1:0")?;
+        let addr = listener.local_addr()?;
+        let bytes = Arc::new(AtomicU64::new(0));
+        let counted = bytes.clone();
+        std::thread::spawn(move || {
+            for client in listener.incoming().map_while(Result::ok) {
+                let Ok(server) = TcpStream::connect(to) else {
+                    continue;
+                };
+                for (mut from, mut into) in [
+                    (client.try_clone(), server.try_clone()),
+                    (server.try_clone(), client.try_clone()),
+                ]
+                .into_iter()
+                .filter_map(|(a, b)| Some((a.ok()?, b.ok()?)))
+                {
+                    let counted = counted.clone();
+                    std::thread::spawn(move || {
+                        let mut buf = [0u8; 64 * 1024];
+                        while let Ok(k) = from.read(&mut buf) {
+                            if k == 0 || into.write_all(&buf[..k]).is_err() {
+                                break;
+                            }
+                            counted.fetch_add(k as u64, Ordering::Relaxed);
+                        }
+                        let _ = into.shutdown(std::net::Shutdown::Write);
+                    });
+                }
+            }
+        });
+        Ok(Proxy { addr, bytes })
+    }
+}
+
+/// Two ledgers of the same base (with the base's document persisted in both, as after an
+/// earlier sync) and a tail each. Returns the base document's bytes.
+fn two_devices(
+    base: &[leechbook_core::Envelope],
+    x: &[leechbook_core::Envelope],
+    y: &[leechbook_core::Envelope],
+    a: &Path,
+    b: &Path,
+    dir: &Path,
+) -> Result<Vec<u8>> {
+    remove_ledger(a);
+    remove_ledger(b);
+    {
+        let mut store = Store::create_joining(a, campaign())?;
+        for chunk in base.chunks(10_000) {
+            store.import(chunk)?;
+        }
+        // An export persists the document of the base.
+        let file = dir.join("base.sync");
+        leechbook_sync::export(&mut store, &mut FileTransport { path: &file }, None)?;
+    }
+    std::fs::copy(a, b)?;
+    let mut doc = Vec::new();
+    for (p, tail) in [(a, x), (b, y)] {
+        let mut store = Store::open(p)?;
+        store.import(tail)?;
+        if doc.is_empty() {
+            doc = store.sync_state("automerge-document")?.unwrap_or_default();
+        }
+    }
+    Ok(doc)
+}
+
+/// Two devices of a ledger of `n` events, `d` of them recorded on each device alone, converge
+/// through a relay; against raw automerge syncing the same documents.
+pub fn sync(n: usize, d: usize, dir: &Path) -> Result<Measured> {
+    anyhow::ensure!(2 * d < n, "the divergent events must leave a base");
+    let log = signed_log(n, 2 * d);
+    let (base, tails) = log.split_at(n - 2 * d);
+    let (x, y) = tails.split_at(d);
+    let (a, b) = (dir.join("sync-a.db"), dir.join("sync-b.db"));
+
+    let mut wire = 0u64;
+    let mut doc_bytes = 0usize;
+    let mut base_doc = Vec::new();
+    // A fresh pair of ledgers for each run (a sync changes them), built outside the timing.
+    let figure = median(3, || {
+        base_doc = two_devices(base, x, y, &a, &b, dir)?;
+        // A fresh relay for each run, so that no run finds another's changes on it.
+        let relay = TcpListener::bind("127.0.0.1:0")?;
+        let relay_addr = relay.local_addr()?;
+        let (stop, stopped) = futures::channel::oneshot::channel::<()>();
+        let relay = std::thread::spawn(move || {
+            let _ = leechbook_sync::net::relay(
+                relay,
+                async {
+                    let _ = stopped.await;
+                },
+                |_| {},
+            );
+        });
+        let proxy = Proxy::start(relay_addr)?;
+        let url = format!("ws://{}", proxy.addr);
+        let before = proxy.bytes.load(Ordering::Relaxed);
+        let (_, t) = timed(|| {
+            for p in [&a, &b, &a] {
+                let mut store = Store::open(p)?;
+                leechbook_sync::net::sync_with(&mut store, &url, Duration::from_secs(600))?;
+            }
+            Ok(())
+        })?;
+        wire = proxy.bytes.load(Ordering::Relaxed) - before;
+        let _ = stop.send(());
+        let _ = relay.join();
+        let (sa, sb) = (Store::open(&a)?, Store::open(&b)?);
+        anyhow::ensure!(sa.count()? as usize == n && sb.count()? as usize == n);
+        anyhow::ensure!(sa.events()? == sb.events()?, "the two devices differ");
+        doc_bytes = ["automerge-document", "automerge-increments"]
+            .iter()
+            .map(|k| sa.sync_state(k).map(|v| v.map_or(0, |v| v.len())))
+            .sum::<Result<usize, _>>()?;
+        Ok(t)
+    })?;
+
+    // The floor: the same base document, each side's events put in it as the mirror does,
+    // then automerge's sync protocol between the two in memory.
+    let mut raw_wire = 0usize;
+    let mut raw_doc = 0usize;
+    let floor = median(3, || {
+        let base = automerge::Automerge::load(&base_doc)?;
+        let mut docs = [base.fork(), base.fork()];
+        for (doc, tail) in docs.iter_mut().zip([x, y]) {
+            doc.transact(|tx| {
+                for e in tail {
+                    tx.put(
+                        automerge::ROOT,
+                        e.id.to_string(),
+                        automerge::ScalarValue::Bytes(codec::encode_envelope(e)),
+                    )?;
+                }
+                Ok::<_, automerge::AutomergeError>(())
+            })
+            .map_err(|f| f.error)?;
+        }
+        let [mut da, mut db] = docs;
+        let (_, t) = timed(|| {
+            let (mut sa, mut sb) = (automerge::sync::State::new(), automerge::sync::State::new());
+            raw_wire = 0;
+            loop {
+                let mut quiet = true;
+                if let Some(m) = da.generate_sync_message(&mut sa) {
+                    quiet = false;
+                    let bytes = m.encode();
+                    raw_wire += bytes.len();
+                    db.receive_sync_message(&mut sb, automerge::sync::Message::decode(&bytes)?)?;
+                }
+                if let Some(m) = db.generate_sync_message(&mut sb) {
+                    quiet = false;
+                    let bytes = m.encode();
+                    raw_wire += bytes.len();
+                    da.receive_sync_message(&mut sa, automerge::sync::Message::decode(&bytes)?)?;
+                }
+                if quiet {
+                    break;
+                }
+            }
+            Ok(())
+        })?;
+        anyhow::ensure!(
+            da.get_heads() == db.get_heads(),
+            "raw automerge did not converge"
+        );
+        raw_doc = da.save().len();
+        Ok(t)
+    })?;
+    let exchanged = 2 * d;
+    Ok(Measured {
+        name: format!("sync, {d} divergent events a side"),
+        events: n,
+        figure,
+        floor,
+        floor_name: "raw automerge sync of the same documents".into(),
+        notes: vec![
+            (
+                "µs/event exchanged".into(),
+                format!("{:.1}", figure * 1e6 / exchanged as f64),
+            ),
+            (
+                "floor µs/event".into(),
+                format!("{:.1}", floor * 1e6 / exchanged as f64),
+            ),
+            ("bytes on the wire".into(), wire.to_string()),
+            ("raw automerge bytes".into(), raw_wire.to_string()),
+            (
+                "doc bytes/event".into(),
+                format!("{:.1}", doc_bytes as f64 / n as f64),
+            ),
+            (
+                "raw doc bytes/event".into(),
+                format!("{:.1}", raw_doc as f64 / n as f64),
+            ),
+        ],
+    })
+}
