@@ -104,11 +104,12 @@ pub fn ledgers_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-ledgers")
 }
 
-/// The snapshots the CLI would have kept while recording `log`: one every
-/// [`leechbook::SNAPSHOT_EVERY`] events that `keep(position)` wants, except where a later
-/// ruling targets an event it folds (the store drops such a snapshot when the ruling lands).
-/// Folding the whole log once gives each of them, since no later ruling changes what it folds.
-pub fn cli_snapshots(log: &[Envelope], keep: impl Fn(u64) -> bool) -> Vec<Snapshot> {
+/// The snapshots the CLI would have made while recording `log`: one whenever
+/// [`leechbook::SNAPSHOT_EVERY`] events have passed since the last one that still stands (a
+/// snapshot that a later ruling reaches into is dropped when the ruling lands, so the next
+/// one comes after it). Folding the whole log once gives each of them, since no later ruling
+/// changes what a standing snapshot folds. Keeps those `keep` picks.
+pub fn cli_snapshots(log: &[Envelope], keep: impl Fn(&[u64]) -> Vec<u64>) -> Vec<Snapshot> {
     let position_of: std::collections::HashMap<_, _> = log
         .iter()
         .enumerate()
@@ -124,12 +125,22 @@ pub fn cli_snapshots(log: &[Envelope], keep: impl Fn(u64) -> bool) -> Vec<Snapsh
         let here = target.copied().unwrap_or(u64::MAX);
         earliest_later_target[i] = earliest_later_target[i + 1].min(here);
     }
+    let stands = |p: u64| earliest_later_target[p as usize] > p;
+    // Which positions get a snapshot, then which of those are kept.
+    let mut made = Vec::new();
+    let mut last = 0u64;
+    for p in 1..=log.len() as u64 {
+        if p >= last + leechbook::SNAPSHOT_EVERY && stands(p) {
+            made.push(p);
+            last = p;
+        }
+    }
+    let kept: std::collections::HashSet<u64> = keep(&made).into_iter().collect();
     let mut snapshots = Vec::new();
     let mut position = 0u64;
     Ledger::derive(log, |ledger, env, _| {
         position += 1;
-        let stands = earliest_later_target[position as usize] > position;
-        if position % leechbook::SNAPSHOT_EVERY == 0 && stands && keep(position) {
+        if kept.contains(&position) {
             snapshots.push(Snapshot {
                 position,
                 last: env.order_key(),
@@ -141,11 +152,9 @@ pub fn cli_snapshots(log: &[Envelope], keep: impl Fn(u64) -> bool) -> Vec<Snapsh
     snapshots
 }
 
-/// The snapshots the CLI keeps for `log`, thinned out as [`leechbook::snapshot_kept`] says.
+/// The snapshots the CLI keeps for `log`, thinned out as [`leechbook::snapshots_kept`] says.
 fn keep_snapshots(store: &mut Store, log: &[Envelope]) -> Result<()> {
-    let every = leechbook::SNAPSHOT_EVERY;
-    let latest = log.len() as u64 / every * every;
-    for s in cli_snapshots(log, |p| leechbook::snapshot_kept(p, latest)) {
+    for s in cli_snapshots(log, leechbook::snapshots_kept) {
         store.save_snapshot(&s)?;
     }
     Ok(())

@@ -47,16 +47,37 @@ pub struct Cli {
 /// How many events apart the write path keeps snapshots of the folded state.
 pub const SNAPSHOT_EVERY: u64 = 1000;
 
-/// Which snapshots are kept, given the latest one's position: every one of the last 10,000
-/// events, one every 10,000 over the last 100,000, and one every 100,000 before that. A
-/// snapshot holds the whole state, which grows with the campaign (every injury it has seen),
-/// so keeping them all would grow the ledger with the square of its length; thinned, an
-/// as-of query folds at most 100,000 events after the snapshot it starts from.
-pub fn snapshot_kept(position: u64, latest: u64) -> bool {
-    let age = latest - position;
-    age < 10 * SNAPSHOT_EVERY
-        || (age < 100 * SNAPSHOT_EVERY && position % (10 * SNAPSHOT_EVERY) == 0)
-        || position % (100 * SNAPSHOT_EVERY) == 0
+/// Which snapshots to keep, of those at `positions` (in any order): every one within the
+/// last 10,000 events of the latest, then the earliest in each stretch of 10,000 events over
+/// the last 100,000, and the earliest in each stretch of 100,000 before that. A snapshot
+/// holds the whole state, which grows with the campaign (every injury it has seen), so
+/// keeping them all would grow the ledger with the square of its length; thinned, a query
+/// at any moment folds at most about 100,000 events after the snapshot it starts from.
+/// (Stretches, not exact multiples: a snapshot dropped by a ruling is made again a few
+/// events later.)
+pub fn snapshots_kept(positions: &[u64]) -> Vec<u64> {
+    let mut sorted = positions.to_vec();
+    sorted.sort_unstable();
+    let Some(&latest) = sorted.last() else {
+        return Vec::new();
+    };
+    let mut kept = Vec::new();
+    let mut stretch = None;
+    for p in sorted {
+        let age = latest - p;
+        let this = if age < 10 * SNAPSHOT_EVERY {
+            None
+        } else if age < 100 * SNAPSHOT_EVERY {
+            Some((1, p / (10 * SNAPSHOT_EVERY)))
+        } else {
+            Some((2, p / (100 * SNAPSHOT_EVERY)))
+        };
+        if this.is_none() || this != stretch {
+            kept.push(p);
+        }
+        stretch = this;
+    }
+    kept
 }
 
 /// Folds a log from its latest snapshot that is of this fold version and decodes, plus the
@@ -217,7 +238,7 @@ impl Ctx {
                 fold_version: FOLD_VERSION,
                 payload: leechbook_store::codec::encode_ledger(&ledger),
             });
-            let _ = store.thin_snapshots(snapshot_kept);
+            let _ = store.thin_snapshots(snapshots_kept);
         }
         Ok((ledger, env, applied))
     }

@@ -383,16 +383,13 @@ impl Store {
         save_snapshot_on(&self.conn, s)
     }
 
-    /// Thins the snapshots out: drops each one for which `keep(position, latest position)`
-    /// is false.
-    pub fn thin_snapshots(&mut self, keep: impl Fn(u64, u64) -> bool) -> Result<(), StoreError> {
-        let heads = self.snapshot_heads()?;
-        let Some(latest) = heads.first().map(|h| h.position) else {
-            return Ok(());
-        };
-        for h in &heads {
-            if !keep(h.position, latest) {
-                self.drop_snapshot(h.position)?;
+    /// Thins the snapshots out: keeps those at the positions `keep` picks from all of them.
+    pub fn thin_snapshots(&mut self, keep: impl Fn(&[u64]) -> Vec<u64>) -> Result<(), StoreError> {
+        let positions: Vec<u64> = self.snapshot_heads()?.iter().map(|h| h.position).collect();
+        let kept = keep(&positions);
+        for p in positions {
+            if !kept.contains(&p) {
+                self.drop_snapshot(p)?;
             }
         }
         Ok(())

@@ -203,7 +203,7 @@ fn synthetic_ledger(
     let mut store = Store::create_joining(&path, campaign).unwrap();
     let log = leechbook_core::synthetic::campaign(n);
     store.import(&log).unwrap();
-    let snaps = leechbook_bench::cli_snapshots(&log, |_| true);
+    let snaps = leechbook_bench::cli_snapshots(&log, |made| made.to_vec());
     for s in &snaps {
         store.save_snapshot(s).unwrap();
     }
@@ -230,16 +230,22 @@ proptest! {
 
 #[test]
 fn snapshots_thin_out_with_age() {
-    let latest = 1_000_000;
-    let kept: Vec<u64> = (1..=1_000)
-        .map(|k| k * leechbook::SNAPSHOT_EVERY)
-        .filter(|p| leechbook::snapshot_kept(*p, latest))
-        .collect();
+    // A snapshot every 1,000 events of a million, but one that a ruling moved to 20,001.
+    let mut made: Vec<u64> = (1..=1_000).map(|k| k * leechbook::SNAPSHOT_EVERY).collect();
+    made.retain(|p| *p != 20_000);
+    made.push(20_001);
+    let kept = leechbook::snapshots_kept(&made);
     // The last ten thousand events: every snapshot (991,000 to 1,000,000).
     assert!((991..=1000).all(|k| kept.contains(&(k * 1000))));
-    assert!(!kept.contains(&990_000) || 990_000 % 10_000 == 0);
-    // Within the last 100,000: one every 10,000; before that, one every 100,000.
+    // Within the last 100,000: the first of each stretch of 10,000; before: of 100,000.
     assert!(kept.contains(&910_000) && !kept.contains(&915_000));
-    assert!(kept.contains(&800_000) && !kept.contains(&890_000) && !kept.contains(&810_000));
-    assert_eq!(kept.len(), 10 + 9 + 9);
+    assert!(kept.contains(&900_000) && !kept.contains(&890_000) && kept.contains(&800_000));
+    assert!(kept.contains(&1_000) && !kept.contains(&99_000));
+    // The moved snapshot does not leave its stretch empty, nor does it take another's place.
+    assert!(kept.contains(&100_000) && !kept.contains(&20_001));
+    // 10 stretches of 100,000; 10 of 10,000 (901,000 opens the first); the last 10.
+    assert!(kept.contains(&901_000));
+    assert_eq!(kept.len(), 10 + 10 + 10);
+    // Thinning what is kept keeps it.
+    assert_eq!(leechbook::snapshots_kept(&kept), kept);
 }
