@@ -81,8 +81,8 @@ impl Proxy {
     }
 }
 
-/// Two ledgers of the same base (with the base's document persisted in both, as after an
-/// earlier sync) and a tail each. Returns the base document's bytes.
+/// Two ledgers of the same base (with the base's document kept in both, as after an earlier
+/// sync) and a tail each. Returns the base document's bytes (for the hub to hold).
 fn two_devices(
     base: &[leechbook_core::Envelope],
     x: &[leechbook_core::Envelope],
@@ -98,7 +98,7 @@ fn two_devices(
         for chunk in base.chunks(10_000) {
             store.import(chunk)?;
         }
-        // An export persists the document of the base.
+        // An export keeps the document of the base; a sync puts it on the hub.
         let file = dir.join("base.sync");
         leechbook_sync::export(&mut store, &mut FileTransport { path: &file }, None)?;
     }
@@ -131,13 +131,16 @@ pub fn sync(n: usize, d: usize, dir: &Path) -> Result<Measured> {
     let runs = if n >= 500_000 { 1 } else { 3 };
     let figure = median(runs, || {
         base_doc = two_devices(base, x, y, &a, &b, dir)?;
-        // A fresh relay for each run, so that no run finds another's changes on it.
+        // A fresh relay for each run, so that no run finds another's changes on it; it holds
+        // the base, as a hub that saw the earlier sync does.
+        let holding = Some((campaign(), base_doc.clone()));
         let relay = TcpListener::bind("127.0.0.1:0")?;
         let relay_addr = relay.local_addr()?;
         let (stop, stopped) = futures::channel::oneshot::channel::<()>();
         let relay = std::thread::spawn(move || {
             let _ = leechbook_sync::net::relay(
                 relay,
+                holding,
                 async {
                     let _ = stopped.await;
                 },

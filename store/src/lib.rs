@@ -526,20 +526,28 @@ pub trait ReadLog {
     }
 
     /// The events whose id ends with the hex digits `suffix` (six or more; dashes ignored),
-    /// each with its order key: found through the index of ids' last three bytes.
+    /// each with its order key: a whole id through the ids' index, a shorter suffix by a scan
+    /// of the ids (no index of random suffixes slows every append).
     fn events_with_id_suffix(&self, suffix: &str) -> Result<Vec<(EventId, OrderKey)>, StoreError> {
         let t = suffix.trim().to_ascii_lowercase().replace('-', "");
         if t.len() < 6 || !t.chars().all(|c| c.is_ascii_hexdigit()) {
             return Ok(Vec::new());
         }
-        let tail: Vec<u8> = (0..3)
-            .map(|i| u8::from_str_radix(&t[t.len() - 6 + 2 * i..t.len() - 4 + 2 * i], 16))
-            .collect::<Result<_, _>>()
-            .unwrap_or_default();
-        let mut stmt = self.conn().prepare_cached(
-            "SELECT id, clock, device, seq FROM events WHERE substr(id, 14, 3) = ?1",
-        )?;
-        let rows = stmt.query_map([tail], |r| {
+        let (sql, key): (&str, Vec<u8>) = match Uuid::try_parse(&t) {
+            Ok(id) if t.len() == 32 => (
+                "SELECT id, clock, device, seq FROM events WHERE id = ?1",
+                id.as_bytes().to_vec(),
+            ),
+            _ => (
+                "SELECT id, clock, device, seq FROM events WHERE substr(id, 14, 3) = ?1",
+                (0..3)
+                    .map(|i| u8::from_str_radix(&t[t.len() - 6 + 2 * i..t.len() - 4 + 2 * i], 16))
+                    .collect::<Result<_, _>>()
+                    .unwrap_or_default(),
+            ),
+        };
+        let mut stmt = self.conn().prepare_cached(sql)?;
+        let rows = stmt.query_map([key], |r| {
             Ok((
                 EventId(uuid(r.get_ref(0)?.as_blob()?)),
                 (

@@ -415,15 +415,25 @@ fn listen(
 }
 
 /// A hub that keeps no ledger: it relays every document its peers sync through it, as any
-/// automerge-repo sync server does, until `until` completes. For a hub on a machine that
-/// plays no part in the campaign, and for tests of devices that meet only through a hub.
+/// automerge-repo sync server does, until `until` completes; `holding` is a campaign's
+/// document it starts with (a saved document, as a hub restarted from its storage holds
+/// it). For a hub on a machine that plays no part in the campaign, and for tests and
+/// benchmarks of devices that meet only through a hub.
 pub fn relay(
     listener: std::net::TcpListener,
+    holding: Option<(CampaignId, Vec<u8>)>,
     until: impl Future<Output = ()>,
     on_listening: impl FnOnce(&str),
 ) -> Result<(), SyncError> {
     runtime()?.block_on(async {
-        let repo = Repo::build_tokio().load().await;
+        let storage = InMemoryStorage::new();
+        if let Some((campaign, doc)) = holding {
+            let id = document_id(campaign);
+            let key = StorageKey::from_parts([id.to_string().as_str(), "snapshot", "leechbook"])
+                .map_err(|_| net("the campaign's document id does not make a storage key"))?;
+            storage.put(key, doc).await;
+        }
+        let repo = Repo::build_tokio().with_storage(storage).load().await;
         let (url, server) = listen(&repo, listener)?;
         on_listening(&url);
         until.await;

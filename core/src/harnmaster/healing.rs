@@ -1396,7 +1396,7 @@ pub fn check_attends(ch: &HmCharacter, a: &HealerAttends) -> Result<HealOutcome,
 // Applying.
 
 fn injury_mut(ch: &mut HmCharacter, id: Option<InjuryId>) -> Option<&mut Injury> {
-    id.and_then(|id| ch.injuries.iter_mut().find(|i| i.id == id))
+    id.and_then(|id| ch.injuries.iter_mut().rev().find(|i| i.id == id))
 }
 
 /// Called when bleeding may have stopped: the blood-loss Shock State ends (STN clears; INC
@@ -1504,7 +1504,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
             if let (Some(level), Some(id)) = (amputated, id) {
                 // The amputation ends the old injury (and any infection in it) and inflicts an
                 // edge injury at the same location, severed; it bleeds by the bleeding table.
-                let old = ch.injuries.iter().find(|i| i.id == id).cloned();
+                let old = ch.injuries.iter().rev().find(|i| i.id == id).cloned();
                 if let Some(old) = old {
                     if let Some(i) = injury_mut(ch, Some(id)) {
                         i.level = 0;
@@ -1649,7 +1649,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
 
 fn end_infection(ch: &mut HmCharacter, at: CampaignTime) {
     if let Some(inf) = ch.infection.take() {
-        if let Some(i) = ch.injuries.iter_mut().find(|i| i.id == inf.injury) {
+        if let Some(i) = ch.injuries.iter_mut().rev().find(|i| i.id == inf.injury) {
             i.heal.infected = false;
         }
     }

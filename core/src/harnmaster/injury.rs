@@ -950,7 +950,7 @@ pub fn apply_strike(ch: &mut HmCharacter, out: &StrikeOutcome, ctx: Context) {
         ch.injuries.push(new);
     }
     if let Some((rid, level, bleeder)) = out.raised {
-        if let Some(old) = ch.injuries.iter_mut().find(|i| i.id == rid) {
+        if let Some(old) = ch.injuries.iter_mut().rev().find(|i| i.id == rid) {
             old.level = level;
             old.worst = old.worst.max(level);
             if bleeder && !old.bleeder {
@@ -961,7 +961,7 @@ pub fn apply_strike(ch: &mut HmCharacter, out: &StrikeOutcome, ctx: Context) {
     }
     if let Some(amp) = &out.amputation {
         if amp.severed {
-            if let Some(i) = ch.injuries.iter_mut().find(|i| i.id == amp.injury) {
+            if let Some(i) = ch.injuries.iter_mut().rev().find(|i| i.id == amp.injury) {
                 i.severed = true;
             }
         }

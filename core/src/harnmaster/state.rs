@@ -486,7 +486,7 @@ impl HmCharacter {
 
     /// Finds an injury by id.
     pub fn injury(&self, id: InjuryId) -> Option<&Injury> {
-        self.injuries.iter().find(|i| i.id == id)
+        self.injuries.iter().rev().find(|i| i.id == id)
     }
 
     /// Returns the fatigue penalty: the sheet's, 5 weakness per Blood Loss Point (anaemia),

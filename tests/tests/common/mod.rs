@@ -150,6 +150,7 @@ impl Hub {
         let thread = std::thread::spawn(move || {
             leechbook_sync::net::relay(
                 listener,
+                None,
                 async {
                     let _ = stopped.await;
                 },
