@@ -47,6 +47,24 @@ fn runtime() -> Result<tokio::runtime::Runtime, SyncError> {
         .map_err(net)
 }
 
+/// A sync engine's storage holding the campaign's document as the store keeps it (a whole
+/// save, and the changes appended since), where automerge-repo's storage layout puts it.
+async fn stored(campaign: CampaignId, seed: Seed) -> Result<InMemoryStorage, SyncError> {
+    let storage = InMemoryStorage::new();
+    if let Some((base, increments)) = seed {
+        let id = document_id(campaign).to_string();
+        let key = |kind: &str| {
+            StorageKey::from_parts([id.as_str(), kind, "leechbook"])
+                .map_err(|_| net("the campaign's document id does not make a storage key"))
+        };
+        storage.put(key("snapshot")?, base).await;
+        if !increments.is_empty() {
+            storage.put(key("incremental")?, increments).await;
+        }
+    }
+    Ok(storage)
+}
+
 /// A repo that shares the campaign's document with every peer and no other document (so a
 /// device serving as a hub is not a store for strangers' documents), seeded with the document
 /// as the store keeps it (a whole save and the changes appended since) when there is one.
@@ -55,17 +73,7 @@ async fn seeded_repo(
     seed: Option<(Vec<u8>, Vec<u8>)>,
 ) -> Result<Repo, SyncError> {
     let id = document_id(campaign);
-    let storage = InMemoryStorage::new();
-    if let Some((base, increments)) = seed {
-        let key = |kind: &str| {
-            StorageKey::from_parts([id.to_string().as_str(), kind, "leechbook"])
-                .map_err(|_| net("the campaign's document id does not make a storage key"))
-        };
-        storage.put(key("snapshot")?, base).await;
-        if !increments.is_empty() {
-            storage.put(key("incremental")?, increments).await;
-        }
-    }
+    let storage = stored(campaign, seed).await?;
     Ok(Repo::build_tokio()
         .with_storage(storage)
         .with_share_policy(move |doc: DocumentId, _peer| {
@@ -426,13 +434,10 @@ pub fn relay(
     on_listening: impl FnOnce(&str),
 ) -> Result<(), SyncError> {
     runtime()?.block_on(async {
-        let storage = InMemoryStorage::new();
-        if let Some((campaign, doc)) = holding {
-            let id = document_id(campaign);
-            let key = StorageKey::from_parts([id.to_string().as_str(), "snapshot", "leechbook"])
-                .map_err(|_| net("the campaign's document id does not make a storage key"))?;
-            storage.put(key, doc).await;
-        }
+        let storage = match holding {
+            Some((campaign, doc)) => stored(campaign, Some((doc, Vec::new()))).await?,
+            None => InMemoryStorage::new(),
+        };
         let repo = Repo::build_tokio().with_storage(storage).load().await;
         let (url, server) = listen(&repo, listener)?;
         on_listening(&url);
