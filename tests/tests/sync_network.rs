@@ -274,3 +274,42 @@ fn forged_events_on_an_open_hub_are_refused_and_reported_and_the_rest_land() {
     );
     assert_eq!(log(&gm), held);
 }
+
+#[test]
+fn a_hub_that_is_not_there_or_a_bad_address_is_one_line_and_changes_nothing() {
+    let s = common::Scratch::with_osric();
+    let dead = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
+    let before = s.bytes();
+    for (url, says) in [
+        (
+            format!("ws://{dead}"),
+            "could not reach a sync hub at ws://",
+        ),
+        (
+            "http://example.invalid:3030".to_string(),
+            "is not a WebSocket address",
+        ),
+        ("not a url".to_string(), "is not a WebSocket address"),
+    ] {
+        let out = s.run(&["sync", "connect", &url, "--timeout", "5"]);
+        assert_eq!(out.code, 1, "{url}: {}", out.stderr);
+        assert!(out.stderr.contains(says), "{url}: {}", out.stderr);
+        assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+        assert_eq!(s.bytes(), before, "{url} changed the ledger");
+    }
+    // Joining from a hub that is not there leaves no ledger behind.
+    let fresh = common::Scratch::new();
+    let campaign = campaign_of(&s.db);
+    let url = format!("ws://{dead}");
+    let out = fresh.run(&["init", "--join", &url, "--campaign", &campaign]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("could not reach a sync hub"),
+        "{}",
+        out.stderr
+    );
+    assert!(!fresh.db.exists());
+}
