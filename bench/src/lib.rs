@@ -267,16 +267,19 @@ fn raw_scan(path: &Path) -> Result<usize> {
     Ok(bytes)
 }
 
+/// Opens the ledger, reads and decodes its whole log and folds it: the full replay.
+fn fold_whole(path: &Path) -> Result<Ledger> {
+    let store = Store::open(path)?;
+    Ok(Ledger::fold(&store.events()?))
+}
+
 /// Full replay of the ledger of `n` events (open, read, decode, fold) against a raw scan of
 /// the same rows.
 pub fn replay(n: usize) -> Result<Measured> {
     let path = ledger(n)?;
     let mut applied = 0;
     let figure = median(3, || {
-        let (ledger, t) = timed(|| {
-            let store = Store::open(&path)?;
-            Ok(Ledger::fold(&store.events()?))
-        })?;
+        let (ledger, t) = timed(|| fold_whole(&path))?;
         applied = ledger.applied as usize + ledger.retracted.len();
         anyhow::ensure!(
             ledger.void.is_empty(),
@@ -329,13 +332,7 @@ pub fn as_of(n: usize) -> Result<Measured> {
         anyhow::ensure!(out.code == 0, "show --at {at}: {}", out.stderr);
         Ok(t)
     })?;
-    let floor = median(3, || {
-        Ok(timed(|| {
-            let store = Store::open(&path)?;
-            Ok(Ledger::fold(&store.events()?))
-        })?
-        .1)
-    })?;
+    let floor = median(3, || Ok(timed(|| fold_whole(&path))?.1))?;
     Ok(Measured {
         name: "as-of query".into(),
         events: n,

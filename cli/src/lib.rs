@@ -135,7 +135,7 @@ pub fn fold_latest(
         };
         let tail = match upto {
             Some(u) => log.events_between(Some(head.last), u)?,
-            None => log.events_after_key(head.last)?,
+            None => log.events_after(head.last)?,
         };
         if let Some(ledger) = resume(&payload, tail) {
             return Ok(ledger);

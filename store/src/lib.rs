@@ -403,11 +403,6 @@ impl Store {
         )?;
         Ok(())
     }
-
-    /// Returns the events after the order key `last`, in the total order.
-    pub fn events_after(&self, last: (u64, DeviceId, u64)) -> Result<Vec<Envelope>, StoreError> {
-        read_events_after(&self.conn, last)
-    }
 }
 
 /// An order key: (Lamport clock, device, sequence number).
@@ -457,7 +452,7 @@ pub trait ReadLog {
     }
 
     /// The events after the order key `last`, in the total order.
-    fn events_after_key(&self, last: OrderKey) -> Result<Vec<Envelope>, StoreError> {
+    fn events_after(&self, last: OrderKey) -> Result<Vec<Envelope>, StoreError> {
         read_events_after(self.conn(), last)
     }
 
@@ -660,11 +655,6 @@ impl Writer<'_> {
     /// Returns the snapshots, latest first, as of this transaction.
     pub fn snapshots(&self) -> Result<Vec<Snapshot>, StoreError> {
         read_snapshots(&self.tx)
-    }
-
-    /// Returns the events after an order key, as of this transaction.
-    pub fn events_after(&self, last: (u64, DeviceId, u64)) -> Result<Vec<Envelope>, StoreError> {
-        read_events_after(&self.tx, last)
     }
 
     /// Makes the envelope of a new local event: a fresh UUIDv7, the device's next sequence

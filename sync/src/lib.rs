@@ -149,7 +149,7 @@ impl Mirror {
 
     /// Every envelope the document holds, decoded (all must decode).
     pub fn envelopes(&mut self) -> Result<Vec<Envelope>, SyncError> {
-        self.decoded(|_| false)?
+        self.decoded()?
             .into_iter()
             .map(|(k, d)| d.map_err(|e| SyncError::BadEvent(format!("{k}: {e}"))))
             .collect()
@@ -162,8 +162,8 @@ impl Mirror {
         entries_of(self.doc.diff(before, after))
     }
 
-    fn decoded(&mut self, skip: impl Fn(&str) -> bool) -> Result<Vec<Entry>, SyncError> {
-        let keys: Vec<String> = self.doc.keys(ROOT).filter(|k| !skip(k)).collect();
+    fn decoded(&mut self) -> Result<Vec<Entry>, SyncError> {
+        let keys: Vec<String> = self.doc.keys(ROOT).collect();
         let mut out = Vec::with_capacity(keys.len());
         for k in keys {
             let value = self

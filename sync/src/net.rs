@@ -140,10 +140,7 @@ impl NetworkTransport {
                 let doc = find(&repo, campaign).await?;
                 let heads = doc.with_document(|d| {
                     let kept = d.get_heads();
-                    if !local.is_empty() {
-                        d.transact(|tx| put_missing(tx, local))
-                            .map_err(|f| f.error)?;
-                    }
+                    put_in(d, local)?;
                     Ok::<_, SyncError>((kept, d.get_heads()))
                 })?;
                 Some((doc, heads))
@@ -347,10 +344,7 @@ pub fn serve(
     rt.block_on(async {
         let repo = seeded_repo(store.campaign(), seed).await?;
         let doc = find(&repo, store.campaign()).await?;
-        doc.with_document(|d| {
-            d.transact(|tx| put_missing(tx, &local))
-                .map_err(|f| f.error)
-        })?;
+        doc.with_document(|d| put_in(d, &local))?;
         let mut seen = doc.with_document(|d| d.get_heads());
         let (url, server) = listen(&repo, listener)?;
         report(HubReport::Listening {
@@ -468,6 +462,17 @@ fn take_in_since(
     Ok((imported.added > 0).then_some(imported))
 }
 
+/// Puts the events the document lacks into it, in one change (none when there is nothing
+/// to put).
+fn put_in(d: &mut automerge::Automerge, events: &[Envelope]) -> Result<usize, SyncError> {
+    if events.is_empty() {
+        return Ok(0);
+    }
+    d.transact(|tx| put_missing(tx, events))
+        .map(|ok| ok.result)
+        .map_err(|f| f.error)
+}
+
 /// Puts the events the ledger gained since row `mark` (recorded by another process while
 /// serving) into the document, which shares them with the peers.
 fn offer_gains(store: &Store, doc: &DocHandle, mark: &mut i64) -> Result<usize, SyncError> {
@@ -476,11 +481,7 @@ fn offer_gains(store: &Store, doc: &DocHandle, mark: &mut i64) -> Result<usize, 
         *mark = last;
         return Ok(0);
     }
-    let added = doc.with_document(|d| {
-        d.transact(|tx| put_missing(tx, &events))
-            .map(|ok| ok.result)
-            .map_err(|f| f.error)
-    })?;
+    let added = doc.with_document(|d| put_in(d, &events))?;
     *mark = last;
     Ok(added)
 }

@@ -7,7 +7,7 @@ mod common;
 use common::Scratch;
 use leechbook::fold_from_snapshot;
 use leechbook_core::fold::{Ledger, FOLD_VERSION};
-use leechbook_store::{codec, Snapshot, Store};
+use leechbook_store::{codec, ReadLog, Snapshot, Store};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]

@@ -27,32 +27,24 @@ pub fn cmd_show(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
 fn cmd_show_any(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let ledger = match &a.at {
         None => ctx.load()?.1,
-        Some(spec) if crate::audit::is_event_spec(spec) => {
-            // An event: the record up to it, from the latest snapshot at or before it.
-            let store = ctx.open()?;
-            let key = crate::audit::event_key(&store, spec)?;
-            let l = crate::fold_latest(&store, Some(key))?;
-            if l.character_named(&a.name).is_none()
-                && ctx.load()?.1.character_named(&a.name).is_some()
-            {
-                return Err(CommandError::user(format!(
-                    "{} had not joined the campaign by event {}",
-                    a.name,
-                    spec.trim()
-                )));
-            }
-            l
-        }
         Some(spec) => {
-            let events = ctx.open()?.events()?;
-            let m = crate::audit::moment(&events, spec)?;
-            let l = crate::audit::ledger_at(&m);
+            let (l, label) = if crate::audit::is_event_spec(spec) {
+                // An event: the record up to it, from the latest snapshot at or before it.
+                let store = ctx.open()?;
+                let key = crate::audit::event_key(&store, spec)?;
+                let label = format!("event {}", spec.trim());
+                (crate::fold_latest(&store, Some(key))?, label)
+            } else {
+                let events = ctx.open()?.events()?;
+                let m = crate::audit::moment(&events, spec)?;
+                (crate::audit::ledger_at(&m), m.label)
+            };
             if l.character_named(&a.name).is_none()
                 && ctx.load()?.1.character_named(&a.name).is_some()
             {
                 return Err(CommandError::user(format!(
-                    "{} had not joined the campaign by {}",
-                    a.name, m.label
+                    "{} had not joined the campaign by {label}",
+                    a.name
                 )));
             }
             l
