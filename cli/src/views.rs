@@ -118,8 +118,9 @@ pub struct ZoneView {
 /// One roll owed.
 #[derive(Serialize, Clone, Debug)]
 pub struct OwedView {
-    /// `shock-reroll`, `stun-recovery`, `morale`, `fumble`, `stumble`: the KIND that
-    /// `leechbook roll` takes.
+    /// The owed roll: for HârnMaster the KIND `leechbook roll` takes (`shock-reroll`,
+    /// `healing`, `morale`, ...); for Savage Worlds the KIND of `sw roll`; for Wrath & Glory
+    /// and Witch Iron a label of the roll owed.
     pub kind: &'static str,
     /// Who owes it.
     pub character: String,
@@ -132,7 +133,8 @@ pub struct OwedView {
     pub due_at: Option<String>,
     /// Whether it is due at the campaign clock's time.
     pub due_now: bool,
-    /// The EML Leechbook knows (null where the GM supplies it).
+    /// The EML the roll is made against, bounded 5..95 as every d100 test is (null where the
+    /// GM supplies it); `eml_parts` keep the unbounded terms.
     pub eml: Option<i32>,
     /// How the EML was made.
     pub eml_parts: Vec<String>,
@@ -159,7 +161,8 @@ pub fn owed(ledger: &Ledger, ch: &HmCharacter) -> Vec<OwedView> {
             injury: d.injury.map(|i| i.to_string()),
             due_at: d.due_at.map(|t| t.to_string()),
             due_now: d.due_at.is_none_or(|t| now >= t),
-            eml: (!d.eml_parts.is_empty()).then(|| eml_of(&d.eml_parts)),
+            eml: (!d.eml_parts.is_empty())
+                .then(|| leechbook_core::test_roll::bound_eml(eml_of(&d.eml_parts))),
             eml_parts: d
                 .eml_parts
                 .iter()

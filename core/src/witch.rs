@@ -668,7 +668,7 @@ pub fn injury(
             .rev()
             .find(|t| t.part == part_name)
             .cloned()
-            .ok_or_else(|| format!("the {part_name} table is not loaded: the text cuts it off, so load the GM's (leechbook wi table load FILE)"))?,
+            .ok_or_else(|| format!("the {part_name} table is not loaded: the text cuts it off, so load the GM's (leechbook wi table FILE)"))?,
         other => return Err(format!("'{other}' is not a part (head, torso, arm, leg)")),
     };
     let units = if units == 0 { 10 } else { units };

@@ -269,3 +269,56 @@ fn advance_sixty_days_on_the_demo_is_complete_and_replayable() {
     let h = common::run_db(&db, &["history", "Osric"]);
     assert!(h.stdout.contains("healing (abdomen)"), "{}", h.stdout);
 }
+
+/// Issue 12, item 11: `due --json` gives the EML the roll is made against (bounded 5..95) and
+/// keeps the unbounded terms in `eml_parts`.
+#[test]
+fn due_reports_the_bounded_eml_and_the_raw_parts() {
+    let s = Scratch::new();
+    s.ok(&["init", "--name", "test"]);
+    for (who, hb) in [("Hale", "25"), ("Frail", "1")] {
+        s.ok(&[
+            "character",
+            "add",
+            who,
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "65",
+            "--hb",
+            hb,
+        ]);
+        // Effective 3 on the abdomen, edged: M1E, untreated (the M column's CF cell: HR4).
+        s.ok(&[
+            "strike",
+            who,
+            "--aspect",
+            "edge",
+            "--location",
+            "abdomen",
+            "--effective",
+            "3",
+            "--dice",
+            "shock=12",
+        ]);
+    }
+    let healing = |who: &str| {
+        due(&s, who)
+            .into_iter()
+            .find(|o| o["kind"] == "healing")
+            .expect("a healing roll is owed")
+    };
+    let h = healing("Hale");
+    assert_eq!(h["eml_parts"][0], "HB25 x HR4 = 100", "{h}");
+    assert_eq!(h["eml"], 95, "{h}"); // 100, bounded to 95
+    let f = healing("Frail");
+    assert_eq!(f["eml_parts"][0], "HB1 x HR4 = 4", "{f}");
+    assert_eq!(f["eml"], 5, "{f}"); // 4, bounded to 5
+    let text = s.ok(&["due", "Hale"]);
+    assert!(
+        text.contains("healing at EML95 (HB25 x HR4 = 100)"),
+        "{text}"
+    );
+}

@@ -373,3 +373,19 @@ fn creature_tables_load_from_data_and_are_used() {
     std::fs::write(&again, shown.replace("sample-vlasta", "again")).unwrap();
     s.ok(&["table", "load", again.to_str().unwrap()]);
 }
+
+/// Issue 12, item 12: `table show NAME --json` prints JSON, for a body table as for the
+/// treatment tables.
+#[test]
+fn table_show_json_prints_json() {
+    let s = Scratch::with_osric();
+    let v: Value = serde_json::from_str(&s.ok(&["table", "show", "human", "--json"]))
+        .expect("table show human --json is JSON");
+    assert_eq!(v["name"], "human");
+    let t: Value = serde_json::from_str(&s.ok(&["table", "show", "treatment", "--json"]))
+        .expect("table show treatment --json is JSON");
+    assert!(t.is_object());
+    // Without --json it stays TOML, the format `table load` reads.
+    let toml = s.ok(&["table", "show", "human"]);
+    assert!(toml.contains("name = \"human\""), "{toml}");
+}

@@ -278,3 +278,35 @@ fn battle_wear_and_three_stacks_of_corruption() {
     let due: Value = serde_json::from_str(&s.ok(&["due", "Ana", "--json"])).unwrap();
     assert_eq!(due[0]["kind"], "corruption");
 }
+
+/// Issue 12, item 18: the hint that names a command names a real one: run exactly as printed
+/// (with the sample file for FILE), it loads the table.
+#[test]
+fn the_arm_table_hint_is_a_real_command() {
+    let s = campaign();
+    let args = [
+        "wi",
+        "injure",
+        "Ana",
+        "--part",
+        "left arm",
+        "--net-damage",
+        "3",
+        "--dice",
+        "units=3",
+    ];
+    let out = s.run(&args);
+    assert_eq!(out.code, 1);
+    let hint = out
+        .stderr
+        .split("(leechbook ")
+        .nth(1)
+        .and_then(|h| h.split(')').next())
+        .expect("a hint naming a command");
+    let hinted: Vec<&str> = hint
+        .split(' ')
+        .map(|w| if w == "FILE" { SAMPLE_ARM } else { w })
+        .collect();
+    s.ok(&hinted);
+    s.ok(&args);
+}

@@ -97,6 +97,9 @@ pub fn cmd_table(c: TableCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             let t = ledger.table(&a.name).ok_or_else(|| {
                 CommandError::user(format!("there is no body table '{}'", a.name))
             })?;
+            if a.json {
+                return ctx.json(t);
+            }
             let text =
                 toml::to_string(t).map_err(|e| CommandError::internal(format!("TOML: {e}")))?;
             ctx.out.push_str(&text);
