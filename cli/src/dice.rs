@@ -86,6 +86,21 @@ impl<'a> TableDice<'a> {
             .collect()
     }
 
+    /// Refuses given dice that no table asked for, naming them: a die given but not used is a
+    /// mistake in the command line (a face meant for another roll), never silently dropped.
+    /// Every recording command calls this before it records.
+    pub fn refuse_unused(what: &str, tables: &[&TableDice<'_>]) -> Result<(), CommandError> {
+        let unused: Vec<String> = tables.iter().flat_map(|t| t.unused()).collect();
+        if unused.is_empty() {
+            return Ok(());
+        }
+        Err(CommandError::user(format!(
+            "{what} did not need the given {} die(s): {} (give only the dice it rolls)",
+            unused.len(),
+            unused.join(", ")
+        )))
+    }
+
     /// Rolls one die (or hands out the given face) outside a strike: checks the face.
     pub fn one(&mut self, name: &'static str, die: Die) -> Result<u16, CommandError> {
         self.faces(name, die, 1)

@@ -164,7 +164,7 @@ pub enum Applied {
 }
 
 /// The version of the fold's semantics. Snapshots made by another version are dropped.
-pub const FOLD_VERSION: u32 = 1;
+pub const FOLD_VERSION: u32 = 2;
 
 /// The campaign's optional rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -749,13 +749,25 @@ impl Ledger {
             }
             HmEvent::Shot(x) => {
                 let outcome = self.check_shot(x, InjuryId(env.id.0), &mut RecordedDice(&x.dice))?;
-                for m in [&outcome.result] {
-                    if let crate::harnmaster::missile::MissileResult::Mishap(kind) = m {
-                        self.hm_mut(x.shooter)?
-                            .owed
-                            .push(crate::harnmaster::state::Owed::TestMishap { kind: *kind });
+                use crate::harnmaster::missile::MissileResult;
+                use crate::harnmaster::state::Owed;
+                let owed: Vec<Owed> = match &outcome.result {
+                    MissileResult::Mishap(kind) | MissileResult::Spoiled(Some(kind)) => {
+                        vec![Owed::TestMishap {
+                            kind: *kind,
+                            automatic: false,
+                        }]
                     }
-                }
+                    MissileResult::AutomaticMishap(kinds) => kinds
+                        .iter()
+                        .map(|&kind| Owed::TestMishap {
+                            kind,
+                            automatic: true,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                self.hm_mut(x.shooter)?.owed.extend(owed);
                 if let Some((target, strike)) = &outcome.strike {
                     injury::apply_strike(self.hm_mut(*target)?, strike, ctx);
                 }

@@ -172,8 +172,8 @@ fn verify_drops_stale_and_corrupt_snapshots() {
     rusqlite::Connection::open(&s.db)
         .unwrap()
         .execute(
-            "INSERT INTO snapshots VALUES (99, 1, x'00', 1, 1, x'01ff')",
-            [],
+            "INSERT INTO snapshots VALUES (99, 1, x'00', 1, ?1, x'01ff')",
+            [FOLD_VERSION],
         )
         .unwrap();
     let out = s.ok(&["verify"]);

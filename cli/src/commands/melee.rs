@@ -37,7 +37,7 @@ pub enum GripArg {
     /// The primary (right) hand.
     #[default]
     Primary,
-    /// Both hands (HFT -5).
+    /// Both hands (HFT -5; an injury to either arm counts, a Grievous one is an automatic CF).
     TwoHanded,
     /// The off (left) hand (HFT +5).
     OffHand,
@@ -83,7 +83,9 @@ pub struct MeleeArgs {
     /// How the attacker holds it.
     #[arg(long, value_enum, default_value_t)]
     pub grip: GripArg,
-    /// The ZN aimed at (default: the defender's default aim; another costs -10).
+    /// The ZN aimed at (default: the defender's default aim, ZN2 for a prone striker against a
+    /// standing human; another costs -10, unless the defender is prone and the attacker
+    /// standing).
     #[arg(long)]
     pub aim: Option<u8>,
     /// The defender's option.
@@ -101,7 +103,8 @@ pub struct MeleeArgs {
     /// The counterstrike's aim.
     #[arg(long)]
     pub counter_aim: Option<u8>,
-    /// Foes threatening the defender, the attacker included (-10 each beyond one).
+    /// Standing foes threatening the defender, the attacker included unless prone; prone and
+    /// Ignored foes do not count (-10 each beyond one).
     #[arg(long, default_value_t = 1)]
     pub foes: u8,
     /// The attacker is prone.
@@ -206,11 +209,12 @@ pub fn narrate_exchange(
         s.push_str("; check for Weapon Damage (page 191)");
     }
     for m in &o.outcome.mishaps {
-        s.push_str(&format!(
-            "; {} owes a {} roll",
-            if m.attacker { attacker } else { defender },
-            m.kind.word()
-        ));
+        let who = if m.attacker { attacker } else { defender };
+        s.push_str(&if m.automatic {
+            format!("; {who}: automatic {} (failed)", m.kind.word())
+        } else {
+            format!("; {who} owes a {} roll", m.kind.word())
+        });
     }
     if let Some(who) = o.outcome.free_press {
         s.push_str(&format!(
@@ -315,6 +319,7 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         ledger
             .check_melee(&x, InjuryId(uuid::Uuid::nil()), &mut strike)
             .map_err(|e| CommandError::user(e.to_string()))?;
+        TableDice::refuse_unused("the exchange", &[&table, &strike])?;
         rolled.extend(strike.rolled.iter().copied());
         x.dice = strike.recorded;
         if !rolled.is_empty() {

@@ -248,10 +248,8 @@ pub fn cmd_roll(a: RollArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                     RollKind::Fumble => GmRollKind::Mishap(MishapKind::Fumble),
                     _ => GmRollKind::Mishap(MishapKind::Stumble),
                 };
-                let automatic = ch.owed.iter().any(|o| {
-                    matches!(o, leechbook_core::harnmaster::state::Owed::Mishap { kind: k, automatic: true, injury: i }
-                        if GmRollKind::Mishap(*k) == kind && injury.is_none_or(|w| w == *i))
-                });
+                let automatic = leechbook_core::harnmaster::shock::owed_gm_roll(ch, kind, injury)
+                    .is_some_and(|(_, _, automatic)| automatic);
                 let roll = if automatic || a.ml.is_none() {
                     if !given.is_empty() && automatic {
                         return Err(CommandError::user(format!(
@@ -274,6 +272,7 @@ pub fn cmd_roll(a: RollArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 })
             }
         };
+        TableDice::refuse_unused("the roll", &[&dice])?;
         if !dice.rolled.is_empty() {
             let faces: Vec<String> = dice
                 .recorded

@@ -32,20 +32,20 @@ pub struct ShootArgs {
     /// Its mode.
     #[arg(long, default_value = "shoot")]
     pub mode: String,
-    /// The range in feet.
-    #[arg(long)]
+    /// The range in feet (1 or more).
+    #[arg(long, allow_negative_numbers = true)]
     pub range: i32,
     /// Bows and crossbows are wet: Base Range halved.
     #[arg(long)]
     pub wet: bool,
     /// The overhead in feet (under 10 forbids volleys).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub overhead: Option<i32>,
     /// The target is moving (-10).
     #[arg(long, conflicts_with = "evading")]
     pub moving: bool,
     /// The target is evading: its Dodge index (-5 each).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub evading: Option<i32>,
     /// The shooter moved (-10, not for throwers).
     #[arg(long)]
@@ -56,7 +56,7 @@ pub struct ShootArgs {
     /// Crosswind Windforce.
     #[arg(long, default_value_t = 0)]
     pub windforce: u8,
-    /// A massive target's TAR (+5 each, direct only).
+    /// A massive target's TAR (TAR2+: +5 per TAR, direct only).
     #[arg(long, default_value_t = 0)]
     pub tar: u8,
     /// The target area moves (-10, volley).
@@ -103,8 +103,16 @@ pub fn narrate_shot(o: &ShotOutcome, shooter: &str, struck: &str, letter: char) 
         o.test.level
     );
     s.push_str(&match &o.result {
-        MissileResult::Spoiled => " -> spoiled (EML -40 or worse)".to_string(),
+        MissileResult::Spoiled(m) => format!(
+            " -> spoiled (EML -40 or worse): the attack fails{}",
+            m.map(|k| format!("; CF against EML05: {shooter} owes a {} roll", k.word()))
+                .unwrap_or_default()
+        ),
         MissileResult::Mishap(k) => format!(" -> mishap: {shooter} owes a {} roll", k.word()),
+        MissileResult::AutomaticMishap(ks) => format!(
+            " -> mishap: {shooter}: automatic {} (failed)",
+            ks.iter().map(|k| k.word()).collect::<Vec<_>>().join(" & ")
+        ),
         MissileResult::Miss => " -> miss".into(),
         MissileResult::Deviation => " -> deviation".into(),
         MissileResult::Strike(n) => format!(" -> strike {}", "*".repeat(*n as usize)),
@@ -117,6 +125,9 @@ pub fn narrate_shot(o: &ShotOutcome, shooter: &str, struck: &str, letter: char) 
             }
         ),
     });
+    for n in &o.notes {
+        s.push_str(&format!("; {n}"));
+    }
     if let Some(d) = o.deviation {
         s.push_str(&format!("; d8 {d}: the adjacent area"));
     }
@@ -158,6 +169,22 @@ pub fn narrate_shot(o: &ShotOutcome, shooter: &str, struck: &str, letter: char) 
 
 /// Records the attack.
 pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    if a.range < 1 {
+        return Err(CommandError::user(format!(
+            "--range {}: the range to the target is at least 1 ft",
+            a.range
+        )));
+    }
+    if let Some(h) = a.overhead.filter(|h| *h < 0) {
+        return Err(CommandError::user(format!(
+            "--overhead {h}: an overhead is 0 ft or more"
+        )));
+    }
+    if let Some(i) = a.evading.filter(|i| *i < 0) {
+        return Err(CommandError::user(format!(
+            "--evading {i}: a Dodge index is 0 or more"
+        )));
+    }
     let mut names: Vec<&str> = vec!["attack", "count", "ta", "deviation"];
     names.extend(STRIKE_DICE);
     let given = parse_dice(a.dice.as_deref(), &names)?;
@@ -225,6 +252,7 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         ledger
             .check_shot(&x, InjuryId(uuid::Uuid::nil()), &mut dice)
             .map_err(|e| CommandError::user(e.to_string()))?;
+        TableDice::refuse_unused("the attack", &[&t, &dice])?;
         let mut faces: Vec<String> = Vec::new();
         if attack_rolled {
             faces.push(format!("attack={roll}"));

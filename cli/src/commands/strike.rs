@@ -138,7 +138,6 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         }
     };
     let mut rolled: Vec<&'static str> = Vec::new();
-    let mut unused: Vec<String> = Vec::new();
     let target_name = a.target.clone();
     let (ledger, env, applied) = ctx.record(|ledger, ctx| {
         let ch = find(ledger, &a.target)?;
@@ -205,8 +204,8 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         // gathers the dice, and the fold resolves again with the real id.
         resolve_strike(ch, table, &strike, InjuryId(uuid_nil()), &mut dice)
             .map_err(|e| CommandError::user(e.to_string()))?;
+        TableDice::refuse_unused("the strike", &[&dice])?;
         rolled = dice.rolled.clone();
-        unused = dice.unused();
         strike.dice = dice.recorded;
         Ok((Event::HarnMaster(HmEvent::Strike(strike)), None))
     })?;
@@ -239,13 +238,6 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 .collect();
             ctx.note(format!("rolled by Leechbook: {}", list.join(",")));
         }
-    }
-    if !unused.is_empty() {
-        ctx.note(format!(
-            "note: the strike did not need the given {} die(s): {}",
-            unused.len(),
-            unused.join(", ")
-        ));
     }
     if let Some(c) = ledger.character(outcome_target(&applied)) {
         for o in c

@@ -135,6 +135,7 @@ pub fn cmd_wg(c: WgCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         let mut copy = ch.clone();
         leechbook_core::wrath::apply(&mut copy, &event, &mut dice, ledger.now)
             .map_err(|e| CommandError::user(e.to_string()))?;
+        TableDice::refuse_unused("the roll", &[&dice])?;
         if !dice.rolled.is_empty() {
             let faces: Vec<String> = dice
                 .recorded

@@ -220,6 +220,12 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                         }
                     }
                 };
+                if given_critical.is_some() && (a.part.is_none() || !a.critical) {
+                    return Err(CommandError::user(
+                        "the quarrel did not need the given critical die (a critical is rolled with --part and --critical)",
+                    ));
+                }
+                TableDice::refuse_unused("the quarrel", &[&dice])?;
                 if !dice.rolled.is_empty() {
                     ctx.note(format!("rolled by Leechbook: {}", dice.rolled.join(",")));
                 }

@@ -162,8 +162,13 @@ pub fn agenda(ch: &HmCharacter, table: &TreatmentTable, options: Options) -> Vec
                 note: "after the Shock State is recovered from; the GM gives the ML (page 162)",
                 ..DueRoll::new("morale")
             },
-            Owed::TestMishap { kind } => DueRoll {
-                note: "after a CF test; the GM gives the ML (page 161)",
+            Owed::TestMishap { kind, automatic } => DueRoll {
+                automatic: *automatic,
+                note: if *automatic {
+                    "automatic failure after a CF forced by a Grievous zone: record the outcome (page 161)"
+                } else {
+                    "after a CF test; the GM gives the ML (page 161)"
+                },
                 ..DueRoll::new(kind.word())
             },
             Owed::Mishap {

@@ -5,7 +5,7 @@
 //! location counts as rigidly armoured when any covering piece is rigid. A missile's Armour
 //! Reduction lowers that AV, not below zero. A character's primary hand is the right one.
 
-use super::state::{Aspect, Place, Side};
+use super::state::{Aspect, Place};
 use serde::{Deserialize, Serialize};
 
 /// One strike mode of a weapon (`edge`, `point`, `bash`).
@@ -206,10 +206,12 @@ pub fn armour_at(
     ((av - reduction).max(0), rigid)
 }
 
-/// The arm a grip uses: the primary hand is the right.
-pub fn arm_of(grip: super::melee::Grip) -> Side {
+/// The arms a grip uses, as (right, left): the primary hand is the right, the off hand the
+/// left, and a two-handed grip uses both (so an injury to either counts).
+pub fn arms_of(grip: super::melee::Grip) -> (bool, bool) {
     match grip {
-        super::melee::Grip::OffHand => Side::Left,
-        _ => Side::Right,
+        super::melee::Grip::Primary => (true, false),
+        super::melee::Grip::OffHand => (false, true),
+        super::melee::Grip::TwoHanded => (true, true),
     }
 }

@@ -11,7 +11,7 @@
 
 use super::body::{BodyTable, ZoneKind};
 use super::healing::{impairment_of, TreatmentTable};
-use super::state::{HmCharacter, Injury, Side};
+use super::state::{HmCharacter, Injury, MishapKind, Severity, Side};
 use crate::time::CampaignTime;
 use serde::{Deserialize, Serialize};
 
@@ -162,4 +162,65 @@ pub fn impaired_tests(
             t
         })
         .collect()
+}
+
+/// One test's trauma for the arms it uses.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TestTrauma {
+    /// The impairment (a penalty): every injury in a zone the test needs; arm injuries only
+    /// for an arm in use (both arms add up for a two-handed grip or a bow).
+    pub impairment: i32,
+    /// A zone the test needs is unusable (Grievous): an automatic CF ("Tests with Grievous
+    /// Injury").
+    pub unusable: bool,
+    /// The automatically failed mishaps the INJURY MISHAP table gives those unusable zones
+    /// (arm: Fumble; torso and legs: Stumble; head and area: both), which the forced CF
+    /// brings instead of a Fumble or Stumble read off the face.
+    pub mishaps: Vec<MishapKind>,
+}
+
+/// `test`'s trauma at `now` when it uses the right arm, the left arm, or both (a two-handed
+/// grip, a bow). Non-arm zones count as the IMPAIRED TESTS table says.
+pub fn test_trauma(
+    ch: &HmCharacter,
+    treatment: &TreatmentTable,
+    now: CampaignTime,
+    test: &str,
+    (right, left): (bool, bool),
+) -> TestTrauma {
+    let mut out = TestTrauma::default();
+    let Some((_, zones)) = IMPAIRED_TESTS.iter().find(|(t, _)| *t == test) else {
+        return out;
+    };
+    for inj in &ch.injuries {
+        let counts = match inj.place.kind {
+            None => true,
+            Some(ZoneKind::Head) => zones[0],
+            Some(ZoneKind::Torso) => zones[2],
+            Some(ZoneKind::Leg) => zones[3],
+            Some(ZoneKind::Arm) => {
+                zones[1]
+                    && match inj.place.side {
+                        Some(Side::Right) => right,
+                        Some(Side::Left) => left,
+                        None => right || left,
+                    }
+            }
+        };
+        if !counts {
+            continue;
+        }
+        let (points, unusable) = injury_impairment(inj, treatment, now);
+        out.impairment += points;
+        if unusable {
+            out.unusable = true;
+            let kind = if inj.area { None } else { inj.place.kind };
+            for (m, _) in super::injury::mishaps(kind, &inj.place.location, Severity::Grievous) {
+                if !out.mishaps.contains(&m) {
+                    out.mishaps.push(m);
+                }
+            }
+        }
+    }
+    out
 }

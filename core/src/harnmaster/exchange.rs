@@ -6,10 +6,29 @@
 //! impaired tests); an INC or UNC defender is unaware and must Ignore, and an UNC one is
 //! helpless (the attack is a CS); TAs not chosen default to Impact for a strike and Setup
 //! for a Block or Dodge, and the narration says so.
+//!
+//! Aim and posture (Injury Sequence step 1 "Aim Penalty"; Special Melee Rules "prone"), pinned
+//! by `aim_by_posture`:
+//! - A standing striker aims at any ZN of a prone target without the -10 aim penalty.
+//! - A prone striker against a standing, human-sized foe (a ten-zone table aimed at ZN1 by
+//!   default) has default aim ZN2-3: no penalty there, and ZN2 when no aim is declared. ZN1
+//!   is not a default aim then: it costs the -10 aim penalty *and* -2 RCH, as the zone reach
+//!   penalties of tall creatures add to the aim penalty. Larger foes ("similar shifts") are
+//!   not shifted: the GM declares the aim.
+//! - Both prone, or both standing: the table's default aim.
+//! - Mounted (Special Melee Rules "mounted combat"): a rider has -1 RCH to strikes not aimed
+//!   at ZN1 of an unmounted, human-sized target; an unmounted striker (or counterstriker) has
+//!   -1 RCH aiming at a rider's ZN1.
+//!
+//! Arms (Injury Sequence step 5): a test uses the arm(s) of its grip; a two-handed grip uses
+//! both, so an injury to either impairs it and a Grievous one in either forces the CF. A CF
+//! forced by a Grievous zone brings that zone's automatically failed mishap(s) from the INJURY
+//! MISHAP table (arm: Fumble; torso and legs: Stumble; head: both) instead of a Fumble or
+//! Stumble read off the face.
 
-use super::arms::{arm_of, armour_at, Arms};
+use super::arms::{armour_at, arms_of, Arms};
 use super::body::BodyTable;
-use super::effect::impaired_tests;
+use super::effect::{test_trauma, TestTrauma};
 use super::healing::{EmlPart, TreatmentTable};
 use super::injury::{
     resolve_strike_armoured, DiceSource, ImpactInput, RecordedDie, SideRule, Strike, StrikeError,
@@ -184,15 +203,41 @@ fn weapon<'a>(
     })
 }
 
-/// Impairment and unusability of a test for a character.
-fn impairment(s: &Sides, ch: &HmCharacter, test: &str, grip: Grip) -> (i32, bool) {
-    let t = impaired_tests(ch, s.treatment, s.now)
-        .into_iter()
-        .find(|t| t.test == test);
-    match (t, arm_of(grip)) {
-        (Some(t), super::state::Side::Right) => (t.right, t.right_unusable),
-        (Some(t), super::state::Side::Left) => (t.left, t.left_unusable),
-        (None, _) => (0, false),
+/// A test's trauma for a character using the arm(s) of `grip`.
+fn impairment(s: &Sides, ch: &HmCharacter, test: &str, grip: Grip) -> TestTrauma {
+    test_trauma(ch, s.treatment, s.now, test, arms_of(grip))
+}
+
+/// A human-sized body table: ten zones, default aim ZN1.
+fn human_sized(body: &BodyTable) -> bool {
+    body.default_aim == 1 && body.zone_count() == 10
+}
+
+/// The ZN a Melee Strike aims at (the declared one or the default), whether it costs the
+/// -10 aim penalty, and the RCH posture takes from it (see the module's readings).
+fn aim_of(
+    body: &BodyTable,
+    aim: Option<u8>,
+    striker_prone: bool,
+    target_prone: bool,
+) -> (u8, bool, i32) {
+    if target_prone && !striker_prone {
+        return (aim.unwrap_or(body.default_aim), false, 0);
+    }
+    if striker_prone && !target_prone && human_sized(body) {
+        let zn = aim.unwrap_or(2);
+        return (zn, !matches!(zn, 2 | 3), if zn == 1 { 2 } else { 0 });
+    }
+    let zn = aim.unwrap_or(body.default_aim);
+    (zn, zn != body.default_aim, 0)
+}
+
+/// The RCH mounted combat takes from a strike at `aim` (see the module's readings).
+fn mounted_reach_loss(body: &BodyTable, aim: u8, striker: bool, target: bool) -> i32 {
+    match (striker, target) {
+        (true, false) if human_sized(body) && aim != 1 => 1,
+        (false, true) if aim == 1 => 1,
+        _ => 0,
     }
 }
 
@@ -215,7 +260,8 @@ fn common(parts: &mut Vec<EmlPart>, ch: &HmCharacter, impair: i32, prone: bool, 
 }
 
 /// The EML of a Melee Strike (an attack, or a counterstrike): Melee, aim, Heft, Reach or
-/// Thrust against `opponent_reach` (None against Ignore), prone, trauma, mounted.
+/// Thrust against `opponent_reach` (None against Ignore), prone, trauma, mounted. `prone`
+/// and `mounted` are (striker, target). Returns the parts, the ZN aimed at and the trauma.
 #[allow(clippy::too_many_arguments)]
 fn strike_parts(
     s: &Sides,
@@ -223,10 +269,10 @@ fn strike_parts(
     decl: &StrikeDecl,
     target_body: &BodyTable,
     opponent_reach: Option<i32>,
-    prone: bool,
-    mounted: bool,
+    prone: (bool, bool),
+    mounted: (bool, bool),
     in_close: bool,
-) -> Result<(Vec<EmlPart>, bool), ExchangeError> {
+) -> Result<(Vec<EmlPart>, u8, TestTrauma), ExchangeError> {
     let w = weapon(s.arms, ch, &decl.weapon)?;
     let mode = w
         .modes
@@ -237,7 +283,6 @@ fn strike_parts(
         format!("Melee ML{}", ch.gear.skills.melee),
         ch.gear.skills.melee,
     )];
-    let mut reach = w.reach;
     if let Some(aim) = decl.aim {
         if aim < 1 || aim > target_body.zone_count() {
             return Err(declare(format!(
@@ -245,16 +290,20 @@ fn strike_parts(
                 target_body.name
             )));
         }
-        reach -= target_body.reach_penalty(aim);
-        if reach < 0 {
-            return Err(declare(format!(
-                "aiming at ZN{aim} reduces the {}'s reach below 0: it cannot be aimed at",
-                w.name
-            )));
-        }
-        if aim != target_body.default_aim {
-            parts.push(part("aim", -10));
-        }
+    }
+    let (aim, aim_penalty, posture_reach) = aim_of(target_body, decl.aim, prone.0, prone.1);
+    let reach = w.reach
+        - posture_reach
+        - target_body.reach_penalty(aim)
+        - mounted_reach_loss(target_body, aim, mounted.0, mounted.1);
+    if reach < 0 {
+        return Err(declare(format!(
+            "aiming at ZN{aim} reduces the {}'s reach below 0: it cannot be aimed at",
+            w.name
+        )));
+    }
+    if aim_penalty {
+        parts.push(part("aim", -10));
     }
     let heft = melee::heft_penalty(ch.sheet.strength, w.heft, decl.grip, false);
     if heft != 0 {
@@ -268,9 +317,9 @@ fn strike_parts(
             parts.push(part("thrust", rt));
         }
     }
-    let (impair, unusable) = impairment(s, ch, "Melee", decl.grip);
-    common(&mut parts, ch, impair, prone, mounted);
-    Ok((parts, unusable))
+    let trauma = impairment(s, ch, "Melee", decl.grip);
+    common(&mut parts, ch, trauma.impairment, prone.0, mounted.0);
+    Ok((parts, aim, trauma))
 }
 
 fn test_with(
@@ -308,8 +357,8 @@ fn build_strike(
     arms: &Arms,
     striker: &HmCharacter,
     decl: &StrikeDecl,
+    aim: u8,
     target: &HmCharacter,
-    target_body: &BodyTable,
     tas: &[Ta],
 ) -> Result<Strike, ExchangeError> {
     let w = arms
@@ -331,7 +380,7 @@ fn build_strike(
         aspect: mode.aspect,
         targeting: Targeting::Rolled {
             zone_die: Die::new(w.zone_die).map_err(|e| declare(e.to_string()))?,
-            aim: decl.aim.unwrap_or(target_body.default_aim),
+            aim,
             precision,
             pick_zone: None,
             pick_location: None,
@@ -404,14 +453,14 @@ pub fn resolve(
         ),
         DefenceDecl::Ignore => (Defence::Ignore, None),
     };
-    let (mut attack_parts, a_unusable) = strike_parts(
+    let (mut attack_parts, attack_aim, a_trauma) = strike_parts(
         s,
         a,
         &x.attack,
         s.defender_body,
         opp_reach,
-        sit.attacker_prone,
-        sit.attacker_mounted,
+        (sit.attacker_prone, sit.defender_prone),
+        (sit.attacker_mounted, sit.defender_mounted),
         sit.in_close,
     )?;
     if sit.attack_mod != 0 {
@@ -420,12 +469,12 @@ pub fn resolve(
     let mut attack = test_with(
         &attack_parts,
         x.attack_roll,
-        a_unusable,
+        a_trauma.unusable,
         a.shock == ShockState::Stunned,
         &mut notes,
         &a.name,
     );
-    if sit.attack_setup && !a_unusable {
+    if sit.attack_setup && !a_trauma.unusable {
         attack.level = raised(attack.level);
         notes.push(format!("{} spends a setup: {}", a.name, attack.level));
     }
@@ -434,18 +483,18 @@ pub fn resolve(
         notes.push(format!("{} is helpless: a CS Ignore result", d.name));
     }
     let outnumbered = -10 * i32::from(sit.foes.saturating_sub(1));
-    let (defence_test, defence_parts) = match &x.defence {
+    let (defence_test, defence_parts, d_trauma, counter_aim) = match &x.defence {
         DefenceDecl::Ignore => {
             if x.defence_roll.is_some() {
                 return Err(declare("an Ignoring defender makes no roll".into()));
             }
-            (None, Vec::new())
+            (None, Vec::new(), TestTrauma::default(), None)
         }
         decl => {
             let roll = x.defence_roll.ok_or_else(|| {
                 declare(format!("the {} needs the defender's roll", defence.word()))
             })?;
-            let (mut parts, unusable) = match decl {
+            let (mut parts, trauma, counter_aim) = match decl {
                 DefenceDecl::Block {
                     weapon: w, grip, ..
                 } => {
@@ -458,41 +507,53 @@ pub fn resolve(
                     if heft != 0 {
                         p.push(part("heft", heft));
                     }
-                    let (impair, unusable) = impairment(s, d, "Melee", *grip);
-                    common(&mut p, d, impair, sit.defender_prone, sit.defender_mounted);
+                    let trauma = impairment(s, d, "Melee", *grip);
+                    common(
+                        &mut p,
+                        d,
+                        trauma.impairment,
+                        sit.defender_prone,
+                        sit.defender_mounted,
+                    );
                     if sit.defender_mounted {
                         p.push(part("rider blocks", -10));
                     }
-                    (p, unusable)
+                    (p, trauma, None)
                 }
                 DefenceDecl::Dodge { .. } => {
                     let mut p = vec![part(
                         format!("Dodge ML{}", d.gear.skills.dodge),
                         d.gear.skills.dodge,
                     )];
-                    let (impair, unusable) = impairment(s, d, "Dodge", Grip::Primary);
-                    common(&mut p, d, impair, sit.defender_prone, sit.defender_mounted);
+                    let trauma = impairment(s, d, "Dodge", Grip::Primary);
+                    common(
+                        &mut p,
+                        d,
+                        trauma.impairment,
+                        sit.defender_prone,
+                        sit.defender_mounted,
+                    );
                     if sit.defender_mounted {
                         p.push(part("rider dodges", -20));
                     }
-                    (p, unusable)
+                    (p, trauma, None)
                 }
                 DefenceDecl::Counterstrike(c) => {
                     let att_reach = weapon(s.arms, a, &x.attack.weapon)?.reach;
-                    let (mut p, unusable) = strike_parts(
+                    let (mut p, aim, trauma) = strike_parts(
                         s,
                         d,
                         c,
                         s.attacker_body,
                         Some(att_reach),
-                        sit.defender_prone,
-                        sit.defender_mounted,
+                        (sit.defender_prone, sit.attacker_prone),
+                        (sit.defender_mounted, sit.attacker_mounted),
                         sit.in_close,
                     )?;
                     if sit.defender_mounted {
                         p.push(part("rider counterstrikes", -10));
                     }
-                    (p, unusable)
+                    (p, trauma, Some(aim))
                 }
                 DefenceDecl::Ignore => unreachable!("handled above"),
             };
@@ -505,19 +566,33 @@ pub fn resolve(
             let mut t = test_with(
                 &parts,
                 roll,
-                unusable,
+                trauma.unusable,
                 d.shock == ShockState::Stunned,
                 &mut notes,
                 &d.name,
             );
-            if sit.defence_setup && !unusable {
+            if sit.defence_setup && !trauma.unusable {
                 t.level = raised(t.level);
                 notes.push(format!("{} spends a setup: {}", d.name, t.level));
             }
-            (Some(t), parts)
+            (Some(t), parts, trauma, counter_aim)
         }
     };
-    let outcome = melee::resolve(defence, &attack, defence_test.as_ref());
+    let mut outcome = melee::resolve(defence, &attack, defence_test.as_ref());
+    // A CF forced by a Grievous zone brings that zone's automatically failed mishap(s) (the
+    // INJURY MISHAP table), not a Fumble or Stumble read off the face's ones digit.
+    for (attacker, t) in [(true, &a_trauma), (false, &d_trauma)] {
+        if t.unusable {
+            outcome.mishaps.retain(|m| m.attacker != attacker);
+            outcome
+                .mishaps
+                .extend(t.mishaps.iter().map(|&kind| melee::Mishap {
+                    attacker,
+                    kind,
+                    automatic: true,
+                }));
+        }
+    }
     // Tactical Advantages: one per star beyond the first, chosen among the winner's options.
     let earned = outcome.stars.saturating_sub(1) as usize;
     let (tas, default_tas) = if outcome.victor == Victor::Nobody || earned == 0 {
@@ -551,7 +626,7 @@ pub fn resolve(
         (x.tas.clone(), false)
     };
     let strike = if outcome.attacker_strikes {
-        let st = build_strike(s.arms, a, &x.attack, d, s.defender_body, &tas)?;
+        let st = build_strike(s.arms, a, &x.attack, attack_aim, d, &tas)?;
         let ff: Vec<String> = s
             .defender_body
             .face
@@ -574,7 +649,14 @@ pub fn resolve(
         let DefenceDecl::Counterstrike(c) = &x.defence else {
             return Err(declare("a counterstrike without its declaration".into()));
         };
-        let st = build_strike(s.arms, d, c, a, s.attacker_body, &tas)?;
+        let st = build_strike(
+            s.arms,
+            d,
+            c,
+            counter_aim.unwrap_or(s.attacker_body.default_aim),
+            a,
+            &tas,
+        )?;
         let ff: Vec<String> = s
             .attacker_body
             .face
@@ -623,7 +705,10 @@ pub fn apply(
         } else {
             &mut *defender
         };
-        who.owed.push(Owed::TestMishap { kind: m.kind });
+        who.owed.push(Owed::TestMishap {
+            kind: m.kind,
+            automatic: m.automatic,
+        });
     }
     if let Some((target, strike)) = &out.strike {
         let who = if *target == attacker.id {
@@ -632,5 +717,34 @@ pub fn apply(
             defender
         };
         super::injury::apply_strike(who, strike, ctx);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 12, items 1 and 2, and mounted reach: the readings in the module's doc.
+    #[test]
+    fn aim_by_posture() {
+        let h = super::super::body::human();
+        assert_eq!(aim_of(&h, None, false, false), (1, false, 0));
+        assert_eq!(aim_of(&h, Some(5), false, false), (5, true, 0));
+        // Standing against prone: any ZN, no penalty.
+        assert_eq!(aim_of(&h, Some(5), false, true), (5, false, 0));
+        // Prone against a standing human: ZN2-3 are the default; ZN1 -10 and -2 RCH.
+        assert_eq!(aim_of(&h, None, true, false), (2, false, 0));
+        assert_eq!(aim_of(&h, Some(3), true, false), (3, false, 0));
+        assert_eq!(aim_of(&h, Some(1), true, false), (1, true, 2));
+        assert_eq!(aim_of(&h, Some(5), true, false), (5, true, 0));
+        // Both prone: as both standing.
+        assert_eq!(aim_of(&h, Some(2), true, true), (2, true, 0));
+        // A rider: -1 RCH not aimed at ZN1 of an unmounted human; an unmounted striker -1
+        // RCH at a rider's ZN1.
+        assert_eq!(mounted_reach_loss(&h, 5, true, false), 1);
+        assert_eq!(mounted_reach_loss(&h, 1, true, false), 0);
+        assert_eq!(mounted_reach_loss(&h, 1, false, true), 1);
+        assert_eq!(mounted_reach_loss(&h, 5, false, true), 0);
+        assert_eq!(mounted_reach_loss(&h, 5, true, true), 0);
     }
 }

@@ -86,6 +86,9 @@ pub struct Mishap {
     pub attacker: bool,
     /// Fumble or stumble.
     pub kind: super::state::MishapKind,
+    /// Automatically failed: the INJURY MISHAP table's mishap after a CF forced by a
+    /// Grievous zone (no roll).
+    pub automatic: bool,
 }
 
 /// What the opposed test decided.
@@ -130,7 +133,11 @@ fn mishap_of(test: &TestResult, attacker: bool, dodge: bool) -> Option<Mishap> {
     } else {
         Fumble
     };
-    Some(Mishap { attacker, kind })
+    Some(Mishap {
+        attacker,
+        kind,
+        automatic: false,
+    })
 }
 
 /// Resolves the opposed (or unopposed) Melee test by the MELEE TEST table.

@@ -31,10 +31,17 @@ pub enum Band {
 }
 
 impl Band {
-    /// Returns the band for a range and a Base Range (halved when wet), or None beyond BR x 4.
+    /// Returns the band for a range and a Base Range, or None beyond BR x 4.
     pub fn of(range_ft: i32, base_range: i32) -> Option<Band> {
-        let br = base_range.max(1);
-        Some(match range_ft {
+        Band::of_half_feet(range_ft, 2 * base_range.max(1))
+    }
+
+    /// Returns the band for a range and a Base Range given in half feet, so that a wet bow's
+    /// halved BR stays exact ("simply halve their Base Range": BR75 wet is 37.5 ft, so 75 ft
+    /// is Volley 2, 150 ft Volley 4 and 151 ft out of range).
+    pub fn of_half_feet(range_ft: i32, br_half_ft: i32) -> Option<Band> {
+        let (r, br) = (2 * i64::from(range_ft), i64::from(br_half_ft.max(1)));
+        Some(match r {
             r if 2 * r <= br => Band::DirectPb,
             r if r <= br => Band::Direct,
             r if r <= 2 * br => Band::Volley2,
@@ -102,6 +109,15 @@ impl Band {
     }
 }
 
+/// A length given in half feet, as the text writes it (`37.5`).
+pub fn feet(half_ft: i32) -> String {
+    if half_ft % 2 == 0 {
+        (half_ft / 2).to_string()
+    } else {
+        format!("{}.5", half_ft / 2)
+    }
+}
+
 /// Why a missile attack cannot be declared.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MissileError {
@@ -110,10 +126,10 @@ pub enum MissileError {
     OutOfRange {
         /// The range.
         range: i32,
-        /// The Base Range.
-        br: i32,
-        /// BR x 4.
-        max: i32,
+        /// The Base Range in feet (`37.5` when halved by precipitation).
+        br: String,
+        /// BR x 4 in feet.
+        max: String,
     },
     /// A volley under a low overhead.
     #[error("an overhead under ten feet prohibits volley ranges ({0})")]
@@ -145,10 +161,15 @@ pub enum Movement {
 /// The result of a Direct or Volley missile test.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MissileResult {
-    /// The attack was spoiled (EML -40 or worse): it automatically fails.
-    Spoiled,
+    /// The attack was spoiled (EML -40 or worse) and occurs: it automatically fails, and its
+    /// roll against EML05 checks for CF, whose Fumble (0) or Stumble (5) roll is owed. (A
+    /// spoiled attack that does not take place is a wasted action: nothing to record.)
+    Spoiled(Option<super::state::MishapKind>),
     /// A CF: a Fumble (0) or Stumble (5) roll; the attack does not take place.
     Mishap(super::state::MishapKind),
+    /// A CF forced by a Grievous zone the test needs: that zone's automatically failed
+    /// mishaps (the INJURY MISHAP table); the attack does not take place.
+    AutomaticMishap(Vec<super::state::MishapKind>),
     /// Direct F: a miss; a nearby target may be struck (d20 against the target count).
     Miss,
     /// Volley F: deviation into an adjacent area (d8).
@@ -162,17 +183,21 @@ pub enum MissileResult {
     },
 }
 
-/// Reads a missile test.
+/// Reads a missile test. A spoiled test (raw EML -40 or worse) is already bounded to EML05,
+/// so its level is the roll against EML05 that checks for CF.
 pub fn result(test: &TestResult, raw_eml: i32, volley: bool) -> MissileResult {
-    if raw_eml <= -40 {
-        return MissileResult::Spoiled;
-    }
-    match (test.level, volley) {
-        (SuccessLevel::CF, _) => MissileResult::Mishap(if test.roll % 10 == 5 {
+    let mishap = || {
+        if test.roll % 10 == 5 {
             super::state::MishapKind::Stumble
         } else {
             super::state::MishapKind::Fumble
-        }),
+        }
+    };
+    if raw_eml <= -40 {
+        return MissileResult::Spoiled((test.level == SuccessLevel::CF).then(mishap));
+    }
+    match (test.level, volley) {
+        (SuccessLevel::CF, _) => MissileResult::Mishap(mishap()),
         (SuccessLevel::F, false) => MissileResult::Miss,
         (SuccessLevel::F, true) => MissileResult::Deviation,
         (SuccessLevel::S, false) => MissileResult::Strike(1),
@@ -217,6 +242,15 @@ mod tests {
         assert_eq!(Band::of(401, 100), None);
         // Precipitation halves BR: 150 ft at BR 200 is Direct; wet (BR 100) it is Volley 2.
         assert_eq!(Band::of(150, 200 / 2), Some(Band::Volley2));
+        // Exactly: BR75 wet is 37.5 ft (75 half feet). 75 ft is within 2 x 37.5: Volley 2;
+        // 150 ft = 4 x 37.5: Volley 4; 151 ft is beyond; PB is up to 18.75 ft.
+        assert_eq!(Band::of_half_feet(75, 75), Some(Band::Volley2));
+        assert_eq!(Band::of_half_feet(150, 75), Some(Band::Volley4));
+        assert_eq!(Band::of_half_feet(151, 75), None);
+        assert_eq!(Band::of_half_feet(18, 75), Some(Band::DirectPb));
+        assert_eq!(Band::of_half_feet(19, 75), Some(Band::Direct));
+        assert_eq!(feet(75), "37.5");
+        assert_eq!(feet(300), "150");
     }
 
     #[test]
@@ -254,9 +288,20 @@ mod tests {
 
     #[test]
     fn spoiled_overhead_and_mishaps() {
+        use super::super::state::MishapKind::{Fumble, Stumble};
+        // Spoiled, occurring: the roll against EML05 checks for CF. 3 is S, yet the attack
+        // fails; 10 is a CF ending in 0 (Fumble); 35 a CF ending in 5 (Stumble).
         assert_eq!(
             result(&d100_test(-45, 3), -45, false),
-            MissileResult::Spoiled
+            MissileResult::Spoiled(None)
+        );
+        assert_eq!(
+            result(&d100_test(-45, 10), -45, true),
+            MissileResult::Spoiled(Some(Fumble))
+        );
+        assert_eq!(
+            result(&d100_test(-45, 35), -45, false),
+            MissileResult::Spoiled(Some(Stumble))
         );
         assert!(overhead(Band::Volley2, Some(8), true).is_err());
         assert_eq!(overhead(Band::Direct, Some(4), true), Ok(-20));

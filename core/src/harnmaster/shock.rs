@@ -257,27 +257,7 @@ pub fn resolve_gm_roll(ch: &HmCharacter, r: &GmRoll) -> Result<GmRollOutcome, Ro
     if ch.dead() {
         return Err(not_owed("they are dead".into()));
     }
-    let (injury, automatic) = ch
-        .owed
-        .iter()
-        .find_map(|o| {
-            match (o, r.kind) {
-                (Owed::Morale { injury }, GmRollKind::Morale) => Some((Some(*injury), false)),
-                (
-                    Owed::Mishap {
-                        injury,
-                        kind,
-                        automatic,
-                    },
-                    GmRollKind::Mishap(k),
-                ) if *kind == k => Some((Some(*injury), *automatic)),
-                (Owed::TestMishap { kind }, GmRollKind::Mishap(k)) if *kind == k => {
-                    Some((None, false))
-                }
-                _ => None,
-            }
-            .filter(|(injury, _)| r.injury.is_none_or(|want| *injury == Some(want)))
-        })
+    let (_, injury, automatic) = owed_gm_roll(ch, r.kind, r.injury)
         .ok_or_else(|| not_owed("no injury calls for one".into()))?;
     if r.kind == GmRollKind::Morale && ch.shock != ShockState::None {
         return Err(not_owed(format!(
@@ -308,16 +288,38 @@ pub fn resolve_gm_roll(ch: &HmCharacter, r: &GmRoll) -> Result<GmRollOutcome, Ro
     })
 }
 
-/// Applies a GM roll: it is no longer owed.
-pub fn apply_gm_roll(ch: &mut HmCharacter, r: &GmRoll, out: &GmRollOutcome) {
-    if let Some(pos) = ch.owed.iter().position(|o| match (o, r.kind) {
-        (Owed::Morale { injury }, GmRollKind::Morale) => Some(*injury) == out.injury,
-        (Owed::Mishap { injury, kind, .. }, GmRollKind::Mishap(k)) => {
-            Some(*injury) == out.injury && *kind == k
+/// The owed roll a GM roll of `kind` (for `injury`, if named) settles: the first such in
+/// the character's owed list, as (its index, its injury, whether it is an automatic failure).
+/// Recording, applying and the CLI's "is it automatic?" all ask this one question.
+pub fn owed_gm_roll(
+    ch: &HmCharacter,
+    kind: GmRollKind,
+    injury: Option<crate::ids::InjuryId>,
+) -> Option<(usize, Option<crate::ids::InjuryId>, bool)> {
+    ch.owed.iter().enumerate().find_map(|(i, o)| {
+        match (o, kind) {
+            (Owed::Morale { injury }, GmRollKind::Morale) => Some((Some(*injury), false)),
+            (
+                Owed::Mishap {
+                    injury,
+                    kind,
+                    automatic,
+                },
+                GmRollKind::Mishap(k),
+            ) if *kind == k => Some((Some(*injury), *automatic)),
+            (Owed::TestMishap { kind, automatic }, GmRollKind::Mishap(k)) if *kind == k => {
+                Some((None, *automatic))
+            }
+            _ => None,
         }
-        (Owed::TestMishap { kind }, GmRollKind::Mishap(k)) => out.injury.is_none() && *kind == k,
-        _ => false,
-    }) {
+        .filter(|(owed, _)| injury.is_none_or(|want| *owed == Some(want)))
+        .map(|(owed, automatic)| (i, owed, automatic))
+    })
+}
+
+/// Applies a GM roll: it is no longer owed.
+pub fn apply_gm_roll(ch: &mut HmCharacter, r: &GmRoll, _out: &GmRollOutcome) {
+    if let Some((pos, _, _)) = owed_gm_roll(ch, r.kind, r.injury) {
         ch.owed.remove(pos);
     }
 }

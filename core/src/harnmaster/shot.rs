@@ -5,10 +5,21 @@
 //! "d12+4 ... reduced by 3 ... rolling d12+1"); the projectile's Armour Reduction lowers the AV
 //! at the struck location; TAs won are Impact or Precision ("one of the two special effects");
 //! a nearby or volley strike needs the GM to name the creature the count roll indicates.
+//!
+//! More readings, pinned by tests in `tests/tests/combat.rs`:
+//! - A Volley S or CS is a Potential Strike at any EML, EML05 included: "lands harmlessly at
+//!   EML05 or less" belongs to Deviation and to the Direct miss only.
+//! - Precipitation halves Base Range exactly (BR75 wet is 37.5 ft), reckoned in half feet.
+//! - Massive Target is +5 per TAR from TAR2 (TAR1 is no massive target).
+//! - Trauma: bows and crossbows are drawn with both arms, so an injury to either counts (and
+//!   both add up); slings and throws use the primary (right) arm. A Grievous zone the test
+//!   needs forces a CF with that zone's automatically failed mishaps.
+//! - A stunned shooter's test (an impaired test) drops one success level; an INC or UNC
+//!   shooter takes no independent action.
 
 use super::arms::{armour_at, Arms, MissileKind};
 use super::body::BodyTable;
-use super::effect::impaired_tests;
+use super::effect::test_trauma;
 use super::exchange::ExchangeError;
 use super::healing::{EmlPart, TreatmentTable};
 use super::injury::{
@@ -17,7 +28,7 @@ use super::injury::{
 };
 use super::melee::{self, Ta};
 use super::missile::{self, Band, MissileResult, Movement};
-use super::state::HmCharacter;
+use super::state::{HmCharacter, ShockState};
 use crate::dice::{DiceExpr, Die};
 use crate::ids::{CharacterId, InjuryId};
 use crate::test_roll::{d100_test, TestResult};
@@ -97,6 +108,8 @@ pub struct ShotOutcome {
     pub deviation: Option<u16>,
     /// The strike, if any: who, and the Injury Sequence.
     pub strike: Option<(CharacterId, Box<StrikeOutcome>)>,
+    /// What changed the test's level (a forced CF, stun), for narration.
+    pub notes: Vec<String>,
 }
 
 /// The striker's body to strike, and its table.
@@ -133,6 +146,15 @@ pub fn resolve(
     if shooter.dead() {
         return Err(err(format!("{} is dead", shooter.name)));
     }
+    if matches!(
+        shooter.shock,
+        ShockState::Incapacitated | ShockState::Unconscious
+    ) {
+        return Err(err(format!(
+            "{} is {}: no independent actions",
+            shooter.name, shooter.shock
+        )));
+    }
     if !shooter
         .gear
         .weapons
@@ -153,13 +175,14 @@ pub fn resolve(
         .find(|m| m.name.eq_ignore_ascii_case(&x.mode))
         .ok_or_else(|| err(format!("the {} has no mode '{}'", w.name, x.mode)))?;
     let bowlike = matches!(kind, MissileKind::Bow | MissileKind::Crossbow);
-    let br = w.base_range.unwrap_or(1);
-    let br = if x.wet && bowlike { br / 2 } else { br };
-    let band = Band::of(x.range_ft, br).ok_or_else(|| {
+    // In half feet: precipitation halves BR exactly (37.5 ft, not 37).
+    let br2 = 2 * w.base_range.unwrap_or(1).max(1);
+    let br2 = if x.wet && bowlike { br2 / 2 } else { br2 };
+    let band = Band::of_half_feet(x.range_ft, br2).ok_or_else(|| {
         err(missile::MissileError::OutOfRange {
             range: x.range_ft,
-            br,
-            max: 4 * br,
+            br: missile::feet(br2),
+            max: missile::feet(4 * br2),
         }
         .to_string())
     })?;
@@ -224,24 +247,38 @@ pub fn resolve(
         push("aim", 10);
     }
     if !band.volley() {
-        push("massive target", 5 * i32::from(x.massive_tar));
+        // TAR2+ only: +5 per TAR (TAR2 is +10); TAR1 is no massive target.
+        if x.massive_tar >= 2 {
+            push("massive target", 5 * i32::from(x.massive_tar));
+        }
     } else if x.moving_area {
         push("moving area", -10);
     }
     push("fatigue", -shooter.fatigue());
-    let (impair, unusable) = impaired_tests(shooter, treatment, now)
-        .into_iter()
-        .find(|t| t.test == skill)
-        .map(|t| (t.right.max(t.left), t.right_unusable || t.left_unusable))
-        .unwrap_or((0, false));
-    push("impairment", -impair);
+    let trauma = test_trauma(shooter, treatment, now, skill, (true, bowlike));
+    push("impairment", -trauma.impairment);
     push("situation", x.modifier);
     let raw: i32 = parts.iter().map(|p| p.value).sum();
     let mut test = d100_test(raw, x.roll);
-    if unusable {
+    let mut notes = Vec::new();
+    let result = if trauma.unusable {
         test.level = crate::test_roll::SuccessLevel::CF;
-    }
-    let result = missile::result(&test, raw, band.volley());
+        notes.push(format!(
+            "{}: a zone the test needs is unusable (Grievous): automatic CF",
+            shooter.name
+        ));
+        MissileResult::AutomaticMishap(trauma.mishaps.clone())
+    } else {
+        if shooter.shock == ShockState::Stunned {
+            let before = test.level;
+            test.level = test.level.lowered();
+            notes.push(format!(
+                "{} is stunned: {before} becomes {}",
+                shooter.name, test.level
+            ));
+        }
+        missile::result(&test, raw, band.volley())
+    };
     let mut out = ShotOutcome {
         band,
         test,
@@ -252,6 +289,7 @@ pub fn resolve(
         ta_d10: None,
         deviation: None,
         strike: None,
+        notes,
     };
     if result == MissileResult::Deviation && raw > 5 {
         out.deviation =
@@ -278,8 +316,11 @@ pub fn resolve(
                 target,
             ))
         }
+        // EML05 or less: a Direct miss strikes nobody near and a Deviation lands harmlessly;
+        // a Potential Strike rolls against the count at any EML.
         MissileResult::Miss | MissileResult::Deviation | MissileResult::PotentialStrike { .. }
-            if raw > 5 && x.target_count > 0 =>
+            if x.target_count > 0
+                && (raw > 5 || matches!(result, MissileResult::PotentialStrike { .. })) =>
         {
             let precision = matches!(result, MissileResult::PotentialStrike { precision: true });
             let die = if precision { Die::D10 } else { Die::D20 };

@@ -343,10 +343,13 @@ pub enum Owed {
         injury: InjuryId,
     },
     /// A Fumble or Stumble Roll after a CF in a Melee, Dodge or missile test (page 161; the
-    /// GM resolves it).
+    /// GM resolves it), or its automatic failure when the CF was forced by a Grievous zone
+    /// (the INJURY MISHAP table's automatically failed mishap).
     TestMishap {
         /// Fumble or stumble.
         kind: MishapKind,
+        /// True when the INJURY MISHAP table makes it an automatic failure (no roll).
+        automatic: bool,
     },
     /// A Fumble or Stumble Roll (page 161; the GM resolves it), or its automatic failure.
     Mishap {
