@@ -256,49 +256,7 @@ fn nolora_direct_example_three_d6_zone_dice() {
 
 #[test]
 fn nolora_volley_example_to_the_s2p_flank() {
-    let s = Scratch::new();
-    s.ok(&["init"]);
-    s.ok(&["arms", "load", ARMS]);
-    s.ok(&["table", "load", DESTRIER]);
-    s.ok(&[
-        "character",
-        "add",
-        "Nolora",
-        "--str",
-        "11",
-        "--end",
-        "12",
-        "--shock",
-        "60",
-        "--hb",
-        "12",
-    ]);
-    s.ok(&[
-        "character",
-        "equip",
-        "Nolora",
-        "--weapon",
-        "bow",
-        "--archery",
-        "75",
-    ]);
-    s.ok(&[
-        "character",
-        "add",
-        "Horse",
-        "--str",
-        "25",
-        "--end",
-        "20",
-        "--shock",
-        "80",
-        "--hb",
-        "15",
-        "--body",
-        "destrier",
-        "--beast",
-    ]);
-    s.ok(&["character", "equip", "Horse", "--armour", "barding"]);
+    let s = nolora_and_horse();
     // 500 ft is volley 3 for the bow's BR200 (-20); a light crosswind in volley -20: EML35.
     let out = s.ok(&[
         "shoot",
