@@ -4,8 +4,11 @@
 //! A moment is an event id (the log up to and including it, rulings included only as far as
 //! they had been made: the record as it stood then), a wall time in RFC 3339 (the same, by the
 //! clock of the recording devices), or a campaign time `day N [HH:MM]` (every event that
-//! happened by then in the story, judged with every ruling made since: the story as we now
-//! know it).
+//! happened by then in the story, judged with every retraction, reinstatement and amendment
+//! made since: the story as we now know it). An override is not a judgement of an event but
+//! a decree about the story from its own moment on, so it counts from its campaign time like
+//! any event. A ruling on an event beyond a moment stands as it does over the whole log and
+//! acts on nothing within the moment.
 
 use crate::commands::ruling::find_event;
 use crate::error::CommandError;
@@ -111,6 +114,8 @@ pub fn flags(events: &[Envelope]) -> HashMap<EventId, Vec<String>> {
 pub struct Moment {
     /// The events that make up the record at that moment.
     pub events: Vec<Envelope>,
+    /// The rulings in force over those events (judged against the whole log).
+    pub rulings: Rulings,
     /// The campaign clock to show the state at, when the moment is a campaign time.
     pub now: Option<CampaignTime>,
     /// The moment, in words.
@@ -122,20 +127,24 @@ pub fn moment(events: &[Envelope], spec: &str) -> Result<Moment, CommandError> {
     let spec = spec.trim();
     if spec.to_ascii_lowercase().starts_with("day") {
         let t = CampaignTime::parse(spec).map_err(|e| CommandError::user(e.to_string()))?;
+        let cut: Vec<Envelope> = events
+            .iter()
+            .filter(|e| e.at <= t || matches!(&e.event, Event::Ruling(r) if r.target().is_some()))
+            .cloned()
+            .collect();
         return Ok(Moment {
-            events: events
-                .iter()
-                .filter(|e| e.at <= t || matches!(e.event, Event::Ruling(_)))
-                .cloned()
-                .collect(),
+            rulings: Rulings::from_cut(&cut, &Rulings::from_log(events)),
+            events: cut,
             now: Some(t),
             label: format!("campaign time {t}"),
         });
     }
     if let Ok(w) = chrono::DateTime::parse_from_rfc3339(spec) {
         let w = w.with_timezone(&chrono::Utc);
+        let cut: Vec<Envelope> = events.iter().filter(|e| e.wall <= w).cloned().collect();
         return Ok(Moment {
-            events: events.iter().filter(|e| e.wall <= w).cloned().collect(),
+            rulings: Rulings::from_cut(&cut, &Rulings::from_log(events)),
+            events: cut,
             now: None,
             label: format!("wall time {}", w.to_rfc3339()),
         });
@@ -149,8 +158,10 @@ pub fn moment(events: &[Envelope], spec: &str) -> Result<Moment, CommandError> {
         .iter()
         .position(|e| e.id == target.id)
         .unwrap_or(events.len().saturating_sub(1));
+    let cut = events[..=end].to_vec();
     Ok(Moment {
-        events: events[..=end].to_vec(),
+        rulings: Rulings::from_log(&cut),
+        events: cut,
         now: None,
         label: format!("event {}", target.id.short()),
     })
@@ -189,7 +200,7 @@ pub fn event_key(
 
 /// Folds the log at a moment.
 pub fn ledger_at(m: &Moment) -> Ledger {
-    let mut l = Ledger::fold(&m.events);
+    let mut l = Ledger::derive_with(&m.events, &m.rulings, |_, _, _| {});
     if let Some(t) = m.now {
         // Rulings made later in the story still count, but the clock is the moment's.
         l.now = t;

@@ -126,3 +126,65 @@ fn a_closed_pipe_ends_quietly() {
     let out = child.wait_with_output().unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).is_empty(), "{:?}", out);
 }
+
+/// Issue 12, item 27: `demo` writes where `--db` or `LEECHBOOK_DB` says, and keeps its own
+/// file when neither is given.
+#[test]
+fn demo_writes_where_db_or_leechbook_db_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let by_flag = dir.path().join("flag.db");
+    let out = bin()
+        .current_dir(dir.path())
+        .env_remove("LEECHBOOK_DB")
+        .arg("--db")
+        .arg(&by_flag)
+        .arg("demo")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(by_flag.exists());
+    let by_env = dir.path().join("env.db");
+    let out = bin()
+        .current_dir(dir.path())
+        .env("LEECHBOOK_DB", &by_env)
+        .arg("demo")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(by_env.exists());
+    assert!(!dir.path().join("leechbook-demo.db").exists());
+    let out = bin()
+        .current_dir(dir.path())
+        .env_remove("LEECHBOOK_DB")
+        .arg("demo")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(dir.path().join("leechbook-demo.db").exists());
+    // A real ledger named by --db is never replaced by the demo.
+    let real = dir.path().join("real.db");
+    assert!(bin()
+        .arg("--db")
+        .arg(&real)
+        .arg("init")
+        .output()
+        .unwrap()
+        .status
+        .success());
+    let before = std::fs::read(&real).unwrap();
+    let out = bin().arg("--db").arg(&real).arg("demo").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(std::fs::read(&real).unwrap(), before);
+}

@@ -304,15 +304,21 @@ impl Ledger {
     /// Folds a log with the rulings in force over it, calling `observe` with every event,
     /// the envelope as applied (amended where a ruling amended it) and what became of it.
     /// Retracted events are skipped and listed in [`Ledger::retracted`].
-    pub fn derive(
+    pub fn derive(events: &[Envelope], observe: impl FnMut(&Ledger, &Envelope, &Fate)) -> Ledger {
+        Ledger::derive_with(events, &Rulings::from_log(events), observe)
+    }
+
+    /// [`Ledger::derive`] with the rulings in force given (a cut of a log judged against the
+    /// whole log: [`Rulings::from_cut`]).
+    pub fn derive_with(
         events: &[Envelope],
+        rulings: &Rulings,
         mut observe: impl FnMut(&Ledger, &Envelope, &Fate),
     ) -> Ledger {
-        let rulings = Rulings::from_log(events);
         let mut l = Ledger::new();
         l.roster = crate::roster::Roster::from_log(events);
         for env in events {
-            l.step(env, &rulings, &mut observe);
+            l.step(env, rulings, &mut observe);
         }
         l
     }

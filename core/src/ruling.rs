@@ -121,6 +121,18 @@ pub struct Rulings {
 impl Rulings {
     /// Works out the rulings in force over `events` (in the total order).
     pub fn from_log(events: &[Envelope]) -> Rulings {
+        Rulings::judge(events, None)
+    }
+
+    /// The rulings in force over `events`, a cut of a log whose rulings in force are `whole`
+    /// (a campaign-time or wall-time moment, which keeps rulings whose target lies beyond
+    /// it): a ruling on an event outside the cut is void only where it is void over the whole
+    /// log; otherwise it stands as made and acts on nothing in the cut.
+    pub fn from_cut(events: &[Envelope], whole: &Rulings) -> Rulings {
+        Rulings::judge(events, Some(whole))
+    }
+
+    fn judge(events: &[Envelope], whole: Option<&Rulings>) -> Rulings {
         let mut out = Rulings::default();
         let rulings: Vec<(usize, &Envelope, &Ruling)> = events
             .iter()
@@ -148,10 +160,19 @@ impl Rulings {
             }
             let Some(target) = r.target() else { continue };
             let Some(&at) = position.get(&target) else {
-                out.void.insert(
-                    env.id,
-                    format!("it rules on event {target}, which the log does not hold"),
-                );
+                match whole {
+                    None => {
+                        out.void.insert(
+                            env.id,
+                            format!("it rules on event {target}, which the log does not hold"),
+                        );
+                    }
+                    Some(w) => {
+                        if let Some(why) = w.void.get(&env.id) {
+                            out.void.insert(env.id, why.clone());
+                        }
+                    }
+                }
                 continue;
             };
             if at >= i {

@@ -359,3 +359,73 @@ fn bad_rulings_are_refused_and_change_nothing() {
     );
     assert_eq!(s.bytes(), before);
 }
+
+/// Issue 12, item 19: an override acts from its moment: `show --at` an earlier day does not
+/// show it, `diff` across it names it, and `log --until` an earlier day does not list it.
+#[test]
+fn an_override_acts_from_its_moment_in_show_diff_and_log() {
+    let s = wounded();
+    let id = s.show("Osric")["injuries"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let at = |moment: &str| -> Value {
+        serde_json::from_str(&s.ok(&["show", "Osric", "--at", moment, "--json"])).unwrap()
+    };
+    let day3 = at("day 3");
+    s.ok(&["advance", "5d"]); // day 11
+    s.ok(&[
+        "override",
+        "Osric",
+        "--injury",
+        &id,
+        "--level",
+        "1",
+        "--reason",
+        "a miracle on day 11",
+    ]);
+    assert_eq!(s.show("Osric")["injuries"][0]["level"], 1);
+    assert_eq!(at("day 3"), day3, "the override leaked into day 3");
+    assert_ne!(day3["injuries"][0]["level"], 1);
+    assert_eq!(at("day 12")["injuries"][0]["level"], 1);
+    let d = s.ok(&["diff", "Osric", "--from", "day 3", "--to", "day 12"]);
+    assert!(d.contains("level"), "{d}");
+    assert!(d.contains("M1"), "{d}");
+    assert!(!s
+        .ok(&["log", "--until", "day 3"])
+        .contains("a miracle on day 11"));
+    assert!(s
+        .ok(&["log", "--until", "day 12"])
+        .contains("a miracle on day 11"));
+}
+
+/// Issue 12, item 20: `log --until` a day before an amended event shows the amendment in
+/// force (it acts on nothing in that moment), not as void for want of its target.
+#[test]
+fn log_until_shows_an_amendment_of_a_later_event_in_force() {
+    let s = wounded();
+    let roll = last_of(&s, "hm.seq-roll"); // the healing roll on day 6
+    s.ok(&[
+        "amend",
+        &roll,
+        "--dice",
+        "roll=84",
+        "--reason",
+        "it was an 84",
+    ]);
+    let until = s.ok(&["log", "--until", "day 3"]);
+    assert!(!until.contains("which the log does not hold"), "{until}");
+    assert!(!until.contains("VOID"), "{until}");
+    assert!(until.contains("it was an 84"), "{until}");
+    let j: Value = serde_json::from_str(&s.ok(&["log", "--until", "day 3", "--json"])).unwrap();
+    let amend = j
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "ruling.amend")
+        .expect("the amendment is listed");
+    assert!(amend["void"].is_null(), "{amend}");
+    // A ruling void over the whole log stays void in a moment.
+    let whole = s.ok(&["log"]);
+    assert!(!whole.contains("VOID"), "{whole}");
+}

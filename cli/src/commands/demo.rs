@@ -23,9 +23,10 @@ pub const WITCH_IRON: &str = include_str!("../../../fixtures/demo/witch-iron.txt
 /// Record the demo fight.
 #[derive(Args, Debug)]
 pub struct DemoArgs {
-    /// Where to write the demo ledger (replaced if it is an earlier demo ledger).
-    #[arg(long, default_value = "leechbook-demo.db")]
-    pub out: PathBuf,
+    /// Where to write the demo ledger (replaced if it is an earlier demo ledger). Default:
+    /// the ledger --db or $LEECHBOOK_DB names, else ./leechbook-demo.db.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
     /// Which system's fight.
     #[arg(long, default_value = "harnmaster", value_parser = ["harnmaster", "savage-worlds", "wrath-glory", "witch-iron"])]
     pub system: String,
@@ -55,7 +56,12 @@ fn words(line: &str) -> Vec<String> {
 
 /// Runs the demo.
 pub fn cmd_demo(a: DemoArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let path = a.out;
+    // --out, else the global --db / $LEECHBOOK_DB (clap folds both into ctx.db), else the
+    // demo's own file. The guard below still refuses to replace anything but a demo ledger.
+    let path = a
+        .out
+        .or_else(|| ctx.db.clone())
+        .unwrap_or_else(|| PathBuf::from("leechbook-demo.db"));
     if path.exists() {
         // Only an earlier demo ledger is replaced; anything else is left alone.
         let store = Store::open(&path).map_err(|e| {

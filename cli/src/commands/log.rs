@@ -61,12 +61,17 @@ pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         None => None,
     };
     let mut events = store.events()?;
-    if let Some(spec) = &a.until {
-        events = crate::audit::moment(&events, spec)?.events;
-    }
+    let rulings = match &a.until {
+        Some(spec) => {
+            let m = crate::audit::moment(&events, spec)?;
+            events = m.events;
+            m.rulings
+        }
+        None => leechbook_core::ruling::Rulings::from_log(&events),
+    };
     let flags = crate::audit::flags(&events);
     let mut views = Vec::with_capacity(events.len());
-    Ledger::derive(&events, |ledger, env, fate| {
+    Ledger::derive_with(&events, &rulings, |ledger, env, fate| {
         if let Some(id) = only {
             let about = env.event.character() == Some(id)
                 || matches!(fate, Fate::Applied(Applied::CharacterAdded(c)) if *c == id);
