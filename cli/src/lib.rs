@@ -208,6 +208,10 @@ impl Ctx {
         let mut w = store.write()?;
         let mut ledger = fold_latest(&w, None)?;
         let (event, at) = make(&ledger, self)?;
+        // Every recorded face fits its die: one check for every command and amendment.
+        event
+            .check_faces()
+            .map_err(|e| CommandError::user(e.to_string()))?;
         let at = at.unwrap_or(ledger.now);
         let env = w.prepare(event, at, chrono::Utc::now())?;
         let applied = ledger.apply(&env)?;

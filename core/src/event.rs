@@ -199,6 +199,18 @@ impl Event {
 }
 
 impl Event {
+    /// Checks the faces the event records (an amendment: its replacement's); see
+    /// [`crate::harnmaster::HmEvent::check_faces`].
+    pub fn check_faces(&self) -> Result<(), crate::dice::DiceError> {
+        match self {
+            Event::HarnMaster(e) => e.check_faces(),
+            Event::Ruling(crate::ruling::Ruling::Amend { replacement, .. }) => {
+                replacement.check_faces()
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Returns the injury the event names, if it names one (strikes name none: the injury
     /// they inflict takes the strike's id).
     pub fn injury(&self) -> Option<crate::ids::InjuryId> {

@@ -519,7 +519,10 @@ impl Ledger {
                 self.now = *to;
                 Ok(Applied::ClockAdvanced { from, to: *to })
             }
-            Event::HarnMaster(e) => self.apply_hm(env, e, ctx),
+            Event::HarnMaster(e) => {
+                e.check_faces().map_err(StrikeError::from)?;
+                self.apply_hm(env, e, ctx)
+            }
             Event::Ruling(r) => self.apply_ruling(r, ctx),
             Event::SavageWorlds(e) => {
                 let id = e.character();

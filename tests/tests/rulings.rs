@@ -429,3 +429,52 @@ fn log_until_shows_an_amendment_of_a_later_event_in_force() {
     let whole = s.ok(&["log"]);
     assert!(!whole.contains("VOID"), "{whole}");
 }
+
+/// Issue 12, item 21: `amend` checks faces as the recording commands do: a d100 face of 0,
+/// 101 or 5000, a treatment face of 0 and a Morale roll of 250 are refused, nothing written.
+#[test]
+fn amend_refuses_faces_the_die_cannot_show() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("demo.db");
+    let made = leechbook::run(["leechbook", "demo", "--out", db.to_str().unwrap()]);
+    assert_eq!(made.code, 0, "{}", made.stderr);
+    let log: Vec<Value> =
+        serde_json::from_str(&common::run_db(&db, &["log", "--json"]).stdout).unwrap();
+    let first = |kind: &str| {
+        log.iter()
+            .find(|e| e["kind"] == kind)
+            .unwrap_or_else(|| panic!("the demo has no {kind}"))["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let before = std::fs::read(&db).unwrap();
+    for (kind, dice, needle) in [
+        ("hm.seq-roll", "roll=0", "not 0"),
+        ("hm.seq-roll", "roll=101", "not 101"),
+        ("hm.seq-roll", "roll=5000", "not 5000"),
+        ("hm.shock-reroll", "roll=0", "not 0"),
+        ("hm.treatment", "treatment=0", "not 0"),
+        ("hm.gm-roll", "roll=250", "not 250"),
+    ] {
+        let out = common::run_db(
+            &db,
+            &["amend", &first(kind), "--dice", dice, "--reason", "x"],
+        );
+        assert_eq!(out.code, 1, "{kind} {dice}: {}", out.stdout);
+        let err = out.stderr.trim_end();
+        assert_eq!(err.lines().count(), 1, "{kind} {dice}: one line: {err}");
+        assert!(err.contains(needle), "{kind} {dice}: {err}");
+        assert_eq!(std::fs::read(&db).unwrap(), before, "{kind} {dice} wrote");
+    }
+    // The recording commands refuse the same faces.
+    let out = common::run_db(
+        &db,
+        &[
+            "roll", "Osric", "morale", "--ml", "60", "--dice", "roll=250",
+        ],
+    );
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(out.stderr.contains("not 250"), "{}", out.stderr);
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}

@@ -71,3 +71,36 @@ pub enum HmEvent {
     /// One missile attack through to the Injury Sequence.
     Shot(Box<shot::Shot>),
 }
+
+impl HmEvent {
+    /// Checks every face the event records as a single field against its die: the check a
+    /// recording command makes as it takes a face. Recording and amending call it before
+    /// they write, and the fold voids an event that fails it (a face that came by another
+    /// path), so no path takes a face its die cannot show. (The dice of a strike, exchange
+    /// or shot are checked by `RecordedDice` as the sequence asks for them.)
+    pub fn check_faces(&self) -> Result<(), crate::dice::DiceError> {
+        use crate::dice::Die;
+        let d100 = |name: &str, f: u16| Die::D100.check(name, f.into()).map(|_| ());
+        let d3 = |name: &str, f: u16| Die::new(3)?.check(name, f.into()).map(|_| ());
+        match self {
+            HmEvent::ShockReroll(r) | HmEvent::StunRecovery(r) => d100("roll", r.roll),
+            HmEvent::GmRoll(g) => g.roll.map_or(Ok(()), |f| d100("roll", f)),
+            HmEvent::SeqRoll(r) => {
+                if r.kind == healing::SeqRollKind::HealingPeriod {
+                    d3("roll", r.roll)?;
+                } else {
+                    d100("roll", r.roll)?;
+                }
+                r.period.map_or(Ok(()), |p| d3("period", p))
+            }
+            HmEvent::BloodStoppage(b) => d100("roll", b.roll),
+            HmEvent::Treatment(t) => d100("treatment", t.roll),
+            HmEvent::Melee(x) => {
+                d100("attack", x.attack_roll)?;
+                x.defence_roll.map_or(Ok(()), |f| d100("defence", f))
+            }
+            HmEvent::Shot(x) => d100("attack", x.roll),
+            _ => Ok(()),
+        }
+    }
+}
