@@ -65,7 +65,7 @@ proptest! {
                 .filter(|e| e.event.kind() == "hm.seq-roll").map(|e| e.id.to_string()).collect();
             let pick = |n: usize, from: &Vec<String>| from.get(n % from.len().max(1)).cloned().unwrap_or_else(|| "000000".into());
             let argv: Vec<String> = match a {
-                Act::Strike { who, loc, effective, shock } => vec!["strike".into(), WHO[*who].into(), "--aspect".into(), "edge".into(), "--location".into(), LOC[*loc].into(), "--effective".into(), effective.to_string(), "--dice".into(), format!("shock={shock},compound=5")],
+                Act::Strike { who, loc, effective, shock } => vec!["strike".into(), WHO[*who].into(), "--aspect".into(), "edge".into(), "--location".into(), LOC[*loc].into(), "--effective".into(), effective.to_string(), "--dice".into(), format!("shock={shock}"), "--seed".into(), "5".into()],
                 Act::Heal { who, roll } => vec!["roll".into(), WHO[*who].into(), "healing".into(), "--force".into(), "--dice".into(), format!("roll={roll}")],
                 Act::Advance => vec!["advance".into(), "5d".into()],
                 Act::Retract { pick: n } => vec!["retract".into(), pick(*n, &ids), "--reason".into(), "r".into()],

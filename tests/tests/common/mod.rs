@@ -103,6 +103,30 @@ pub fn carry(from: &Path, to: &Path, dir: &Path) -> leechbook::Output {
     run_db(to, &["sync", "import", file.to_str().expect("utf-8 path")])
 }
 
+/// [`thorax_strike`] with `--seed 5`: the dice not given (a compound roll, when an earlier
+/// injury calls for one) are rolled by Leechbook, the same on every run. A die given but not
+/// needed is refused, so sequences of random strikes give only the shock dice.
+pub const fn thorax_strike_seeded<'a>(
+    who: &'a str,
+    effective: &'a str,
+    dice: &'a str,
+) -> [&'a str; 12] {
+    [
+        "strike",
+        who,
+        "--aspect",
+        "edge",
+        "--location",
+        "thorax",
+        "--effective",
+        effective,
+        "--dice",
+        dice,
+        "--seed",
+        "5",
+    ]
+}
+
 /// The arguments of an edged strike to `who`'s thorax with the effective impact entered
 /// (steps 1-2 skipped) and the given dice.
 pub const fn thorax_strike<'a>(who: &'a str, effective: &'a str, dice: &'a str) -> [&'a str; 10] {
