@@ -142,6 +142,18 @@ impl Mirror {
         self.doc.save_after(heads)
     }
 
+    /// The head changes themselves: what a peer that holds these heads already has. An
+    /// export with nothing new sends them, so that no sync file is ever empty (an empty file
+    /// is refused like a truncated one).
+    pub fn head_changes(&mut self) -> Vec<u8> {
+        let heads = self.doc.get_heads();
+        heads
+            .iter()
+            .filter_map(|h| self.doc.get_change_by_hash(h))
+            .flat_map(|c| c.raw_bytes().to_vec())
+            .collect()
+    }
+
     /// Adds envelopes not yet in the document.
     pub fn add(&mut self, envelopes: &[Envelope]) -> Result<usize, SyncError> {
         put_missing(&mut self.doc, envelopes)
@@ -181,6 +193,10 @@ impl Mirror {
     /// base is here, and only then into this one. What the entries hold is the importer's to
     /// check ([`Mirror::unheld`]).
     pub fn merge_bytes(&mut self, bytes: &[u8]) -> Result<(), SyncError> {
+        // An empty file is no sync file (automerge would load it as an empty document).
+        if bytes.is_empty() {
+            return Err(SyncError::NotSync("the file is empty".into()));
+        }
         // Strictly parsed first: automerge's incremental load keeps whatever prefix of a
         // damaged file parses, and a sync file is taken whole or not at all. Changes whose
         // base is missing parse; whether this document holds that base is checked below.
@@ -412,7 +428,13 @@ pub fn export(
         None => None,
     };
     let (bytes, incremental) = match known {
-        Some(heads) if m.holds(&heads) => (m.changes_since(&heads), true),
+        Some(heads) if m.holds(&heads) => match m.changes_since(&heads) {
+            delta if delta.is_empty() => match m.head_changes() {
+                h if h.is_empty() => (m.save(), false),
+                h => (h, true),
+            },
+            delta => (delta, true),
+        },
         _ => (m.save(), false),
     };
     t.send(&bytes)?;
@@ -473,10 +495,13 @@ pub fn import_changes(
 ) -> Result<Imported, SyncError> {
     let (mut m, _) = mirror_of(store)?;
     let before = m.heads();
-    if !bytes.is_empty() {
-        m.merge_bytes(bytes)?;
-    }
+    m.merge_bytes(bytes)?;
     let after = m.heads();
+    if after == before {
+        // Nothing the document lacks: nothing to take in and nothing to keep, so an import
+        // that adds nothing writes nothing (what mirror_of added in memory is a cache).
+        return Ok(Imported::default());
+    }
     let entries = m.entries_between(&before, &after);
     let imported = take_in(store, entries, mode)?;
     // The events are in; the document is a cache, so failing to keep it loses nothing (the
@@ -526,7 +551,11 @@ pub(crate) fn take_in(
             .into_iter()
             .map(|r| format!("the sync data holds {r}")),
     );
-    let added = store.import(&checked.accepted)?;
+    let added = if checked.accepted.is_empty() {
+        0
+    } else {
+        store.import(&checked.accepted)?
+    };
     if mode == Acceptance::EachEvent {
         let mut all: Vec<String> = store
             .sync_state(REFUSED_KEY)?
@@ -537,12 +566,15 @@ pub(crate) fn take_in(
                     .collect()
             })
             .unwrap_or_default();
+        let known = all.len();
         for r in &refused {
             if !all.contains(r) {
                 all.push(r.clone());
             }
         }
-        store.put_sync_state(REFUSED_KEY, all.join("\n").as_bytes())?;
+        if all.len() != known {
+            store.put_sync_state(REFUSED_KEY, all.join("\n").as_bytes())?;
+        }
         refused = all;
     }
     Ok(Imported { added, refused })

@@ -339,3 +339,70 @@ fn an_export_to_a_known_device_carries_only_what_it_lacks() {
     let out = b.ok(&["sync", "import", file.to_str().unwrap()]);
     assert!(out.starts_with("imported 2 new events"), "{out}");
 }
+
+/// Issue 12, item 22: an empty sync file is refused like a truncated one, and no export is
+/// ever empty (an export to a device that lacks nothing still imports).
+#[test]
+fn an_empty_sync_file_is_refused_and_no_export_is_empty() {
+    let a = Scratch::with_osric();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.sync");
+    a.ok(&["sync", "export", file.to_str().unwrap()]);
+    let b = Scratch::new();
+    b.ok(&["init", "--join", file.to_str().unwrap()]);
+    let empty = dir.path().join("empty.sync");
+    std::fs::write(&empty, b"").unwrap();
+    let before = b.bytes();
+    let out = b.run(&["sync", "import", empty.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    let err = out.stderr.trim_end();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("not a Leechbook sync file"), "{err}");
+    assert!(err.contains("empty"), "{err}");
+    assert_eq!(b.bytes(), before);
+    let c = dir.path().join("c.db");
+    let out = run_db(&c, &["init", "--join", empty.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(!c.exists(), "a refused join leaves no file");
+    // An export to a device that lacks nothing is still a file, and imports as nothing new.
+    let (b_id, b_key) = identity(&b.db);
+    a.ok(&["device", "add", &b_id, &b_key, "--role", "gm"]);
+    let to_b = dir.path().join("to-b.sync");
+    a.ok(&["sync", "export", to_b.to_str().unwrap(), "--to", &b_id]);
+    b.ok(&["sync", "import", to_b.to_str().unwrap()]);
+    a.ok(&["sync", "export", to_b.to_str().unwrap(), "--to", &b_id]);
+    assert!(!std::fs::read(&to_b).unwrap().is_empty());
+    let out = b.ok(&["sync", "import", to_b.to_str().unwrap()]);
+    assert!(out.starts_with("imported 0 new events"), "{out}");
+}
+
+/// Issue 12, item 26: an import that adds nothing writes nothing: the ledger file stays
+/// byte-identical, on the device that made the file and on one that already took it in.
+#[test]
+fn an_import_that_adds_nothing_writes_nothing() {
+    let a = Scratch::with_osric();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.sync");
+    a.ok(&["sync", "export", file.to_str().unwrap()]);
+    let b = Scratch::new();
+    b.ok(&["init", "--join", file.to_str().unwrap()]);
+    let before = b.bytes();
+    let out = b.ok(&["sync", "import", file.to_str().unwrap()]);
+    assert!(out.starts_with("imported 0 new events"), "{out}");
+    assert_eq!(
+        b.bytes(),
+        before,
+        "an import that added nothing wrote the ledger"
+    );
+    // The maker has recorded since: its sync document lags its log, and still the import
+    // of its own old file writes nothing.
+    a.ok(&["advance", "1h"]);
+    let before = a.bytes();
+    let out = a.ok(&["sync", "import", file.to_str().unwrap()]);
+    assert!(out.starts_with("imported 0 new events"), "{out}");
+    assert_eq!(
+        a.bytes(),
+        before,
+        "an import that added nothing wrote the ledger"
+    );
+}
