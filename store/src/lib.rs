@@ -491,6 +491,25 @@ pub trait ReadLog {
         )
     }
 
+    /// Each event's id and its indexed columns as stored (kind, character), which are derived
+    /// from the payload and kept apart for lookups: `verify` compares them.
+    fn indexed_columns(
+        &self,
+    ) -> Result<Vec<(EventId, String, Option<leechbook_core::ids::CharacterId>)>, StoreError> {
+        let mut stmt = self
+            .conn()
+            .prepare_cached("SELECT id, kind, character FROM events")?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                EventId(uuid(r.get_ref(0)?.as_blob()?)),
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<Vec<u8>>>(2)?
+                    .map(|b| leechbook_core::ids::CharacterId(uuid(&b))),
+            ))
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
     /// The snapshots' places, latest first.
     fn snapshot_heads(&self) -> Result<Vec<SnapshotHead>, StoreError> {
         let mut stmt = self.conn().prepare_cached(

@@ -580,6 +580,117 @@ pub(crate) fn take_in(
     Ok(Imported { added, refused })
 }
 
+/// Why the roster (in use) does not vouch for `e`: its device is not on it, or the signature
+/// is not over its bytes. The one judgement an import and `verify` both make.
+pub fn signature_problem(roster: &leechbook_core::roster::Roster, e: &Envelope) -> Option<String> {
+    match roster.key(e.device) {
+        None => Some(format!(
+            "event {} from device {}, which is not on the roster (the GM adds it with `leechbook device add`)",
+            e.id.short(),
+            e.device.short()
+        )),
+        Some(key) if !leechbook_store::codec::verify(e, key) => Some(format!(
+            "event {} whose signature does not match its bytes (tampered or forged)",
+            e.id.short()
+        )),
+        Some(_) => None,
+    }
+}
+
+/// Every event of a log that the log's own roster does not vouch for, with why (`verify`).
+/// A ledger with no roster (made before rosters) checks its own device's events against
+/// its own key, `own`.
+pub fn signature_problems(
+    events: &[Envelope],
+    own: (DeviceId, [u8; 32]),
+) -> Vec<(EventId, String)> {
+    let roster = leechbook_core::roster::Roster::from_log(events);
+    events
+        .iter()
+        .filter_map(|e| {
+            let why = if roster.in_use() {
+                signature_problem(&roster, e)
+            } else if e.device == own.0 && !leechbook_store::codec::verify(e, &own.1) {
+                Some(format!(
+                    "event {} whose signature does not match its bytes (tampered or forged)",
+                    e.id.short()
+                ))
+            } else {
+                None
+            };
+            why.map(|w| (e.id, w))
+        })
+        .collect()
+}
+
+/// What the kept sync document holds that the log does not hold, or holds otherwise, one
+/// line per event (`verify`). The document is a cache of the log: it never holds an event
+/// the log lacks, except what remains of a deleted row, or another ledger's event under a
+/// device number this log holds (a copied ledger file).
+pub fn document_problems(store: &Store, log: &[Envelope]) -> Result<Vec<String>, SyncError> {
+    use std::collections::HashMap;
+    let k = kept(store)?;
+    if k.base.is_empty() {
+        return Ok(Vec::new());
+    }
+    let loaded = Mirror::load(&k.base).and_then(|mut m| {
+        m.doc
+            .load_incremental(&k.increments)
+            .map_err(|e| SyncError::NotSync(e.to_string()))?;
+        Ok(m)
+    });
+    let mut m = match loaded {
+        Ok(m) => m,
+        Err(e) => {
+            return Ok(vec![format!(
+                "the sync document does not load ({e}); the next sync rebuilds it"
+            )])
+        }
+    };
+    let by_id: HashMap<EventId, &Envelope> = log.iter().map(|e| (e.id, e)).collect();
+    let by_seq: HashMap<(DeviceId, u64), EventId> =
+        log.iter().map(|e| ((e.device, e.seq), e.id)).collect();
+    let mut out = Vec::new();
+    for (key, decoded) in m.decoded()? {
+        let env = match decoded {
+            Ok(env) => env,
+            Err(e) => {
+                out.push(format!(
+                    "the sync document's entry {key} does not decode ({e})"
+                ));
+                continue;
+            }
+        };
+        match by_id.get(&env.id) {
+            Some(held) if encode_envelope(held) != encode_envelope(&env) => out.push(format!(
+                "event {}: the log's copy differs from the copy it was synced as (edited in the ledger file?)",
+                env.id
+            )),
+            Some(_) => {}
+            None => out.push(match by_seq.get(&(env.device, env.seq)) {
+                Some(held) => format!(
+                    "event {} (device {} #{}) is in the sync document, but the log holds event {held} as that number: two ledgers share device {}'s identity (a copied ledger file); on the copy, run `leechbook device reset --yes` and have the GM roster its new identity",
+                    env.id,
+                    env.device.short(),
+                    env.seq,
+                    env.device.short()
+                ),
+                None if env.campaign != store.campaign() => format!(
+                    "event {} is in the sync document but belongs to another campaign: the next sync drops it",
+                    env.id
+                ),
+                None => format!(
+                    "event {} (device {} #{}) is in the sync document but not in the log (a deleted row?)",
+                    env.id,
+                    env.device.short(),
+                    env.seq
+                ),
+            }),
+        }
+    }
+    Ok(out)
+}
+
 /// Incoming events sorted into those a ledger may take and those it must refuse (with why).
 struct Checked {
     accepted: Vec<Envelope>,
@@ -601,20 +712,7 @@ fn check_signatures(held: &[Envelope], mut candidates: Vec<Envelope>) -> Checked
             break;
         }
         let before = refused.len();
-        let why = |e: &Envelope| {
-            match roster.key(e.device) {
-            None => Some(format!(
-                "event {} from device {}, which is not on the roster (the GM adds it with `leechbook device add`)",
-                e.id.short(),
-                e.device.short()
-            )),
-            Some(key) if !leechbook_store::codec::verify(e, key) => Some(format!(
-                "event {} whose signature does not match its bytes (tampered or forged)",
-                e.id.short()
-            )),
-            Some(_) => None,
-        }
-        };
+        let why = |e: &Envelope| signature_problem(&roster, e);
         let half = candidates.len() / 2;
         let verdicts: Vec<Option<String>> = std::thread::scope(|s| {
             let (a, b) = candidates.split_at(half);

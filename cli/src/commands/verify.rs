@@ -1,12 +1,18 @@
 //! `leechbook verify`: re-folds the log from scratch, checks every snapshot and the file's
-//! integrity, and reports. Stale or wrong snapshots are dropped (they are a cache).
+//! integrity, every signature against the roster, each device's numbering, the indexed
+//! columns against the payload and the sync document against the log, and reports. Stale or
+//! wrong snapshots are dropped (they are a cache).
 
 use crate::error::CommandError;
 use crate::views::JSON_SCHEMA;
 use crate::Ctx;
 use clap::Args;
 use leechbook_core::fold::{Ledger, FOLD_VERSION};
+use leechbook_core::ids::{DeviceId, EventId};
+use leechbook_core::Envelope;
 use leechbook_store::codec::decode_ledger;
+use leechbook_store::ReadLog;
+use std::collections::{BTreeMap, HashMap};
 
 /// Verify the ledger.
 #[derive(Args, Debug)]
@@ -61,6 +67,37 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         problems += 1;
         report.push("the snapshot-and-tail fold differs from the full fold".into());
     }
+    // What the log says of itself, each line naming the event: every signature against the
+    // roster (the judgement a sync import makes), each device's numbering, the indexed
+    // columns against the payload, and the sync document against the log.
+    let mut found: Vec<String> = Vec::new();
+    for (id, why) in
+        leechbook_sync::signature_problems(&events, (store.device(), store.public_key()))
+    {
+        found.push(format!("event {id}: {why}"));
+    }
+    found.extend(sequence_problems(&events));
+    let by_id: HashMap<EventId, &Envelope> = events.iter().map(|e| (e.id, e)).collect();
+    for (id, kind, character) in store.indexed_columns()? {
+        let Some(e) = by_id.get(&id) else { continue };
+        if kind != e.event.kind() {
+            found.push(format!(
+                "event {id}: its kind column says {kind}, its payload is {}",
+                e.event.kind()
+            ));
+        }
+        if character != e.event.character() {
+            found.push(format!(
+                "event {id}: its character column disagrees with its payload"
+            ));
+        }
+    }
+    found.extend(
+        leechbook_sync::document_problems(&store, &events)
+            .map_err(|e| CommandError::user(e.to_string()))?,
+    );
+    problems += found.len();
+    report.extend(found);
     let summary = format!(
         "{} events, {} characters, {} void, {} struck by rulings, {} amended; {}",
         events.len(),
@@ -94,4 +131,36 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         return Err(CommandError::user("verification found problems"));
     }
     Ok(())
+}
+
+/// Each device numbers its events 1, 2, 3, ...: a gap (a deleted row) or a number used twice
+/// (two ledgers sharing one identity) is a problem, named with the event after it.
+fn sequence_problems(events: &[Envelope]) -> Vec<String> {
+    let mut by_device: BTreeMap<DeviceId, Vec<(u64, EventId)>> = BTreeMap::new();
+    for e in events {
+        by_device.entry(e.device).or_default().push((e.seq, e.id));
+    }
+    let mut out = Vec::new();
+    for (device, mut seqs) in by_device {
+        seqs.sort_unstable();
+        let (mut next, mut prev) = (1u64, None::<EventId>);
+        for (seq, id) in seqs {
+            if seq < next {
+                out.push(format!(
+                    "event {id}: device {} numbers it #{seq}, as it numbered event {}",
+                    device.short(),
+                    prev.map(|p| p.to_string()).unwrap_or_default()
+                ));
+            } else if seq > next {
+                out.push(format!(
+                    "device {}: its events #{next}-#{} are missing, before event {id} (#{seq}): deleted rows?",
+                    device.short(),
+                    seq - 1
+                ));
+            }
+            next = next.max(seq + 1);
+            prev = Some(id);
+        }
+    }
+    out
 }
