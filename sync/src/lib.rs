@@ -245,6 +245,58 @@ pub(crate) fn put_missing(
     Ok(added)
 }
 
+/// Deletes root keys from a document: entries refused for good, so that they are never
+/// offered on. The deletion is a change of its own that travels with the document, so a hub
+/// and every device that merges it drop the entry too (its author, whose log holds it, puts
+/// it again at its next sync if it was genuine, e.g. from a device not yet rostered here).
+pub(crate) fn drop_keys(doc: &mut impl Transactable, keys: &[String]) -> Result<(), SyncError> {
+    for k in keys {
+        let held = doc
+            .get(ROOT, k.as_str())
+            .map_err(|e| SyncError::NotSync(e.to_string()))?;
+        if held.is_some() {
+            doc.delete(ROOT, k.as_str())
+                .map_err(|e| SyncError::NotSync(e.to_string()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The root keys of `doc` whose events the log lacks and that an import refuses (they do
+/// not decode, belong to another campaign, or the roster does not vouch for them): a
+/// document kept before refused entries were dropped still holds them. Genuine entries the
+/// log lacks (another ledger's event under a number this log holds, a deleted row) stay, for
+/// `verify` to report. Looked for only when the document has more entries than the log has
+/// events, so a sound ledger pays nothing.
+pub(crate) fn refused_unheld(doc: &impl ReadDoc, store: &Store) -> Result<Vec<String>, SyncError> {
+    if doc.length(ROOT) as u64 <= store.count()? {
+        return Ok(Vec::new());
+    }
+    let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
+    let mut out = Vec::new();
+    for key in doc.keys(ROOT) {
+        if let Ok(u) = key.parse::<uuid::Uuid>() {
+            if store.holds(EventId(u))? {
+                continue;
+            }
+        }
+        let value = doc
+            .get(ROOT, key.as_str())
+            .map_err(|e| SyncError::NotSync(e.to_string()))?;
+        let refused = match entry(&key, value.as_ref().map(|(v, _)| v)) {
+            Err(_) => true,
+            Ok(env) => {
+                env.campaign != store.campaign()
+                    || (roster.in_use() && signature_problem(&roster, &env).is_some())
+            }
+        };
+        if refused {
+            out.push(key);
+        }
+    }
+    Ok(out)
+}
+
 /// A way to carry changes between devices.
 pub trait Transport {
     /// Sends the changes this side has.
@@ -397,6 +449,9 @@ pub fn mirror_of(store: &Store) -> Result<(Mirror, i64), SyncError> {
     };
     let (new, mark) = store.events_after_row(mark)?;
     m.add(&new)?;
+    // A document kept before refused entries were dropped drops them now.
+    let refused = refused_unheld(&m.doc, store)?;
+    drop_keys(&mut m.doc, &refused)?;
     Ok((m, mark))
 }
 
@@ -503,7 +558,9 @@ pub fn import_changes(
         return Ok(Imported::default());
     }
     let entries = m.entries_between(&before, &after);
-    let imported = take_in(store, entries, mode)?;
+    let (imported, dropped) = take_in(store, entries, mode)?;
+    // What was refused for good never enters the document kept and offered on.
+    drop_keys(&mut m.doc, &dropped)?;
     // The events are in; the document is a cache, so failing to keep it loses nothing (the
     // next sync rebuilds what is missing from the log).
     let mark = store.last_row()?;
@@ -513,13 +570,15 @@ pub fn import_changes(
 
 /// Takes the entries a merge brought into the store: those the log lacks, checked (decoded,
 /// of this campaign, signed by a rostered device) and refused as `mode` says. Under
-/// [`Acceptance::EachEvent`] the refusals are kept and listed again on every sync.
+/// [`Acceptance::EachEvent`] the refusals are kept and listed again on every sync. Returns
+/// also the keys of the refused entries, which the caller drops from the document.
 pub(crate) fn take_in(
     store: &mut Store,
     entries: Vec<Entry>,
     mode: Acceptance,
-) -> Result<Imported, SyncError> {
+) -> Result<(Imported, Vec<String>), SyncError> {
     let mut refused = Vec::new();
+    let mut dropped = Vec::new();
     let mut incoming = Vec::new();
     for (key, decoded) in entries {
         if let Ok(u) = key.parse::<uuid::Uuid>() {
@@ -537,20 +596,21 @@ pub(crate) fn take_in(
         };
         match mode {
             Acceptance::Whole => return Err(why),
-            Acceptance::EachEvent => refused.push(why.to_string()),
+            Acceptance::EachEvent => {
+                refused.push(why.to_string());
+                dropped.push(key);
+            }
         }
     }
     incoming.sort_by_key(|e| e.order_key());
     let checked = check_signatures(&store.roster_events()?, incoming);
-    if let (Acceptance::Whole, Some(first)) = (mode, checked.refused.first()) {
+    if let (Acceptance::Whole, Some((_, first))) = (mode, checked.refused.first()) {
         return Err(SyncError::Unsigned(first.clone()));
     }
-    refused.extend(
-        checked
-            .refused
-            .into_iter()
-            .map(|r| format!("the sync data holds {r}")),
-    );
+    for (id, r) in checked.refused {
+        refused.push(format!("the sync data holds {r}"));
+        dropped.push(id.to_string());
+    }
     let added = if checked.accepted.is_empty() {
         0
     } else {
@@ -577,7 +637,7 @@ pub(crate) fn take_in(
         }
         refused = all;
     }
-    Ok(Imported { added, refused })
+    Ok((Imported { added, refused }, dropped))
 }
 
 /// Why the roster (in use) does not vouch for `e`: its device is not on it, or the signature
@@ -650,6 +710,7 @@ pub fn document_problems(store: &Store, log: &[Envelope]) -> Result<Vec<String>,
     let by_id: HashMap<EventId, &Envelope> = log.iter().map(|e| (e.id, e)).collect();
     let by_seq: HashMap<(DeviceId, u64), EventId> =
         log.iter().map(|e| ((e.device, e.seq), e.id)).collect();
+    let roster = leechbook_core::roster::Roster::from_log(log);
     let mut out = Vec::new();
     for (key, decoded) in m.decoded()? {
         let env = match decoded {
@@ -675,10 +736,14 @@ pub fn document_problems(store: &Store, log: &[Envelope]) -> Result<Vec<String>,
                     env.seq,
                     env.device.short()
                 ),
-                None if env.campaign != store.campaign() => format!(
-                    "event {} is in the sync document but belongs to another campaign: the next sync drops it",
-                    env.id
-                ),
+                None if env.campaign != store.campaign()
+                    || (roster.in_use() && signature_problem(&roster, &env).is_some()) =>
+                {
+                    format!(
+                        "event {} is in the sync document but was refused (another campaign's, tampered, forged or unrostered): the next sync drops it",
+                        env.id
+                    )
+                }
                 None => format!(
                     "event {} (device {} #{}) is in the sync document but not in the log (a deleted row?)",
                     env.id,
@@ -694,7 +759,7 @@ pub fn document_problems(store: &Store, log: &[Envelope]) -> Result<Vec<String>,
 /// Incoming events sorted into those a ledger may take and those it must refuse (with why).
 struct Checked {
     accepted: Vec<Envelope>,
-    refused: Vec<String>,
+    refused: Vec<(EventId, String)>,
 }
 
 /// Checks each new event: it must be signed by its device's key as the roster of the merged
@@ -723,9 +788,9 @@ fn check_signatures(held: &[Envelope], mut candidates: Vec<Envelope>) -> Checked
             all
         });
         let mut verdicts = verdicts.into_iter();
-        candidates.retain(|_| match verdicts.next().flatten() {
+        candidates.retain(|e| match verdicts.next().flatten() {
             Some(r) => {
-                refused.push(r);
+                refused.push((e.id, r));
                 false
             }
             None => true,

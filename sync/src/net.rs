@@ -12,7 +12,8 @@
 //! The file transport never depends on this module: both sit behind [`Transport`].
 
 use crate::{
-    entries_of, keep, kept, put_missing, take_in, Acceptance, Imported, SyncError, Transport,
+    drop_keys, entries_of, keep, kept, put_missing, refused_unheld, take_in, Acceptance, Imported,
+    SyncError, Transport,
 };
 use automerge::ChangeHash;
 use futures::StreamExt;
@@ -268,6 +269,12 @@ pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetS
     let (local, _) = store.events_after_row(k.mark)?;
     let (seed, local) = seed_of(k, local)?;
     let t = NetworkTransport::connect(url, store.campaign(), seed, &local, timeout)?;
+    // A document kept before refused entries were dropped drops them now (and offers the
+    // deletion to the hub with everything else).
+    t.doc.with_document(|d| {
+        let keys = refused_unheld(d, store)?;
+        drop_in(d, &keys)
+    })?;
     let kept_heads = t.kept.clone();
     t.wait("sending its changes", t.doc.we_have_their_changes(t.conn))?;
     // Take in what the hub sent, then keep the document exactly as taken in: if more arrived
@@ -281,9 +288,12 @@ pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetS
             let now = d.get_heads();
             (entries_of(d.diff(&from, &now)), now)
         });
-        let got = take_in(store, entries, Acceptance::EachEvent)?;
+        let (got, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
         imported.added += got.added;
         imported.refused = got.refused;
+        // Refused: out of the document kept and offered back. The heads move, so the loop
+        // goes round once more on a diff of deletions, which takes in nothing.
+        t.doc.with_document(|d| drop_in(d, &dropped))?;
         let saved = t.doc.with_document(|d| {
             (d.get_heads() == now).then(|| {
                 if whole {
@@ -345,6 +355,10 @@ pub fn serve(
         let repo = seeded_repo(store.campaign(), seed).await?;
         let doc = find(&repo, store.campaign()).await?;
         doc.with_document(|d| put_in(d, &local))?;
+        doc.with_document(|d| {
+            let keys = refused_unheld(d, store)?;
+            drop_in(d, &keys)
+        })?;
         let mut seen = doc.with_document(|d| d.get_heads());
         let (url, server) = listen(&repo, listener)?;
         report(HubReport::Listening {
@@ -457,7 +471,8 @@ fn take_in_since(
         *seen = heads;
         return Ok(None);
     }
-    let imported = take_in(store, entries, Acceptance::EachEvent)?;
+    let (imported, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
+    doc.with_document(|d| drop_in(d, &dropped))?;
     *seen = heads;
     Ok((imported.added > 0).then_some(imported))
 }
@@ -470,6 +485,16 @@ fn put_in(d: &mut automerge::Automerge, events: &[Envelope]) -> Result<usize, Sy
     }
     d.transact(|tx| put_missing(tx, events))
         .map(|ok| ok.result)
+        .map_err(|f| f.error)
+}
+
+/// Deletes refused keys from the document, in one change (none when there are none).
+fn drop_in(d: &mut automerge::Automerge, keys: &[String]) -> Result<(), SyncError> {
+    if keys.is_empty() {
+        return Ok(());
+    }
+    d.transact(|tx| drop_keys(tx, keys))
+        .map(|_| ())
         .map_err(|f| f.error)
 }
 

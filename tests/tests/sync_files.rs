@@ -406,3 +406,49 @@ fn an_import_that_adds_nothing_writes_nothing() {
         "an import that added nothing wrote the ledger"
     );
 }
+
+/// Issue 12, item 24: a sync document kept before refused entries were dropped (here: one
+/// holding a forged event beside the log's) drops it at the next sync, so the next file
+/// holds no forgery and the GM takes it whole; `verify` reports it until then.
+#[test]
+fn a_document_that_holds_a_refused_event_drops_it() {
+    let gm = Scratch::with_osric();
+    let dir = tempfile::tempdir().unwrap();
+    let seed = dir.path().join("seed.sync");
+    gm.ok(&["sync", "export", seed.to_str().unwrap()]);
+    let player = Scratch::new();
+    player.ok(&["init", "--join", seed.to_str().unwrap()]);
+    let (id, key) = identity(&player.db);
+    gm.ok(&["device", "add", &id, &key, "--role", "gm"]);
+    // The player's document: the log's events plus a forged one (a replay under a new id).
+    let mut events = Store::open(&player.db).unwrap().events().unwrap();
+    let mut forged = events[0].clone();
+    forged.id = leechbook_core::ids::EventId(uuid::Uuid::now_v7());
+    events.push(forged.clone());
+    let mut m = leechbook_sync::Mirror::new();
+    m.add(&events).unwrap();
+    {
+        let mut store = Store::open(&player.db).unwrap();
+        let row = store.count().unwrap() as i64;
+        store
+            .put_sync_state("automerge-document", &m.save())
+            .unwrap();
+        store.put_sync_state("automerge-increments", &[]).unwrap();
+        store
+            .put_sync_state("automerge-row", &row.to_le_bytes())
+            .unwrap();
+    }
+    let out = player.run(&["verify"]);
+    assert!(
+        out.stdout.contains(&forged.id.to_string()),
+        "{}",
+        out.stdout
+    );
+    let file = dir.path().join("p.sync");
+    player.ok(&["sync", "export", file.to_str().unwrap()]);
+    let mut sent = leechbook_sync::Mirror::load(&std::fs::read(&file).unwrap()).unwrap();
+    assert!(sent.envelopes().unwrap().iter().all(|e| e.id != forged.id));
+    let out = gm.run(&["sync", "import", file.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(player.ok(&["verify"]).contains("the ledger is sound"));
+}

@@ -201,15 +201,12 @@ fn the_gm_device_serving_as_hub_takes_in_and_offers_as_it_goes() {
         .any(|r| matches!(r, HubReport::TookIn(i) if i.added >= 1 && i.refused.is_empty())));
 }
 
-#[test]
-fn forged_events_on_an_open_hub_are_refused_and_reported_and_the_rest_land() {
-    let dir = tempfile::tempdir().unwrap();
-    let hub = Hub::relay();
-    let [gm, p1, _p2] = table(dir.path(), hub.url());
-    // The player records a strike; a forger copies it, changes its time and keeps the
-    // signature, and replays the GM's first event under a new id: both go onto the hub.
-    ok(&p1, &common::thorax_strike("Osric", "8", "shock=12"));
-    let mut events = log(&p1);
+/// The player records a strike; a forger copies it, changes its time and keeps the
+/// signature, and replays the GM's first event under a new id: both go onto the hub.
+/// Returns the genuine strike and the two forgeries.
+fn forge_onto_hub(p1: &Path, url: &str) -> (Envelope, Envelope, Envelope) {
+    ok(p1, &common::thorax_strike("Osric", "8", "shock=12"));
+    let mut events = log(p1);
     let strike = events
         .iter()
         .find(|e| e.event.kind() == "hm.strike")
@@ -224,9 +221,9 @@ fn forged_events_on_an_open_hub_are_refused_and_reported_and_the_rest_land() {
     events.push(replayed.clone());
     let mut mirror = leechbook_sync::Mirror::new();
     mirror.add(&events).unwrap();
-    let campaign = Store::open(&p1).unwrap().campaign();
+    let campaign = Store::open(p1).unwrap().campaign();
     let mut forger = leechbook_sync::net::NetworkTransport::connect(
-        hub.url(),
+        url,
         campaign,
         Some((mirror.save(), Vec::new())),
         &[],
@@ -235,6 +232,46 @@ fn forged_events_on_an_open_hub_are_refused_and_reported_and_the_rest_land() {
     .unwrap();
     leechbook_sync::Transport::receive(&mut forger).unwrap();
     forger.finish().unwrap();
+    (strike, tampered, replayed)
+}
+
+/// Issue 12, item 24: an event refused on import never enters the device's own sync
+/// document: its next sync file holds neither forgery and the GM takes it whole, and the hub
+/// no longer offers them to a device that joins later.
+#[test]
+fn a_refused_event_never_spreads_from_a_device_that_met_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = Hub::relay();
+    let [gm, p1, p2] = table(dir.path(), hub.url());
+    let (strike, tampered, replayed) = forge_onto_hub(&p1, hub.url());
+    let out = connect(&p2, hub.url());
+    assert!(out.stderr.contains("tampered or forged"), "{}", out.stderr);
+    let file = dir.path().join("p2.sync");
+    ok(&p2, &["sync", "export", file.to_str().unwrap()]);
+    let mut sent = leechbook_sync::Mirror::load(&std::fs::read(&file).unwrap()).unwrap();
+    let ids: Vec<_> = sent.envelopes().unwrap().iter().map(|e| e.id).collect();
+    assert!(ids.contains(&strike.id));
+    assert!(!ids.contains(&tampered.id) && !ids.contains(&replayed.id));
+    let out = run_db(&gm, &["sync", "import", file.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(log(&gm).iter().any(|e| e.id == strike.id));
+    // The hub took p2's deletions: a device joining now meets no forgery.
+    let p3 = dir.path().join("p3.db");
+    let out = run_db(
+        &p3,
+        &["init", "--join", hub.url(), "--campaign", &campaign_of(&gm)],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("refused"), "{}", out.stderr);
+    assert!(ok(&p2, &["verify"]).contains("the ledger is sound"));
+}
+
+#[test]
+fn forged_events_on_an_open_hub_are_refused_and_reported_and_the_rest_land() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = Hub::relay();
+    let [gm, p1, _p2] = table(dir.path(), hub.url());
+    let (strike, tampered, replayed) = forge_onto_hub(&p1, hub.url());
     // The GM takes in the genuine strike and refuses the two forgeries, naming them.
     let out = connect(&gm, hub.url());
     assert!(out.stdout.contains("took in 1 new event"), "{}", out.stdout);
