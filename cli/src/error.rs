@@ -68,7 +68,8 @@ impl From<StoreError> for CommandError {
             | StoreError::NotALedger { .. }
             | StoreError::TooNew { .. }
             | StoreError::AlreadyExists(_)
-            | StoreError::ForeignEvent { .. } => ErrorKind::User,
+            | StoreError::ForeignEvent { .. }
+            | StoreError::SeqClash { .. } => ErrorKind::User,
             StoreError::Decode { .. } | StoreError::Sqlite(_) | StoreError::Column(_) => {
                 ErrorKind::Internal
             }

@@ -71,6 +71,19 @@ pub enum StoreError {
         /// Its campaign.
         campaign: CampaignId,
     },
+    /// Two different events under one device's sequence number: two ledgers share that
+    /// device's identity (a copied ledger file).
+    #[error("device {device} numbers both event {held} and event {incoming} #{seq}: two ledgers share its identity (a copied ledger file)")]
+    SeqClash {
+        /// The device.
+        device: DeviceId,
+        /// The number both use.
+        seq: u64,
+        /// The event the log holds.
+        held: EventId,
+        /// The event that came in.
+        incoming: EventId,
+    },
     /// SQLite said no.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
@@ -245,6 +258,31 @@ impl Store {
         })
     }
 
+    /// Gives this ledger a new device identity: a new id and signing key (for a ledger copied
+    /// from another device's file, which shares that device's). Events already recorded keep
+    /// the old identity; this device records nothing the fold accepts until the GM rosters
+    /// the new one. Returns the new id and public key.
+    pub fn new_identity(&mut self) -> Result<(DeviceId, [u8; 32]), StoreError> {
+        let device = DeviceId(new_id());
+        let mut secret = [0u8; 32];
+        rand::Rng::fill(&mut rand::rng(), &mut secret);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "UPDATE meta SET value = ?2 WHERE key = ?1",
+            params![META_DEVICE, device.as_bytes().as_slice()],
+        )?;
+        tx.execute(
+            "UPDATE meta SET value = ?2 WHERE key = ?1",
+            params![META_KEY, secret.as_slice()],
+        )?;
+        tx.commit()?;
+        self.device = device;
+        self.key = ed25519_dalek::SigningKey::from_bytes(&secret);
+        Ok((device, self.public_key()))
+    }
+
     /// Returns this device's id.
     pub fn device(&self) -> DeviceId {
         self.device
@@ -325,6 +363,17 @@ impl Store {
                     id: env.id,
                     campaign: env.campaign,
                 });
+            }
+            // Never dropped silently: another event under a number the log holds is an error.
+            if let Some(held) = w.event_at(env.device, env.seq)? {
+                if held != env.id {
+                    return Err(StoreError::SeqClash {
+                        device: env.device,
+                        seq: env.seq,
+                        held,
+                        incoming: env.id,
+                    });
+                }
             }
             invalidate_for(&w.tx, env, false)?;
             added += insert(&w.tx, env, true)?;
@@ -489,6 +538,17 @@ pub trait ReadLog {
             "WHERE kind IN ('campaign-created', 'roster.device', 'roster.revoke')",
             [],
         )
+    }
+
+    /// The event the log holds as `device`'s number `seq`, if any.
+    fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<EventId>, StoreError> {
+        Ok(self
+            .conn()
+            .prepare_cached("SELECT id FROM events WHERE device = ?1 AND seq = ?2")?
+            .query_row(params![device.as_bytes().as_slice(), seq as i64], |r| {
+                Ok(EventId(uuid(r.get_ref(0)?.as_blob()?)))
+            })
+            .optional()?)
     }
 
     /// Each event's id and its indexed columns as stored (kind, character), which are derived
@@ -754,9 +814,10 @@ fn invalidate_for(conn: &Connection, env: &Envelope, itself: bool) -> Result<(),
 
 fn insert(conn: &Connection, env: &Envelope, skip_known: bool) -> Result<usize, StoreError> {
     let sql = if skip_known {
-        "INSERT OR IGNORE INTO events (id, campaign, device, seq, clock, wall_ms, at, kind,
+        "INSERT INTO events (id, campaign, device, seq, clock, wall_ms, at, kind,
             character, schema, payload, signature)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+         ON CONFLICT (id) DO NOTHING"
     } else {
         "INSERT INTO events (id, campaign, device, seq, clock, wall_ms, at, kind,
             character, schema, payload, signature)

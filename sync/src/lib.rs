@@ -520,18 +520,19 @@ pub enum Acceptance {
 pub struct Imported {
     /// The events new to this ledger that it took in.
     pub added: usize,
-    /// The events it refused, each with why (only under [`Acceptance::EachEvent`]; under
-    /// [`Acceptance::Whole`] the first refusal is the import's error).
+    /// The events it refused, each with why. Under [`Acceptance::Whole`] only identity
+    /// clashes (two ledgers numbering different events alike) are listed here; any other
+    /// refusal is the import's error.
     pub refused: Vec<String>,
 }
 
-/// Imports what a transport carries into the store: all or nothing. Returns how many events
-/// were new.
-pub fn import(store: &mut Store, t: &mut dyn Transport) -> Result<usize, SyncError> {
+/// Imports what a transport carries into the store: all or nothing, but for identity clashes,
+/// which are refused one by one and listed. Returns what was taken in and refused.
+pub fn import(store: &mut Store, t: &mut dyn Transport) -> Result<Imported, SyncError> {
     let Some(bytes) = t.receive()? else {
-        return Ok(0);
+        return Ok(Imported::default());
     };
-    import_bytes(store, &bytes)
+    import_changes(store, &bytes, Acceptance::Whole)
 }
 
 /// Imports sync data (as a transport delivered it) into the store: all or nothing. This is
@@ -611,10 +612,39 @@ pub(crate) fn take_in(
         refused.push(format!("the sync data holds {r}"));
         dropped.push(id.to_string());
     }
-    let added = if checked.accepted.is_empty() {
+    // A device numbers its events 1, 2, 3, ...: another event under a number already taken
+    // means two ledgers share the device's identity (a copied ledger file). Both events are
+    // genuinely signed, so the clash is refused event by event in either mode (refusing a
+    // file whole would block the copy's files for good, even after it takes a new identity)
+    // and left in the document, where `verify` reports it; dropping it would delete the other
+    // copy's genuine event from every document.
+    let mut accepted = Vec::with_capacity(checked.accepted.len());
+    let mut claimed: std::collections::HashMap<(DeviceId, u64), EventId> =
+        std::collections::HashMap::new();
+    for env in checked.accepted {
+        let held = match claimed.get(&(env.device, env.seq)) {
+            Some(id) => Some(*id),
+            None => store.event_at(env.device, env.seq)?,
+        };
+        match held {
+            Some(held) if held != env.id => refused.push(format!(
+                "the sync data holds event {} as device {}'s #{}, but this ledger holds event {} as that number: two ledgers share device {}'s identity (a copied ledger file). On the copy, run `leechbook device reset --yes` and have the GM roster its new identity (`leechbook device add`)",
+                env.id.short(),
+                env.device.short(),
+                env.seq,
+                held.short(),
+                env.device.short()
+            )),
+            _ => {
+                claimed.insert((env.device, env.seq), env.id);
+                accepted.push(env);
+            }
+        }
+    }
+    let added = if accepted.is_empty() {
         0
     } else {
-        store.import(&checked.accepted)?
+        store.import(&accepted)?
     };
     if mode == Acceptance::EachEvent {
         let mut all: Vec<String> = store

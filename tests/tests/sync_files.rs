@@ -452,3 +452,71 @@ fn a_document_that_holds_a_refused_event_drops_it() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(player.ok(&["verify"]).contains("the ledger is sound"));
 }
+
+/// Issue 12, item 23: two ledgers that share a device identity (a copied ledger file) and
+/// record different events under one number never merge silently: the second is refused,
+/// naming the device, the number and what to do; `verify` reports it; `device reset` gives
+/// the copy a new identity for the GM to roster, after which its new events land.
+#[test]
+fn a_copied_ledger_is_refused_by_number_and_can_take_a_new_identity() {
+    let gm = Scratch::with_osric();
+    let dir = tempfile::tempdir().unwrap();
+    let seed = dir.path().join("seed.sync");
+    gm.ok(&["sync", "export", seed.to_str().unwrap()]);
+    let p = Scratch::new();
+    p.ok(&["init", "--join", seed.to_str().unwrap()]);
+    let (p_id, p_key) = identity(&p.db);
+    gm.ok(&["device", "add", &p_id, &p_key, "--role", "gm"]);
+    assert_eq!(common::carry(&gm.db, &p.db, dir.path()).code, 0);
+    // The copy: the player's ledger file, copied whole.
+    let copy = Scratch::new();
+    std::fs::copy(&p.db, &copy.db).unwrap();
+    assert_eq!(identity(&copy.db).0, p_id);
+    p.ok(&["advance", "1h"]);
+    copy.ok(&["advance", "2h"]);
+    let out = common::carry(&p.db, &gm.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.starts_with("imported 1 new event"),
+        "{}",
+        out.stdout
+    );
+    let held = Store::open(&gm.db).unwrap().events().unwrap();
+    let out = common::carry(&copy.db, &gm.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let short = &p_id[p_id.len() - 8..]; // ids are shown by their last eight digits
+    assert!(
+        out.stderr.contains(&format!("as device {short}'s #1"))
+            && out.stderr.contains("two ledgers share device")
+            && out.stderr.contains("device reset"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(Store::open(&gm.db).unwrap().events().unwrap(), held);
+    let v = gm.run(&["verify"]);
+    assert_eq!(v.code, 1, "{}", v.stdout);
+    assert!(
+        v.stdout.contains("two ledgers share device"),
+        "{}",
+        v.stdout
+    );
+    // The copy takes a new identity; the GM rosters it; its new events land.
+    let out = copy.run(&["device", "reset"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("--yes"), "{}", out.stderr);
+    copy.ok(&["device", "reset", "--yes"]);
+    let (c_id, c_key) = identity(&copy.db);
+    assert_ne!(c_id, p_id);
+    gm.ok(&["device", "add", &c_id, &c_key, "--role", "gm"]);
+    common::carry(&gm.db, &copy.db, dir.path());
+    copy.ok(&["advance", "30m"]);
+    let out = common::carry(&copy.db, &gm.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.starts_with("imported 1 new event"),
+        "{}",
+        out.stdout
+    );
+    let last = Store::open(&gm.db).unwrap().events().unwrap();
+    assert!(last.iter().any(|e| e.device.to_string() == c_id));
+}

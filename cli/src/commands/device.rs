@@ -1,4 +1,4 @@
-//! `leechbook device show|add|revoke`: this device's identity, and the GM's roster.
+//! `leechbook device show|list|add|revoke|reset`: this device's identity, and the GM's roster.
 
 use super::find_any;
 use crate::error::CommandError;
@@ -20,6 +20,18 @@ pub enum DeviceCommand {
     Add(AddArgs),
     /// GM: revoke a device: its events from now on are refused.
     Revoke(RevokeArgs),
+    /// Give this ledger a new device identity (a ledger copied from another device's file
+    /// shares that device's): a new id and key, for the GM to roster.
+    Reset(ResetArgs),
+}
+
+/// `device reset`.
+#[derive(Args, Debug)]
+pub struct ResetArgs {
+    /// Confirm: the old key is discarded, and this ledger records nothing until the GM
+    /// rosters the new identity.
+    #[arg(long)]
+    pub yes: bool,
 }
 
 /// Roles.
@@ -95,6 +107,26 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             ctx.say(format!(
                 "role   {}",
                 role.unwrap_or("not on the roster yet")
+            ));
+            return Ok(());
+        }
+        DeviceCommand::Reset(a) => {
+            if !a.yes {
+                return Err(CommandError::user(
+                    "device reset gives this ledger a new identity for good (the old key is discarded and the GM must roster the new one): pass --yes",
+                ));
+            }
+            let mut store = ctx.open()?;
+            let old = store.device();
+            let (device, key) = store.new_identity()?;
+            ctx.say(format!(
+                "this ledger was device {old}; its events so far keep that identity"
+            ));
+            ctx.say(format!("device {device}"));
+            ctx.say(format!("key    {}", hex(&key)));
+            ctx.say(format!(
+                "the GM rosters it: leechbook device add {device} {} --role player|gm",
+                hex(&key)
             ));
             return Ok(());
         }

@@ -97,10 +97,13 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         }
         SyncCommand::Import(a) => {
             let mut store = ctx.open()?;
-            let n = import(&mut store, &mut FileTransport { path: &a.file }).map_err(err)?;
+            let got = import(&mut store, &mut FileTransport { path: &a.file }).map_err(err)?;
+            for r in &got.refused {
+                ctx.note(format!("refused: {r}"));
+            }
             ctx.say(format!(
                 "imported {} from {}",
-                events(n, "new event"),
+                events(got.added, "new event"),
                 a.file.display()
             ));
         }
