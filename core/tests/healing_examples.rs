@@ -735,3 +735,95 @@ fn cauterised_bleeders_fail_critically_on_3_5_8_0_and_area_fire_is_grim() {
         "area G4F is always a grim wound"
     );
 }
+
+/// Issue 12, item 10: permanent impairment counts the days until the injury first reaches
+/// Minor, so an injury Minor from the start accrues none, even where a loaded treatment
+/// table marks its cell.
+#[test]
+fn a_minor_injury_accrues_no_permanent_impairment() {
+    let mut w = World::new();
+    let t = w.add("Patient", 95);
+    let mut table = treatment_table();
+    for c in table.types[1].severities[0].cells.iter_mut() {
+        c.permanent = true; // edged, Minor: every row marked
+    }
+    w.apply(Event::HarnMaster(HmEvent::TreatmentTableDefined(table)))
+        .unwrap();
+    // Effective 3 to the abdomen: M1E, untreated.
+    let id = w
+        .strike(chosen(
+            t,
+            Aspect::Edge,
+            "abdomen",
+            None,
+            3,
+            &[("shock", &[12])],
+        ))
+        .unwrap()
+        .injury
+        .unwrap()
+        .id;
+    assert_eq!(w.hm(t).injuries[0].code(), "M1E");
+    // Four failed healing rolls (96-99: F whatever the HR), twenty days.
+    for (day, roll) in [(5, 96), (10, 97), (15, 98), (20, 99)] {
+        w.at = CampaignTime(day * DAY);
+        seq(&mut w, t, SeqRollKind::Healing, Some(id), roll).unwrap();
+    }
+    let tt = w.ledger.treatment_table();
+    assert_eq!(
+        permanent_impairment(&w.hm(t).injuries[0], tt, w.ledger.now),
+        0
+    );
+    w.at = CampaignTime(25 * DAY);
+    seq(&mut w, t, SeqRollKind::Healing, Some(id), 1).unwrap();
+    assert!(w.hm(t).injuries[0].healed());
+    w.at = CampaignTime(90 * DAY);
+    w.apply(Event::ClockAdvanced { to: w.at }).unwrap();
+    assert_eq!(zone(&w, t, "torso"), (0, false));
+}
+
+/// The class of item 10: an untreated Serious injury whose (CF) cell carries the permanent
+/// mark keeps what it accrued while Serious once it reaches Minor: the mark is the one it
+/// healed under, not the Minor cell's.
+#[test]
+fn an_untreated_serious_injury_keeps_its_permanent_impairment() {
+    let mut w = World::new();
+    let t = w.add("Patient", 95);
+    let mut table = treatment_table();
+    table.types[1].severities[1].cells[0].permanent = true; // edged, Serious, CF row
+    table.types[1].severities[0].cells[0].permanent = false; // edged, Minor, CF row
+    w.apply(Event::HarnMaster(HmEvent::TreatmentTableDefined(table)))
+        .unwrap();
+    // Effective 8 to the abdomen: S2E, untreated.
+    let id = w
+        .strike(chosen(
+            t,
+            Aspect::Edge,
+            "abdomen",
+            None,
+            8,
+            &[("shock", &[12])],
+        ))
+        .unwrap()
+        .injury
+        .unwrap()
+        .id;
+    assert_eq!(w.hm(t).injuries[0].code(), "S2E");
+    for (day, roll) in [(5, 96), (10, 97), (15, 98), (20, 99)] {
+        w.at = CampaignTime(day * DAY);
+        seq(&mut w, t, SeqRollKind::Healing, Some(id), roll).unwrap();
+    }
+    // Day 25: S, S2 -> M1 after 25 days: 25 / 20 = 1 stretch of twenty days: 5.
+    w.at = CampaignTime(25 * DAY);
+    seq(&mut w, t, SeqRollKind::Healing, Some(id), 1).unwrap();
+    assert_eq!(w.hm(t).injuries[0].code(), "M1E");
+    let tt = w.ledger.treatment_table();
+    assert_eq!(
+        permanent_impairment(&w.hm(t).injuries[0], tt, w.ledger.now),
+        5
+    );
+    w.at = CampaignTime(30 * DAY);
+    seq(&mut w, t, SeqRollKind::Healing, Some(id), 1).unwrap();
+    assert!(w.hm(t).injuries[0].healed());
+    assert_eq!(zone(&w, t, "torso"), (5, false));
+}

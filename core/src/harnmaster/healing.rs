@@ -198,6 +198,11 @@ fn severity_index(s: Severity) -> usize {
 impl TreatmentTable {
     /// Returns the column for an injury's type and current severity.
     pub fn column(&self, inj: &Injury) -> &SeverityColumn {
+        self.column_at(inj, inj.severity())
+    }
+
+    /// Returns the column for an injury's type at `severity`.
+    pub fn column_at(&self, inj: &Injury, severity: Severity) -> &SeverityColumn {
         let t = match (inj.aspect, inj.projectile) {
             (Aspect::Blunt, _) => 0,
             (Aspect::Edge, _) => 1,
@@ -206,7 +211,7 @@ impl TreatmentTable {
             (Aspect::Fire, _) => 4,
             (Aspect::Frost, _) => 5,
         };
-        &self.types[t.min(self.types.len() - 1)].severities[severity_index(inj.severity())]
+        &self.types[t.min(self.types.len() - 1)].severities[severity_index(severity)]
     }
 
     /// Checks the table's shape.
@@ -1676,8 +1681,18 @@ fn uuid_for(old: InjuryId) -> uuid::Uuid {
 
 /// Returns the permanent impairment an injury has accrued by `now`: 5 per 20 days from the
 /// injury until it first reached Minor, at most 25 (only with the permanent mark).
+///
+/// Readings (step 8 "Healing Days", pinned by tests): an injury never worse than Minor took
+/// no days to heal to Minor, so it accrues none, whatever its cell is marked. The mark read
+/// is the one the injury healed under before it reached Minor: its treatment's cell, or
+/// (untreated) the CF cell of its worst severity, not of its current one (Minor by then,
+/// which would forget what it accrued while Serious).
 pub fn permanent_impairment(inj: &Injury, table: &TreatmentTable, now: CampaignTime) -> i32 {
-    if !marks(inj, table).permanent {
+    let permanent = match &inj.heal.treatment {
+        Some(t) => t.cell.permanent,
+        None => table.column_at(inj, Severity::of_level(inj.worst)).cells[0].permanent,
+    };
+    if inj.worst <= 1 || !permanent {
         return 0;
     }
     let until = inj.heal.minor_at.unwrap_or(now).min(now);
