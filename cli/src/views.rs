@@ -342,12 +342,32 @@ fn wi_owed(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> Vec<OwedV
 /// Builds a Witch Iron character's view.
 pub fn wi_character(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> serde_json::Value {
     let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);
-    let conditions: serde_json::Map<String, serde_json::Value> = w
-        .conditions
-        .iter()
-        .map(|(c, h)| (c.word().to_string(), serde_json::json!({"rating": w.rating(*c, ledger.now, round), "location": h.location})))
-        .filter(|(_, v)| v["rating"].as_i64().unwrap_or(0) > 0)
-        .collect();
+    use leechbook_core::witch::Condition;
+    let mut conditions = serde_json::Map::new();
+    for c in Condition::ALL
+        .into_iter()
+        .filter(|c| *c != Condition::Trauma)
+    {
+        let rating = w.rating(c, ledger.now, round);
+        if rating > 0 {
+            conditions.insert(
+                c.word().into(),
+                serde_json::json!({"rating": rating, "location": null}),
+            );
+        }
+    }
+    // Trauma is one condition per location: "Trauma (pelvis)".
+    for (loc, rating) in w.traumas(ledger.now) {
+        let key = if loc.is_empty() {
+            "Trauma".to_string()
+        } else {
+            format!("Trauma ({loc})")
+        };
+        conditions.insert(
+            key,
+            serde_json::json!({"rating": rating, "location": (!loc.is_empty()).then_some(loc)}),
+        );
+    }
     serde_json::json!({
         "type": "character",
         "schema_version": JSON_SCHEMA,
@@ -359,8 +379,11 @@ pub fn wi_character(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> 
         "injuries": w.injuries.iter().map(|i| serde_json::json!({
             "location": i.location, "net_damage": i.net_damage, "name": i.cell.name,
             "effects": i.cell.effects, "requires": i.cell.requires, "at": i.at.to_string(),
+            "cared": i.care.iter().map(|c| c.word()).collect::<Vec<_>>(),
+            "awaiting": i.awaiting().iter().map(|(e, k)| format!("{e} ({})", k.word())).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
-        "lost": w.lost,
+        "lost": w.losses(),
+        "sheet": {"rb": w.sheet.rb},
         "dead": w.death.is_some(),
         "death": w.death.as_ref().map(|(why, at)| format!("{why} ({at})")),
         "owed": wi_owed(ledger, w),

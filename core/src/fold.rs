@@ -503,8 +503,8 @@ impl Ledger {
                     SheetKind::WrathGlory(s) => CharacterState::WrathGlory(
                         crate::wrath::WgCharacter::new(id, name.to_string(), s.clone()),
                     ),
-                    SheetKind::WitchIron(_) => CharacterState::WitchIron(
-                        crate::witch::WiCharacter::new(id, name.to_string()),
+                    SheetKind::WitchIron(s) => CharacterState::WitchIron(
+                        crate::witch::WiCharacter::new(id, name.to_string(), s.clone()),
                     ),
                 };
                 self.by_id.insert(id, self.characters.len());

@@ -19,6 +19,21 @@
 //!   Hardship Quarrel that follows is won at Net Hits +0 (Hardship Hits at least the rating).
 //! - The Arms & Legs table is cut off in the text: it is loaded from a file the GM supplies,
 //!   and a strike to an arm or a leg without it is refused.
+//! - Trauma is a condition per location ("Trauma (Rating) (Location)"): Trauma 1 at the pelvis
+//!   and Trauma 2 at the nose are two conditions, each with its own penalty and its own month
+//!   of rest per rating.
+//! - A mark belongs to the effect it follows (`Lost Nose|Pain 2‡` marks only the Pain; a
+//!   loaded table's cell-wide `requires` marks every effect of the cell): "*Requires Healing
+//!   to Remove, ‡ Requires Surgery to Remove". A marked effect does not wear off passively:
+//!   the injury holds it until that Healing or Surgery is recorded (`wi treat`), and then it
+//!   is removed. An unmarked `Lost X` is a lasting loss.
+//! - Receiving damage removes Helpless (its "Remove by"); the new injury's own Helpless, and a
+//!   marked one, stay. Prone has no rating: falling Prone again leaves it Prone. Disarm is
+//!   momentary (the weapon is dropped), not a lasting loss.
+//! - Giving Ground on two Checks in a row: the second time the defender falls Prone instead
+//!   of moving back; the +2 Hits still count ("instead" replaces the ten-foot move).
+//! - The Resilience Bonus on the struck one's sheet is the RB of Net Damage unless the
+//!   command gives one (the recorded strike always carries the RB used).
 
 use crate::ids::CharacterId;
 use crate::time::{CampaignTime, DAY, HOUR};
@@ -58,7 +73,80 @@ pub enum Condition {
     Trauma,
 }
 
+/// What removes a marked effect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Care {
+    /// `*`: Requires Healing to Remove.
+    Healing,
+    /// `‡`: Requires Surgery to Remove.
+    Surgery,
+}
+
+impl Care {
+    /// The word.
+    pub fn word(self) -> &'static str {
+        match self {
+            Care::Healing => "healing",
+            Care::Surgery => "surgery",
+        }
+    }
+
+    fn of(s: Option<&str>) -> Option<Care> {
+        match s {
+            Some("healing") => Some(Care::Healing),
+            Some("surgery") => Some(Care::Surgery),
+            _ => None,
+        }
+    }
+}
+
+/// A cell's effects, each with the care that removes it (see the module's readings).
+pub fn effects(c: &Cell) -> Vec<(String, Option<Care>)> {
+    let inline = c.effects.contains(['‡', '*']);
+    c.effects
+        .split('|')
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .map(|e| {
+            let care = if e.contains('‡') {
+                Some(Care::Surgery)
+            } else if e.contains('*') {
+                Some(Care::Healing)
+            } else if inline {
+                None
+            } else {
+                Care::of(c.requires.as_deref())
+            };
+            (e.replace(['‡', '*'], "").trim().to_string(), care)
+        })
+        .collect()
+}
+
+/// A rated effect (`Pain 5`): its condition and rating.
+fn rated(effect: &str) -> Option<(Condition, i32)> {
+    let (head, n) = effect.rsplit_once(' ')?;
+    Some((Condition::parse(head)?, n.parse().ok()?))
+}
+
 impl Condition {
+    /// Every condition, in the text's order.
+    pub const ALL: [Condition; 14] = [
+        Condition::Aflame,
+        Condition::Bleed,
+        Condition::Poison,
+        Condition::Blind,
+        Condition::Deaf,
+        Condition::Pain,
+        Condition::Corruption,
+        Condition::Stress,
+        Condition::Fatigue,
+        Condition::Entangle,
+        Condition::Helpless,
+        Condition::Stun,
+        Condition::Prone,
+        Condition::Trauma,
+    ];
+
     /// Parses a condition's name.
     pub fn parse(s: &str) -> Option<Condition> {
         use Condition::*;
@@ -179,10 +267,10 @@ fn cell(s: &str) -> Cell {
     } else {
         None
     };
-    let clean = s.replace(['‡', '*'], "");
-    let (name, effects) = clean.split_once(", ").unwrap_or((&clean, ""));
+    // The marks stay in the effects, each on the effect it follows.
+    let (name, effects) = s.split_once(", ").unwrap_or((s, ""));
     Cell {
-        name: name.trim().into(),
+        name: name.replace(['‡', '*'], "").trim().into(),
         effects: effects.trim().into(),
         requires,
     }
@@ -443,6 +531,29 @@ pub struct WiInjury {
     pub cell: Cell,
     /// When.
     pub at: CampaignTime,
+    /// The care recorded for its marked effects.
+    #[serde(default)]
+    pub care: Vec<Care>,
+}
+
+impl WiInjury {
+    /// The marked effects still awaiting their care, with the care each needs.
+    pub fn awaiting(&self) -> Vec<(String, Care)> {
+        effects(&self.cell)
+            .into_iter()
+            .filter_map(|(e, k)| k.filter(|k| !self.care.contains(k)).map(|k| (e, k)))
+            .collect()
+    }
+
+    /// The rating of `c` this injury's marked effects hold until their care.
+    pub fn held(&self, c: Condition) -> i32 {
+        self.awaiting()
+            .iter()
+            .filter_map(|(e, _)| rated(e))
+            .filter(|(k, _)| *k == c)
+            .map(|(_, n)| n)
+            .sum()
+    }
 }
 
 /// A Witch Iron character's state.
@@ -460,6 +571,27 @@ pub struct WiCharacter {
     pub lost: Vec<String>,
     /// Death.
     pub death: Option<(String, CampaignTime)>,
+    /// Trauma, one condition per location ("" for Trauma given without one).
+    pub trauma: BTreeMap<String, Held>,
+    /// The sheet.
+    pub sheet: WiSheet,
+    /// The last Check was a Light-Foot defence that gave ground (a second in a row falls
+    /// Prone instead).
+    pub gave_ground: bool,
+}
+
+/// What passive reduction leaves at `now` of a rating as set.
+fn decayed(c: Condition, h: &Held, now: CampaignTime, round_seconds: i64) -> i32 {
+    let elapsed = (now.0 - h.since.0).max(0);
+    let drop = match c {
+        Condition::Blind | Condition::Deaf | Condition::Pain => elapsed / HOUR,
+        Condition::Entangle | Condition::Helpless | Condition::Stun => {
+            elapsed / round_seconds.max(1)
+        }
+        Condition::Trauma => elapsed / (30 * DAY),
+        _ => 0,
+    };
+    (h.rating - drop as i32).max(0)
 }
 
 /// A Witch Iron sheet (nothing the Quarrel reads is fixed on it: each Quarrel gives its AV,
@@ -472,7 +604,7 @@ pub struct WiSheet {
 
 impl WiCharacter {
     /// A fresh character.
-    pub fn new(id: CharacterId, name: String) -> WiCharacter {
+    pub fn new(id: CharacterId, name: String, sheet: WiSheet) -> WiCharacter {
         WiCharacter {
             id,
             name,
@@ -480,24 +612,57 @@ impl WiCharacter {
             injuries: vec![],
             lost: vec![],
             death: None,
+            trauma: BTreeMap::new(),
+            sheet,
+            gave_ground: false,
         }
     }
 
-    /// A condition's rating at `now`, after passive reduction.
+    /// A condition's rating at `now`: what passive reduction left of it (Trauma: at every
+    /// location together), plus what injuries hold by a mark until their care.
     pub fn rating(&self, c: Condition, now: CampaignTime, round_seconds: i64) -> i32 {
-        let Some(h) = self.conditions.get(&c) else {
-            return 0;
+        let passive = if c == Condition::Trauma {
+            self.trauma
+                .values()
+                .map(|h| decayed(c, h, now, round_seconds))
+                .sum()
+        } else {
+            self.conditions
+                .get(&c)
+                .map_or(0, |h| decayed(c, h, now, round_seconds))
         };
-        let elapsed = (now.0 - h.since.0).max(0);
-        let drop = match c {
-            Condition::Blind | Condition::Deaf | Condition::Pain => elapsed / HOUR,
-            Condition::Entangle | Condition::Helpless | Condition::Stun => {
-                elapsed / round_seconds.max(1)
+        passive + self.injuries.iter().map(|i| i.held(c)).sum::<i32>()
+    }
+
+    /// Trauma per location at `now` (each its own condition: rating x 20% to checks with
+    /// that location), marked Trauma its injury holds included.
+    pub fn traumas(&self, now: CampaignTime) -> Vec<(String, i32)> {
+        let mut at: BTreeMap<String, i32> = self
+            .trauma
+            .iter()
+            .map(|(l, h)| (l.clone(), decayed(Condition::Trauma, h, now, 1)))
+            .collect();
+        for i in &self.injuries {
+            let held = i.held(Condition::Trauma);
+            if held > 0 {
+                *at.entry(i.location.clone()).or_default() += held;
             }
-            Condition::Trauma => elapsed / (30 * DAY),
-            _ => 0,
-        };
-        (h.rating - drop as i32).max(0)
+        }
+        at.into_iter().filter(|(_, n)| *n > 0).collect()
+    }
+
+    /// Lasting losses: the unmarked ones, and marked effects that are no condition
+    /// (`Lost Eye‡`, `Speechless*`) until their care.
+    pub fn losses(&self) -> Vec<String> {
+        let mut out = self.lost.clone();
+        for i in &self.injuries {
+            for (e, _) in i.awaiting() {
+                if rated(&e).is_none() {
+                    out.push(e.strip_prefix("Lost ").unwrap_or(&e).to_string());
+                }
+            }
+        }
+        out
     }
 
     /// The combined Aflame, Bleed and Poison rating at `now`.
@@ -516,11 +681,38 @@ impl WiCharacter {
         round: i64,
         location: Option<String>,
     ) {
-        let current = self.rating(c, now, round);
+        if c == Condition::Trauma {
+            let key = location.unwrap_or_default();
+            let current = self
+                .trauma
+                .get(&key)
+                .map_or(0, |h| decayed(c, h, now, round));
+            let location = (!key.is_empty()).then(|| key.clone());
+            self.trauma.insert(
+                key,
+                Held {
+                    rating: current + n,
+                    since: now,
+                    location,
+                },
+            );
+            return;
+        }
+        // The passive part only: what a mark holds is the injury's.
+        let current = self
+            .conditions
+            .get(&c)
+            .map_or(0, |h| decayed(c, h, now, round));
+        // Prone has no rating: falling again leaves it Prone.
+        let rating = if c == Condition::Prone {
+            1
+        } else {
+            current + n
+        };
         self.conditions.insert(
             c,
             Held {
-                rating: current + n,
+                rating,
                 since: now,
                 location,
             },
@@ -622,6 +814,18 @@ pub enum WiEvent {
     },
     /// The Arms & Legs table the GM supplies (`arm` or `leg`).
     TableDefined(PartTable),
+    /// Healing (for `*` effects) or Surgery (for `‡` effects) given to an injury: its marked
+    /// effects that awaited that care are removed.
+    Cared {
+        /// Who.
+        character: CharacterId,
+        /// The injury's location as recorded (`skull`, `right eye`).
+        location: String,
+        /// Healing or Surgery.
+        care: Care,
+        /// Who gave it, or how.
+        by: String,
+    },
 }
 
 impl WiEvent {
@@ -631,7 +835,8 @@ impl WiEvent {
             WiEvent::Quarrel { defender, .. } => Some(*defender),
             WiEvent::Injure { character, .. }
             | WiEvent::EndOfRound { character, .. }
-            | WiEvent::Condition { character, .. } => Some(*character),
+            | WiEvent::Condition { character, .. }
+            | WiEvent::Cared { character, .. } => Some(*character),
             WiEvent::TableDefined(_) => None,
         }
     }
@@ -644,6 +849,7 @@ impl WiEvent {
             WiEvent::EndOfRound { .. } => "wi.end-of-round",
             WiEvent::Condition { .. } => "wi.condition",
             WiEvent::TableDefined(_) => "wi.table-defined",
+            WiEvent::Cared { .. } => "wi.care",
         }
     }
 }
@@ -710,21 +916,25 @@ fn suffer(
     now: CampaignTime,
     round: i64,
 ) -> String {
-    for effect in c.effects.split('|').map(str::trim) {
-        let mut words = effect.rsplitn(2, ' ');
-        let last = words.next().unwrap_or("");
-        let head = words.next().unwrap_or("");
-        if let (Ok(n), Some(cond)) = (last.parse::<i32>(), Condition::parse(head)) {
-            let loc = (cond == Condition::Trauma).then(|| location.clone());
-            ch.add(cond, n, now, round, loc);
+    // Receiving damage removes Helpless (a marked Helpless is its injury's, and stays).
+    ch.conditions.remove(&Condition::Helpless);
+    for (effect, care) in effects(&c) {
+        let marked = care.is_some();
+        if let Some((cond, n)) = rated(&effect) {
+            // A marked condition is held by the injury (WiInjury::held) until its care.
+            if !marked {
+                let loc = (cond == Condition::Trauma).then(|| location.clone());
+                ch.add(cond, n, now, round, loc);
+            }
         } else if effect == "Fall Prone" {
             ch.add(Condition::Prone, 1, now, round, None);
         } else if effect == "Dead" || effect == "Brain Dead" {
             ch.death = Some((format!("{}: {}", location, c.name), now));
-        } else if let Some(lost) = effect.strip_prefix("Lost ") {
-            ch.lost.push(lost.to_string());
-        } else if !effect.is_empty() {
-            ch.lost.push(effect.to_string());
+        } else if effect == "Disarm" {
+            // Momentary: the weapon is dropped; narrated, not a lasting loss.
+        } else if !marked {
+            ch.lost
+                .push(effect.strip_prefix("Lost ").unwrap_or(&effect).to_string());
         }
     }
     let s = format!(
@@ -744,6 +954,7 @@ fn suffer(
         net_damage: net,
         cell: c,
         at: now,
+        care: Vec::new(),
     });
     s
 }
@@ -821,6 +1032,18 @@ pub fn apply(
                 *defence,
             );
             let mut parts = vec![format!("is attacked by {}: Net Hits {net:+}", att.name)];
+            // Giving Ground on two Checks in a row: Prone instead of the move (the +2 stays).
+            let gives = *give_ground && *defence == WiDefence::LightFoot;
+            let twice = gives && target.gave_ground;
+            target.gave_ground = gives && !twice;
+            att.gave_ground = false;
+            if twice {
+                target.add(Condition::Prone, 1, now, round, None);
+                parts.push(format!(
+                    "{} gives ground on a second Check in a row: Prone instead",
+                    target.name
+                ));
+            }
             if *attacker_fumble {
                 att.add(Condition::Prone, 1, now, round, None);
                 parts.push(format!("{} fumbles and falls Prone", att.name));
@@ -936,7 +1159,14 @@ pub fn apply(
             ..
         } => match delta {
             None => {
-                if target.conditions.remove(condition).is_none() {
+                let had = if *condition == Condition::Trauma {
+                    let had = !target.trauma.is_empty();
+                    target.trauma.clear();
+                    had
+                } else {
+                    target.conditions.remove(condition).is_some()
+                };
+                if !had {
                     return Err(format!(
                         "{} has no {} to remove",
                         target.name,
@@ -958,6 +1188,34 @@ pub fn apply(
         WiEvent::TableDefined(t) => {
             t.validate()?;
             Ok(format!("{} table defined", t.part))
+        }
+        WiEvent::Cared {
+            location, care, by, ..
+        } => {
+            let loc = location.trim().to_ascii_lowercase();
+            let name = target.name.clone();
+            let inj = target
+                .injuries
+                .iter_mut()
+                .find(|i| i.location == loc && i.awaiting().iter().any(|(_, k)| k == care))
+                .ok_or_else(|| {
+                    format!(
+                        "{name} has no injury at the {loc} that awaits {}",
+                        care.word()
+                    )
+                })?;
+            let ended: Vec<String> = inj
+                .awaiting()
+                .into_iter()
+                .filter(|(_, k)| k == care)
+                .map(|(e, _)| e)
+                .collect();
+            inj.care.push(*care);
+            Ok(format!(
+                "{} for the {loc} ({by}): {} removed",
+                care.word(),
+                ended.join(", ")
+            ))
         }
     }
 }
@@ -997,7 +1255,11 @@ mod tests {
 
     #[test]
     fn conditions_add_reduce_and_the_end_of_round_hardship() {
-        let mut c = WiCharacter::new(CharacterId(Uuid::from_u128(1)), "Ana".into());
+        let mut c = WiCharacter::new(
+            CharacterId(Uuid::from_u128(1)),
+            "Ana".into(),
+            WiSheet::default(),
+        );
         let t0 = CampaignTime::START;
         suffer(
             &mut c,

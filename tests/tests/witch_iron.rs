@@ -45,7 +45,8 @@ fn net_hits_decide_and_net_damage_finds_the_row() {
     ]);
     assert!(out.contains("Net Hits +0; Net Damage (6 + 0) - (1 + 2) = 3; Gerd: rib cage 3: Fractured Rib (Trauma 1)"), "{out}");
     let v = s.show("Gerd");
-    assert_eq!(v["conditions"]["Trauma"]["rating"], 1);
+    // Trauma is a condition per location.
+    assert_eq!(v["conditions"]["Trauma (rib cage)"]["rating"], 1);
     // -1 against Light-Foot is a dodge.
     let out = s.ok(&[
         "wi",
@@ -61,7 +62,8 @@ fn net_hits_decide_and_net_damage_finds_the_row() {
         "--give-ground",
     ]);
     assert!(out.contains("Net Hits -1; dodged"), "{out}");
-    // A critical adds d6E: 6 explodes into 2: (1 + 1) - 0 + 8 = 10+: the heart ripped out.
+    // A critical adds d6E: 6 explodes into 2; Gerd's sheet has RB 2:
+    // (3 + 1) - (0 + 2) + 8 = 10+: the heart ripped out.
     let out = s.ok(&[
         "wi",
         "quarrel",
@@ -76,7 +78,7 @@ fn net_hits_decide_and_net_damage_finds_the_row() {
         "--part",
         "torso",
         "--damage",
-        "1",
+        "3",
         "--critical",
         "--dice",
         "units=0,critical=6/2",
@@ -309,4 +311,257 @@ fn the_arm_table_hint_is_a_real_command() {
         .collect();
     s.ok(&hinted);
     s.ok(&args);
+}
+
+/// Issue 12, item 14: Trauma is a condition per location, each with its own rating and its
+/// own month of rest per rating.
+#[test]
+fn trauma_is_one_condition_per_location() {
+    let s = campaign();
+    // Torso units 3, Net Damage 3: pelvis 3+ (Trauma 1). Head units 1, Net Damage 3: nose 3+.
+    let out = s.ok(&[
+        "wi",
+        "injure",
+        "Gerd",
+        "--part",
+        "torso",
+        "--net-damage",
+        "3",
+        "--dice",
+        "units=3",
+    ]);
+    assert!(out.contains("pelvis 3"), "{out}");
+    assert!(out.contains("Trauma 1"), "{out}");
+    let out = s.ok(&[
+        "wi",
+        "injure",
+        "Gerd",
+        "--part",
+        "head",
+        "--net-damage",
+        "3",
+        "--dice",
+        "units=1",
+    ]);
+    assert!(out.contains("nose 3"), "{out}");
+    let v = s.show("Gerd");
+    assert_eq!(v["conditions"]["Trauma (pelvis)"]["rating"], 1, "{v}");
+    assert!(v["conditions"].get("Trauma").is_none(), "{v}");
+    let nose = v["conditions"]["Trauma (nose)"]["rating"].as_i64();
+    assert_eq!(nose, Some(2), "{v}");
+    // A month of rest takes one from each: the pelvis is clear, the nose keeps one.
+    s.ok(&["advance", "30d"]);
+    let v = s.show("Gerd");
+    assert!(v["conditions"].get("Trauma (pelvis)").is_none(), "{v}");
+    assert_eq!(v["conditions"]["Trauma (nose)"]["rating"], 1, "{v}");
+}
+
+/// Issue 12, item 15: an effect marked ‡ (or *) does not wear off passively; it goes when
+/// its Surgery (or Healing) is recorded, and only then.
+#[test]
+fn marked_effects_wait_for_their_healing_or_surgery() {
+    let s = campaign();
+    // Head units 9 (skull), Net Damage 8: Brain Damage, Pain 5‡.
+    let out = s.ok(&[
+        "wi",
+        "injure",
+        "Ana",
+        "--part",
+        "head",
+        "--net-damage",
+        "8",
+        "--dice",
+        "units=9",
+    ]);
+    assert!(
+        out.contains("Brain Damage") && out.contains("requires surgery"),
+        "{out}"
+    );
+    s.ok(&["advance", "6h"]);
+    // Six hours would take six from a passive Pain 5: the marked one stays.
+    assert_eq!(s.show("Ana")["conditions"]["Pain"]["rating"], 5);
+    let before = s.bytes();
+    let out = s.run(&[
+        "wi",
+        "treat",
+        "Ana",
+        "--location",
+        "skull",
+        "--care",
+        "healing",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("no injury at the skull that awaits healing"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    let out = s.ok(&[
+        "wi",
+        "treat",
+        "Ana",
+        "--location",
+        "skull",
+        "--care",
+        "surgery",
+        "--by",
+        "Doctor Vell",
+    ]);
+    assert!(
+        out.contains("surgery for the skull (Doctor Vell): Pain 5 removed"),
+        "{out}"
+    );
+    let v = s.show("Ana");
+    assert!(v["conditions"].get("Pain").is_none(), "{v}");
+    assert_eq!(v["injuries"][0]["cared"][0], "surgery", "{v}");
+}
+
+/// Issue 12, item 16: the Resilience Bonus on the struck one's sheet counts in Net Damage
+/// unless the command gives one.
+#[test]
+fn the_rb_on_the_sheet_is_the_default() {
+    let s = campaign();
+    let q = |extra: &[&str]| {
+        let mut v = vec!["wi", "quarrel", "Ana", "Gerd", "--defence", "melee"];
+        v.extend_from_slice(extra);
+        s.ok(&v)
+    };
+    // Net Hits +0: Gerd struck, his sheet's RB 2: (6 + 0) - (1 + 2) = 3.
+    let out = q(&[
+        "--attack-hits",
+        "2",
+        "--defence-hits",
+        "2",
+        "--part",
+        "torso",
+        "--damage",
+        "6",
+        "--av",
+        "1",
+        "--dice",
+        "units=5",
+    ]);
+    assert!(out.contains("Net Damage (6 + 0) - (1 + 2) = 3"), "{out}");
+    // Net Hits -2 against Melee: Gerd injures Ana, the struck one, with her sheet's RB 1:
+    // (5 + 2) - (2 + 1) = 4.
+    let out = q(&[
+        "--attack-hits",
+        "1",
+        "--defence-hits",
+        "3",
+        "--part",
+        "head",
+        "--damage",
+        "5",
+        "--av",
+        "2",
+        "--dice",
+        "units=1",
+    ]);
+    assert!(
+        out.contains("Net Damage (5 + 2) - (2 + 1) = 4; Ana"),
+        "{out}"
+    );
+    // --rb overrides the sheet: (6 + 0) - (1 + 0) = 5.
+    let out = q(&[
+        "--attack-hits",
+        "2",
+        "--defence-hits",
+        "2",
+        "--part",
+        "torso",
+        "--damage",
+        "6",
+        "--av",
+        "1",
+        "--rb",
+        "0",
+        "--dice",
+        "units=5",
+    ]);
+    assert!(out.contains("Net Damage (6 + 0) - (1 + 0) = 5"), "{out}");
+    assert_eq!(s.show("Ana")["sheet"]["rb"], 1);
+}
+
+/// The classes of items 14-16 swept through the Conditions: receiving damage removes
+/// Helpless, Prone has no rating, Disarm is no lasting loss, and giving ground on two Checks
+/// in a row falls Prone instead.
+#[test]
+fn conditions_follow_their_remove_by_and_prone_rules() {
+    let s = campaign();
+    // Head units 2 (jaw), Net Damage 8: Out Cold, Helpless 3.
+    s.ok(&[
+        "wi",
+        "injure",
+        "Ana",
+        "--part",
+        "head",
+        "--net-damage",
+        "8",
+        "--dice",
+        "units=2",
+    ]);
+    assert_eq!(s.show("Ana")["conditions"]["Helpless"]["rating"], 3);
+    // Any damage received removes it: torso units 7, Net Damage 1.
+    s.ok(&[
+        "wi",
+        "injure",
+        "Ana",
+        "--part",
+        "torso",
+        "--net-damage",
+        "1",
+        "--dice",
+        "units=7",
+    ]);
+    assert!(s.show("Ana")["conditions"].get("Helpless").is_none());
+    // Torso units 1 (left shoulder), Net Damage 2: Beaten, Disarm: dropped, not lost.
+    let out = s.ok(&[
+        "wi",
+        "injure",
+        "Gerd",
+        "--part",
+        "torso",
+        "--net-damage",
+        "2",
+        "--dice",
+        "units=1",
+    ]);
+    assert!(out.contains("Disarm"), "{out}");
+    assert_eq!(s.show("Gerd")["lost"], serde_json::json!([]));
+    // Gerd gives ground twice in a row dodging: the second time he falls Prone instead.
+    let dodge = [
+        "wi",
+        "quarrel",
+        "Ana",
+        "Gerd",
+        "--defence",
+        "light-foot",
+        "--attack-hits",
+        "2",
+        "--defence-hits",
+        "1",
+        "--give-ground",
+    ];
+    let out = s.ok(&dodge);
+    assert!(out.contains("dodged") && !out.contains("Prone"), "{out}");
+    let out = s.ok(&dodge);
+    assert!(out.contains("Prone instead"), "{out}");
+    // Falling again leaves him Prone, not Prone 2.
+    s.ok(&[
+        "wi",
+        "quarrel",
+        "Ana",
+        "Gerd",
+        "--defence",
+        "light-foot",
+        "--attack-hits",
+        "0",
+        "--defence-hits",
+        "2",
+        "--defender-fumble",
+    ]);
+    assert_eq!(s.show("Gerd")["conditions"]["Prone"]["rating"], 1);
 }

@@ -10,7 +10,9 @@ use clap::{Args, Subcommand, ValueEnum};
 use leechbook_core::dice::Die;
 use leechbook_core::fold::{CharacterState, Ledger};
 use leechbook_core::ids::CharacterId;
-use leechbook_core::witch::{Condition, PartTable, Strike, WiDefence, WiEvent};
+use leechbook_core::witch::{
+    net_hits, Care, Condition, PartTable, Strike, WiCharacter, WiDefence, WiEvent,
+};
 use leechbook_core::Event;
 use std::path::PathBuf;
 
@@ -27,6 +29,34 @@ pub enum WiCommand {
     Condition(ConditionArgs),
     /// Load the Arms & Legs table the GM supplies (fixtures/witch-iron/ shows the form).
     Table(TableArgs),
+    /// Record the Healing (* effects) or Surgery (‡ effects) an injury awaits: its marked
+    /// effects are removed.
+    Treat(TreatArgs),
+}
+
+/// What is given.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum CareArg {
+    /// Healing: removes the effects marked *.
+    Healing,
+    /// Surgery: removes the effects marked ‡.
+    Surgery,
+}
+
+/// `wi treat`.
+#[derive(Args, Debug)]
+pub struct TreatArgs {
+    /// Who.
+    pub name: String,
+    /// The injury's location, as `show` lists it (skull, right eye, pelvis).
+    #[arg(long)]
+    pub location: String,
+    /// Healing or surgery.
+    #[arg(long, value_enum)]
+    pub care: CareArg,
+    /// Who gave it, or how.
+    #[arg(long, default_value = "the GM's ruling")]
+    pub by: String,
 }
 
 /// The defence.
@@ -78,9 +108,9 @@ pub struct QuarrelArgs {
     /// The struck one's AV there.
     #[arg(long, default_value_t = 0)]
     pub av: i32,
-    /// The struck one's Resilience Bonus.
-    #[arg(long, default_value_t = 0)]
-    pub rb: i32,
+    /// The struck one's Resilience Bonus (default: the RB on their sheet).
+    #[arg(long, allow_negative_numbers = true)]
+    pub rb: Option<i32>,
     /// A critical hit: +d6E to the injury.
     #[arg(long)]
     pub critical: bool,
@@ -158,14 +188,18 @@ fn units_zero_is_ten(given: &mut [leechbook_core::harnmaster::injury::RecordedDi
     }
 }
 
-fn wi_id(ledger: &Ledger, name: &str) -> Result<CharacterId, CommandError> {
+fn wi_char<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a WiCharacter, CommandError> {
     match find_any(ledger, name)? {
-        CharacterState::WitchIron(c) => Ok(c.id),
+        CharacterState::WitchIron(c) => Ok(c),
         other => Err(CommandError::user(format!(
             "{} is not a Witch Iron character",
             other.name()
         ))),
     }
+}
+
+fn wi_id(ledger: &Ledger, name: &str) -> Result<CharacterId, CommandError> {
+    wi_char(ledger, name).map(|c| c.id)
 }
 
 /// Runs a Witch Iron command.
@@ -174,6 +208,15 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         let mut r = rng(ctx.seed);
         let event = match &c {
             WiCommand::Quarrel(a) => {
+                let (attacker, defender) = (wi_char(ledger, &a.attacker)?, wi_char(ledger, &a.defender)?);
+                let defence = match a.defence {
+                    DefenceArg::Melee => WiDefence::Melee,
+                    DefenceArg::LightFoot => WiDefence::LightFoot,
+                };
+                // The struck one (the defender at Net Hits +0 or more, else the attacker) has
+                // the RB of their sheet unless --rb gives one.
+                let net = net_hits(a.attack_hits, a.defence_hits, a.charge, a.brace, a.give_ground, defence);
+                let struck = if net >= 0 { defender } else { attacker };
                 let mut given = parse_dice(a.dice.as_deref(), &["units", "critical", "dent"])?;
                 units_zero_is_ten(&mut given);
                 let given_critical = given
@@ -212,7 +255,7 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                                 units,
                                 weapon_damage: a.damage,
                                 av: a.av,
-                                rb: a.rb,
+                                rb: a.rb.unwrap_or(struck.sheet.rb),
                                 critical,
                                 clip_weapon: a.clip_weapon,
                                 dent_armour,
@@ -230,12 +273,9 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                     ctx.note(format!("rolled by Leechbook: {}", dice.rolled.join(",")));
                 }
                 WiEvent::Quarrel {
-                    attacker: wi_id(ledger, &a.attacker)?,
-                    defender: wi_id(ledger, &a.defender)?,
-                    defence: match a.defence {
-                        DefenceArg::Melee => WiDefence::Melee,
-                        DefenceArg::LightFoot => WiDefence::LightFoot,
-                    },
+                    attacker: attacker.id,
+                    defender: defender.id,
+                    defence,
                     attack_hits: a.attack_hits,
                     defence_hits: a.defence_hits,
                     charge: a.charge,
@@ -283,6 +323,15 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 t.validate().map_err(|e| CommandError::user(format!("{}: {e}", a.file.display())))?;
                 WiEvent::TableDefined(t)
             }
+            WiCommand::Treat(a) => WiEvent::Cared {
+                character: wi_id(ledger, &a.name)?,
+                location: a.location.clone(),
+                care: match a.care {
+                    CareArg::Healing => Care::Healing,
+                    CareArg::Surgery => Care::Surgery,
+                },
+                by: a.by.clone(),
+            },
         };
         Ok((Event::WitchIron(event), None))
     })?;
