@@ -294,3 +294,87 @@ fn a_bad_body_table_is_refused_whole() {
         "is not a body table",
     );
 }
+
+/// Issue 12, item 17: systems are exclusive: a sheet option of another system is refused in
+/// every campaign, naming it, and nothing is recorded.
+#[test]
+fn sheet_options_of_another_system_are_refused() {
+    let wi = Scratch::new();
+    wi.ok(&["init", "--system", "witch-iron"]);
+    refused(
+        &wi,
+        &[
+            "character",
+            "add",
+            "Osric",
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "65",
+            "--hb",
+            "13",
+        ],
+        1,
+        "--str (harnmaster)",
+    );
+    refused(
+        &wi,
+        &["character", "add", "Red", "--toughness", "6"],
+        1,
+        "--toughness (savage-worlds)",
+    );
+    wi.ok(&["character", "add", "Ana", "--rb", "1"]);
+    let hm = Scratch::with_osric();
+    refused(
+        &hm,
+        &[
+            "character",
+            "add",
+            "Ana",
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "65",
+            "--hb",
+            "13",
+            "--rb",
+            "1",
+        ],
+        1,
+        "--rb (witch-iron)",
+    );
+    let sw = Scratch::new();
+    sw.ok(&["init", "--system", "savage-worlds"]);
+    refused(
+        &sw,
+        &["character", "add", "Red", "--toughness", "6", "--tier", "2"],
+        1,
+        "--tier (wrath-glory)",
+    );
+    let wg = Scratch::new();
+    wg.ok(&["init", "--system", "wrath-glory"]);
+    refused(
+        &wg,
+        &[
+            "character",
+            "add",
+            "Kel",
+            "--tier",
+            "1",
+            "--wg-toughness",
+            "4",
+            "--resilience",
+            "8",
+            "--max-shock",
+            "5",
+            "--pace",
+            "6",
+        ],
+        1,
+        "--pace (savage-worlds)",
+    );
+}

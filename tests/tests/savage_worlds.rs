@@ -216,6 +216,15 @@ fn mixed_systems_are_refused_clearly_and_change_nothing() {
         "--hb",
         "13",
     ]);
+    // A HârnMaster sheet in a Savage Worlds campaign: its options are named as another
+    // system's (issue 12, item 17).
+    assert!(
+        out.stderr.contains("the campaign plays savage-worlds")
+            && out.stderr.contains("--str (harnmaster)"),
+        "{}",
+        out.stderr
+    );
+    let out = s.run(&["character", "add", "Osric"]);
     assert!(
         out.stderr
             .contains("a Savage Worlds character needs --toughness"),

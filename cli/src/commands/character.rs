@@ -7,7 +7,7 @@ use crate::Ctx;
 use clap::{Args, Subcommand};
 use leechbook_core::harnmaster::state::Sheet;
 use leechbook_core::harnmaster::HmEvent;
-use leechbook_core::{Event, SheetKind};
+use leechbook_core::{Event, SheetKind, SystemId};
 use serde::Serialize;
 
 /// Character commands.
@@ -85,9 +85,9 @@ pub struct AddArgs {
     /// Savage Worlds: an Extra (not a Wild Card).
     #[arg(long)]
     pub extra: bool,
-    /// Savage Worlds: Pace.
-    #[arg(long, default_value_t = 6)]
-    pub pace: i32,
+    /// Savage Worlds: Pace (default 6).
+    #[arg(long)]
+    pub pace: Option<i32>,
     /// Wrath & Glory: Tier.
     #[arg(long)]
     pub tier: Option<i32>,
@@ -100,24 +100,62 @@ pub struct AddArgs {
     /// Wrath & Glory: Max Shock.
     #[arg(long)]
     pub max_shock: Option<i32>,
-    /// Wrath & Glory: Rank.
-    #[arg(long, default_value_t = 1)]
-    pub rank: i32,
-    /// Witch Iron: Resilience Bonus.
-    #[arg(long, default_value_t = 0)]
-    pub rb: i32,
-    /// Strength test ML (default: STR x 5).
+    /// Wrath & Glory: Rank (default 1).
+    #[arg(long)]
+    pub rank: Option<i32>,
+    /// Witch Iron: Resilience Bonus (default 0).
+    #[arg(long, allow_negative_numbers = true)]
+    pub rb: Option<i32>,
+    /// HârnMaster: Strength test ML (default: STR x 5).
     #[arg(long = "str-ml")]
     pub strength_ml: Option<i32>,
-    /// Body location table.
-    #[arg(long, default_value = "human")]
-    pub body: String,
-    /// A beast (not Folk): fixed MLs for amputation and blood loss.
+    /// HârnMaster: body location table (default: human).
+    #[arg(long)]
+    pub body: Option<String>,
+    /// HârnMaster: a beast (not Folk): fixed MLs for amputation and blood loss.
     #[arg(long)]
     pub beast: bool,
-    /// Fatigue penalty.
-    #[arg(long, default_value_t = 0)]
-    pub fatigue: i32,
+    /// HârnMaster: fatigue penalty (default 0).
+    #[arg(long)]
+    pub fatigue: Option<i32>,
+}
+
+/// Refuses sheet options of a system other than the campaign's: a campaign plays one system,
+/// and an option it would ignore is a mistake, never dropped silently.
+fn check_system(a: &AddArgs, system: SystemId) -> Result<(), CommandError> {
+    use SystemId::{HarnMaster, SavageWorlds, WitchIron, WrathGlory};
+    let given = [
+        ("--str", HarnMaster, a.strength.is_some()),
+        ("--end", HarnMaster, a.endurance.is_some()),
+        ("--shock", HarnMaster, a.shock_ml.is_some()),
+        ("--hb", HarnMaster, a.healing_base.is_some()),
+        ("--str-ml", HarnMaster, a.strength_ml.is_some()),
+        ("--body", HarnMaster, a.body.is_some()),
+        ("--beast", HarnMaster, a.beast),
+        ("--fatigue", HarnMaster, a.fatigue.is_some()),
+        ("--toughness", SavageWorlds, a.toughness.is_some()),
+        ("--extra", SavageWorlds, a.extra),
+        ("--pace", SavageWorlds, a.pace.is_some()),
+        ("--tier", WrathGlory, a.tier.is_some()),
+        ("--resilience", WrathGlory, a.resilience.is_some()),
+        ("--wg-toughness", WrathGlory, a.wg_toughness.is_some()),
+        ("--max-shock", WrathGlory, a.max_shock.is_some()),
+        ("--rank", WrathGlory, a.rank.is_some()),
+        ("--rb", WitchIron, a.rb.is_some()),
+    ];
+    let foreign: Vec<String> = given
+        .iter()
+        .filter(|(_, s, on)| *on && *s != system)
+        .map(|(f, s, _)| format!("{f} ({})", s.name()))
+        .collect();
+    if foreign.is_empty() {
+        return Ok(());
+    }
+    Err(CommandError::user(format!(
+        "the campaign plays {}; these sheet options are another system's: {}",
+        system.name(),
+        foreign.join(", ")
+    )))
 }
 
 /// `character list`.
@@ -192,12 +230,18 @@ pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandEr
         CharacterCommand::Add(a) => {
             let name = a.name.clone();
             ctx.record(|ledger, _| {
-                let system = ledger.campaign.as_ref().map(|c| c.system);
+                let system = ledger
+                    .campaign
+                    .as_ref()
+                    .map_or(SystemId::HarnMaster, |c| c.system);
+                check_system(&a, system)?;
                 let sheet = match system {
-                    Some(leechbook_core::SystemId::WitchIron) => {
-                        SheetKind::WitchIron(leechbook_core::witch::WiSheet { rb: a.rb })
+                    SystemId::WitchIron => {
+                        SheetKind::WitchIron(leechbook_core::witch::WiSheet {
+                            rb: a.rb.unwrap_or(0),
+                        })
                     }
-                    Some(leechbook_core::SystemId::WrathGlory) => {
+                    SystemId::WrathGlory => {
                         let need = |v: Option<i32>, flag: &str| {
                             v.ok_or_else(|| CommandError::user(format!(
                                 "a Wrath & Glory character needs {flag} (and --tier, --wg-toughness, --resilience, --max-shock)"
@@ -208,20 +252,20 @@ pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandEr
                             toughness: need(a.wg_toughness, "--wg-toughness")?,
                             resilience: need(a.resilience, "--resilience")?,
                             max_shock: need(a.max_shock, "--max-shock")?,
-                            rank: a.rank,
+                            rank: a.rank.unwrap_or(1),
                         })
                     }
-                    Some(leechbook_core::SystemId::SavageWorlds) => {
+                    SystemId::SavageWorlds => {
                         let toughness = a.toughness.ok_or_else(|| {
                             CommandError::user("a Savage Worlds character needs --toughness")
                         })?;
                         SheetKind::SavageWorlds(leechbook_core::savage::SwSheet {
                             toughness,
                             wild_card: !a.extra,
-                            pace: a.pace,
+                            pace: a.pace.unwrap_or(6),
                         })
                     }
-                    _ => {
+                    SystemId::HarnMaster => {
                         let need = |v: Option<i32>, flag: &str| {
                             v.ok_or_else(|| {
                                 CommandError::user(format!(
@@ -236,9 +280,9 @@ pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandEr
                             shock_ml: need(a.shock_ml, "--shock")?,
                             healing_base: need(a.healing_base, "--hb")?,
                             strength_ml: a.strength_ml.unwrap_or(strength * 5),
-                            body: a.body.clone(),
+                            body: a.body.clone().unwrap_or_else(|| "human".into()),
                             beast: a.beast,
-                            fatigue: a.fatigue,
+                            fatigue: a.fatigue.unwrap_or(0),
                         };
                         check_sheet(&sheet)?;
                         SheetKind::HarnMaster(sheet)
