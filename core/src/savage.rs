@@ -167,6 +167,10 @@ pub struct SwInjury {
     pub leg: bool,
     /// How long it lasts.
     pub lasting: Lasting,
+    /// When it went because all Wounds were healed (a success's or a raise's injury): gone
+    /// for good, even when new Wounds come.
+    #[serde(default)]
+    pub ended: Option<CampaignTime>,
 }
 
 /// A Savage Worlds character's state.
@@ -221,13 +225,15 @@ impl SwCharacter {
         self.sheet.pace - i32::from(self.wounds).min(3)
     }
 
-    /// The injuries in effect at `now`.
+    /// The injuries in effect at `now`: a permanent one always; a success's until all Wounds
+    /// heal; a raise's for 24 hours or until all Wounds heal, whichever is sooner. Once gone,
+    /// an injury stays gone when new Wounds come.
     pub fn active_injuries(&self, now: CampaignTime) -> impl Iterator<Item = &SwInjury> {
         let healed = self.wounds == 0;
         self.injuries.iter().filter(move |i| match i.lasting {
             Lasting::Permanent => true,
-            Lasting::UntilHealed => !healed,
-            Lasting::Day(until) => !healed && now < until,
+            Lasting::UntilHealed => !healed && i.ended.is_none(),
+            Lasting::Day(until) => !healed && i.ended.is_none() && now < until,
         })
     }
 }
@@ -391,6 +397,7 @@ pub fn injury_table(
         effect,
         leg,
         lasting,
+        ended: None,
     })
 }
 
@@ -474,7 +481,9 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
                 )));
             }
             let r = trait_roll(roll, ch.wound_penalty())?;
-            let has_leg = ch.injuries.iter().any(|i| i.leg);
+            // Only a leg injury still in effect makes the new one Major ("injured in either
+            // leg"): one whose Wounds healed or whose 24 hours passed does not.
+            let has_leg = ch.active_injuries(now).any(|i| i.leg);
             let lasting = match r.outcome {
                 Outcome::CriticalFailure => {
                     ch.vigor_owed = false;
@@ -541,6 +550,15 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
                 return Err(SwError::NotOwed(format!("{} has no Wounds", ch.name)));
             }
             ch.wounds = ch.wounds.saturating_sub(*count);
+            if ch.wounds == 0 {
+                for i in ch
+                    .injuries
+                    .iter_mut()
+                    .filter(|i| i.lasting != Lasting::Permanent && i.ended.is_none())
+                {
+                    i.ended = Some(now);
+                }
+            }
             let limit = if ch.sheet.wild_card { 4 } else { 1 };
             if ch.wounds < limit {
                 ch.incapacitated = false;

@@ -303,3 +303,117 @@ fn the_savage_worlds_demo_runs() {
         out.stdout
     );
 }
+
+/// Issue 12, item 13: only a leg injury still in effect makes a new leg injury Major ("Major
+/// if already Slow or injured in either leg"); one whose 24 hours passed, or whose Wounds all
+/// healed, does not, even when new Wounds come.
+#[test]
+fn only_a_leg_injury_in_effect_makes_the_next_major() {
+    let incapacitated = |s: &Scratch, dice: &str| {
+        s.ok(&[
+            "sw",
+            "roll",
+            "Red",
+            "incapacitation",
+            "--trait",
+            "d8",
+            "--dice",
+            dice,
+        ])
+    };
+    // (A) A raise's leg injury (8+7 - 3 = 12: a raise; injury 5+5 = 10: Leg), a day later.
+    let s = campaign();
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d12+d12",
+        "--dice",
+        "damage=12+12+11/1",
+    ]);
+    let out = incapacitated(&s, "trait=8+7,wild=2,injury=5/5,sub=1");
+    assert!(
+        out.contains("Injury 10 Leg: the Slow Hindrance (Minor) (for 24 hours"),
+        "{out}"
+    );
+    s.ok(&["advance", "1d"]);
+    s.ok(&["sw", "heal", "Red", "--wounds", "4"]); // 3 left: no longer Incapacitated
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d4+d4",
+        "--dice",
+        "damage=3/3",
+    ]); // a 4th Wound
+    let out = incapacitated(&s, "trait=8+7,wild=2,injury=6/4,sub=1");
+    assert!(
+        out.contains("Injury 10 Leg: the Slow Hindrance (Minor)"),
+        "{out}"
+    );
+    // (B) A success's leg injury (7 - 3 = 4), gone with all Wounds healed, then new Wounds.
+    let s = campaign();
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d12+d12",
+        "--dice",
+        "damage=12+12+11/1",
+    ]);
+    incapacitated(&s, "trait=7,wild=2,injury=5/5,sub=1");
+    s.ok(&["sw", "heal", "Red", "--wounds", "7"]);
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d12+d12",
+        "--dice",
+        "damage=12+12+11/1",
+    ]);
+    assert_eq!(s.show("Red")["injuries"][0]["active"], false);
+    let out = incapacitated(&s, "trait=7,wild=2,injury=4/6,sub=1");
+    assert!(
+        out.contains("Injury 10 Leg: the Slow Hindrance (Minor)"),
+        "{out}"
+    );
+    // (C) That one is in effect (3 Wounds left): the next leg injury is Major.
+    s.ok(&["sw", "heal", "Red", "--wounds", "4"]);
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d4+d4",
+        "--dice",
+        "damage=3/3",
+    ]);
+    let out = incapacitated(&s, "trait=7,wild=2,injury=5/6,sub=1");
+    assert!(
+        out.contains("Injury 11 Leg: the Slow Hindrance (Major)"),
+        "{out}"
+    );
+    // A die the roll does not take is refused (the sweep of item 9).
+    let before = s.bytes();
+    let out = s.run(&[
+        "sw",
+        "roll",
+        "Red",
+        "spirit-recovery",
+        "--trait",
+        "d6",
+        "--dice",
+        "trait=4,wild=2,sub=3",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("did not need the given 1 die(s): sub"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+}

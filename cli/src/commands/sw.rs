@@ -156,6 +156,21 @@ fn roll_chain(rng: &mut StdRng, sides: u16) -> Vec<u16> {
     }
 }
 
+/// Refuses given dice that the roll did not take (a die given but not used is a mistake on
+/// the command line, as in every recording command).
+fn refuse_unused(given: &HashMap<String, Vec<Vec<u16>>>) -> Result<(), CommandError> {
+    if given.is_empty() {
+        return Ok(());
+    }
+    let mut names: Vec<&str> = given.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    Err(CommandError::user(format!(
+        "the roll did not need the given {} die(s): {} (give only the dice it rolls)",
+        names.len(),
+        names.join(", ")
+    )))
+}
+
 /// Takes the given chains for `name` (one per die), or rolls them.
 fn chains(
     given: &mut HashMap<String, Vec<Vec<u16>>>,
@@ -265,6 +280,7 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                     return Err(CommandError::user("--damage names no dice (like d8+d6)"));
                 }
                 let dice = chains(&mut given, "damage", &dice, &mut rng, &mut rolled)?;
+                refuse_unused(&given)?;
                 SwEvent::Damage {
                     character: id,
                     dice,
@@ -275,7 +291,7 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 let id = sw_id(ledger, &a.name)?;
                 let mut given = parse(a.dice.as_deref(), &["trait", "wild", "injury", "sub"])?;
                 let roll = trait_roll(&mut given, &a.trait_die, a.modifier, &mut rng, &mut rolled)?;
-                match a.kind {
+                let event = match a.kind {
                     SwRoll::SpiritRecovery => SwEvent::SpiritRecovery {
                         character: id,
                         roll,
@@ -295,12 +311,15 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                             sub: sub[0].faces[0],
                         }
                     }
-                }
+                };
+                refuse_unused(&given)?;
+                event
             }
             SwCommand::Stabilise(a) => {
                 let id = sw_id(ledger, &a.name)?;
                 let mut given = parse(a.dice.as_deref(), &["trait", "wild"])?;
                 let roll = trait_roll(&mut given, &a.trait_die, a.modifier, &mut rng, &mut rolled)?;
+                refuse_unused(&given)?;
                 SwEvent::Stabilise {
                     character: id,
                     healer: a.healer.clone(),
