@@ -827,3 +827,55 @@ fn an_untreated_serious_injury_keeps_its_permanent_impairment() {
     assert!(w.hm(t).injuries[0].healed());
     assert_eq!(zone(&w, t, "torso"), (5, false));
 }
+
+/// The class of item 10's marks, the Grievous HR cap: each healer's roll is capped by their
+/// own Physician Index, then only the highest applies. Healer A (Index 3) rolls CS, capped
+/// to the HR3 row (F); healer B (Index 5) rolls F (HR3): HR3, not A's CS under B's cap (HR5).
+#[test]
+fn the_grievous_cap_is_each_healers_own() {
+    let mut w = World::new();
+    let t = w.add("Patient", 95);
+    let id = w
+        .strike(chosen(
+            t,
+            Aspect::Edge,
+            "thorax",
+            None,
+            16,
+            &[("shock", &[12])],
+        ))
+        .unwrap()
+        .injury
+        .unwrap()
+        .id;
+    assert_eq!(w.hm(t).injuries[0].severity(), Severity::Grievous);
+    w.at = CampaignTime(5 * MINUTE);
+    staunch(&mut w, t, id, 60, 5);
+    // A: 25 against EML80 is CS; Index 3 caps it to the HR3 row.
+    let a = treat(&mut w, t, id, 80, 3, 25).unwrap();
+    assert_eq!(a.test.unwrap().level, SuccessLevel::CS);
+    let tr = w.hm(t).injuries[0].heal.treatment.clone().unwrap();
+    assert_eq!(tr.cell.result, CellResult::Hr(3), "{tr:?}");
+    let after_a = tr.level;
+    w.at = CampaignTime(10 * MINUTE);
+    if w.hm(t).bleeding() {
+        staunch(&mut w, t, id, 60, 5);
+    }
+    // B: 62 against EML60 is F.
+    let b = Treatment {
+        character: t,
+        injury: id,
+        healer: "Second".into(),
+        physician_ml: 60,
+        physician_index: 5,
+        dex_mod: 0,
+        broadhead: false,
+        amputate: false,
+        roll: 62,
+        forced: false,
+    };
+    w.apply(Event::HarnMaster(HmEvent::Treatment(b))).unwrap();
+    let tr = w.hm(t).injuries[0].heal.treatment.clone().unwrap();
+    assert_eq!(tr.cell.result, CellResult::Hr(3), "{tr:?}");
+    assert_eq!(tr.level, after_a.max(SuccessLevel::F));
+}

@@ -420,7 +420,8 @@ pub struct Treated {
     pub cell: Cell,
     /// The healers who rolled, with their Physician Index.
     pub healers: Vec<(String, i32)>,
-    /// The best success level rolled (before a CF replaces it).
+    /// The best success level among the healers' rolls, each capped by its own healer's
+    /// Physician Index on a Grievous injury (before a CF replaces it).
     pub best: SuccessLevel,
     /// Any healer rolled CF (it replaces all other results).
     pub any_cf: bool,
@@ -1310,25 +1311,25 @@ pub fn check_treatment(
     };
     let prev = inj.heal.treatment.as_ref();
     let any_cf = prev.is_some_and(|p| p.any_cf) || test.level == SuccessLevel::CF;
-    let best = prev.map_or(test.level, |p| p.best.max(test.level));
-    let mut level = if any_cf { SuccessLevel::CF } else { best };
-    // The Grievous cap: HR at most the best healer's Physician Index, or the CF HR if higher.
+    // The Grievous cap is each healer's own (step 5: "the maximum attainable HR for a
+    // Grievous Injury equals the healer's Physician Index", or the CF HR if higher): this
+    // roll is capped by this healer's Index; the earlier healers' were capped by theirs. Then
+    // only the highest of those levels applies ("Only the highest Success Level applies").
+    let mut mine = test.level;
     if inj.severity() == Severity::Grievous && kind != TreatmentKind::Amputation {
         let cap = t.physician_index.max(match column.cells[0].result {
             CellResult::Hr(h) => i32::from(h),
             _ => 0,
         });
-        while let CellResult::Hr(h) = column.cells[level_index(level)].result {
-            if i32::from(h) <= cap || level == SuccessLevel::CF {
+        while let CellResult::Hr(h) = column.cells[level_index(mine)].result {
+            if i32::from(h) <= cap || mine == SuccessLevel::CF {
                 break;
             }
-            level = match level {
-                SuccessLevel::CS => SuccessLevel::S,
-                SuccessLevel::S => SuccessLevel::F,
-                _ => SuccessLevel::CF,
-            };
+            mine = mine.lowered();
         }
     }
+    let best = prev.map_or(mine, |p| p.best.max(mine));
+    let level = if any_cf { SuccessLevel::CF } else { best };
     let cell = column.cells[level_index(level)];
     let mut healers = prev.map(|p| p.healers.clone()).unwrap_or_default();
     healers.push((t.healer.clone(), t.physician_index));
