@@ -322,3 +322,69 @@ fn due_reports_the_bounded_eml_and_the_raw_parts() {
         "{text}"
     );
 }
+
+/// Issue 12, item 18, swept: the commands `advance --roll` hints at run as printed, for
+/// characters whose names have a space.
+#[test]
+fn the_advance_hints_run_as_printed() {
+    let run_hint = |s: &Scratch, out: &str| {
+        let mut args = common::hinted_command(out, &[("ML", "60")]);
+        args.extend(["--seed".to_string(), "3".to_string()]);
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        s.ok(&refs)
+    };
+    let add = |s: &Scratch, name: &str| {
+        s.ok(&["init", "--name", "test"]);
+        s.ok(&[
+            "character",
+            "add",
+            name,
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "65",
+            "--hb",
+            "13",
+        ]);
+    };
+    // A bleeding G4E right shoulder: advancing stops to staunch it.
+    let s = Scratch::new();
+    add(&s, "Old Tom");
+    s.ok(&[
+        "strike",
+        "Old Tom",
+        "--aspect",
+        "edge",
+        "--location",
+        "shoulder",
+        "--side",
+        "right",
+        "--effective",
+        "16",
+        "--dice",
+        "shock=12",
+    ]);
+    let out = s.ok(&["--seed", "1", "advance", "1h", "--roll"]);
+    assert!(out.contains("leechbook staunch 'Old Tom' "), "{out}");
+    assert!(run_hint(&s, &out).contains("Old Tom"));
+    // An untreated S2E abdomen (no bleeder): advancing to its healing roll stops to treat it.
+    let t = Scratch::new();
+    add(&t, "Young Ann");
+    t.ok(&[
+        "strike",
+        "Young Ann",
+        "--aspect",
+        "edge",
+        "--location",
+        "abdomen",
+        "--effective",
+        "8",
+        "--dice",
+        "shock=12",
+    ]);
+    let out = t.ok(&["--seed", "1", "advance", "6d", "--roll"]);
+    assert!(out.contains("leechbook treat 'Young Ann' "), "{out}");
+    assert!(run_hint(&t, &out).contains("treatment"));
+}

@@ -299,16 +299,8 @@ fn the_arm_table_hint_is_a_real_command() {
     ];
     let out = s.run(&args);
     assert_eq!(out.code, 1);
-    let hint = out
-        .stderr
-        .split("(leechbook ")
-        .nth(1)
-        .and_then(|h| h.split(')').next())
-        .expect("a hint naming a command");
-    let hinted: Vec<&str> = hint
-        .split(' ')
-        .map(|w| if w == "FILE" { SAMPLE_ARM } else { w })
-        .collect();
+    let hinted = common::hinted_command(&out.stderr, &[("FILE", SAMPLE_ARM)]);
+    let hinted: Vec<&str> = hinted.iter().map(String::as_str).collect();
     s.ok(&hinted);
     s.ok(&args);
 }

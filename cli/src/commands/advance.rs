@@ -122,7 +122,7 @@ fn decision(h: &HmCharacter, n: &Next, a: &AdvanceArgs) -> Option<String> {
                     h.name,
                     inj.code(),
                     inj.place.label(),
-                    h.name,
+                    super::shell_word(&h.name),
                     inj.id.short()
                 )
             })
@@ -132,7 +132,7 @@ fn decision(h: &HmCharacter, n: &Next, a: &AdvanceArgs) -> Option<String> {
             h.name,
             inj.code(),
             inj.place.label(),
-            h.name,
+            super::shell_word(&h.name),
             inj.id.short()
         )),
         _ => None,

@@ -189,3 +189,15 @@ pub fn find<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a HmCharacter, Comma
         }
     }
 }
+
+/// A word as a hint writes it into a command line: quoted when it holds a space or a quote,
+/// so that the hinted command runs as printed ("Old Tom").
+pub(crate) fn shell_word(s: &str) -> String {
+    if s.chars()
+        .any(|c| c.is_whitespace() || c == '\'' || c == '"')
+    {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    } else {
+        s.to_string()
+    }
+}

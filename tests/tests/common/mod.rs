@@ -295,3 +295,36 @@ pub fn campaign_of(db: &Path) -> String {
         .map(|v| v.trim().to_string())
         .unwrap_or_else(|| panic!("no campaign in {}", out.stdout))
 }
+
+/// The command a hint names, "(leechbook WORDS)" in `out`, split as a shell would (single
+/// quotes group words), with each placeholder in `fill` replaced by its value.
+pub fn hinted_command(out: &str, fill: &[(&str, &str)]) -> Vec<String> {
+    let hint = out
+        .split("(leechbook ")
+        .nth(1)
+        .and_then(|h| h.split(')').next())
+        .unwrap_or_else(|| panic!("no hint naming a command in {out}"));
+    let (mut words, mut cur, mut quoted) = (Vec::new(), String::new(), false);
+    for c in hint.chars() {
+        match c {
+            '\'' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !cur.is_empty() {
+                    words.push(std::mem::take(&mut cur));
+                }
+            }
+            c => cur.push(c),
+        }
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
+        .into_iter()
+        .map(|w| {
+            fill.iter()
+                .find(|(k, _)| *k == w)
+                .map_or(w, |(_, v)| v.to_string())
+        })
+        .collect()
+}
