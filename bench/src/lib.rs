@@ -105,7 +105,7 @@ pub fn ledgers_dir() -> PathBuf {
 }
 
 /// The snapshots the CLI would have made while recording `log`: one whenever
-/// [`leechbook::SNAPSHOT_EVERY`] events have passed since the last one that still stands (a
+/// [`leechbook_ledger::SNAPSHOT_EVERY`] events have passed since the last one that still stands (a
 /// snapshot that a later ruling reaches into is dropped when the ruling lands, so the next
 /// one comes after it). Folding the whole log once gives each of them, since no later ruling
 /// changes what a standing snapshot folds. Keeps those `keep` picks.
@@ -130,7 +130,7 @@ pub fn cli_snapshots(log: &[Envelope], keep: impl Fn(&[u64]) -> Vec<u64>) -> Vec
     let mut made = Vec::new();
     let mut last = 0u64;
     for p in 1..=log.len() as u64 {
-        if p >= last + leechbook::SNAPSHOT_EVERY && stands(p) {
+        if p >= last + leechbook_ledger::SNAPSHOT_EVERY && stands(p) {
             made.push(p);
             last = p;
         }
@@ -152,9 +152,9 @@ pub fn cli_snapshots(log: &[Envelope], keep: impl Fn(&[u64]) -> Vec<u64>) -> Vec
     snapshots
 }
 
-/// The snapshots the CLI keeps for `log`, thinned out as [`leechbook::snapshots_kept`] says.
+/// The snapshots the CLI keeps for `log`, thinned out as [`leechbook_ledger::snapshots_kept`] says.
 fn keep_snapshots(store: &mut Store, log: &[Envelope]) -> Result<()> {
-    for s in cli_snapshots(log, leechbook::snapshots_kept) {
+    for s in cli_snapshots(log, leechbook_ledger::snapshots_kept) {
         store.save_snapshot(&s)?;
     }
     Ok(())

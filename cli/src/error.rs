@@ -87,6 +87,23 @@ impl From<FoldError> for CommandError {
     }
 }
 
+impl From<leechbook_ledger::LedgerError> for CommandError {
+    fn from(e: leechbook_ledger::LedgerError) -> CommandError {
+        use leechbook_ledger::LedgerError as L;
+        match e {
+            L::Store(s) => s.into(),
+            L::Fold(f) => f.into(),
+            L::NotAMoment(m) => CommandError::user(format!(
+                "'{m}' is not a moment: give an event id, a campaign time ('day 3 08:00') or a wall time (2026-11-22T10:00:00Z)"
+            )),
+            L::NotAnEventId(t) => CommandError::user(format!(
+                "'{t}' is not an event id (give the id from `log --json`, or at least its last six hex digits)"
+            )),
+            other => CommandError::user(other.to_string()),
+        }
+    }
+}
+
 impl From<std::io::Error> for CommandError {
     fn from(e: std::io::Error) -> CommandError {
         CommandError::internal(format!("i/o error: {e}"))

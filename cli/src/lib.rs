@@ -6,7 +6,6 @@
 
 #![warn(missing_docs)]
 
-pub mod audit;
 pub mod commands;
 pub mod dice;
 pub mod error;
@@ -15,10 +14,9 @@ pub mod views;
 
 use clap::Parser;
 use error::{CommandError, ErrorKind};
-use leechbook_core::fold::{Applied, Ledger, FOLD_VERSION};
-use leechbook_core::ruling::Rulings;
+use leechbook_core::fold::{Applied, Ledger};
 use leechbook_core::{Envelope, Event};
-use leechbook_store::{ReadLog, Store};
+use leechbook_store::Store;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -42,109 +40,6 @@ pub struct Cli {
     /// The command.
     #[command(subcommand)]
     pub command: commands::Command,
-}
-
-/// How many events apart the write path keeps snapshots of the folded state.
-pub const SNAPSHOT_EVERY: u64 = 1000;
-
-/// Which snapshots to keep, of those at `positions` (in any order): every one within the
-/// last 10,000 events of the latest, then the earliest in each stretch of 10,000 events over
-/// the last 100,000, and the earliest in each stretch of 100,000 before that. A snapshot
-/// holds the whole state, which grows with the campaign (every injury it has seen), so
-/// keeping them all would grow the ledger with the square of its length; thinned, a query
-/// at any moment folds at most about 100,000 events after the snapshot it starts from.
-/// (Stretches, not exact multiples: a snapshot dropped by a ruling is made again a few
-/// events later.)
-pub fn snapshots_kept(positions: &[u64]) -> Vec<u64> {
-    let mut sorted = positions.to_vec();
-    sorted.sort_unstable();
-    let Some(&latest) = sorted.last() else {
-        return Vec::new();
-    };
-    let mut kept = Vec::new();
-    let mut stretch = None;
-    for p in sorted {
-        let age = latest - p;
-        let this = if age < 10 * SNAPSHOT_EVERY {
-            None
-        } else if age < 100 * SNAPSHOT_EVERY {
-            Some((1, p / (10 * SNAPSHOT_EVERY)))
-        } else {
-            Some((2, p / (100 * SNAPSHOT_EVERY)))
-        };
-        if this.is_none() || this != stretch {
-            kept.push(p);
-        }
-        stretch = this;
-    }
-    kept
-}
-
-/// Folds a log from its latest snapshot that is of this fold version and decodes, plus the
-/// events after it; from scratch when there is none. The store drops a snapshot whenever a
-/// ruling or a late event lands inside what it folds, so snapshot + tail is the full fold.
-pub fn fold_from_snapshot(
-    snapshots: Vec<leechbook_store::Snapshot>,
-    tail: impl Fn(
-        (u64, leechbook_core::ids::DeviceId, u64),
-    ) -> Result<Vec<Envelope>, leechbook_store::StoreError>,
-    all: impl Fn() -> Result<Vec<Envelope>, leechbook_store::StoreError>,
-) -> Result<Ledger, CommandError> {
-    for snap in snapshots {
-        if snap.fold_version != FOLD_VERSION {
-            continue;
-        }
-        if let Some(ledger) = resume(&snap.payload, tail(snap.last)?) {
-            return Ok(ledger);
-        }
-    }
-    Ok(Ledger::fold(&all()?))
-}
-
-/// The snapshot `payload` folded on with `tail`; `None` when it does not decode or the tail
-/// changes the roster (the roster in force is worked out from the whole log: a device counts
-/// from any event that adds it, so a roster change since the snapshot means a full fold).
-fn resume(payload: &[u8], tail: Vec<Envelope>) -> Option<Ledger> {
-    let mut ledger = leechbook_store::codec::decode_ledger(payload).ok()?;
-    if tail
-        .iter()
-        .any(|e| matches!(e.event, leechbook_core::Event::Roster(_)))
-    {
-        return None;
-    }
-    let rulings = Rulings::from_log(&tail);
-    for env in &tail {
-        ledger.step(env, &rulings, &mut |_, _, _| {});
-    }
-    Some(ledger)
-}
-
-/// Folds the log up to and including the event with order key `upto` (the whole log when
-/// `None`) from the latest snapshot at or before it: only that snapshot's state is read and
-/// decoded, then the events after it. Falls back to a full fold.
-pub fn fold_latest(
-    log: &impl ReadLog,
-    upto: Option<leechbook_store::OrderKey>,
-) -> Result<Ledger, CommandError> {
-    for head in log.snapshot_heads()? {
-        if head.fold_version != FOLD_VERSION || upto.is_some_and(|u| head.last > u) {
-            continue;
-        }
-        let Some(payload) = log.snapshot_payload(head.position)? else {
-            continue;
-        };
-        let tail = match upto {
-            Some(u) => log.events_between(Some(head.last), u)?,
-            None => log.events_after(head.last)?,
-        };
-        if let Some(ledger) = resume(&payload, tail) {
-            return Ok(ledger);
-        }
-    }
-    Ok(Ledger::fold(&match upto {
-        Some(u) => log.events_between(None, u)?,
-        None => log.events()?,
-    }))
 }
 
 /// What a finished command prints, and its exit code.
@@ -189,13 +84,14 @@ impl Ctx {
 
     /// Opens the ledger and folds it (from its latest usable snapshot).
     pub fn load(&self) -> Result<(Store, Ledger), CommandError> {
-        let store = self.open()?;
-        let ledger = fold_latest(&store, None)?;
-        Ok((store, ledger))
+        let replica = leechbook_ledger::Replica::open(&self.db_path()?)?;
+        let ledger = replica.state()?;
+        Ok((replica.into_store(), ledger))
     }
 
-    /// Records one event under the write lock: folds the log, lets `make` build the event from
-    /// that state, checks that it applies, then appends it. Nothing is written on any error.
+    /// Records one event through the ledger's write service: `make` builds the event from
+    /// the state (with this context, for notes and the seed); nothing is written on any
+    /// error.
     pub fn record(
         &mut self,
         make: impl FnOnce(
@@ -204,47 +100,9 @@ impl Ctx {
         )
             -> Result<(Event, Option<leechbook_core::time::CampaignTime>), CommandError>,
     ) -> Result<(Ledger, Envelope, Applied), CommandError> {
-        let mut store = self.open()?;
-        let mut w = store.write()?;
-        let mut ledger = fold_latest(&w, None)?;
-        let (event, at) = make(&ledger, self)?;
-        // Every recorded face fits its die: one check for every command and amendment.
-        event
-            .check_faces()
-            .map_err(|e| CommandError::user(e.to_string()))?;
-        let at = at.unwrap_or(ledger.now);
-        let env = w.prepare(event, at, chrono::Utc::now())?;
-        let applied = ledger.apply(&env)?;
-        if matches!(env.event, Event::Ruling(_)) {
-            // A ruling re-derives the record: it must be in force, and what is shown is the
-            // record it leaves.
-            let mut all = w.events()?;
-            all.push(env.clone());
-            let derived = Ledger::fold(&all);
-            if let Some(v) = derived.void.iter().find(|v| v.id == env.id) {
-                return Err(CommandError::user(format!(
-                    "the ruling cannot stand: {}",
-                    v.reason
-                )));
-            }
-            ledger = derived;
-        }
-        w.append(&env)?;
-        w.commit()?;
-        // Keep a snapshot every SNAPSHOT_EVERY events (a cache: failing to keep one is no
-        // error, the next command folds from an older one).
-        let position = store.count()?;
-        let latest = store.snapshot_heads()?.first().map_or(0, |s| s.position);
-        if position >= latest + SNAPSHOT_EVERY {
-            let _ = store.save_snapshot(&leechbook_store::Snapshot {
-                position,
-                last: env.order_key(),
-                fold_version: FOLD_VERSION,
-                payload: leechbook_store::codec::encode_ledger(&ledger),
-            });
-            let _ = store.thin_snapshots(snapshots_kept);
-        }
-        Ok((ledger, env, applied))
+        let mut replica = leechbook_ledger::Replica::open(&self.db_path()?)?;
+        let r = replica.record(|ledger| make(ledger, self))?;
+        Ok((r.ledger, r.envelope, r.applied))
     }
 
     /// Writes a line to standard output.

@@ -5,9 +5,9 @@
 
 mod common;
 use common::Scratch;
-use leechbook::fold_from_snapshot;
 use leechbook_core::fold::{Ledger, FOLD_VERSION};
-use leechbook_store::{codec, ReadLog, Snapshot, Store};
+use leechbook_ledger::checkpoint::fold_latest_from;
+use leechbook_store::{codec, Snapshot, Store};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -89,11 +89,21 @@ proptest! {
         let store = Store::open(&s.db).unwrap();
         let events = store.events().unwrap();
         let full = Ledger::fold(&events);
-        let snaps = store.snapshots().unwrap();
-        prop_assert!(!snaps.is_empty());
-        for snap in snaps {
-            let position = snap.position;
-            let got = fold_from_snapshot(vec![snap], |k| store.events_after(k), || store.events()).unwrap();
+        let positions: Vec<u64> = store.snapshots().unwrap().iter().map(|x| x.position).collect();
+        drop(store);
+        prop_assert!(!positions.is_empty());
+        // Each snapshot alone, through the fold every command takes: it must start there and
+        // come to the full fold.
+        for &position in &positions {
+            let dir = tempfile::tempdir().unwrap();
+            let copy = dir.path().join("copy.db");
+            std::fs::copy(&s.db, &copy).unwrap();
+            let mut store = Store::open(&copy).unwrap();
+            for &other in positions.iter().filter(|&&p| p != position) {
+                store.drop_snapshot(other).unwrap();
+            }
+            let (got, from) = fold_latest_from(&store, None).unwrap();
+            prop_assert_eq!(from, Some(position));
             prop_assert!(got == full, "snapshot at {} + tail differs from the full fold", position);
         }
         // And `verify` agrees.
@@ -222,7 +232,7 @@ proptest! {
         let store = Store::open(&path).unwrap();
         for p in picks {
             let key = log[p].order_key();
-            let from_snapshot = leechbook::fold_latest(&store, Some(key)).unwrap();
+            let from_snapshot = leechbook_ledger::fold_latest(&store, Some(key)).unwrap();
             prop_assert!(from_snapshot == Ledger::fold(&log[..=p]), "differs at event {p}");
         }
     }
@@ -231,10 +241,12 @@ proptest! {
 #[test]
 fn snapshots_thin_out_with_age() {
     // A snapshot every 1,000 events of a million, but one that a ruling moved to 20,001.
-    let mut made: Vec<u64> = (1..=1_000).map(|k| k * leechbook::SNAPSHOT_EVERY).collect();
+    let mut made: Vec<u64> = (1..=1_000)
+        .map(|k| k * leechbook_ledger::SNAPSHOT_EVERY)
+        .collect();
     made.retain(|p| *p != 20_000);
     made.push(20_001);
-    let kept = leechbook::snapshots_kept(&made);
+    let kept = leechbook_ledger::snapshots_kept(&made);
     // The last ten thousand events: every snapshot (991,000 to 1,000,000).
     assert!((991..=1000).all(|k| kept.contains(&(k * 1000))));
     // Within the last 100,000: the first of each stretch of 10,000; before: of 100,000.
@@ -247,5 +259,5 @@ fn snapshots_thin_out_with_age() {
     assert!(kept.contains(&901_000));
     assert_eq!(kept.len(), 10 + 10 + 10);
     // Thinning what is kept keeps it.
-    assert_eq!(leechbook::snapshots_kept(&kept), kept);
+    assert_eq!(leechbook_ledger::snapshots_kept(&kept), kept);
 }

@@ -1,11 +1,11 @@
 //! `leechbook diff NAME --from A --to B`: what changed about a character between two moments.
 
-use crate::audit::{ledger_at, moment};
 use crate::error::CommandError;
 use crate::views;
 use crate::Ctx;
 use clap::Args;
 use leechbook_core::fold::Ledger;
+use leechbook_ledger::moment::{moment, state_at as ledger_at};
 use serde_json::Value;
 use std::collections::BTreeMap;
 

@@ -63,13 +63,13 @@ pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let mut events = store.events()?;
     let rulings = match &a.until {
         Some(spec) => {
-            let m = crate::audit::moment(&events, spec)?;
+            let m = leechbook_ledger::moment::moment(&events, spec)?;
             events = m.events;
             m.rulings
         }
         None => leechbook_core::ruling::Rulings::from_log(&events),
     };
-    let flags = crate::audit::flags(&events);
+    let flags = leechbook_ledger::audit::flags(&events);
     let mut views = Vec::with_capacity(events.len());
     Ledger::derive_with(&events, &rulings, |ledger, env, fate| {
         if let Some(id) = only {

@@ -18,25 +18,7 @@ use leechbook_core::{Envelope, Event};
 
 /// Finds an event by its full id or a unique tail of at least six hex digits.
 pub fn find_event<'a>(events: &'a [Envelope], text: &str) -> Result<&'a Envelope, CommandError> {
-    let t = text.trim().to_ascii_lowercase().replace('-', "");
-    if t.len() < 6 || !t.chars().all(|c| c.is_ascii_hexdigit()) {
-        return Err(CommandError::user(format!(
-            "'{text}' is not an event id (give the id from `log --json`, or at least its last six hex digits)"
-        )));
-    }
-    let hits: Vec<&Envelope> = events
-        .iter()
-        .filter(|e| e.id.0.simple().to_string().ends_with(&t))
-        .collect();
-    match hits.as_slice() {
-        [one] => Ok(one),
-        [] => Err(CommandError::user(format!(
-            "the log holds no event '{text}'"
-        ))),
-        _ => Err(CommandError::user(format!(
-            "'{text}' matches several events: give more of the id"
-        ))),
-    }
+    Ok(leechbook_ledger::find_event(events, text)?)
 }
 
 /// Strike an event from the record (it stays in the log, marked).

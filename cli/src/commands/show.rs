@@ -28,16 +28,16 @@ fn cmd_show_any(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let ledger = match &a.at {
         None => ctx.load()?.1,
         Some(spec) => {
-            let (l, label) = if crate::audit::is_event_spec(spec) {
+            let (l, label) = if leechbook_ledger::moment::is_event_spec(spec) {
                 // An event: the record up to it, from the latest snapshot at or before it.
                 let store = ctx.open()?;
-                let key = crate::audit::event_key(&store, spec)?;
+                let key = leechbook_ledger::moment::event_key(&store, spec)?;
                 let label = format!("event {}", spec.trim());
-                (crate::fold_latest(&store, Some(key))?, label)
+                (leechbook_ledger::fold_latest(&store, Some(key))?, label)
             } else {
                 let events = ctx.open()?.events()?;
-                let m = crate::audit::moment(&events, spec)?;
-                (crate::audit::ledger_at(&m), m.label)
+                let m = leechbook_ledger::moment::moment(&events, spec)?;
+                (leechbook_ledger::moment::state_at(&m), m.label)
             };
             if l.character_named(&a.name).is_none()
                 && ctx.load()?.1.character_named(&a.name).is_some()

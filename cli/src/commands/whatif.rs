@@ -6,9 +6,6 @@ use super::ruling;
 use crate::error::CommandError;
 use crate::Ctx;
 use clap::Subcommand;
-use leechbook_core::fold::Ledger;
-use leechbook_core::ids::EventId;
-use leechbook_core::{Envelope, Event};
 
 /// The ruling to try.
 #[derive(Subcommand, Debug)]
@@ -25,36 +22,16 @@ pub enum WhatIf {
 
 /// Shows what the ruling would change.
 pub fn cmd_what_if(w: WhatIf, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let (store, now) = ctx.load()?;
-    let events = store.events()?;
+    let replica = leechbook_ledger::Replica::open(&ctx.db_path()?)?;
+    let events = replica.store().events()?;
+    let current = replica.state()?;
     let r = match w {
         WhatIf::Retract(a) => ruling::build_retract(&events, &a)?,
         WhatIf::Reinstate(a) => ruling::build_reinstate(&events, &a)?,
         WhatIf::Amend(a) => ruling::build_amend(&events, &a)?,
-        WhatIf::Override(a) => ruling::build_override(&now, &a)?,
+        WhatIf::Override(a) => ruling::build_override(&current, &a)?,
     };
-    let last = events
-        .last()
-        .ok_or_else(|| CommandError::user("the ledger is empty"))?;
-    let mut all = events.clone();
-    all.push(Envelope {
-        id: EventId(uuid::Uuid::from_u128(u128::MAX)),
-        clock: last.clock + 1,
-        seq: u64::MAX,
-        event: Event::Ruling(r),
-        ..last.clone()
-    });
-    let then = Ledger::fold(&all);
-    if let Some(v) = then
-        .void
-        .iter()
-        .find(|v| v.id.0 == uuid::Uuid::from_u128(u128::MAX))
-    {
-        return Err(CommandError::user(format!(
-            "the ruling cannot stand: {}",
-            v.reason
-        )));
-    }
+    let (now, then) = replica.what_if(r)?;
     let mut any = false;
     for c in &now.characters {
         let list = changes(&flat_view(&now, c.name()), &flat_view(&then, c.name()));

@@ -3,7 +3,6 @@
 
 use super::find;
 use super::history::concerns;
-use crate::audit::flags;
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -14,6 +13,7 @@ use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::{EventId, InjuryId};
 use leechbook_core::ruling::{Ruling, Rulings};
 use leechbook_core::{Envelope, Event};
+use leechbook_ledger::audit::flags;
 use serde::Serialize;
 
 /// Explain an injury.

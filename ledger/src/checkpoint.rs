@@ -1,0 +1,142 @@
+//! Checkpoints of the folded state (the store's snapshots): when one is kept, which are
+//! thinned with age, and the fold from the latest usable one plus the events after it.
+//!
+//! Invariant: a checkpoint plus the events after it folds to exactly the full fold. The
+//! store drops every checkpoint that folds the target of a new ruling or lies after a late
+//! event, and one of another fold version, or that does not decode, is passed over; a
+//! roster change after a checkpoint means a full fold (the roster in force is worked out
+//! from the whole log).
+
+use crate::LedgerError;
+use leechbook_core::fold::{Ledger, FOLD_VERSION};
+use leechbook_core::ruling::Rulings;
+use leechbook_core::Envelope;
+use leechbook_store::{OrderKey, ReadLog, Snapshot, Store};
+
+/// How many events apart the write path keeps checkpoints of the folded state.
+pub const SNAPSHOT_EVERY: u64 = 1000;
+
+/// Which snapshots to keep, of those at `positions` (in any order): every one within the
+/// last 10,000 events of the latest, then the earliest in each stretch of 10,000 events over
+/// the last 100,000, and the earliest in each stretch of 100,000 before that. A snapshot
+/// holds the whole state, which grows with the campaign (every injury it has seen), so
+/// keeping them all would grow the ledger with the square of its length; thinned, a query
+/// at any moment folds at most about 100,000 events after the snapshot it starts from.
+/// (Stretches, not exact multiples: a snapshot dropped by a ruling is made again a few
+/// events later.)
+pub fn snapshots_kept(positions: &[u64]) -> Vec<u64> {
+    let mut sorted = positions.to_vec();
+    sorted.sort_unstable();
+    let Some(&latest) = sorted.last() else {
+        return Vec::new();
+    };
+    let mut kept = Vec::new();
+    let mut stretch = None;
+    for p in sorted {
+        let age = latest - p;
+        let this = if age < 10 * SNAPSHOT_EVERY {
+            None
+        } else if age < 100 * SNAPSHOT_EVERY {
+            Some((1, p / (10 * SNAPSHOT_EVERY)))
+        } else {
+            Some((2, p / (100 * SNAPSHOT_EVERY)))
+        };
+        if this.is_none() || this != stretch {
+            kept.push(p);
+        }
+        stretch = this;
+    }
+    kept
+}
+
+/// The snapshot `payload` folded on with `tail`; `None` when it does not decode or the tail
+/// changes the roster.
+fn resume(payload: &[u8], tail: Vec<Envelope>) -> Option<Ledger> {
+    let mut ledger = leechbook_store::codec::decode_ledger(payload).ok()?;
+    if tail
+        .iter()
+        .any(|e| matches!(e.event, leechbook_core::Event::Roster(_)))
+    {
+        return None;
+    }
+    let rulings = Rulings::from_log(&tail);
+    for env in &tail {
+        ledger.step(env, &rulings, &mut |_, _, _| {});
+    }
+    Some(ledger)
+}
+
+/// Folds the log up to and including the event with order key `upto` (the whole log when
+/// `None`) from the latest snapshot at or before it: only that snapshot's state is read and
+/// decoded, then the events after it. Falls back to a full fold.
+pub fn fold_latest(log: &impl ReadLog, upto: Option<OrderKey>) -> Result<Ledger, LedgerError> {
+    fold_latest_from(log, upto).map(|(ledger, _)| ledger)
+}
+
+/// [`fold_latest`], saying which checkpoint (its position) the fold started from: `None` for
+/// a fold from scratch. The checkpoint property tests drive this, the path every command
+/// takes.
+pub fn fold_latest_from(
+    log: &impl ReadLog,
+    upto: Option<OrderKey>,
+) -> Result<(Ledger, Option<u64>), LedgerError> {
+    for head in log.snapshot_heads()? {
+        if head.fold_version != FOLD_VERSION || upto.is_some_and(|u| head.last > u) {
+            continue;
+        }
+        let Some(payload) = log.snapshot_payload(head.position)? else {
+            continue;
+        };
+        let tail = match upto {
+            Some(u) => log.events_between(Some(head.last), u)?,
+            None => log.events_after(head.last)?,
+        };
+        if let Some(ledger) = resume(&payload, tail) {
+            return Ok((ledger, Some(head.position)));
+        }
+    }
+    let all = match upto {
+        Some(u) => log.events_between(None, u)?,
+        None => log.events()?,
+    };
+    Ok((Ledger::fold(&all), None))
+}
+
+/// The write path's checkpoint policy, after an append: a checkpoint of `ledger` (the state
+/// after the event with order key `last`) when [`SNAPSHOT_EVERY`] events have passed since
+/// the latest, then the thinning. A cache: failing to keep one is no error (the next command
+/// folds from an older one).
+pub fn keep_checkpoint(store: &mut Store, last: OrderKey, ledger: &Ledger) {
+    let Ok(position) = store.count() else {
+        return;
+    };
+    let latest = store
+        .snapshot_heads()
+        .ok()
+        .and_then(|h| h.first().map(|s| s.position))
+        .unwrap_or(0);
+    if position >= latest + SNAPSHOT_EVERY {
+        let _ = store.save_snapshot(&Snapshot {
+            position,
+            last,
+            fold_version: FOLD_VERSION,
+            payload: leechbook_store::codec::encode_ledger(ledger),
+        });
+        let _ = store.thin_snapshots(snapshots_kept);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thinning_keeps_the_recent_and_one_per_stretch() {
+        let made: Vec<u64> = (1..=200).map(|k| k * SNAPSHOT_EVERY).collect();
+        let kept = snapshots_kept(&made);
+        // The last ten thousand events: all ten; then one per ten thousand, then per 100k.
+        assert!(kept.ends_with(&(191..=200).map(|k| k * SNAPSHOT_EVERY).collect::<Vec<_>>()));
+        assert!(kept.len() < 40, "{kept:?}");
+        assert_eq!(snapshots_kept(&kept), kept, "thinning is stable");
+    }
+}

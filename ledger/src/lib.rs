@@ -1,0 +1,27 @@
+//! The ledger's services, between the store and a front end (the CLI today): a [`Replica`]
+//! opens a campaign's log, records an event atomically (the write lock, the fold it is
+//! checked against, the append, the checkpoint policy), gives the state now or at any
+//! [`Moment`], and what a ruling would change. A command parses its arguments, calls one
+//! service and renders what it returns; nothing here knows terminals, JSON or flags, and the
+//! errors are [`LedgerError`]s without command-line wording (the CLI adds the hints).
+//!
+//! - [`checkpoint`]: when a snapshot of the folded state is kept, which are thinned, and the
+//!   fold from the latest usable one (the path every read and write takes).
+//! - [`moment`]: the log as of an event, a wall time or a campaign time, with the rulings in
+//!   force over it judged against the whole log.
+//! - [`replica`]: the services over one ledger file.
+//! - [`audit`]: what each roll's outcome was when recorded against what it is after every
+//!   ruling in force.
+
+#![warn(missing_docs)]
+
+pub mod audit;
+pub mod checkpoint;
+mod error;
+pub mod moment;
+pub mod replica;
+
+pub use checkpoint::{fold_latest, snapshots_kept, SNAPSHOT_EVERY};
+pub use error::LedgerError;
+pub use moment::{find_event, Moment};
+pub use replica::{Recorded, Replica};
