@@ -8,7 +8,7 @@
 use crate::event::{Envelope, Event, SheetKind, SystemId};
 use crate::harnmaster::body::{self, BodyTable, TableError};
 use crate::harnmaster::healing::{self, HealOutcome, TreatmentTable};
-use crate::harnmaster::injury::{self, Context, RecordedDice, StrikeError, StrikeOutcome};
+use crate::harnmaster::injury::{self, Context, StrikeError, StrikeOutcome};
 use crate::harnmaster::shock::{self, GmRollOutcome, RollError, ShockRollOutcome};
 use crate::harnmaster::state::HmCharacter;
 use crate::harnmaster::HmEvent;
@@ -52,7 +52,7 @@ pub enum FoldError {
     #[error("'{0}' is not a usable character name")]
     BadName(String),
     /// A body table the ledger does not know.
-    #[error("there is no body table named '{0}' (define it with `leechbook table load`)")]
+    #[error("there is no body table named '{0}' (define it with `leechbook table load FILE`)")]
     UnknownTable(String),
     /// A body table that is malformed.
     #[error(transparent)]
@@ -164,7 +164,7 @@ pub enum Applied {
 }
 
 /// The version of the fold's semantics. Snapshots made by another version are dropped.
-pub const FOLD_VERSION: u32 = 2;
+pub const FOLD_VERSION: u32 = 3;
 
 /// The campaign's optional rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -578,9 +578,10 @@ impl Ledger {
                     return Err(FoldError::UnknownCharacter(id));
                 };
                 let mut copy = c.clone();
-                let summary =
-                    crate::wrath::apply(&mut copy, e, &mut RecordedDice(e.dice()), ctx.at)
-                        .map_err(|e| FoldError::Setting(e.to_string()))?;
+                let mut dice = injury::Replayed::new(e.dice());
+                let summary = crate::wrath::apply(&mut copy, e, &mut dice, ctx.at)
+                    .map_err(|e| FoldError::Setting(e.to_string()))?;
+                dice.all_read()?;
                 *c = copy;
                 Ok(Applied::System {
                     character: id,
@@ -618,13 +619,9 @@ impl Ledger {
                 let table = self
                     .table(&ch.sheet.body)
                     .ok_or_else(|| FoldError::UnknownTable(ch.sheet.body.clone()))?;
-                let outcome = injury::resolve_strike(
-                    ch,
-                    table,
-                    s,
-                    InjuryId(env.id.0),
-                    &mut RecordedDice(&s.dice),
-                )?;
+                let mut dice = injury::Replayed::new(&s.dice);
+                let outcome = injury::resolve_strike(ch, table, s, InjuryId(env.id.0), &mut dice)?;
+                dice.all_read()?;
                 injury::apply_strike(self.hm_mut(s.target)?, &outcome, ctx);
                 Ok(Applied::Strike {
                     target: s.target,
@@ -725,8 +722,9 @@ impl Ledger {
                 Ok(Applied::SheetChanged(*character))
             }
             HmEvent::Melee(x) => {
-                let outcome =
-                    self.check_melee(x, InjuryId(env.id.0), &mut RecordedDice(&x.dice))?;
+                let mut dice = injury::Replayed::new(&x.dice);
+                let outcome = self.check_melee(x, InjuryId(env.id.0), &mut dice)?;
+                dice.all_read()?;
                 let (ia, id) = (
                     *self
                         .by_id
@@ -757,7 +755,9 @@ impl Ledger {
                 })
             }
             HmEvent::Shot(x) => {
-                let outcome = self.check_shot(x, InjuryId(env.id.0), &mut RecordedDice(&x.dice))?;
+                let mut dice = injury::Replayed::new(&x.dice);
+                let outcome = self.check_shot(x, InjuryId(env.id.0), &mut dice)?;
+                dice.all_read()?;
                 use crate::harnmaster::missile::MissileResult;
                 use crate::harnmaster::state::Owed;
                 let owed: Vec<Owed> = match &outcome.result {

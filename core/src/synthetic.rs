@@ -226,16 +226,29 @@ pub fn campaign_keyed(
                         rigid: false,
                         projectile: false,
                         face_option: false,
-                        dice: vec![
-                            RecordedDie {
+                        dice: {
+                            let mut dice = vec![RecordedDie {
                                 name: "shock".into(),
                                 faces: vec![1 + rnd(50) as u16],
-                            },
-                            RecordedDie {
-                                name: "compound".into(),
-                                faces: vec![10],
-                            },
-                        ],
+                            }];
+                            // The compound roll only where an open thorax injury calls for
+                            // one: an event records no die its sequence does not read.
+                            let open_thorax = so_far
+                                .character(*who)
+                                .and_then(|c| c.hm())
+                                .is_some_and(|c| {
+                                    c.injuries
+                                        .iter()
+                                        .any(|i| !i.healed() && i.place.location == "thorax")
+                                });
+                            if open_thorax {
+                                dice.push(RecordedDie {
+                                    name: "compound".into(),
+                                    faces: vec![10],
+                                });
+                            }
+                            dice
+                        },
                     })),
                 );
                 injuries.push(InjuryId(id));

@@ -764,16 +764,16 @@ fn a_minor_injury_accrues_no_permanent_impairment() {
         .unwrap()
         .id;
     assert_eq!(w.hm(t).injuries[0].code(), "M1E");
-    // Four failed healing rolls (96-99: F whatever the HR), twenty days.
-    for (day, roll) in [(5, 96), (10, 97), (15, 98), (20, 99)] {
-        w.at = CampaignTime(day * DAY);
-        seq(&mut w, t, SeqRollKind::Healing, Some(id), roll).unwrap();
-    }
+    // Twenty days go by with no healing roll recorded: the M1 never took a day to reach
+    // Minor, so it accrues nothing (before the fix: 5, counted from the strike to now).
+    w.at = CampaignTime(20 * DAY);
+    w.apply(Event::ClockAdvanced { to: w.at }).unwrap();
     let tt = w.ledger.treatment_table();
     assert_eq!(
         permanent_impairment(&w.hm(t).injuries[0], tt, w.ledger.now),
         0
     );
+    assert_eq!(zone(&w, t, "torso").0, 0);
     w.at = CampaignTime(25 * DAY);
     seq(&mut w, t, SeqRollKind::Healing, Some(id), 1).unwrap();
     assert!(w.hm(t).injuries[0].healed());

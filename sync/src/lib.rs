@@ -247,8 +247,9 @@ pub(crate) fn put_missing(
 
 /// Deletes root keys from a document: entries refused for good, so that they are never
 /// offered on. The deletion is a change of its own that travels with the document, so a hub
-/// and every device that merges it drop the entry too (its author, whose log holds it, puts
-/// it again at its next sync if it was genuine, e.g. from a device not yet rostered here).
+/// and every device that merges it drop the entry too. A refused entry is one the roster
+/// here does not vouch for; a genuine one (a device whose roster event had not arrived) is
+/// not put again by its author, whose log keeps it: the GM carries it by a full export.
 pub(crate) fn drop_keys(doc: &mut impl Transactable, keys: &[String]) -> Result<(), SyncError> {
     for k in keys {
         let held = doc
@@ -617,18 +618,33 @@ pub(crate) fn take_in(
     // genuinely signed, so the clash is refused event by event in either mode (refusing a
     // file whole would block the copy's files for good, even after it takes a new identity)
     // and left in the document, where `verify` reports it; dropping it would delete the other
-    // copy's genuine event from every document.
+    // copy's genuine event from every document. The device's later events in the same import
+    // are refused too: past the fork nothing tells the two copies' events apart (a per-device
+    // chain of event hashes would; see ARCHITECTURE.md).
     let mut accepted = Vec::with_capacity(checked.accepted.len());
     let mut claimed: std::collections::HashMap<(DeviceId, u64), EventId> =
         std::collections::HashMap::new();
+    let mut forked: std::collections::HashMap<DeviceId, u64> = std::collections::HashMap::new();
     for env in checked.accepted {
+        if let Some(&at) = forked.get(&env.device).filter(|&&at| env.seq > at) {
+            refused.push(format!(
+                "the sync data holds event {} as device {}'s #{}, after that device's events parted at #{at}: two ledgers share its identity (a copied ledger file)",
+                env.id.short(),
+                env.device.short(),
+                env.seq
+            ));
+            continue;
+        }
         let held = match claimed.get(&(env.device, env.seq)) {
             Some(id) => Some(*id),
             None => store.event_at(env.device, env.seq)?,
         };
+        if held.is_some_and(|h| h != env.id) {
+            forked.entry(env.device).or_insert(env.seq);
+        }
         match held {
             Some(held) if held != env.id => refused.push(format!(
-                "the sync data holds event {} as device {}'s #{}, but this ledger holds event {} as that number: two ledgers share device {}'s identity (a copied ledger file). On the copy, run `leechbook device reset --yes` and have the GM roster its new identity (`leechbook device add`)",
+                "the sync data holds event {} as device {}'s #{}, but this ledger holds event {} as that number: two ledgers share device {}'s identity (a copied ledger file). On the copy, run `leechbook device reset --yes` and have the GM roster its new identity (`leechbook device add DEVICE KEY`)",
                 env.id.short(),
                 env.device.short(),
                 env.seq,
@@ -675,7 +691,7 @@ pub(crate) fn take_in(
 pub fn signature_problem(roster: &leechbook_core::roster::Roster, e: &Envelope) -> Option<String> {
     match roster.key(e.device) {
         None => Some(format!(
-            "event {} from device {}, which is not on the roster (the GM adds it with `leechbook device add`)",
+            "event {} from device {}, which is not on the roster (the GM adds it with `leechbook device add DEVICE KEY`)",
             e.id.short(),
             e.device.short()
         )),

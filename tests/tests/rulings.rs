@@ -478,3 +478,28 @@ fn amend_refuses_faces_the_die_cannot_show() {
     assert!(out.stderr.contains("not 250"), "{}", out.stderr);
     assert_eq!(std::fs::read(&db).unwrap(), before);
 }
+
+/// The sweep of items 9 and 21 over `amend`: a die the amended event would not read, or a
+/// second face for a single roll, is refused and nothing is recorded.
+#[test]
+fn amend_refuses_dice_the_event_does_not_read() {
+    let s = wounded();
+    let strike = last_of(&s, "hm.strike");
+    let roll = last_of(&s, "hm.seq-roll");
+    let before = s.bytes();
+    for (args, needle) in [
+        (
+            vec!["amend", &strike, "--dice", "compound=5", "--reason", "x"],
+            "does not use",
+        ),
+        (
+            vec!["amend", &roll, "--dice", "roll=3/4", "--reason", "x"],
+            "records one roll",
+        ),
+    ] {
+        let out = s.run(&args);
+        assert_eq!(out.code, 1, "{args:?}: {}", out.stdout);
+        assert!(out.stderr.contains(needle), "{args:?}: {}", out.stderr);
+        assert_eq!(s.bytes(), before, "{args:?} wrote");
+    }
+}

@@ -473,7 +473,10 @@ fn a_copied_ledger_is_refused_by_number_and_can_take_a_new_identity() {
     std::fs::copy(&p.db, &copy.db).unwrap();
     assert_eq!(identity(&copy.db).0, p_id);
     p.ok(&["advance", "1h"]);
+    // The copy records #1 and #2, the original #1 only: both of the copy's are refused (past
+    // the fork nothing tells the copies' events apart).
     copy.ok(&["advance", "2h"]);
+    copy.ok(&["advance", "3h"]);
     let out = common::carry(&p.db, &gm.db, dir.path());
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(

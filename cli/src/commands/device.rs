@@ -125,7 +125,7 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             ctx.say(format!("device {device}"));
             ctx.say(format!("key    {}", hex(&key)));
             ctx.say(format!(
-                "the GM rosters it: leechbook device add {device} {} --role player|gm",
+                "the GM rosters it: leechbook device add {device} {} --role player (or --role gm)",
                 hex(&key)
             ));
             return Ok(());

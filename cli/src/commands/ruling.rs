@@ -285,6 +285,14 @@ pub fn build_amend(events: &[Envelope], a: &AmendArgs) -> Result<Ruling, Command
                     _ => &["roll"],
                 };
                 let given = parse_dice(a.dice.as_deref(), names)?;
+                // One roll, one face: a second die or face would be dropped, so refuse it.
+                if given.len() > 1 || given.iter().any(|d| d.faces.len() != 1) {
+                    return Err(CommandError::user(format!(
+                        "the {} records one roll: give one face (--dice {}=N)",
+                        target.event.kind(),
+                        names[0]
+                    )));
+                }
                 let face = given.first().and_then(|d| d.faces.first().copied());
                 match hm {
                     HmEvent::ShockReroll(r) | HmEvent::StunRecovery(r) => {

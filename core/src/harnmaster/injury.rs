@@ -71,6 +71,50 @@ pub trait DiceSource {
 /// A [`DiceSource`] over faces recorded in an event.
 pub struct RecordedDice<'a>(pub &'a [RecordedDie]);
 
+/// A [`DiceSource`] over faces recorded in an event that tells, when the sequence is done,
+/// whether it read every die recorded: replay reads every face an event records, so an
+/// event holding a die its sequence never asks for is refused, however it arrived (a
+/// command refuses such a die before it records; an amendment or a synced event is refused
+/// by the fold).
+pub struct Replayed<'a> {
+    dice: &'a [RecordedDie],
+    asked: Vec<&'static str>,
+}
+
+impl<'a> Replayed<'a> {
+    /// Over the faces `dice` recorded.
+    pub fn new(dice: &'a [RecordedDie]) -> Replayed<'a> {
+        Replayed {
+            dice,
+            asked: Vec::new(),
+        }
+    }
+
+    /// Every recorded die was read.
+    pub fn all_read(&self) -> Result<(), StrikeError> {
+        match self
+            .dice
+            .iter()
+            .find(|d| !self.asked.contains(&d.name.as_str()))
+        {
+            Some(d) => Err(StrikeError::UnusedDie(d.name.clone())),
+            None => Ok(()),
+        }
+    }
+}
+
+impl DiceSource for Replayed<'_> {
+    fn faces(
+        &mut self,
+        name: &'static str,
+        die: Die,
+        count: usize,
+    ) -> Result<Vec<u16>, StrikeError> {
+        self.asked.push(name);
+        RecordedDice(self.dice).faces(name, die, count)
+    }
+}
+
 impl DiceSource for RecordedDice<'_> {
     fn faces(
         &mut self,
@@ -197,6 +241,9 @@ pub enum StrikeError {
     /// A face or count is wrong.
     #[error(transparent)]
     Dice(#[from] DiceError),
+    /// A recorded die the sequence never read (replay reads every face it records).
+    #[error("the event records die '{0}', which the sequence does not use")]
+    UnusedDie(String),
     /// The aim is not a ZN of the table.
     #[error("aim ZN{aim} is not on the {table} table (ZN1-{zones})")]
     BadAim {
