@@ -425,7 +425,7 @@ fn log_until_shows_an_amendment_of_a_later_event_in_force() {
         .find(|e| e["kind"] == "ruling.amend")
         .expect("the amendment is listed");
     assert!(amend["void"].is_null(), "{amend}");
-    // A ruling void over the whole log stays void in a moment.
+    // Over the whole log the amendment is in force too.
     let whole = s.ok(&["log"]);
     assert!(!whole.contains("VOID"), "{whole}");
 }

@@ -112,7 +112,8 @@ pub fn cmd_demo(a: DemoArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         }
     }
     ctx.say(format!(
-        "(the demo ledger is {db}; try `leechbook --db {db} log --json`)"
+        "(the demo ledger is {db}; try `leechbook --db {} log --json`)",
+        super::shell_word(&db)
     ));
     Ok(())
 }
