@@ -773,7 +773,6 @@ fn a_minor_injury_accrues_no_permanent_impairment() {
         permanent_impairment(&w.hm(t).injuries[0], tt, w.ledger.now),
         0
     );
-    assert_eq!(zone(&w, t, "torso").0, 0);
     w.at = CampaignTime(25 * DAY);
     seq(&mut w, t, SeqRollKind::Healing, Some(id), 1).unwrap();
     assert!(w.hm(t).injuries[0].healed());
