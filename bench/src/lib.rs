@@ -171,7 +171,7 @@ fn remove_ledger(path: &Path) {
 pub fn ledger(n: usize) -> Result<PathBuf> {
     let dir = ledgers_dir();
     std::fs::create_dir_all(&dir)?;
-    let path = dir.join(format!("synthetic-{n}-fold{FOLD_VERSION}.db"));
+    let path = dir.join(format!("synthetic-{n}-fold{FOLD_VERSION}-projected.db"));
     if path.exists() {
         return Ok(path);
     }
@@ -185,7 +185,10 @@ pub fn ledger(n: usize) -> Result<PathBuf> {
         store.import(chunk)?;
     }
     keep_snapshots(&mut store, &log)?;
-    drop(store);
+    // And the projection the write path keeps (as the CLI leaves a ledger after a sync).
+    let mut replica = leechbook_ledger::Replica::from_store(store);
+    replica.refresh()?;
+    drop(replica);
     std::fs::rename(&building, &path)?;
     Ok(path)
 }

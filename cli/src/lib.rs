@@ -89,6 +89,14 @@ impl Ctx {
         Ok((replica.into_store(), ledger))
     }
 
+    /// Opens the ledger holding the characters named (a command that reads only them
+    /// costs what it touches, not the campaign's history).
+    pub fn load_for(&self, names: &[&str]) -> Result<(Store, Ledger), CommandError> {
+        let replica = leechbook_ledger::Replica::open(&self.db_path()?)?;
+        let ledger = replica.state_for(names)?;
+        Ok((replica.into_store(), ledger))
+    }
+
     /// Records one event through the ledger's write service: `make` builds the event from
     /// the state (with this context, for notes and the seed); nothing is written on any
     /// error.
@@ -100,8 +108,22 @@ impl Ctx {
         )
             -> Result<(Event, Option<leechbook_core::time::CampaignTime>), CommandError>,
     ) -> Result<(Ledger, Envelope, Applied), CommandError> {
+        self.record_for(None, make)
+    }
+
+    /// [`Ctx::record`] for a command about the characters it names: the state `make` sees
+    /// holds those (`None`: every character).
+    pub fn record_for(
+        &mut self,
+        names: Option<&[&str]>,
+        make: impl FnOnce(
+            &Ledger,
+            &mut Ctx,
+        )
+            -> Result<(Event, Option<leechbook_core::time::CampaignTime>), CommandError>,
+    ) -> Result<(Ledger, Envelope, Applied), CommandError> {
         let mut replica = leechbook_ledger::Replica::open(&self.db_path()?)?;
-        let r = replica.record(|ledger| make(ledger, self))?;
+        let r = replica.record_for(names, |ledger| make(ledger, self))?;
         Ok((r.ledger, r.envelope, r.applied))
     }
 

@@ -199,6 +199,23 @@ impl Event {
 }
 
 impl Event {
+    /// Every character the event touches: the one it is about, and the others an exchange, a
+    /// shot or a Quarrel reaches (what a ledger must hold to apply it).
+    pub fn characters(&self) -> Vec<CharacterId> {
+        let mut out: Vec<CharacterId> = self.character().into_iter().collect();
+        match self {
+            Event::HarnMaster(HmEvent::Melee(x)) => out.push(x.defender),
+            Event::HarnMaster(HmEvent::Shot(x)) => out.extend(x.target.iter().chain(&x.struck)),
+            Event::WitchIron(crate::witch::WiEvent::Quarrel { attacker, .. }) => {
+                out.push(*attacker)
+            }
+            _ => {}
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// Checks the faces the event records (an amendment: its replacement's); see
     /// [`crate::harnmaster::HmEvent::check_faces`].
     pub fn check_faces(&self) -> Result<(), crate::dice::DiceError> {

@@ -164,7 +164,7 @@ pub enum Applied {
 }
 
 /// The version of the fold's semantics. Snapshots made by another version are dropped.
-pub const FOLD_VERSION: u32 = 3;
+pub const FOLD_VERSION: u32 = 4;
 
 /// The campaign's optional rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -256,17 +256,26 @@ impl CharacterState {
     }
 }
 
-/// The folded state of a whole campaign. It serialises (deterministically: maps are ordered)
-/// so that the store can keep snapshots of it.
+/// The folded state of a campaign. It serialises (deterministically: maps are ordered) so
+/// that the store can keep snapshots of it.
+///
+/// A ledger can hold every character (a fold, a checkpoint) or only some of them, the ones a
+/// command touches, with the rest of the campaign's state (its *head*: [`Ledger::head`]):
+/// the ledger's projection keeps the head and each character apart, so that a command reads
+/// and writes what it touches, not the campaign's whole history. [`Ledger::roll`] lists every
+/// character either way. An event applied to a ledger must touch only characters it holds.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ledger {
     /// The campaign, once created.
     pub campaign: Option<Campaign>,
     /// The campaign clock: the latest campaign time any event carried.
     pub now: CampaignTime,
-    /// The characters, in the order they joined.
+    /// The characters held, in the order they joined (all of them, unless the ledger was
+    /// assembled from a projection for some: [`Ledger::with_characters`]).
     pub characters: Vec<CharacterState>,
     by_id: BTreeMap<CharacterId, usize>,
+    /// Every character of the campaign, held or not: id and name, in the order they joined.
+    roll: Vec<(CharacterId, String)>,
     /// Body tables defined in the ledger (the latest definition of a name wins).
     pub tables: Vec<BodyTable>,
     human: Option<BodyTable>,
@@ -363,11 +372,70 @@ impl Ledger {
         observe(self, env, &fate);
     }
 
-    /// Finds a character by name, case-insensitively.
+    /// Finds a character by name, case-insensitively, among those held.
     pub fn character_named(&self, name: &str) -> Option<&CharacterState> {
         self.characters
             .iter()
             .find(|c| c.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Every character of the campaign (held or not): id and name, in the order they joined.
+    pub fn roll(&self) -> &[(CharacterId, String)] {
+        &self.roll
+    }
+
+    /// The id of the character named `name` (case-insensitively), held or not.
+    pub fn id_named(&self, name: &str) -> Option<CharacterId> {
+        self.roll
+            .iter()
+            .find(|(_, n)| n.eq_ignore_ascii_case(name.trim()))
+            .map(|(id, _)| *id)
+    }
+
+    /// Whether every character of the campaign is held.
+    pub fn complete(&self) -> bool {
+        self.characters.len() == self.roll.len()
+    }
+
+    /// The campaign's state without its characters (what a projection keeps apart from
+    /// them): the campaign, clock, tables, options, roster, arms, and what became of events.
+    pub fn head(&self) -> Ledger {
+        Ledger {
+            campaign: self.campaign.clone(),
+            now: self.now,
+            characters: Vec::new(),
+            by_id: BTreeMap::new(),
+            roll: self.roll.clone(),
+            tables: self.tables.clone(),
+            human: self.human.clone(),
+            treatment: self.treatment.clone(),
+            options: self.options,
+            roster: self.roster.clone(),
+            arms: self.arms.clone(),
+            wi_tables: self.wi_tables.clone(),
+            applied: self.applied,
+            void: self.void.clone(),
+            retracted: self.retracted.clone(),
+            amended: self.amended.clone(),
+        }
+    }
+
+    /// A ledger of `head` (a [`Ledger::head`]) holding `characters` (some or all of the
+    /// roll's, in any order; those not on the roll are left out).
+    pub fn with_characters(head: Ledger, characters: Vec<CharacterState>) -> Ledger {
+        let mut l = head;
+        let mut chars = characters;
+        let order: BTreeMap<CharacterId, usize> = l
+            .roll
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _))| (*id, i))
+            .collect();
+        chars.retain(|c| order.contains_key(&c.id()));
+        chars.sort_by_key(|c| order[&c.id()]);
+        l.by_id = chars.iter().enumerate().map(|(i, c)| (c.id(), i)).collect();
+        l.characters = chars;
+        l
     }
 
     /// Finds a character by id.
@@ -482,7 +550,7 @@ impl Ledger {
                 if name.is_empty() || name.len() > 64 || name.chars().any(char::is_control) {
                     return Err(FoldError::BadName(name.to_string()));
                 }
-                if self.character_named(name).is_some() {
+                if self.id_named(name).is_some() {
                     return Err(FoldError::NameTaken(name.to_string()));
                 }
                 let id = CharacterId(env.id.0);
@@ -509,6 +577,7 @@ impl Ledger {
                 };
                 self.by_id.insert(id, self.characters.len());
                 self.characters.push(state);
+                self.roll.push((id, name.to_string()));
                 Ok(Applied::CharacterAdded(id))
             }
             Event::ClockAdvanced { to } => {
@@ -552,8 +621,10 @@ impl Ledger {
                         let names: Vec<&str> = characters
                             .iter()
                             .map(|c| {
-                                self.character(*c)
-                                    .map_or("an unknown character", |c| c.name())
+                                self.roll
+                                    .iter()
+                                    .find(|(id, _)| id == c)
+                                    .map_or("an unknown character", |(_, n)| n.as_str())
                             })
                             .collect();
                         format!(
@@ -998,3 +1069,31 @@ impl Ledger {
 static HUMAN: std::sync::LazyLock<BodyTable> = std::sync::LazyLock::new(body::human);
 static TREATMENT: std::sync::LazyLock<TreatmentTable> =
     std::sync::LazyLock::new(healing::treatment_table);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ledger taken apart into its head and characters, and put together again, is the
+    /// same; one holding some characters still knows the whole roll.
+    #[test]
+    fn a_head_and_its_characters_make_the_ledger() {
+        let log = crate::synthetic::campaign(3_000);
+        let full = Ledger::fold(&log);
+        assert!(full.complete());
+        let again = Ledger::with_characters(full.head(), full.characters.clone());
+        assert_eq!(again, full);
+        let some: Vec<CharacterState> = full.characters.iter().rev().take(3).cloned().collect();
+        let part = Ledger::with_characters(full.head(), some);
+        assert!(!part.complete());
+        assert_eq!(part.characters.len(), 3);
+        assert_eq!(part.roll(), full.roll());
+        let last = &full.characters[full.characters.len() - 1];
+        assert_eq!(part.character(last.id()), Some(last));
+        assert_eq!(
+            part.id_named(full.characters[0].name()),
+            Some(full.characters[0].id())
+        );
+        assert!(part.character(full.characters[0].id()).is_none());
+    }
+}

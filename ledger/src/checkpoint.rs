@@ -107,7 +107,8 @@ pub fn fold_latest_from(
 /// the latest, then the thinning. A cache: failing to keep one is no error (the next command
 /// folds from an older one).
 pub fn keep_checkpoint(store: &mut Store, last: OrderKey, ledger: &Ledger) {
-    let Ok(position) = store.count() else {
+    // Rows are never deleted, so the last row is the number of events (and costs no scan).
+    let Ok(position) = store.last_row().map(|r| r as u64) else {
         return;
     };
     let latest = store
@@ -116,6 +117,20 @@ pub fn keep_checkpoint(store: &mut Store, last: OrderKey, ledger: &Ledger) {
         .and_then(|h| h.first().map(|s| s.position))
         .unwrap_or(0);
     if position >= latest + SNAPSHOT_EVERY {
+        // A checkpoint holds every character: a ledger that holds some is completed from
+        // the projection just written.
+        let whole;
+        let ledger = if ledger.complete() {
+            ledger
+        } else {
+            match crate::projection::load(store, None) {
+                Ok(Some(l)) => {
+                    whole = l;
+                    &whole
+                }
+                _ => return,
+            }
+        };
         let _ = store.save_snapshot(&Snapshot {
             position,
             last,

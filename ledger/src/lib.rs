@@ -9,6 +9,8 @@
 //!   fold from the latest usable one (the path every read and write takes).
 //! - [`moment`]: the log as of an event, a wall time or a campaign time, with the rulings in
 //!   force over it judged against the whole log.
+//! - `projection`: the current state kept as a head and one entry per character, written
+//!   in each append's transaction, so that a command costs what it touches.
 //! - [`replica`]: the services over one ledger file.
 //! - [`audit`]: what each roll's outcome was when recorded against what it is after every
 //!   ruling in force.
@@ -19,6 +21,7 @@ pub mod audit;
 pub mod checkpoint;
 mod error;
 pub mod moment;
+mod projection;
 pub mod replica;
 
 pub use checkpoint::{fold_latest, snapshots_kept, SNAPSHOT_EVERY};

@@ -1,9 +1,10 @@
 //! A [`Replica`]: one device's ledger of a campaign, and the services over it.
 
 use crate::checkpoint::{fold_latest, keep_checkpoint};
+use crate::projection;
 use crate::LedgerError;
 use leechbook_core::fold::{Applied, Ledger};
-use leechbook_core::ids::EventId;
+use leechbook_core::ids::{CharacterId, EventId};
 use leechbook_core::ruling::Ruling;
 use leechbook_core::time::CampaignTime;
 use leechbook_core::{Envelope, Event};
@@ -53,8 +54,25 @@ impl Replica {
         self.store
     }
 
-    /// The state now: folded from the latest usable checkpoint and the events after it.
+    /// The state now, every character held: from the projection when it is current, else
+    /// folded from the latest usable checkpoint and the events after it.
     pub fn state(&self) -> Result<Ledger, LedgerError> {
+        match projection::load(&self.store, None)? {
+            Some(l) => Ok(l),
+            None => fold_latest(&self.store, None),
+        }
+    }
+
+    /// The state now holding the characters named (at least: every character when the
+    /// projection is not current). Names the campaign does not know are passed over (the
+    /// command's own lookup says so).
+    pub fn state_for(&self, names: &[&str]) -> Result<Ledger, LedgerError> {
+        if let Some(head) = projection::head(&self.store)? {
+            let ids: Vec<CharacterId> = names.iter().filter_map(|n| head.id_named(n)).collect();
+            if let Some(l) = projection::with(&self.store, head, Some(&ids))? {
+                return Ok(l);
+            }
+        }
         fold_latest(&self.store, None)
     }
 
@@ -72,19 +90,65 @@ impl Replica {
         &mut self,
         make: impl FnOnce(&Ledger) -> Result<(Event, Option<CampaignTime>), E>,
     ) -> Result<Recorded, E> {
+        self.record_for(None, make)
+    }
+
+    /// [`Replica::record`] for a command that touches only the characters it names: the
+    /// state `make` sees holds those (and the event is applied with every character it
+    /// touches), read from the projection when it is current, which is then updated in the
+    /// same transaction. `None` holds every character.
+    pub fn record_for<E: From<LedgerError>>(
+        &mut self,
+        names: Option<&[&str]>,
+        make: impl FnOnce(&Ledger) -> Result<(Event, Option<CampaignTime>), E>,
+    ) -> Result<Recorded, E> {
         let (ledger, envelope, applied) = {
             let mut w = self.store.write().map_err(LedgerError::from)?;
-            let mut ledger = fold_latest(&w, None)?;
+            let head = projection::head(&w)?;
+            let held = match (&head, names) {
+                (Some(h), Some(names)) => {
+                    let ids: Vec<CharacterId> =
+                        names.iter().filter_map(|n| h.id_named(n)).collect();
+                    projection::with(&w, h.clone(), Some(&ids))?
+                }
+                (Some(h), None) => projection::with(&w, h.clone(), None)?,
+                (None, _) => None,
+            };
+            // A stale projection (a sync, another fold version) is written whole again below.
+            let (mut ledger, mut whole) = match held {
+                Some(l) => (l, false),
+                None => (fold_latest(&w, None)?, true),
+            };
             let (event, at) = make(&ledger)?;
             event.check_faces().map_err(LedgerError::from)?;
+            // Hold every character the event touches before it is applied.
+            let missing: Vec<CharacterId> = event
+                .characters()
+                .into_iter()
+                .filter(|id| {
+                    ledger.character(*id).is_none() && ledger.roll().iter().any(|(r, _)| r == id)
+                })
+                .collect();
+            if !missing.is_empty() {
+                let mut ids: Vec<CharacterId> = ledger.characters.iter().map(|c| c.id()).collect();
+                ids.extend(missing);
+                ledger = match projection::with(&w, ledger.head(), Some(&ids))? {
+                    Some(l) => l,
+                    None => {
+                        whole = true;
+                        fold_latest(&w, None)?
+                    }
+                };
+            }
             let at = at.unwrap_or(ledger.now);
             let env = w
                 .prepare(event, at, chrono::Utc::now())
                 .map_err(LedgerError::from)?;
             let applied = ledger.apply(&env).map_err(LedgerError::from)?;
-            if matches!(env.event, Event::Ruling(_)) {
+            if matches!(env.event, Event::Ruling(_) | Event::Roster(_)) {
                 // A ruling re-derives the record: it must be in force, and what is shown is
-                // the record it leaves.
+                // the record it leaves. A roster change does too: the roster in force is
+                // worked out from the whole log before the fold.
                 let mut all = w.events().map_err(LedgerError::from)?;
                 all.push(env.clone());
                 let derived = Ledger::fold(&all);
@@ -92,8 +156,10 @@ impl Replica {
                     return Err(LedgerError::RulingCannotStand(v.reason.clone()).into());
                 }
                 ledger = derived;
+                whole = true;
             }
             w.append(&env).map_err(LedgerError::from)?;
+            projection::write(&w, &ledger, whole)?;
             w.commit().map_err(LedgerError::from)?;
             (ledger, env, applied)
         };
@@ -103,6 +169,20 @@ impl Replica {
             envelope,
             applied,
         })
+    }
+
+    /// Brings the projection up to date when it is not (after a sync imported events, or on
+    /// a ledger made before projections): folds from the latest checkpoint and writes it
+    /// whole. Nothing to do when it is current.
+    pub fn refresh(&mut self) -> Result<(), LedgerError> {
+        let w = self.store.write()?;
+        if projection::current(&w)? {
+            return Ok(());
+        }
+        let ledger = fold_latest(&w, None)?;
+        projection::write(&w, &ledger, true)?;
+        w.commit()?;
+        Ok(())
     }
 
     /// The record now and as it would be if `ruling` were made (nothing is recorded). The

@@ -72,13 +72,26 @@ pub fn encode_ledger(ledger: &leechbook_core::Ledger) -> Vec<u8> {
     }
 }
 
-/// Decodes a snapshot's folded state.
-pub fn decode_ledger(bytes: &[u8]) -> Result<leechbook_core::Ledger, CodecError> {
+/// Encodes one character's folded state (a projection entry), behind the codec byte.
+pub fn encode_character(c: &leechbook_core::fold::CharacterState) -> Vec<u8> {
+    let mut out = vec![CODEC_BINCODE2];
+    match bincode::serde::encode_into_std_write(c, &mut out, config()) {
+        Ok(_) => out,
+        Err(e) => unreachable!("encoding a character into memory failed: {e}"),
+    }
+}
+
+/// Decodes one character's folded state.
+pub fn decode_character(bytes: &[u8]) -> Result<leechbook_core::fold::CharacterState, CodecError> {
+    decode_whole(bytes)
+}
+
+fn decode_whole<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
     let (&codec, body) = bytes.split_first().ok_or(CodecError::Empty)?;
     if codec != CODEC_BINCODE2 {
         return Err(CodecError::UnknownCodec(codec));
     }
-    let (l, used) = bincode::serde::decode_from_slice(body, config())
+    let (v, used) = bincode::serde::decode_from_slice(body, config())
         .map_err(|e| CodecError::Corrupt(e.to_string()))?;
     if used != body.len() {
         return Err(CodecError::Corrupt(format!(
@@ -86,7 +99,12 @@ pub fn decode_ledger(bytes: &[u8]) -> Result<leechbook_core::Ledger, CodecError>
             body.len() - used
         )));
     }
-    Ok(l)
+    Ok(v)
+}
+
+/// Decodes a snapshot's folded state.
+pub fn decode_ledger(bytes: &[u8]) -> Result<leechbook_core::Ledger, CodecError> {
+    decode_whole(bytes)
 }
 
 /// Encodes a whole envelope (for sync), behind the codec byte. **Frozen format**: codec 1 is

@@ -540,6 +540,59 @@ pub trait ReadLog {
         )
     }
 
+    /// The projection's mark: the last row of the log it holds and the fold version that made
+    /// it (None when there is none).
+    fn projection_mark(&self) -> Result<Option<(i64, u32)>, StoreError> {
+        Ok(self
+            .conn()
+            .query_row(
+                "SELECT last_row, fold_version FROM projection_mark WHERE one = 1",
+                [],
+                |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)? as u32)),
+            )
+            .optional()?)
+    }
+
+    /// The projection's head (the campaign's state without its characters).
+    fn projection_head(&self) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self
+            .conn()
+            .prepare_cached("SELECT payload FROM projection WHERE key = x''")?
+            .query_row([], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// The projection's entries for the characters `ids` (those it has), or for every
+    /// character when `ids` is None.
+    fn projection_characters(
+        &self,
+        ids: Option<&[CharacterId]>,
+    ) -> Result<Vec<Vec<u8>>, StoreError> {
+        let conn = self.conn();
+        match ids {
+            None => {
+                let mut stmt =
+                    conn.prepare_cached("SELECT payload FROM projection WHERE key != x''")?;
+                let rows = stmt.query_map([], |r| r.get(0))?;
+                Ok(rows.collect::<Result<Vec<_>, _>>()?)
+            }
+            Some(ids) => {
+                let mut stmt =
+                    conn.prepare_cached("SELECT payload FROM projection WHERE key = ?1")?;
+                let mut out = Vec::with_capacity(ids.len());
+                for id in ids {
+                    if let Some(p) = stmt
+                        .query_row([id.as_bytes().as_slice()], |r| r.get(0))
+                        .optional()?
+                    {
+                        out.push(p);
+                    }
+                }
+                Ok(out)
+            }
+        }
+    }
+
     /// The event the log holds as `device`'s number `seq`, if any.
     fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<EventId>, StoreError> {
         Ok(self
@@ -726,6 +779,35 @@ pub struct Writer<'a> {
 }
 
 impl Writer<'_> {
+    /// Writes the projection in this transaction: the head, the characters given (all of
+    /// them when `whole`, the others dropped), and the mark.
+    pub fn put_projection(
+        &self,
+        head: &[u8],
+        characters: &[(CharacterId, Vec<u8>)],
+        whole: bool,
+        mark: (i64, u32),
+    ) -> Result<(), StoreError> {
+        if whole {
+            self.tx.execute("DELETE FROM projection", [])?;
+        }
+        let mut put = self.tx.prepare_cached(
+            "INSERT INTO projection (key, payload) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET payload = excluded.payload",
+        )?;
+        put.execute(params![&[] as &[u8], head])?;
+        for (id, payload) in characters {
+            put.execute(params![id.as_bytes().as_slice(), payload])?;
+        }
+        self.tx.execute(
+            "INSERT INTO projection_mark (one, last_row, fold_version) VALUES (1, ?1, ?2)
+             ON CONFLICT (one) DO UPDATE SET last_row = excluded.last_row,
+                 fold_version = excluded.fold_version",
+            params![mark.0, i64::from(mark.1)],
+        )?;
+        Ok(())
+    }
+
     /// Returns every event in the fold's total order, as of this transaction.
     pub fn events(&self) -> Result<Vec<Envelope>, StoreError> {
         read_events(&self.tx)

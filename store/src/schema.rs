@@ -72,4 +72,19 @@ pub const MIGRATIONS: &[&str] = &[
     r#"
     DROP INDEX IF EXISTS events_id_tail;
     "#,
+    // 6: the projection, a cache beside the log: the campaign's current state kept apart as
+    // its head (key x'') and one entry per character, written in each append's transaction,
+    // so that a command reads and writes the characters it touches. Current while its mark
+    // is the log's last row and the fold version that made it.
+    r#"
+    CREATE TABLE projection (
+        key     BLOB PRIMARY KEY,
+        payload BLOB NOT NULL
+    ) STRICT;
+    CREATE TABLE projection_mark (
+        one          INTEGER PRIMARY KEY CHECK (one = 1),
+        last_row     INTEGER NOT NULL,
+        fold_version INTEGER NOT NULL
+    ) STRICT;
+    "#,
 ];

@@ -75,10 +75,14 @@ proptest! {
             let refs: Vec<&str> = argv.iter().map(String::as_str).collect();
             let out = s.run(&refs);
             prop_assert!(out.code == 0 || out.code == 1, "{:?}: {}", argv, out.stderr);
+            // The state every command starts from (the projection the write path keeps, or
+            // a checkpoint and its tail) is the full fold.
+            let state = leechbook_ledger::Replica::open(&s.db).unwrap().state().unwrap();
             // Keep a snapshot of the state now, as the write path does every 1000 events.
             let mut store = Store::open(&s.db).unwrap();
             let events = store.events().unwrap();
             let ledger = Ledger::fold(&events);
+            prop_assert!(state == ledger, "after {:?} the state differs from the full fold", argv);
             store.save_snapshot(&Snapshot {
                 position: events.len() as u64,
                 last: events.last().unwrap().order_key(),

@@ -37,7 +37,8 @@ pub struct AttendArgs {
 
 /// Records the attendance.
 pub fn cmd_attend(a: AttendArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let (ledger, env, applied) = ctx.record(|ledger, _| {
+    let names = [a.name.as_str()];
+    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, _| {
         let ch = find(ledger, &a.name)?;
         Ok((
             Event::HarnMaster(HmEvent::HealerAttends(HealerAttends {

@@ -17,7 +17,10 @@ pub struct DueArgs {
 
 /// Prints the owed rolls.
 pub fn cmd_due(a: DueArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let (_, ledger) = ctx.load()?;
+    let (_, ledger) = match &a.name {
+        Some(n) => ctx.load_for(&[n.as_str()])?,
+        None => ctx.load()?,
+    };
     let mut all: Vec<OwedView> = Vec::new();
     match &a.name {
         Some(n) => all.extend(views::owed_any(&ledger, super::find_any(&ledger, n)?)),

@@ -239,7 +239,8 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let (rolls, strike_dice): (Vec<_>, Vec<_>) = given
         .into_iter()
         .partition(|d| d.name == "attack" || d.name == "defence");
-    let (ledger, env, applied) = ctx.record(|ledger, ctx| {
+    let names = [a.attacker.as_str(), a.defender.as_str()];
+    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
         let att = find(ledger, &a.attacker)?;
         let def = find(ledger, &a.defender)?;
         let defence = match a.defence {

@@ -155,16 +155,25 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
 
 /// Finds a character of any system by name, or says which names there are.
 pub fn find_any<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a CharacterState, CommandError> {
-    ledger.character_named(name).ok_or_else(|| {
-        let known: Vec<&str> = ledger.characters.iter().map(|c| c.name()).collect();
-        CommandError::user(if known.is_empty() {
-            format!("no character named '{name}': the campaign has none yet (character add)")
-        } else {
-            format!(
-                "no character named '{name}' (the campaign has: {})",
-                known.join(", ")
-            )
-        })
+    ledger
+        .character_named(name)
+        .ok_or_else(|| unknown(ledger, name))
+}
+
+/// Why no character named `name` is at hand: the campaign has none by that name (the roll
+/// lists them all, held or not), or it was not loaded (a bug: the command names it).
+fn unknown(ledger: &Ledger, name: &str) -> CommandError {
+    if ledger.id_named(name).is_some() {
+        return CommandError::internal(format!("{name} was not loaded for this command"));
+    }
+    let known: Vec<&str> = ledger.roll().iter().map(|(_, n)| n.as_str()).collect();
+    CommandError::user(if known.is_empty() {
+        format!("no character named '{name}': the campaign has none yet (character add)")
+    } else {
+        format!(
+            "no character named '{name}' (the campaign has: {})",
+            known.join(", ")
+        )
     })
 }
 
@@ -176,17 +185,7 @@ pub fn find<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a HmCharacter, Comma
             "{} is not a HârnMaster character: this is a HârnMaster command",
             other.name()
         ))),
-        None => {
-            let known: Vec<&str> = ledger.characters.iter().map(|c| c.name()).collect();
-            Err(CommandError::user(if known.is_empty() {
-                format!("no character named '{name}': the campaign has none yet (character add)")
-            } else {
-                format!(
-                    "no character named '{name}' (the campaign has: {})",
-                    known.join(", ")
-                )
-            }))
-        }
+        None => Err(unknown(ledger, name)),
     }
 }
 

@@ -190,7 +190,8 @@ fn hm<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a HmCharacter, CommandErro
 /// Records the roll and narrates it.
 pub fn cmd_roll(a: RollArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let given = parse_dice(a.dice.as_deref(), &["roll", "period"])?;
-    let (ledger, env, applied) = ctx.record(|ledger, ctx| {
+    let names = [a.name.as_str()];
+    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
         let ch = hm(ledger, &a.name)?;
         let mut injury = a.injury.as_deref().map(|i| find_injury(ch, i)).transpose()?;
         let mut r = rng(ctx.seed);

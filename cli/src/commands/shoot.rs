@@ -189,7 +189,11 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     names.extend(STRIKE_DICE);
     let given = parse_dice(a.dice.as_deref(), &names)?;
     let (rolls, other): (Vec<_>, Vec<_>) = given.into_iter().partition(|d| d.name == "attack");
-    let (ledger, env, applied) = ctx.record(|ledger, ctx| {
+    let names: Vec<&str> = std::iter::once(a.shooter.as_str())
+        .chain(a.target.as_deref())
+        .chain(a.struck.as_deref())
+        .collect();
+    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
         let shooter = find(ledger, &a.shooter)?;
         let target = a
             .target

@@ -26,7 +26,7 @@ pub fn cmd_show(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
 
 fn cmd_show_any(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let ledger = match &a.at {
-        None => ctx.load()?.1,
+        None => ctx.load_for(&[a.name.as_str()])?.1,
         Some(spec) => {
             let (l, label) = if leechbook_ledger::moment::is_event_spec(spec) {
                 // An event: the record up to it, from the latest snapshot at or before it.

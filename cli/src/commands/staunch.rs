@@ -46,7 +46,8 @@ pub struct StaunchArgs {
 /// Records the stoppage roll.
 pub fn cmd_staunch(a: StaunchArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let given = parse_dice(a.dice.as_deref(), &["roll"])?;
-    let (ledger, env, applied) = ctx.record(|ledger, ctx| {
+    let names = [a.name.as_str()];
+    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
         let ch = find(ledger, &a.name)?;
         let injury = injury_or_only(ch, a.injury.as_deref(), "staunch", |i| {
             i.bleeder && !i.healed()

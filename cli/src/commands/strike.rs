@@ -139,7 +139,8 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     };
     let mut rolled: Vec<&'static str> = Vec::new();
     let target_name = a.target.clone();
-    let (ledger, env, applied) = ctx.record(|ledger, ctx| {
+    let names = [a.target.as_str()];
+    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
         let ch = find(ledger, &a.target)?;
         let table = ledger.table(&ch.sheet.body).ok_or_else(|| {
             CommandError::user(format!(

@@ -250,7 +250,14 @@ fn sw_id(
 
 /// Runs a Savage Worlds command.
 pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let (ledger, env, applied) = ctx.record(|ledger, ctx| {
+    let name = match &c {
+        SwCommand::Damage(a) => a.name.clone(),
+        SwCommand::Roll(a) => a.name.clone(),
+        SwCommand::Stabilise(a) => a.name.clone(),
+        SwCommand::Heal(a) => a.name.clone(),
+    };
+    let names = [name.as_str()];
+    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
         let mut rng = rng(ctx.seed);
         let mut rolled = Vec::new();
         let event = match &c {

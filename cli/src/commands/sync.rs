@@ -98,6 +98,9 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         SyncCommand::Import(a) => {
             let mut store = ctx.open()?;
             let got = import(&mut store, &mut FileTransport { path: &a.file }).map_err(err)?;
+            if got.added > 0 {
+                refresh(store);
+            }
             for r in &got.refused {
                 ctx.note(format!("refused: {r}"));
             }
@@ -111,6 +114,9 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             let mut store = ctx.open()?;
             let done =
                 sync_with(&mut store, &a.url, Duration::from_secs(a.timeout)).map_err(err)?;
+            if done.imported.added > 0 {
+                refresh(store);
+            }
             for r in &done.imported.refused {
                 ctx.note(format!("refused: {r}"));
             }
@@ -146,4 +152,10 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         }
     }
     Ok(())
+}
+
+/// Brings the projection up to date after a sync took events in (the cost lands on the
+/// sync, not on the next command). A cache: failing is no error.
+fn refresh(store: leechbook_store::Store) {
+    let _ = leechbook_ledger::Replica::from_store(store).refresh();
 }

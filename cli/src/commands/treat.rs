@@ -56,7 +56,8 @@ pub fn cmd_treat(a: TreatArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             a.physician
         )));
     }
-    let (ledger, env, applied) = ctx.record(|ledger, ctx| {
+    let names = [a.name.as_str()];
+    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
         let ch = find(ledger, &a.name)?;
         let injury = injury_or_only(ch, a.injury.as_deref(), "treat", |i| {
             !i.healed() && i.heal.treatment.is_none()

@@ -85,7 +85,14 @@ const DICE: [&str; 4] = ["determination", "memorable", "traumatic", "side"];
 
 /// Runs a Wrath & Glory command.
 pub fn cmd_wg(c: WgCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let (ledger, env, applied) = ctx.record(|ledger, ctx| {
+    let name = match &c {
+        WgCommand::Damage(a) => a.name.clone(),
+        WgCommand::Complication(a) => a.name.clone(),
+        WgCommand::Regroup(a) => a.name.clone(),
+        WgCommand::Respite(a) | WgCommand::RestoreShock(a) => a.name.clone(),
+    };
+    let names = [name.as_str()];
+    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
         let (ch, event, spec): (&WgCharacter, WgEvent, Option<&str>) = match &c {
             WgCommand::Damage(a) => {
                 let ch = wg(ledger, &a.name)?;

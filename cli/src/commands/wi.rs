@@ -204,7 +204,15 @@ fn wi_id(ledger: &Ledger, name: &str) -> Result<CharacterId, CommandError> {
 
 /// Runs a Witch Iron command.
 pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let (ledger, env, applied) = ctx.record(|ledger, ctx| {
+    let names: Vec<&str> = match &c {
+        WiCommand::Quarrel(a) => vec![a.attacker.as_str(), a.defender.as_str()],
+        WiCommand::Injure(a) => vec![a.name.as_str()],
+        WiCommand::Round(a) => vec![a.name.as_str()],
+        WiCommand::Condition(a) => vec![a.name.as_str()],
+        WiCommand::Treat(a) => vec![a.name.as_str()],
+        WiCommand::Table(_) => Vec::new(),
+    };
+    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
         let mut r = rng(ctx.seed);
         let event = match &c {
             WiCommand::Quarrel(a) => {

@@ -1,0 +1,89 @@
+//! The projection: the campaign's current state kept beside the log as its head and one
+//! entry per character, so that a command reads and writes the characters it touches instead
+//! of a checkpoint of the whole campaign.
+//!
+//! Invariants:
+//! - It is a cache. It is current when its mark is the log's last row and the fold version
+//!   that made it; then head + entries is exactly the full fold of the log. Anything else
+//!   (an import by sync, another fold version, an entry that does not decode) and it is not
+//!   used: the state is folded from the latest checkpoint, and the next recording writes the
+//!   projection whole again.
+//! - The write service updates it in the append's transaction: the head and every character
+//!   the ledger held (the ones the event could touch), with the new last row as its mark. A
+//!   ruling (which re-derives history) and a stale projection write it whole.
+
+use crate::LedgerError;
+use leechbook_core::fold::{CharacterState, Ledger, FOLD_VERSION};
+use leechbook_core::ids::CharacterId;
+use leechbook_store::codec::{decode_character, decode_ledger, encode_character, encode_ledger};
+use leechbook_store::{ReadLog, Writer};
+
+/// Whether the projection holds the log as it stands.
+pub(crate) fn current(log: &impl ReadLog) -> Result<bool, LedgerError> {
+    Ok(log.projection_mark()? == Some((log.last_row()?, FOLD_VERSION)))
+}
+
+/// The head, when the projection is current and it decodes.
+pub(crate) fn head(log: &impl ReadLog) -> Result<Option<Ledger>, LedgerError> {
+    if !current(log)? {
+        return Ok(None);
+    }
+    Ok(log
+        .projection_head()?
+        .and_then(|b| decode_ledger(&b).ok())
+        .filter(|h| h.characters.is_empty()))
+}
+
+/// The state holding the characters `ids` (every character when None), from a current
+/// projection; None when it is not current or an entry does not decode.
+pub(crate) fn load(
+    log: &impl ReadLog,
+    ids: Option<&[CharacterId]>,
+) -> Result<Option<Ledger>, LedgerError> {
+    let Some(head) = head(log)? else {
+        return Ok(None);
+    };
+    with(log, head, ids)
+}
+
+/// `head` holding the characters `ids` (every character when None) from the projection.
+pub(crate) fn with(
+    log: &impl ReadLog,
+    head: Ledger,
+    ids: Option<&[CharacterId]>,
+) -> Result<Option<Ledger>, LedgerError> {
+    let mut characters: Vec<CharacterState> = Vec::new();
+    for bytes in log.projection_characters(ids)? {
+        match decode_character(&bytes) {
+            Ok(c) => characters.push(c),
+            Err(_) => return Ok(None),
+        }
+    }
+    let wanted = ids.map_or(head.roll().len(), |ids| {
+        ids.iter()
+            .filter(|id| head.roll().iter().any(|(r, _)| r == *id))
+            .count()
+    });
+    if characters.len() != wanted {
+        return Ok(None);
+    }
+    Ok(Some(Ledger::with_characters(head, characters)))
+}
+
+/// Writes `ledger` (the state after the event just appended) into the projection in the
+/// writer's transaction: the head and the characters it holds; `whole` drops the others
+/// first (it must then hold every character).
+pub(crate) fn write(w: &Writer<'_>, ledger: &Ledger, whole: bool) -> Result<(), LedgerError> {
+    let characters: Vec<(CharacterId, Vec<u8>)> = ledger
+        .characters
+        .iter()
+        .map(|c| (c.id(), encode_character(c)))
+        .collect();
+    w.put_projection(
+        &encode_ledger(&ledger.head()),
+        &characters,
+        whole,
+        (w.last_row()?, FOLD_VERSION),
+    )?;
+    Ok(())
+}
