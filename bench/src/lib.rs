@@ -270,10 +270,11 @@ fn raw_scan(path: &Path) -> Result<usize> {
     Ok(bytes)
 }
 
-/// Opens the ledger, reads and decodes its whole log and folds it: the full replay.
+/// Opens the ledger, reads and decodes its whole log and folds it: the full replay, as the
+/// ledger's service streams it.
 fn fold_whole(path: &Path) -> Result<Ledger> {
     let store = Store::open(path)?;
-    Ok(Ledger::fold(&store.events()?))
+    Ok(leechbook_ledger::full_fold(&store)?)
 }
 
 /// Full replay of the ledger of `n` events (open, read, decode, fold) against a raw scan of

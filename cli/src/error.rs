@@ -96,6 +96,7 @@ impl From<leechbook_ledger::LedgerError> for CommandError {
             L::NotAMoment(m) => CommandError::user(format!(
                 "'{m}' is not a moment: give an event id, a campaign time ('day 3 08:00') or a wall time (2026-11-22T10:00:00Z)"
             )),
+            L::Internal(m) => CommandError::internal(m),
             L::NotAnEventId(t) => CommandError::user(format!(
                 "'{t}' is not an event id (give the id from `log --json`, or at least its last six hex digits)"
             )),

@@ -95,11 +95,52 @@ pub fn fold_latest_from(
             return Ok((ledger, Some(head.position)));
         }
     }
-    let all = match upto {
-        Some(u) => log.events_between(None, u)?,
-        None => log.events()?,
+    let ledger = match upto {
+        Some(u) => Ledger::fold(&log.events_between(None, u)?),
+        None => full_fold(log)?,
     };
-    Ok((Ledger::fold(&all), None))
+    Ok((ledger, None))
+}
+
+/// The full fold of the log, streamed: the rulings in force and the roster are worked out
+/// first from the events they need (found by kind and id), then the log is read and decoded
+/// on this thread while another folds it, a batch at a time, so no list of the whole log is
+/// ever held. The same state as `Ledger::fold` of the whole log.
+pub fn full_fold(log: &impl ReadLog) -> Result<Ledger, LedgerError> {
+    let rulings = Rulings::from_log(&log.rulings_and_targets()?);
+    let mut ledger = Ledger::new();
+    ledger.roster = leechbook_core::roster::Roster::from_log(&log.roster_events()?);
+    const BATCH: usize = 4096;
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Envelope>>(4);
+        let rulings = &rulings;
+        let folder = s.spawn(move || {
+            for batch in rx {
+                for env in &batch {
+                    ledger.step(env, rulings, &mut |_, _, _| {});
+                }
+            }
+            ledger
+        });
+        let mut batch = Vec::with_capacity(BATCH);
+        let read = log.for_each_event(|env| {
+            batch.push(env);
+            if batch.len() == BATCH {
+                // The folder only stops early by panicking; the join below reports that.
+                let _ = tx.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
+            }
+            Ok(())
+        });
+        if !batch.is_empty() {
+            let _ = tx.send(batch);
+        }
+        drop(tx);
+        let folded = folder
+            .join()
+            .map_err(|_| LedgerError::Internal("the folding thread stopped".into()));
+        read?;
+        folded
+    })
 }
 
 /// The write path's checkpoint policy, after an append: a checkpoint of `ledger` (the state

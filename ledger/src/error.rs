@@ -34,4 +34,7 @@ pub enum LedgerError {
     /// The log is empty.
     #[error("the ledger is empty")]
     Empty,
+    /// A bug: a service's own thread failed.
+    #[error("internal: {0}")]
+    Internal(String),
 }

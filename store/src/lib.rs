@@ -540,6 +540,45 @@ pub trait ReadLog {
         )
     }
 
+    /// Every event in the fold's total order, handed to `f` one at a time as it is decoded
+    /// (a streaming read: no list of the whole log is made).
+    fn for_each_event(
+        &self,
+        f: impl FnMut(Envelope) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        each_event_where(self.conn(), "", [], f)
+    }
+
+    /// The rulings and the events they rule on, in the total order: all that working out the
+    /// rulings in force needs (found by kind and by id, without reading the rest of the log).
+    fn rulings_and_targets(&self) -> Result<Vec<Envelope>, StoreError> {
+        let mut out = read_events_where(
+            self.conn(),
+            "WHERE kind IN ('ruling.retract', 'ruling.reinstate', 'ruling.amend', 'ruling.override')",
+            [],
+        )?;
+        let mut held: std::collections::HashSet<EventId> = out.iter().map(|e| e.id).collect();
+        let targets: Vec<EventId> = out
+            .iter()
+            .filter_map(|e| match &e.event {
+                Event::Ruling(r) => r.target(),
+                _ => None,
+            })
+            .collect();
+        for t in targets {
+            if !held.insert(t) {
+                continue;
+            }
+            out.extend(read_events_where(
+                self.conn(),
+                "WHERE id = ?1",
+                [t.as_bytes().as_slice()],
+            )?);
+        }
+        out.sort_by_key(|e| e.order_key());
+        Ok(out)
+    }
+
     /// The projection's mark: the last row of the log it holds and the fold version that made
     /// it (None when there is none).
     fn projection_mark(&self) -> Result<Option<(i64, u32)>, StoreError> {
@@ -937,12 +976,27 @@ fn read_events_where(
     filter: &str,
     args: impl rusqlite::Params,
 ) -> Result<Vec<Envelope>, StoreError> {
+    let mut out = Vec::new();
+    each_event_where(conn, filter, args, |e| {
+        out.push(e);
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Reads the events `filter` selects in the total order, handing each to `f` as it is
+/// decoded (no list of the whole log is ever made).
+fn each_event_where(
+    conn: &Connection,
+    filter: &str,
+    args: impl rusqlite::Params,
+    mut f: impl FnMut(Envelope) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT id, campaign, device, seq, clock, wall_ms, at, schema, payload, signature
          FROM events {filter} ORDER BY clock, device, seq"
     ))?;
     let mut rows = stmt.query(args)?;
-    let mut out = Vec::new();
     while let Some(r) = rows.next()? {
         let id = EventId(uuid(r.get_ref(0)?.as_blob()?));
         let schema = r.get::<_, i64>(7)? as u16;
@@ -953,7 +1007,7 @@ fn read_events_where(
             }
         })?;
         let wall_ms: i64 = r.get(5)?;
-        out.push(Envelope {
+        f(Envelope {
             id,
             campaign: CampaignId(uuid(r.get_ref(1)?.as_blob()?)),
             device: DeviceId(uuid(r.get_ref(2)?.as_blob()?)),
@@ -967,7 +1021,7 @@ fn read_events_where(
             schema,
             event,
             signature: r.get(9)?,
-        });
+        })?;
     }
-    Ok(out)
+    Ok(())
 }

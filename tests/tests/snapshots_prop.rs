@@ -265,3 +265,29 @@ fn snapshots_thin_out_with_age() {
     // Thinning what is kept keeps it.
     assert_eq!(leechbook_ledger::snapshots_kept(&kept), kept);
 }
+
+/// The streamed full fold (rulings and roster first, then the log read on one thread and
+/// folded on another, a batch at a time) is the fold of the whole log: on the synthetic
+/// campaign (retractions in it) and on every fixture ledger (amendments, overrides, rosters).
+#[test]
+fn the_streamed_full_fold_is_the_fold_of_the_whole_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, log) = synthetic_ledger(dir.path(), 9_000);
+    let store = Store::open(&path).unwrap();
+    assert!(leechbook_ledger::full_fold(&store).unwrap() == Ledger::fold(&log));
+    for system in ["harnmaster", "savage-worlds", "wrath-glory", "witch-iron"] {
+        let copy = dir.path().join(format!("{system}.db"));
+        std::fs::copy(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(format!("../fixtures/ledgers/v1-{system}.db")),
+            &copy,
+        )
+        .unwrap();
+        let store = Store::open(&copy).unwrap();
+        let all = store.events().unwrap();
+        assert!(
+            leechbook_ledger::full_fold(&store).unwrap() == Ledger::fold(&all),
+            "{system}"
+        );
+    }
+}
