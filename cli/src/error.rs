@@ -70,7 +70,7 @@ impl From<StoreError> for CommandError {
             | StoreError::AlreadyExists(_)
             | StoreError::ForeignEvent { .. }
             | StoreError::SeqClash { .. } => ErrorKind::User,
-            StoreError::Decode { .. } | StoreError::Sqlite(_) | StoreError::Column(_) => {
+            StoreError::Decode { .. } | StoreError::Database(_) | StoreError::Column(_) => {
                 ErrorKind::Internal
             }
         };

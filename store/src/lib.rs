@@ -14,6 +14,7 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod codec;
+pub mod memory;
 pub mod schema;
 
 use chrono::{DateTime, TimeZone, Utc};
@@ -84,12 +85,24 @@ pub enum StoreError {
         /// The event that came in.
         incoming: EventId,
     },
-    /// SQLite said no.
+    /// The database said no (its own words: the store's types name no database type).
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Database(String),
     /// A column held the wrong type.
     #[error("a stored event has a malformed column: {0}")]
-    Column(#[from] rusqlite::types::FromSqlError),
+    Column(String),
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        StoreError::Database(e.to_string())
+    }
+}
+
+impl From<rusqlite::types::FromSqlError> for StoreError {
+    fn from(e: rusqlite::types::FromSqlError) -> StoreError {
+        StoreError::Column(e.to_string())
+    }
 }
 
 /// A Leechbook ledger.
@@ -469,24 +482,160 @@ pub struct SnapshotHead {
     pub fold_version: u32,
 }
 
-/// Reading the log, on a [`Store`] or inside a [`Writer`]'s transaction.
+/// Reading a campaign's log and what is kept beside it (checkpoints, the projection): the
+/// store's read side, which names no database type. [`Store`] and [`Writer`] read it from
+/// SQLite; [`memory::MemoryLog`] keeps it in memory; one conformance suite runs on both.
 pub trait ReadLog {
-    /// The connection (or transaction) to read through.
-    fn conn(&self) -> &Connection;
-
     /// Every event in the fold's total order.
-    fn events(&self) -> Result<Vec<Envelope>, StoreError> {
-        read_events(self.conn())
-    }
+    fn events(&self) -> Result<Vec<Envelope>, StoreError>;
 
     /// The events after `after` (from the start when `None`) up to and including `upto`.
     fn events_between(
         &self,
         after: Option<OrderKey>,
         upto: OrderKey,
-    ) -> Result<Vec<Envelope>, StoreError> {
-        let (c, d, q) = after.unwrap_or((0, DeviceId(Uuid::nil()), 0));
-        read_events_where(
+    ) -> Result<Vec<Envelope>, StoreError>;
+
+    /// The events after the order key `last`, in the total order.
+    fn events_after(&self, last: OrderKey) -> Result<Vec<Envelope>, StoreError>;
+
+    /// The events stored after row `mark` (every event recorded or imported since the log
+    /// held `mark` rows: rows are only ever added), and the last row now.
+    fn events_after_row(&self, mark: i64) -> Result<(Vec<Envelope>, i64), StoreError>;
+
+    /// The last row of the log (0 when it is empty).
+    fn last_row(&self) -> Result<i64, StoreError>;
+
+    /// Whether the log holds the event `id`.
+    fn holds(&self, id: EventId) -> Result<bool, StoreError>;
+
+    /// The events the roster is worked out from (the campaign's creation and the roster
+    /// changes), in the total order: found by kind, without reading the rest of the log.
+    fn roster_events(&self) -> Result<Vec<Envelope>, StoreError>;
+
+    /// Every event in the fold's total order, handed to `f` one at a time as it is decoded
+    /// (a streaming read: no list of the whole log is made).
+    fn for_each_event(
+        &self,
+        f: impl FnMut(Envelope) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError>;
+
+    /// The rulings and the events they rule on, in the total order: all that working out the
+    /// rulings in force needs (found by kind and by id, without reading the rest of the log).
+    fn rulings_and_targets(&self) -> Result<Vec<Envelope>, StoreError>;
+
+    /// The projection's mark: the last row of the log it holds and the fold version that made
+    /// it (None when there is none).
+    fn projection_mark(&self) -> Result<Option<(i64, u32)>, StoreError>;
+
+    /// The projection's head (the campaign's state without its characters).
+    fn projection_head(&self) -> Result<Option<Vec<u8>>, StoreError>;
+
+    /// The projection's entries for the characters `ids` (those it has), or for every
+    /// character when `ids` is None.
+    fn projection_characters(
+        &self,
+        ids: Option<&[CharacterId]>,
+    ) -> Result<Vec<Vec<u8>>, StoreError>;
+
+    /// The event the log holds as `device`'s number `seq`, if any.
+    fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<EventId>, StoreError>;
+
+    /// Each event's id and its indexed columns as stored (kind, character), which are derived
+    /// from the payload and kept apart for lookups: `verify` compares them.
+    fn indexed_columns(
+        &self,
+    ) -> Result<Vec<(EventId, String, Option<leechbook_core::ids::CharacterId>)>, StoreError>;
+
+    /// The snapshots' places, latest first.
+    fn snapshot_heads(&self) -> Result<Vec<SnapshotHead>, StoreError>;
+
+    /// The encoded state of the snapshot at `position`.
+    fn snapshot_payload(&self, position: u64) -> Result<Option<Vec<u8>>, StoreError>;
+
+    /// The events whose id ends with the hex digits `suffix` (six or more; dashes ignored),
+    /// each with its order key: a whole id through the ids' index, a shorter suffix by a scan
+    /// of the ids (no index of random suffixes slows every append).
+    fn events_with_id_suffix(&self, suffix: &str) -> Result<Vec<(EventId, OrderKey)>, StoreError>;
+}
+
+/// Writing a campaign's log and what is kept beside it: the store's write side, which names
+/// no database type. Each call is atomic: it writes whole or not at all.
+pub trait WriteLog: ReadLog {
+    /// Adds envelopes made elsewhere (an import), all or nothing: an event of another
+    /// campaign, or another event under a device number the log holds, refuses the whole;
+    /// events already in the log are skipped. Checkpoints that fold the target of a ruling
+    /// among them, or lie after any of them, are dropped. Returns how many were new.
+    fn import(&mut self, envelopes: &[Envelope]) -> Result<usize, StoreError>;
+    /// Keeps a checkpoint of the folded state.
+    fn save_snapshot(&mut self, s: &Snapshot) -> Result<(), StoreError>;
+    /// Drops the checkpoint at `position`.
+    fn drop_snapshot(&mut self, position: u64) -> Result<(), StoreError>;
+    /// Writes the projection: the head, the characters given (all of them when `whole`, the
+    /// others dropped), and the mark (the log's last row and the fold version).
+    fn put_projection(
+        &mut self,
+        head: &[u8],
+        characters: &[(CharacterId, Vec<u8>)],
+        whole: bool,
+        mark: (i64, u32),
+    ) -> Result<(), StoreError>;
+}
+
+impl WriteLog for Store {
+    fn import(&mut self, envelopes: &[Envelope]) -> Result<usize, StoreError> {
+        Store::import(self, envelopes)
+    }
+
+    fn save_snapshot(&mut self, s: &Snapshot) -> Result<(), StoreError> {
+        Store::save_snapshot(self, s)
+    }
+
+    fn drop_snapshot(&mut self, position: u64) -> Result<(), StoreError> {
+        Store::drop_snapshot(self, position)
+    }
+
+    fn put_projection(
+        &mut self,
+        head: &[u8],
+        characters: &[(CharacterId, Vec<u8>)],
+        whole: bool,
+        mark: (i64, u32),
+    ) -> Result<(), StoreError> {
+        let w = self.write()?;
+        w.put_projection(head, characters, whole, mark)?;
+        w.commit()
+    }
+}
+
+mod sql {
+    //! The SQL behind [`super::ReadLog`]: kept in its own module so that its methods and the
+    //! trait's never meet in one scope.
+    use super::{
+        each_event_where, read_events, read_events_after, read_events_where, uuid, CharacterId,
+        DeviceId, Envelope, Event, EventId, OrderKey, SnapshotHead, StoreError,
+    };
+    use rusqlite::{params, Connection, OptionalExtension};
+    use uuid::Uuid;
+
+    /// The SQL behind [`ReadLog`] for the SQLite store and its write transaction.
+    pub(crate) trait SqlRead {
+        /// The connection (or transaction) to read through.
+        fn conn(&self) -> &Connection;
+
+        /// Every event in the fold's total order.
+        fn events(&self) -> Result<Vec<Envelope>, StoreError> {
+            read_events(self.conn())
+        }
+
+        /// The events after `after` (from the start when `None`) up to and including `upto`.
+        fn events_between(
+            &self,
+            after: Option<OrderKey>,
+            upto: OrderKey,
+        ) -> Result<Vec<Envelope>, StoreError> {
+            let (c, d, q) = after.unwrap_or((0, DeviceId(Uuid::nil()), 0));
+            read_events_where(
             self.conn(),
             "WHERE (clock, device, seq) > (?1, ?2, ?3) AND (clock, device, seq) <= (?4, ?5, ?6)",
             params![
@@ -498,249 +647,346 @@ pub trait ReadLog {
                 upto.2 as i64
             ],
         )
-    }
+        }
 
-    /// The events after the order key `last`, in the total order.
-    fn events_after(&self, last: OrderKey) -> Result<Vec<Envelope>, StoreError> {
-        read_events_after(self.conn(), last)
-    }
+        /// The events after the order key `last`, in the total order.
+        fn events_after(&self, last: OrderKey) -> Result<Vec<Envelope>, StoreError> {
+            read_events_after(self.conn(), last)
+        }
 
-    /// The events stored after row `mark` (every event recorded or imported since the log
-    /// held `mark` rows: rows are only ever added), and the last row now.
-    fn events_after_row(&self, mark: i64) -> Result<(Vec<Envelope>, i64), StoreError> {
-        let events = read_events_where(self.conn(), "WHERE rowid > ?1", [mark])?;
-        Ok((events, self.last_row()?.max(mark)))
-    }
+        /// The events stored after row `mark` (every event recorded or imported since the log
+        /// held `mark` rows: rows are only ever added), and the last row now.
+        fn events_after_row(&self, mark: i64) -> Result<(Vec<Envelope>, i64), StoreError> {
+            let events = read_events_where(self.conn(), "WHERE rowid > ?1", [mark])?;
+            Ok((events, self.last_row()?.max(mark)))
+        }
 
-    /// The last row of the log (0 when it is empty).
-    fn last_row(&self) -> Result<i64, StoreError> {
-        let last: Option<i64> =
-            self.conn()
-                .query_row("SELECT max(rowid) FROM events", [], |r| r.get(0))?;
-        Ok(last.unwrap_or(0))
-    }
+        /// The last row of the log (0 when it is empty).
+        fn last_row(&self) -> Result<i64, StoreError> {
+            let last: Option<i64> =
+                self.conn()
+                    .query_row("SELECT max(rowid) FROM events", [], |r| r.get(0))?;
+            Ok(last.unwrap_or(0))
+        }
 
-    /// Whether the log holds the event `id`.
-    fn holds(&self, id: EventId) -> Result<bool, StoreError> {
-        Ok(self
-            .conn()
-            .prepare_cached("SELECT 1 FROM events WHERE id = ?1")?
-            .query_row([id.as_bytes().as_slice()], |_| Ok(()))
-            .optional()?
-            .is_some())
-    }
+        /// Whether the log holds the event `id`.
+        fn holds(&self, id: EventId) -> Result<bool, StoreError> {
+            Ok(self
+                .conn()
+                .prepare_cached("SELECT 1 FROM events WHERE id = ?1")?
+                .query_row([id.as_bytes().as_slice()], |_| Ok(()))
+                .optional()?
+                .is_some())
+        }
 
-    /// The events the roster is worked out from (the campaign's creation and the roster
-    /// changes), in the total order: found by kind, without reading the rest of the log.
-    fn roster_events(&self) -> Result<Vec<Envelope>, StoreError> {
-        read_events_where(
-            self.conn(),
-            "WHERE kind IN ('campaign-created', 'roster.device', 'roster.revoke')",
-            [],
-        )
-    }
+        /// The events the roster is worked out from (the campaign's creation and the roster
+        /// changes), in the total order: found by kind, without reading the rest of the log.
+        fn roster_events(&self) -> Result<Vec<Envelope>, StoreError> {
+            read_events_where(
+                self.conn(),
+                "WHERE kind IN ('campaign-created', 'roster.device', 'roster.revoke')",
+                [],
+            )
+        }
 
-    /// Every event in the fold's total order, handed to `f` one at a time as it is decoded
-    /// (a streaming read: no list of the whole log is made).
-    fn for_each_event(
-        &self,
-        f: impl FnMut(Envelope) -> Result<(), StoreError>,
-    ) -> Result<(), StoreError> {
-        each_event_where(self.conn(), "", [], f)
-    }
+        /// Every event in the fold's total order, handed to `f` one at a time as it is decoded
+        /// (a streaming read: no list of the whole log is made).
+        fn for_each_event(
+            &self,
+            f: impl FnMut(Envelope) -> Result<(), StoreError>,
+        ) -> Result<(), StoreError> {
+            each_event_where(self.conn(), "", [], f)
+        }
 
-    /// The rulings and the events they rule on, in the total order: all that working out the
-    /// rulings in force needs (found by kind and by id, without reading the rest of the log).
-    fn rulings_and_targets(&self) -> Result<Vec<Envelope>, StoreError> {
-        let mut out = read_events_where(
+        /// The rulings and the events they rule on, in the total order: all that working out the
+        /// rulings in force needs (found by kind and by id, without reading the rest of the log).
+        fn rulings_and_targets(&self) -> Result<Vec<Envelope>, StoreError> {
+            let mut out = read_events_where(
             self.conn(),
             "WHERE kind IN ('ruling.retract', 'ruling.reinstate', 'ruling.amend', 'ruling.override')",
             [],
         )?;
-        let mut held: std::collections::HashSet<EventId> = out.iter().map(|e| e.id).collect();
-        let targets: Vec<EventId> = out
-            .iter()
-            .filter_map(|e| match &e.event {
-                Event::Ruling(r) => r.target(),
-                _ => None,
-            })
-            .collect();
-        for t in targets {
-            if !held.insert(t) {
-                continue;
-            }
-            out.extend(read_events_where(
-                self.conn(),
-                "WHERE id = ?1",
-                [t.as_bytes().as_slice()],
-            )?);
-        }
-        out.sort_by_key(|e| e.order_key());
-        Ok(out)
-    }
-
-    /// The projection's mark: the last row of the log it holds and the fold version that made
-    /// it (None when there is none).
-    fn projection_mark(&self) -> Result<Option<(i64, u32)>, StoreError> {
-        Ok(self
-            .conn()
-            .query_row(
-                "SELECT last_row, fold_version FROM projection_mark WHERE one = 1",
-                [],
-                |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)? as u32)),
-            )
-            .optional()?)
-    }
-
-    /// The projection's head (the campaign's state without its characters).
-    fn projection_head(&self) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self
-            .conn()
-            .prepare_cached("SELECT payload FROM projection WHERE key = x''")?
-            .query_row([], |r| r.get(0))
-            .optional()?)
-    }
-
-    /// The projection's entries for the characters `ids` (those it has), or for every
-    /// character when `ids` is None.
-    fn projection_characters(
-        &self,
-        ids: Option<&[CharacterId]>,
-    ) -> Result<Vec<Vec<u8>>, StoreError> {
-        let conn = self.conn();
-        match ids {
-            None => {
-                let mut stmt =
-                    conn.prepare_cached("SELECT payload FROM projection WHERE key != x''")?;
-                let rows = stmt.query_map([], |r| r.get(0))?;
-                Ok(rows.collect::<Result<Vec<_>, _>>()?)
-            }
-            Some(ids) => {
-                let mut stmt =
-                    conn.prepare_cached("SELECT payload FROM projection WHERE key = ?1")?;
-                let mut out = Vec::with_capacity(ids.len());
-                for id in ids {
-                    if let Some(p) = stmt
-                        .query_row([id.as_bytes().as_slice()], |r| r.get(0))
-                        .optional()?
-                    {
-                        out.push(p);
-                    }
+            let mut held: std::collections::HashSet<EventId> = out.iter().map(|e| e.id).collect();
+            let targets: Vec<EventId> = out
+                .iter()
+                .filter_map(|e| match &e.event {
+                    Event::Ruling(r) => r.target(),
+                    _ => None,
+                })
+                .collect();
+            for t in targets {
+                if !held.insert(t) {
+                    continue;
                 }
-                Ok(out)
+                out.extend(read_events_where(
+                    self.conn(),
+                    "WHERE id = ?1",
+                    [t.as_bytes().as_slice()],
+                )?);
+            }
+            out.sort_by_key(|e| e.order_key());
+            Ok(out)
+        }
+
+        /// The projection's mark: the last row of the log it holds and the fold version that made
+        /// it (None when there is none).
+        fn projection_mark(&self) -> Result<Option<(i64, u32)>, StoreError> {
+            Ok(self
+                .conn()
+                .query_row(
+                    "SELECT last_row, fold_version FROM projection_mark WHERE one = 1",
+                    [],
+                    |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)? as u32)),
+                )
+                .optional()?)
+        }
+
+        /// The projection's head (the campaign's state without its characters).
+        fn projection_head(&self) -> Result<Option<Vec<u8>>, StoreError> {
+            Ok(self
+                .conn()
+                .prepare_cached("SELECT payload FROM projection WHERE key = x''")?
+                .query_row([], |r| r.get(0))
+                .optional()?)
+        }
+
+        /// The projection's entries for the characters `ids` (those it has), or for every
+        /// character when `ids` is None.
+        fn projection_characters(
+            &self,
+            ids: Option<&[CharacterId]>,
+        ) -> Result<Vec<Vec<u8>>, StoreError> {
+            let conn = self.conn();
+            match ids {
+                None => {
+                    let mut stmt =
+                        conn.prepare_cached("SELECT payload FROM projection WHERE key != x''")?;
+                    let rows = stmt.query_map([], |r| r.get(0))?;
+                    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+                }
+                Some(ids) => {
+                    let mut stmt =
+                        conn.prepare_cached("SELECT payload FROM projection WHERE key = ?1")?;
+                    let mut out = Vec::with_capacity(ids.len());
+                    for id in ids {
+                        if let Some(p) = stmt
+                            .query_row([id.as_bytes().as_slice()], |r| r.get(0))
+                            .optional()?
+                        {
+                            out.push(p);
+                        }
+                    }
+                    Ok(out)
+                }
             }
         }
-    }
 
-    /// The event the log holds as `device`'s number `seq`, if any.
-    fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<EventId>, StoreError> {
-        Ok(self
-            .conn()
-            .prepare_cached("SELECT id FROM events WHERE device = ?1 AND seq = ?2")?
-            .query_row(params![device.as_bytes().as_slice(), seq as i64], |r| {
-                Ok(EventId(uuid(r.get_ref(0)?.as_blob()?)))
-            })
-            .optional()?)
-    }
+        /// The event the log holds as `device`'s number `seq`, if any.
+        fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<EventId>, StoreError> {
+            Ok(self
+                .conn()
+                .prepare_cached("SELECT id FROM events WHERE device = ?1 AND seq = ?2")?
+                .query_row(params![device.as_bytes().as_slice(), seq as i64], |r| {
+                    Ok(EventId(uuid(r.get_ref(0)?.as_blob()?)))
+                })
+                .optional()?)
+        }
 
-    /// Each event's id and its indexed columns as stored (kind, character), which are derived
-    /// from the payload and kept apart for lookups: `verify` compares them.
-    fn indexed_columns(
-        &self,
-    ) -> Result<Vec<(EventId, String, Option<leechbook_core::ids::CharacterId>)>, StoreError> {
-        let mut stmt = self
-            .conn()
-            .prepare_cached("SELECT id, kind, character FROM events")?;
-        let rows = stmt.query_map([], |r| {
-            Ok((
-                EventId(uuid(r.get_ref(0)?.as_blob()?)),
-                r.get::<_, String>(1)?,
-                r.get::<_, Option<Vec<u8>>>(2)?
-                    .map(|b| leechbook_core::ids::CharacterId(uuid(&b))),
-            ))
-        })?;
-        Ok(rows.collect::<Result<Vec<_>, _>>()?)
-    }
+        /// Each event's id and its indexed columns as stored (kind, character), which are derived
+        /// from the payload and kept apart for lookups: `verify` compares them.
+        fn indexed_columns(
+            &self,
+        ) -> Result<Vec<(EventId, String, Option<leechbook_core::ids::CharacterId>)>, StoreError>
+        {
+            let mut stmt = self
+                .conn()
+                .prepare_cached("SELECT id, kind, character FROM events")?;
+            let rows = stmt.query_map([], |r| {
+                Ok((
+                    EventId(uuid(r.get_ref(0)?.as_blob()?)),
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<Vec<u8>>>(2)?
+                        .map(|b| leechbook_core::ids::CharacterId(uuid(&b))),
+                ))
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        }
 
-    /// The snapshots' places, latest first.
-    fn snapshot_heads(&self) -> Result<Vec<SnapshotHead>, StoreError> {
-        let mut stmt = self.conn().prepare_cached(
-            "SELECT position, last_clock, last_device, last_seq, fold_version
+        /// The snapshots' places, latest first.
+        fn snapshot_heads(&self) -> Result<Vec<SnapshotHead>, StoreError> {
+            let mut stmt = self.conn().prepare_cached(
+                "SELECT position, last_clock, last_device, last_seq, fold_version
              FROM snapshots ORDER BY position DESC",
-        )?;
-        let rows = stmt.query_map([], |r| {
-            Ok(SnapshotHead {
-                position: r.get::<_, i64>(0)? as u64,
-                last: (
-                    r.get::<_, i64>(1)? as u64,
-                    DeviceId(uuid(&r.get::<_, Vec<u8>>(2)?)),
-                    r.get::<_, i64>(3)? as u64,
-                ),
-                fold_version: r.get::<_, i64>(4)? as u32,
-            })
-        })?;
-        Ok(rows.collect::<Result<Vec<_>, _>>()?)
-    }
-
-    /// The encoded state of the snapshot at `position`.
-    fn snapshot_payload(&self, position: u64) -> Result<Option<Vec<u8>>, StoreError> {
-        Ok(self
-            .conn()
-            .prepare_cached("SELECT payload FROM snapshots WHERE position = ?1")?
-            .query_row([position as i64], |r| r.get(0))
-            .optional()?)
-    }
-
-    /// The events whose id ends with the hex digits `suffix` (six or more; dashes ignored),
-    /// each with its order key: a whole id through the ids' index, a shorter suffix by a scan
-    /// of the ids (no index of random suffixes slows every append).
-    fn events_with_id_suffix(&self, suffix: &str) -> Result<Vec<(EventId, OrderKey)>, StoreError> {
-        let t = suffix.trim().to_ascii_lowercase().replace('-', "");
-        if t.len() < 6 || !t.chars().all(|c| c.is_ascii_hexdigit()) {
-            return Ok(Vec::new());
+            )?;
+            let rows = stmt.query_map([], |r| {
+                Ok(SnapshotHead {
+                    position: r.get::<_, i64>(0)? as u64,
+                    last: (
+                        r.get::<_, i64>(1)? as u64,
+                        DeviceId(uuid(&r.get::<_, Vec<u8>>(2)?)),
+                        r.get::<_, i64>(3)? as u64,
+                    ),
+                    fold_version: r.get::<_, i64>(4)? as u32,
+                })
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
         }
-        let (sql, key): (&str, Vec<u8>) = match Uuid::try_parse(&t) {
-            Ok(id) if t.len() == 32 => (
-                "SELECT id, clock, device, seq FROM events WHERE id = ?1",
-                id.as_bytes().to_vec(),
-            ),
-            _ => (
-                "SELECT id, clock, device, seq FROM events WHERE substr(id, 14, 3) = ?1",
-                (0..3)
-                    .map(|i| u8::from_str_radix(&t[t.len() - 6 + 2 * i..t.len() - 4 + 2 * i], 16))
-                    .collect::<Result<_, _>>()
-                    .unwrap_or_default(),
-            ),
-        };
-        let mut stmt = self.conn().prepare_cached(sql)?;
-        let rows = stmt.query_map([key], |r| {
-            Ok((
-                EventId(uuid(r.get_ref(0)?.as_blob()?)),
-                (
-                    r.get::<_, i64>(1)? as u64,
-                    DeviceId(uuid(r.get_ref(2)?.as_blob()?)),
-                    r.get::<_, i64>(3)? as u64,
-                ),
-            ))
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (id, key) = row?;
-            if id.0.simple().to_string().ends_with(&t) {
-                out.push((id, key));
+
+        /// The encoded state of the snapshot at `position`.
+        fn snapshot_payload(&self, position: u64) -> Result<Option<Vec<u8>>, StoreError> {
+            Ok(self
+                .conn()
+                .prepare_cached("SELECT payload FROM snapshots WHERE position = ?1")?
+                .query_row([position as i64], |r| r.get(0))
+                .optional()?)
+        }
+
+        /// The events whose id ends with the hex digits `suffix` (six or more; dashes ignored),
+        /// each with its order key: a whole id through the ids' index, a shorter suffix by a scan
+        /// of the ids (no index of random suffixes slows every append).
+        fn events_with_id_suffix(
+            &self,
+            suffix: &str,
+        ) -> Result<Vec<(EventId, OrderKey)>, StoreError> {
+            let t = suffix.trim().to_ascii_lowercase().replace('-', "");
+            if t.len() < 6 || !t.chars().all(|c| c.is_ascii_hexdigit()) {
+                return Ok(Vec::new());
             }
+            let (sql, key): (&str, Vec<u8>) = match Uuid::try_parse(&t) {
+                Ok(id) if t.len() == 32 => (
+                    "SELECT id, clock, device, seq FROM events WHERE id = ?1",
+                    id.as_bytes().to_vec(),
+                ),
+                _ => (
+                    "SELECT id, clock, device, seq FROM events WHERE substr(id, 14, 3) = ?1",
+                    (0..3)
+                        .map(|i| {
+                            u8::from_str_radix(&t[t.len() - 6 + 2 * i..t.len() - 4 + 2 * i], 16)
+                        })
+                        .collect::<Result<_, _>>()
+                        .unwrap_or_default(),
+                ),
+            };
+            let mut stmt = self.conn().prepare_cached(sql)?;
+            let rows = stmt.query_map([key], |r| {
+                Ok((
+                    EventId(uuid(r.get_ref(0)?.as_blob()?)),
+                    (
+                        r.get::<_, i64>(1)? as u64,
+                        DeviceId(uuid(r.get_ref(2)?.as_blob()?)),
+                        r.get::<_, i64>(3)? as u64,
+                    ),
+                ))
+            })?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (id, key) = row?;
+                if id.0.simple().to_string().ends_with(&t) {
+                    out.push((id, key));
+                }
+            }
+            Ok(out)
         }
-        Ok(out)
     }
 }
 
-impl ReadLog for Store {
+/// Forwards [`ReadLog`] to the SQL reads.
+macro_rules! read_log_by_sql {
+    ($t:ty) => {
+        impl ReadLog for $t {
+        fn events(&self) -> Result<Vec<Envelope>, StoreError> {
+            sql::SqlRead::events(self)
+        }
+
+        fn events_between(
+        &self,
+        after: Option<OrderKey>,
+        upto: OrderKey,
+    ) -> Result<Vec<Envelope>, StoreError> {
+            sql::SqlRead::events_between(self, after, upto)
+        }
+
+        fn events_after(&self, last: OrderKey) -> Result<Vec<Envelope>, StoreError> {
+            sql::SqlRead::events_after(self, last)
+        }
+
+        fn events_after_row(&self, mark: i64) -> Result<(Vec<Envelope>, i64), StoreError> {
+            sql::SqlRead::events_after_row(self, mark)
+        }
+
+        fn last_row(&self) -> Result<i64, StoreError> {
+            sql::SqlRead::last_row(self)
+        }
+
+        fn holds(&self, id: EventId) -> Result<bool, StoreError> {
+            sql::SqlRead::holds(self, id)
+        }
+
+        fn roster_events(&self) -> Result<Vec<Envelope>, StoreError> {
+            sql::SqlRead::roster_events(self)
+        }
+
+        fn for_each_event(
+        &self,
+        f: impl FnMut(Envelope) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+            sql::SqlRead::for_each_event(self, f)
+        }
+
+        fn rulings_and_targets(&self) -> Result<Vec<Envelope>, StoreError> {
+            sql::SqlRead::rulings_and_targets(self)
+        }
+
+        fn projection_mark(&self) -> Result<Option<(i64, u32)>, StoreError> {
+            sql::SqlRead::projection_mark(self)
+        }
+
+        fn projection_head(&self) -> Result<Option<Vec<u8>>, StoreError> {
+            sql::SqlRead::projection_head(self)
+        }
+
+        fn projection_characters(
+        &self,
+        ids: Option<&[CharacterId]>,
+    ) -> Result<Vec<Vec<u8>>, StoreError> {
+            sql::SqlRead::projection_characters(self, ids)
+        }
+
+        fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<EventId>, StoreError> {
+            sql::SqlRead::event_at(self, device, seq)
+        }
+
+        fn indexed_columns(
+        &self,
+    ) -> Result<Vec<(EventId, String, Option<leechbook_core::ids::CharacterId>)>, StoreError> {
+            sql::SqlRead::indexed_columns(self)
+        }
+
+        fn snapshot_heads(&self) -> Result<Vec<SnapshotHead>, StoreError> {
+            sql::SqlRead::snapshot_heads(self)
+        }
+
+        fn snapshot_payload(&self, position: u64) -> Result<Option<Vec<u8>>, StoreError> {
+            sql::SqlRead::snapshot_payload(self, position)
+        }
+
+        fn events_with_id_suffix(&self, suffix: &str) -> Result<Vec<(EventId, OrderKey)>, StoreError> {
+            sql::SqlRead::events_with_id_suffix(self, suffix)
+        }
+        }
+    };
+}
+
+read_log_by_sql!(Store);
+read_log_by_sql!(Writer<'_>);
+
+impl sql::SqlRead for Store {
     fn conn(&self) -> &Connection {
         &self.conn
     }
 }
 
-impl ReadLog for Writer<'_> {
+impl sql::SqlRead for Writer<'_> {
     fn conn(&self) -> &Connection {
         &self.tx
     }

@@ -263,3 +263,185 @@ fn a_killed_appender_leaves_every_committed_event() {
     let seqs: Vec<u64> = events.iter().map(|e| e.seq).collect();
     assert_eq!(seqs, (1..=events.len() as u64).collect::<Vec<_>>());
 }
+
+// ---------------------------------------------------------------------------------------
+// The log contract (`ReadLog` + `WriteLog`), run against the SQLite store on a file and the
+// in-memory log alike: events made elsewhere (the synthetic campaign, with retractions in
+// it), imported in two batches out of order.
+
+use leechbook_core::Envelope;
+use leechbook_store::memory::MemoryLog;
+use leechbook_store::{Snapshot, WriteLog};
+
+fn synthetic() -> (CampaignId, Vec<Envelope>) {
+    let log = leechbook_core::synthetic::campaign(3_000);
+    (log[0].campaign, log)
+}
+
+fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
+    assert!(log.events().unwrap().is_empty());
+    assert_eq!(log.last_row().unwrap(), 0);
+    assert_eq!(log.projection_mark().unwrap(), None);
+    assert!(log.snapshot_heads().unwrap().is_empty());
+    // Imported out of order, read back in the total order.
+    let (first, second) = all.split_at(all.len() / 2);
+    assert_eq!(log.import(second).unwrap(), second.len());
+    assert_eq!(log.last_row().unwrap(), second.len() as i64);
+    assert_eq!(log.import(first).unwrap(), first.len());
+    assert_eq!(log.events().unwrap(), all);
+    assert_eq!(log.last_row().unwrap(), all.len() as i64);
+    // Importing again adds nothing.
+    assert_eq!(log.import(all).unwrap(), 0);
+    let mut streamed = Vec::new();
+    log.for_each_event(|e| {
+        streamed.push(e);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(streamed, all);
+    // Cuts of the total order.
+    let (j, k) = (700, 2_100);
+    assert_eq!(
+        log.events_between(None, all[k].order_key()).unwrap(),
+        &all[..=k]
+    );
+    assert_eq!(
+        log.events_between(Some(all[j].order_key()), all[k].order_key())
+            .unwrap(),
+        &all[j + 1..=k]
+    );
+    assert_eq!(log.events_after(all[j].order_key()).unwrap(), &all[j + 1..]);
+    // Rows after a mark: the second batch was stored first.
+    let (after, last) = log.events_after_row(second.len() as i64).unwrap();
+    assert_eq!(after, first);
+    assert_eq!(last, all.len() as i64);
+    // Lookups.
+    let e = &all[1_234];
+    assert!(log.holds(e.id).unwrap());
+    assert!(!log.holds(EventId(uuid::Uuid::from_u128(42))).unwrap());
+    assert_eq!(log.event_at(e.device, e.seq).unwrap(), Some(e.id));
+    let suffix = &e.id.0.simple().to_string()[24..];
+    assert_eq!(
+        log.events_with_id_suffix(suffix).unwrap(),
+        vec![(e.id, e.order_key())]
+    );
+    let kinds = ["campaign-created", "roster.device", "roster.revoke"];
+    let roster: Vec<Envelope> = all
+        .iter()
+        .filter(|e| kinds.contains(&e.event.kind()))
+        .cloned()
+        .collect();
+    assert_eq!(log.roster_events().unwrap(), roster);
+    let rulings = log.rulings_and_targets().unwrap();
+    assert!(rulings
+        .windows(2)
+        .all(|w| w[0].order_key() < w[1].order_key()));
+    let retracts = all
+        .iter()
+        .filter(|e| e.event.kind() == "ruling.retract")
+        .count();
+    assert!(retracts > 0);
+    assert_eq!(rulings.len(), 2 * retracts, "each ruling and its target");
+    let columns = log.indexed_columns().unwrap();
+    assert_eq!(columns.len(), all.len());
+    assert!(columns.contains(&(e.id, e.event.kind().to_string(), e.event.character())));
+    // Refused whole: another campaign's event, and another event under a taken number.
+    let mut foreign = all[5].clone();
+    foreign.id = EventId(uuid::Uuid::from_u128(7));
+    foreign.campaign = CampaignId(uuid::Uuid::from_u128(9));
+    assert!(matches!(
+        log.import(&[foreign]),
+        Err(StoreError::ForeignEvent { .. })
+    ));
+    let mut clash = all[6].clone();
+    clash.id = EventId(uuid::Uuid::from_u128(8));
+    assert!(matches!(
+        log.import(&[clash]),
+        Err(StoreError::SeqClash { .. })
+    ));
+    assert_eq!(log.events().unwrap(), all);
+    // Checkpoints: latest first; a late event drops those at or after it.
+    for p in [1_000u64, 2_000, 3_000] {
+        log.save_snapshot(&Snapshot {
+            position: p,
+            last: all[p as usize - 1].order_key(),
+            fold_version: 1,
+            payload: vec![p as u8],
+        })
+        .unwrap();
+    }
+    let heads: Vec<u64> = log
+        .snapshot_heads()
+        .unwrap()
+        .iter()
+        .map(|h| h.position)
+        .collect();
+    assert_eq!(heads, vec![3_000, 2_000, 1_000]);
+    assert_eq!(
+        log.snapshot_payload(2_000).unwrap(),
+        Some(vec![2_000u16 as u8])
+    );
+    let mut late = all[1_500].clone();
+    late.id = EventId(uuid::Uuid::from_u128(11));
+    late.seq = 1_000_000;
+    late.clock = all[1_500].clock;
+    log.import(&[late]).unwrap();
+    let heads: Vec<u64> = log
+        .snapshot_heads()
+        .unwrap()
+        .iter()
+        .map(|h| h.position)
+        .collect();
+    assert_eq!(
+        heads,
+        vec![1_000],
+        "the checkpoints after the late event are gone"
+    );
+    log.drop_snapshot(1_000).unwrap();
+    assert!(log.snapshot_heads().unwrap().is_empty());
+    // The projection: head, entries, mark; a partial write keeps the others, a whole one
+    // drops them.
+    let (a, b) = (
+        leechbook_core::ids::CharacterId(uuid::Uuid::from_u128(1)),
+        leechbook_core::ids::CharacterId(uuid::Uuid::from_u128(2)),
+    );
+    log.put_projection(
+        b"head",
+        &[(a, b"a1".to_vec()), (b, b"b1".to_vec())],
+        true,
+        (5, 4),
+    )
+    .unwrap();
+    assert_eq!(log.projection_mark().unwrap(), Some((5, 4)));
+    assert_eq!(log.projection_head().unwrap(), Some(b"head".to_vec()));
+    let mut both = log.projection_characters(None).unwrap();
+    both.sort();
+    assert_eq!(both, vec![b"a1".to_vec(), b"b1".to_vec()]);
+    log.put_projection(b"head2", &[(a, b"a2".to_vec())], false, (6, 4))
+        .unwrap();
+    assert_eq!(
+        log.projection_characters(Some(&[a, b])).unwrap(),
+        vec![b"a2".to_vec(), b"b1".to_vec()]
+    );
+    log.put_projection(b"head3", &[(b, b"b3".to_vec())], true, (7, 4))
+        .unwrap();
+    assert_eq!(
+        log.projection_characters(None).unwrap(),
+        vec![b"b3".to_vec()]
+    );
+    assert_eq!(log.projection_mark().unwrap(), Some((7, 4)));
+}
+
+#[test]
+fn the_log_contract_on_a_sqlite_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (campaign, all) = synthetic();
+    let mut store = Store::create_joining(&dir.path().join("log.db"), campaign).unwrap();
+    log_contract(&mut store, &all);
+}
+
+#[test]
+fn the_log_contract_in_memory() {
+    let (campaign, all) = synthetic();
+    log_contract(&mut MemoryLog::new(campaign), &all);
+}

@@ -275,6 +275,10 @@ fn the_streamed_full_fold_is_the_fold_of_the_whole_log() {
     let (path, log) = synthetic_ledger(dir.path(), 9_000);
     let store = Store::open(&path).unwrap();
     assert!(leechbook_ledger::full_fold(&store).unwrap() == Ledger::fold(&log));
+    // The ledger's reads name no database: the same over the in-memory log.
+    let mut memory = leechbook_store::memory::MemoryLog::new(log[0].campaign);
+    leechbook_store::WriteLog::import(&mut memory, &log).unwrap();
+    assert!(leechbook_ledger::full_fold(&memory).unwrap() == Ledger::fold(&log));
     for system in ["harnmaster", "savage-worlds", "wrath-glory", "witch-iron"] {
         let copy = dir.path().join(format!("{system}.db"));
         std::fs::copy(

@@ -1,0 +1,275 @@
+//! [`MemoryLog`]: a campaign's log and what is kept beside it, in memory. The same contract
+//! as the SQLite store ([`ReadLog`] and [`WriteLog`]), checked by one conformance suite run
+//! against both (`store/tests/conformance.rs`); for tests, and for anything that wants a
+//! ledger without a file.
+
+use crate::{OrderKey, ReadLog, Snapshot, SnapshotHead, StoreError, WriteLog};
+use leechbook_core::ids::{CampaignId, CharacterId, DeviceId, EventId};
+use leechbook_core::{Envelope, Event};
+use std::collections::{BTreeMap, HashMap};
+
+/// A log in memory. Rows are kept in the order they were added (a row number, as SQLite's
+/// rowid), and an index in the total order.
+#[derive(Debug)]
+pub struct MemoryLog {
+    campaign: CampaignId,
+    rows: Vec<Envelope>,
+    order: BTreeMap<OrderKey, usize>,
+    by_id: HashMap<EventId, usize>,
+    snapshots: BTreeMap<u64, Snapshot>,
+    projection: BTreeMap<Vec<u8>, Vec<u8>>,
+    mark: Option<(i64, u32)>,
+}
+
+impl MemoryLog {
+    /// An empty log of `campaign`.
+    pub fn new(campaign: CampaignId) -> MemoryLog {
+        MemoryLog {
+            campaign,
+            rows: Vec::new(),
+            order: BTreeMap::new(),
+            by_id: HashMap::new(),
+            snapshots: BTreeMap::new(),
+            projection: BTreeMap::new(),
+            mark: None,
+        }
+    }
+
+    fn in_order(&self) -> impl Iterator<Item = &Envelope> {
+        self.order.values().map(|&i| &self.rows[i])
+    }
+
+    fn where_kind(&self, kinds: &[&str]) -> Vec<Envelope> {
+        self.in_order()
+            .filter(|e| kinds.contains(&e.event.kind()))
+            .cloned()
+            .collect()
+    }
+}
+
+impl ReadLog for MemoryLog {
+    fn events(&self) -> Result<Vec<Envelope>, StoreError> {
+        Ok(self.in_order().cloned().collect())
+    }
+
+    fn events_between(
+        &self,
+        after: Option<OrderKey>,
+        upto: OrderKey,
+    ) -> Result<Vec<Envelope>, StoreError> {
+        let from = match after {
+            Some(a) => std::ops::Bound::Excluded(a),
+            None => std::ops::Bound::Unbounded,
+        };
+        Ok(self
+            .order
+            .range((from, std::ops::Bound::Included(upto)))
+            .map(|(_, &i)| self.rows[i].clone())
+            .collect())
+    }
+
+    fn events_after(&self, last: OrderKey) -> Result<Vec<Envelope>, StoreError> {
+        Ok(self
+            .order
+            .range((std::ops::Bound::Excluded(last), std::ops::Bound::Unbounded))
+            .map(|(_, &i)| self.rows[i].clone())
+            .collect())
+    }
+
+    fn events_after_row(&self, mark: i64) -> Result<(Vec<Envelope>, i64), StoreError> {
+        let from = usize::try_from(mark.max(0))
+            .unwrap_or(0)
+            .min(self.rows.len());
+        let mut out: Vec<Envelope> = self.rows[from..].to_vec();
+        out.sort_by_key(|e| e.order_key());
+        Ok((out, self.last_row()?.max(mark)))
+    }
+
+    fn last_row(&self) -> Result<i64, StoreError> {
+        Ok(self.rows.len() as i64)
+    }
+
+    fn holds(&self, id: EventId) -> Result<bool, StoreError> {
+        Ok(self.by_id.contains_key(&id))
+    }
+
+    fn roster_events(&self) -> Result<Vec<Envelope>, StoreError> {
+        Ok(self.where_kind(&["campaign-created", "roster.device", "roster.revoke"]))
+    }
+
+    fn for_each_event(
+        &self,
+        mut f: impl FnMut(Envelope) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        for e in self.in_order() {
+            f(e.clone())?;
+        }
+        Ok(())
+    }
+
+    fn rulings_and_targets(&self) -> Result<Vec<Envelope>, StoreError> {
+        let rulings = self.where_kind(&[
+            "ruling.retract",
+            "ruling.reinstate",
+            "ruling.amend",
+            "ruling.override",
+        ]);
+        let mut out: BTreeMap<OrderKey, Envelope> =
+            rulings.iter().map(|e| (e.order_key(), e.clone())).collect();
+        for r in &rulings {
+            if let Event::Ruling(ruling) = &r.event {
+                if let Some(&i) = ruling.target().and_then(|t| self.by_id.get(&t)) {
+                    let e = &self.rows[i];
+                    out.insert(e.order_key(), e.clone());
+                }
+            }
+        }
+        Ok(out.into_values().collect())
+    }
+
+    fn projection_mark(&self) -> Result<Option<(i64, u32)>, StoreError> {
+        Ok(self.mark)
+    }
+
+    fn projection_head(&self) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self.projection.get(&Vec::new()).cloned())
+    }
+
+    fn projection_characters(
+        &self,
+        ids: Option<&[CharacterId]>,
+    ) -> Result<Vec<Vec<u8>>, StoreError> {
+        Ok(match ids {
+            None => self
+                .projection
+                .iter()
+                .filter(|(k, _)| !k.is_empty())
+                .map(|(_, v)| v.clone())
+                .collect(),
+            Some(ids) => ids
+                .iter()
+                .filter_map(|id| self.projection.get(id.as_bytes().as_slice()).cloned())
+                .collect(),
+        })
+    }
+
+    fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<EventId>, StoreError> {
+        Ok(self
+            .rows
+            .iter()
+            .find(|e| e.device == device && e.seq == seq)
+            .map(|e| e.id))
+    }
+
+    fn indexed_columns(&self) -> Result<Vec<(EventId, String, Option<CharacterId>)>, StoreError> {
+        Ok(self
+            .rows
+            .iter()
+            .map(|e| (e.id, e.event.kind().to_string(), e.event.character()))
+            .collect())
+    }
+
+    fn snapshot_heads(&self) -> Result<Vec<SnapshotHead>, StoreError> {
+        Ok(self
+            .snapshots
+            .values()
+            .rev()
+            .map(|s| SnapshotHead {
+                position: s.position,
+                last: s.last,
+                fold_version: s.fold_version,
+            })
+            .collect())
+    }
+
+    fn snapshot_payload(&self, position: u64) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self.snapshots.get(&position).map(|s| s.payload.clone()))
+    }
+
+    fn events_with_id_suffix(&self, suffix: &str) -> Result<Vec<(EventId, OrderKey)>, StoreError> {
+        let suffix = suffix.to_ascii_lowercase().replace('-', "");
+        Ok(self
+            .in_order()
+            .filter(|e| e.id.0.simple().to_string().ends_with(&suffix))
+            .map(|e| (e.id, e.order_key()))
+            .collect())
+    }
+}
+
+impl WriteLog for MemoryLog {
+    fn import(&mut self, envelopes: &[Envelope]) -> Result<usize, StoreError> {
+        // All or nothing: every check first.
+        let mut seen: HashMap<(DeviceId, u64), EventId> = HashMap::new();
+        for env in envelopes {
+            if env.campaign != self.campaign {
+                return Err(StoreError::ForeignEvent {
+                    id: env.id,
+                    campaign: env.campaign,
+                });
+            }
+            let held = seen
+                .get(&(env.device, env.seq))
+                .copied()
+                .or(self.event_at(env.device, env.seq)?);
+            if let Some(held) = held.filter(|h| *h != env.id) {
+                return Err(StoreError::SeqClash {
+                    device: env.device,
+                    seq: env.seq,
+                    held,
+                    incoming: env.id,
+                });
+            }
+            seen.insert((env.device, env.seq), env.id);
+        }
+        let mut added = 0;
+        for env in envelopes {
+            // A ruling makes stale every checkpoint that folds its target; any event every
+            // checkpoint at or after it (held ones too, as the SQLite store does).
+            if let Event::Ruling(r) = &env.event {
+                if let Some(&i) = r.target().and_then(|t| self.by_id.get(&t)) {
+                    let key = self.rows[i].order_key();
+                    self.snapshots.retain(|_, s| s.last < key);
+                }
+            }
+            let key = env.order_key();
+            self.snapshots.retain(|_, s| s.last < key);
+            if self.by_id.contains_key(&env.id) {
+                continue;
+            }
+            self.by_id.insert(env.id, self.rows.len());
+            self.order.insert(key, self.rows.len());
+            self.rows.push(env.clone());
+            added += 1;
+        }
+        Ok(added)
+    }
+
+    fn save_snapshot(&mut self, s: &Snapshot) -> Result<(), StoreError> {
+        self.snapshots.insert(s.position, s.clone());
+        Ok(())
+    }
+
+    fn drop_snapshot(&mut self, position: u64) -> Result<(), StoreError> {
+        self.snapshots.remove(&position);
+        Ok(())
+    }
+
+    fn put_projection(
+        &mut self,
+        head: &[u8],
+        characters: &[(CharacterId, Vec<u8>)],
+        whole: bool,
+        mark: (i64, u32),
+    ) -> Result<(), StoreError> {
+        if whole {
+            self.projection.clear();
+        }
+        self.projection.insert(Vec::new(), head.to_vec());
+        for (id, payload) in characters {
+            self.projection
+                .insert(id.as_bytes().to_vec(), payload.clone());
+        }
+        self.mark = Some(mark);
+        Ok(())
+    }
+}
