@@ -1,0 +1,405 @@
+//! The rolls that need no healer's treatment (blood loss, healing, course rolls, regeneration,
+//! infection, the grim wound's Shock Roll, aggravation) and a healer's attendance: checked
+//! read-only.
+
+use super::*;
+
+/// Checks a Healing Sequence roll and works out its outcome.
+pub fn check_seq(
+    ch: &HmCharacter,
+    r: &SeqRoll,
+    table: &TreatmentTable,
+    ctx: Context,
+) -> Result<HealOutcome, RollError> {
+    if ch.dead() {
+        return Err(not_owed(ch, "roll", "they are dead"));
+    }
+    let now = ctx.at;
+    let out = |injury, test, eml_parts, summary, effect| HealOutcome {
+        injury,
+        test,
+        eml_parts,
+        summary,
+        effect,
+    };
+    match r.kind {
+        SeqRollKind::BloodLoss => {
+            let inj = injury(ch, r.injury, "Blood Loss Advance Roll")?;
+            if !inj.bleeder || inj.healed() {
+                return Err(not_owed(
+                    ch,
+                    "Blood Loss Advance Roll",
+                    format!("{} is not a bleeder", inj.code()),
+                ));
+            }
+            check_due(
+                ch,
+                "Blood Loss Advance Roll",
+                inj.heal.next_blood_loss,
+                now,
+                r.forced,
+            )?;
+            let parts = if ch.sheet.beast {
+                vec![part("beast Strength ML50", 50)]
+            } else {
+                vec![part(
+                    format!("Strength ML{}", ch.sheet.strength_ml),
+                    ch.sheet.strength_ml,
+                )]
+            };
+            let test = d100_test(eml_of(&parts), r.roll);
+            let points = match test.level {
+                SuccessLevel::CF => 3,
+                SuccessLevel::F => 2,
+                SuccessLevel::S => 1,
+                SuccessLevel::CS => 0,
+            };
+            let summary = format!(
+                "{points} BP (total {}){}",
+                ch.blood_loss + points,
+                if inj.heal.stops_after_next_loss {
+                    "; the bleeding stops"
+                } else {
+                    ""
+                }
+            );
+            Ok(out(
+                Some(inj.id),
+                Some(test),
+                parts,
+                summary,
+                Effect::BloodLoss { points },
+            ))
+        }
+        SeqRollKind::Healing => {
+            let inj = injury(ch, r.injury, "Healing Roll")?;
+            if inj.healed() {
+                return Err(not_owed(
+                    ch,
+                    "Healing Roll",
+                    format!("injury {} has healed", inj.id.short()),
+                ));
+            }
+            if let Some(inf) = &ch.infection {
+                if !r.forced {
+                    return Err(not_owed(
+                        ch,
+                        "Healing Roll",
+                        format!(
+                            "an infection (in {}) halts all healing until it is defeated",
+                            ch.injury(inf.injury)
+                                .map(|i| i.place.label())
+                                .unwrap_or_default()
+                        ),
+                    ));
+                }
+            }
+            if inj.heal.period_unrolled && !r.forced {
+                return Err(not_owed(
+                    ch,
+                    "Healing Roll",
+                    "its d3+3 period is not rolled yet (roll healing-period)",
+                ));
+            }
+            check_due(ch, "Healing Roll", inj.heal.next_healing, now, r.forced)?;
+            let hr = healing_rate(inj, table);
+            let parts = vec![part(
+                format!("HB{} x HR{hr}", ch.sheet.healing_base),
+                ch.sheet.healing_base * hr,
+            )];
+            let mut test = d100_test(eml_of(&parts), r.roll);
+            // Cauterised bleeders and area injuries: failures ending 3, 5, 8, 0 are CF.
+            if (inj.heal.cauterised || inj.area)
+                && test.level == SuccessLevel::F
+                && matches!(r.roll % 10, 3 | 5 | 8 | 0)
+            {
+                test.level = SuccessLevel::CF;
+            }
+            let by = match test.level {
+                SuccessLevel::CS => 2,
+                SuccessLevel::S => 1,
+                _ => 0,
+            };
+            let infect = test.level == SuccessLevel::CF
+                && marks(inj, table).infection
+                && ch.infection.is_none();
+            let summary = if by > 0 {
+                level_change(inj, by)
+            } else if infect {
+                "no healing; the injury is infected".into()
+            } else {
+                "no healing this period".into()
+            };
+            Ok(out(
+                Some(inj.id),
+                Some(test),
+                parts,
+                summary,
+                Effect::Healing {
+                    by,
+                    infect,
+                    period: r.period,
+                },
+            ))
+        }
+        SeqRollKind::HealingPeriod => {
+            let inj = injury(ch, r.injury, "healing period roll")?;
+            if !inj.heal.period_unrolled && !r.forced {
+                return Err(not_owed(
+                    ch,
+                    "healing period roll",
+                    "its period is already set",
+                ));
+            }
+            if !(1..=3).contains(&r.roll) {
+                return Err(RollError::Roll(format!(
+                    "the healing period is a d3: it shows 1-3, not {}",
+                    r.roll
+                )));
+            }
+            Ok(out(
+                Some(inj.id),
+                None,
+                vec![],
+                format!("d3 {} -> the healing period is {} days", r.roll, r.roll + 3),
+                Effect::Period(r.roll),
+            ))
+        }
+        SeqRollKind::BloodRegeneration => {
+            let due = ch
+                .next_regeneration
+                .filter(|_| ch.blood_loss > 0)
+                .ok_or_else(|| {
+                    not_owed(
+                        ch,
+                        "blood regeneration test",
+                        "they have no Blood Loss Points",
+                    )
+                })?;
+            check_due(ch, "blood regeneration test", due, now, r.forced)?;
+            let mut parts = vec![part(
+                format!("END{} x 5", ch.sheet.endurance),
+                ch.sheet.endurance * 5,
+            )];
+            let weak = ch.infection_weakness();
+            if weak > 0 {
+                parts.push(part("infection weakness", -weak));
+            }
+            let test = d100_test(eml_of(&parts), r.roll);
+            let (by, skip) = match test.level {
+                SuccessLevel::CS => (2, false),
+                SuccessLevel::S => (1, false),
+                SuccessLevel::F => (0, false),
+                SuccessLevel::CF => (0, true),
+            };
+            let summary = match (by, skip) {
+                (0, true) => "no regeneration this period or the next".to_string(),
+                (0, false) => "no regeneration".to_string(),
+                (n, _) => format!(
+                    "{n} BP regenerated ({} left)",
+                    ch.blood_loss.saturating_sub(n)
+                ),
+            };
+            Ok(out(
+                None,
+                Some(test),
+                parts,
+                summary,
+                Effect::Regeneration { by, skip },
+            ))
+        }
+        SeqRollKind::Infection => {
+            let inf = ch
+                .infection
+                .ok_or_else(|| not_owed(ch, "infection course roll", "they have no infection"))?;
+            check_due(ch, "infection course roll", inf.next_roll, now, r.forced)?;
+            let mut parts = vec![part(
+                format!("HB{} x HR{}", ch.sheet.healing_base, inf.healing_rate),
+                ch.sheet.healing_base * inf.healing_rate,
+            )];
+            if ch.infection_bonus != 0 {
+                parts.push(part("healer", ch.infection_bonus));
+            }
+            let test = d100_test(eml_of(&parts), r.roll);
+            let by = shift(&test);
+            let hr = inf.healing_rate + by;
+            let summary = if hr <= 0 {
+                "the infection kills".to_string()
+            } else if hr >= 6 {
+                format!("infection HR{hr}: the infection is defeated")
+            } else {
+                format!("infection HR{} -> HR{hr}", inf.healing_rate)
+            };
+            Ok(out(
+                Some(inf.injury),
+                Some(test),
+                parts,
+                summary,
+                Effect::Infection { by },
+            ))
+        }
+        SeqRollKind::ExtendedShock => {
+            let es = ch.extended_shock.ok_or_else(|| {
+                not_owed(
+                    ch,
+                    "Extended Shock course roll",
+                    "they are not in Extended Shock",
+                )
+            })?;
+            check_due(
+                ch,
+                "Extended Shock course roll",
+                es.next_roll,
+                now,
+                r.forced,
+            )?;
+            let mut parts = vec![part(
+                format!("HB{} x HR{}", ch.sheet.healing_base, es.healing_rate),
+                ch.sheet.healing_base * es.healing_rate,
+            )];
+            if ch.fatigue() != 0 {
+                parts.push(part("fatigue", -ch.fatigue()));
+            }
+            if ch.extended_shock_bonus != 0 {
+                parts.push(part("healer", ch.extended_shock_bonus));
+            }
+            let test = d100_test(eml_of(&parts), r.roll);
+            let by = shift(&test);
+            let hr = es.healing_rate + by;
+            let summary = if hr <= 0 {
+                "Extended Shock kills".to_string()
+            } else if hr >= 6 {
+                format!("HR{hr}: recovered from Extended Shock")
+            } else {
+                format!("HR{} -> HR{hr}", es.healing_rate)
+            };
+            Ok(out(
+                None,
+                Some(test),
+                parts,
+                summary,
+                Effect::ExtendedShock { by },
+            ))
+        }
+        SeqRollKind::Coma => {
+            let coma = ch
+                .coma
+                .ok_or_else(|| not_owed(ch, "coma course roll", "they are not in a coma"))?;
+            check_due(ch, "coma course roll", coma.next_roll, now, r.forced)?;
+            let mut parts = vec![part(
+                format!("HB{} x HR{}", ch.sheet.healing_base, coma.healing_rate),
+                ch.sheet.healing_base * coma.healing_rate,
+            )];
+            if ch.fatigue() != 0 {
+                parts.push(part("fatigue", -ch.fatigue()));
+            }
+            if !r.sheltered {
+                parts.push(part("unsheltered", -20));
+            }
+            let test = d100_test(eml_of(&parts), r.roll);
+            let by = shift(&test);
+            let hr = (coma.healing_rate + by).max(1);
+            let summary = if hr >= 6 {
+                format!("HR{hr}: the coma ends")
+            } else {
+                format!("coma HR{} -> HR{hr}", coma.healing_rate)
+            };
+            Ok(out(None, Some(test), parts, summary, Effect::Coma { by }))
+        }
+        SeqRollKind::GrimShock => {
+            let inj = injury(ch, r.injury, "grim wound Shock Roll")?;
+            if !grim(inj) {
+                return Err(not_owed(
+                    ch,
+                    "grim wound Shock Roll",
+                    format!("{} is not a grim wound", inj.code()),
+                ));
+            }
+            check_due(
+                ch,
+                "grim wound Shock Roll",
+                inj.heal.next_grim,
+                now,
+                r.forced,
+            )?;
+            let mut parts = vec![part(
+                format!("Shock ML{}", ch.sheet.shock_ml),
+                ch.sheet.shock_ml,
+            )];
+            if ch.fatigue() != 0 {
+                parts.push(part("fatigue", -ch.fatigue()));
+            }
+            let test = d100_test(eml_of(&parts), r.roll);
+            let index = i32::from(inj.location_shock)
+                + i32::from(inj.level)
+                + crate::harnmaster::injury::shock_modifier(test.level);
+            let state = ch.shock.escalate(ShockState::of_index(index));
+            let summary = format!(
+                "SHK {}+{}{:+} = {index} -> {}",
+                inj.location_shock,
+                inj.level,
+                crate::harnmaster::injury::shock_modifier(test.level),
+                state
+            );
+            Ok(out(
+                Some(inj.id),
+                Some(test),
+                parts,
+                summary,
+                Effect::Grim { state },
+            ))
+        }
+        SeqRollKind::Aggravation => {
+            let inj = injury(ch, r.injury, "aggravation check")?;
+            if inj.healed() || inj.severity() == Severity::Minor {
+                return Err(not_owed(
+                    ch,
+                    "aggravation check",
+                    format!("{} is not Serious or Grievous", inj.code()),
+                ));
+            }
+            let mut parts = vec![part(
+                format!("Shock ML{}", ch.sheet.shock_ml),
+                ch.sheet.shock_ml,
+            )];
+            if ch.fatigue() != 0 {
+                parts.push(part("fatigue", -ch.fatigue()));
+            }
+            let test = d100_test(eml_of(&parts), r.roll);
+            let worse = !test.level.is_success();
+            let summary = if worse {
+                "aggravated: HR -1".into()
+            } else {
+                "not aggravated".into()
+            };
+            Ok(out(
+                Some(inj.id),
+                Some(test),
+                parts,
+                summary,
+                Effect::Aggravation { worse },
+            ))
+        }
+    }
+}
+
+/// Checks a healer's attendance.
+pub fn check_attends(ch: &HmCharacter, a: &HealerAttends) -> Result<HealOutcome, RollError> {
+    let what = "healer's attendance";
+    match a.condition {
+        Attended::ExtendedShock if ch.extended_shock.is_none() => {
+            return Err(not_owed(ch, what, "they are not in Extended Shock"))
+        }
+        Attended::Infection if ch.infection.is_none() => {
+            return Err(not_owed(ch, what, "they have no infection"))
+        }
+        _ => {}
+    }
+    Ok(HealOutcome {
+        injury: None,
+        test: None,
+        eml_parts: vec![],
+        summary: format!("{} attends: +{}", a.healer, a.bonus),
+        effect: Effect::Attend(a.condition, a.bonus),
+    })
+}
