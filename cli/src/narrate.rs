@@ -2,8 +2,12 @@
 //! fold's outcome values to text.
 
 use leechbook_core::fold::{Applied, Ledger};
+use leechbook_core::harnmaster::exchange::ExchangeOutcome;
 use leechbook_core::harnmaster::injury::{ImpactStep, LocationStep, StrikeOutcome};
+use leechbook_core::harnmaster::melee::Victor;
+use leechbook_core::harnmaster::missile::MissileResult;
 use leechbook_core::harnmaster::shock::GmRollKind;
+use leechbook_core::harnmaster::shot::ShotOutcome;
 use leechbook_core::harnmaster::state::ShockState;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::time::format_duration;
@@ -279,7 +283,7 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
                 ),
                 None => (String::new(), '?'),
             };
-            crate::commands::shoot::narrate_shot(outcome, &who(*shooter), &struck, letter)
+            narrate_shot(outcome, &who(*shooter), &struck, letter)
         }
         Applied::Melee {
             attacker,
@@ -310,7 +314,7 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
                 }
                 _ => ("?", '?', String::new()),
             };
-            crate::commands::melee::narrate_exchange(
+            narrate_exchange(
                 outcome,
                 &who(*attacker),
                 &who(*defender),
@@ -405,4 +409,168 @@ pub fn ruling(r: &leechbook_core::ruling::Ruling, applied: &str) -> String {
         ),
         Ruling::Override { .. } => format!("RULING: {applied}"),
     }
+}
+
+/// Narrates an exchange.
+pub fn narrate_exchange(
+    o: &ExchangeOutcome,
+    attacker: &str,
+    defender: &str,
+    defence: &str,
+    target: &str,
+    aspect: char,
+) -> String {
+    let mut s = format!(
+        "{attacker} attacks {defender}: {} vs EML{} ({}): {}",
+        o.attack.roll,
+        o.attack.eml,
+        parts(&o.attack_parts),
+        o.attack.level
+    );
+    match &o.defence {
+        Some(d) => s.push_str(&format!(
+            "; {defence} {} vs EML{} ({}): {}",
+            d.roll,
+            d.eml,
+            parts(&o.defence_parts),
+            d.level
+        )),
+        None => s.push_str(&format!("; {defence} (no roll)")),
+    }
+    for n in &o.notes {
+        s.push_str(&format!("; {n}"));
+    }
+    let stars = "*".repeat(o.outcome.stars as usize);
+    s.push_str(&match o.outcome.victor {
+        Victor::Attacker => format!("; {attacker} wins {stars}"),
+        Victor::Defender => format!("; {defender} wins {stars}"),
+        Victor::Nobody => "; both fail: no strike".into(),
+    });
+    if o.outcome.tie {
+        s.push_str(" (tie)");
+    }
+    if !o.tas.is_empty() {
+        s.push_str(&format!(
+            "; TA {}{}",
+            o.tas
+                .iter()
+                .map(|t| t.word())
+                .collect::<Vec<_>>()
+                .join(", "),
+            if o.default_tas {
+                " (default; --ta to choose)"
+            } else {
+                ""
+            }
+        ));
+    }
+    if o.outcome.weapon_damage {
+        s.push_str("; check for Weapon Damage (page 191)");
+    }
+    for m in &o.outcome.mishaps {
+        let who = if m.attacker { attacker } else { defender };
+        s.push_str(&if m.automatic {
+            format!("; {who}: automatic {} (failed)", m.kind.word())
+        } else {
+            format!("; {who} owes a {} roll", m.kind.word())
+        });
+    }
+    if let Some(who) = o.outcome.free_press {
+        s.push_str(&format!(
+            "; {} may call a free Press Roll",
+            if who { attacker } else { defender }
+        ));
+    }
+    if let Some((_, strike)) = &o.strike {
+        s.push_str(&format!(
+            "\n  {target} struck: {}",
+            self::strike(strike, aspect)
+        ));
+    }
+    s
+}
+
+/// Narrates a missile attack.
+pub fn narrate_shot(o: &ShotOutcome, shooter: &str, struck: &str, letter: char) -> String {
+    let parts: Vec<String> = o.parts.iter().map(crate::views::render_part).collect();
+    let mut s = format!(
+        "{shooter} shoots ({}): {} vs EML{} ({}): {}",
+        o.band.word(),
+        o.test.roll,
+        o.test.eml,
+        parts.join(" "),
+        o.test.level
+    );
+    s.push_str(&match &o.result {
+        MissileResult::Spoiled(m) => format!(
+            " -> spoiled (EML -40 or worse): the attack fails{}",
+            m.map(|k| format!("; CF against EML05: {shooter} owes a {} roll", k.word()))
+                .unwrap_or_default()
+        ),
+        MissileResult::Mishap(k) => format!(" -> mishap: {shooter} owes a {} roll", k.word()),
+        MissileResult::AutomaticMishap(ks) => format!(
+            " -> mishap: {shooter}: automatic {} (failed)",
+            ks.iter().map(|k| k.word()).collect::<Vec<_>>().join(" & ")
+        ),
+        MissileResult::Miss => " -> miss".into(),
+        MissileResult::Deviation => " -> deviation".into(),
+        MissileResult::Strike(n) => format!(" -> strike {}", "*".repeat(*n as usize)),
+        MissileResult::PotentialStrike { precision } => format!(
+            " -> potential strike{}",
+            if *precision {
+                " with Volley Precision"
+            } else {
+                ""
+            }
+        ),
+    });
+    for n in &o.notes {
+        s.push_str(&format!("; {n}"));
+    }
+    if let Some(d) = o.deviation {
+        s.push_str(&format!("; d8 {d}: the adjacent area"));
+    }
+    if let Some((roll, hit)) = o.count {
+        s.push_str(&format!(
+            "; count {roll} {} target count{}",
+            if hit { "within" } else { "beyond the" },
+            if hit { "" } else { ": no hit" }
+        ));
+    }
+    if let Some(t) = o.ta_d10 {
+        s.push_str(&format!(
+            "; d10 {t}: {}",
+            if t % 5 == 0 {
+                "the projectile's Impact TA"
+            } else {
+                "no Impact TA"
+            }
+        ));
+    }
+    if !o.tas.is_empty() {
+        s.push_str(&format!(
+            "; TA {}",
+            o.tas
+                .iter()
+                .map(|t| t.word())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    if let Some((_, strike)) = &o.strike {
+        s.push_str(&format!(
+            "\n  {struck} struck: {}",
+            self::strike(strike, letter)
+        ));
+    }
+    s
+}
+
+fn parts(p: &[leechbook_core::harnmaster::healing::EmlPart]) -> String {
+    p.iter()
+        .enumerate()
+        .filter(|(i, x)| *i == 0 || x.value != 0)
+        .map(|(_, x)| crate::views::render_part(x))
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -9,11 +9,9 @@ use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::dice::Die;
 use leechbook_core::fold::Applied;
-use leechbook_core::harnmaster::exchange::{
-    DefenceDecl, ExchangeOutcome, MeleeExchange, Situation, StrikeDecl,
-};
+use leechbook_core::harnmaster::exchange::{DefenceDecl, MeleeExchange, Situation, StrikeDecl};
 use leechbook_core::harnmaster::injury::STRIKE_DICE;
-use leechbook_core::harnmaster::melee::{Grip, Ta, Victor};
+use leechbook_core::harnmaster::melee::{Grip, Ta};
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::InjuryId;
 use leechbook_core::Event;
@@ -141,94 +139,6 @@ pub struct MeleeArgs {
     /// Faces: attack=N,defence=N,zone=N,...
     #[arg(long, value_name = "LIST")]
     pub dice: Option<String>,
-}
-
-fn parts(p: &[leechbook_core::harnmaster::healing::EmlPart]) -> String {
-    p.iter()
-        .enumerate()
-        .filter(|(i, x)| *i == 0 || x.value != 0)
-        .map(|(_, x)| crate::views::render_part(x))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Narrates an exchange.
-pub fn narrate_exchange(
-    o: &ExchangeOutcome,
-    attacker: &str,
-    defender: &str,
-    defence: &str,
-    target: &str,
-    aspect: char,
-) -> String {
-    let mut s = format!(
-        "{attacker} attacks {defender}: {} vs EML{} ({}): {}",
-        o.attack.roll,
-        o.attack.eml,
-        parts(&o.attack_parts),
-        o.attack.level
-    );
-    match &o.defence {
-        Some(d) => s.push_str(&format!(
-            "; {defence} {} vs EML{} ({}): {}",
-            d.roll,
-            d.eml,
-            parts(&o.defence_parts),
-            d.level
-        )),
-        None => s.push_str(&format!("; {defence} (no roll)")),
-    }
-    for n in &o.notes {
-        s.push_str(&format!("; {n}"));
-    }
-    let stars = "*".repeat(o.outcome.stars as usize);
-    s.push_str(&match o.outcome.victor {
-        Victor::Attacker => format!("; {attacker} wins {stars}"),
-        Victor::Defender => format!("; {defender} wins {stars}"),
-        Victor::Nobody => "; both fail: no strike".into(),
-    });
-    if o.outcome.tie {
-        s.push_str(" (tie)");
-    }
-    if !o.tas.is_empty() {
-        s.push_str(&format!(
-            "; TA {}{}",
-            o.tas
-                .iter()
-                .map(|t| t.word())
-                .collect::<Vec<_>>()
-                .join(", "),
-            if o.default_tas {
-                " (default; --ta to choose)"
-            } else {
-                ""
-            }
-        ));
-    }
-    if o.outcome.weapon_damage {
-        s.push_str("; check for Weapon Damage (page 191)");
-    }
-    for m in &o.outcome.mishaps {
-        let who = if m.attacker { attacker } else { defender };
-        s.push_str(&if m.automatic {
-            format!("; {who}: automatic {} (failed)", m.kind.word())
-        } else {
-            format!("; {who} owes a {} roll", m.kind.word())
-        });
-    }
-    if let Some(who) = o.outcome.free_press {
-        s.push_str(&format!(
-            "; {} may call a free Press Roll",
-            if who { attacker } else { defender }
-        ));
-    }
-    if let Some((_, strike)) = &o.strike {
-        s.push_str(&format!(
-            "\n  {target} struck: {}",
-            narrate::strike(strike, aspect)
-        ));
-    }
-    s
 }
 
 /// Records the exchange.

@@ -11,8 +11,8 @@ use clap::Args;
 use leechbook_core::dice::Die;
 use leechbook_core::harnmaster::injury::STRIKE_DICE;
 use leechbook_core::harnmaster::melee::Ta;
-use leechbook_core::harnmaster::missile::{MissileResult, Movement};
-use leechbook_core::harnmaster::shot::{Shot, ShotOutcome};
+use leechbook_core::harnmaster::missile::Movement;
+use leechbook_core::harnmaster::shot::Shot;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::InjuryId;
 use leechbook_core::Event;
@@ -89,82 +89,6 @@ pub struct ShootArgs {
     /// Faces: attack=N,count=N,ta=N,deviation=N,zone=N,...
     #[arg(long, value_name = "LIST")]
     pub dice: Option<String>,
-}
-
-/// Narrates a missile attack.
-pub fn narrate_shot(o: &ShotOutcome, shooter: &str, struck: &str, letter: char) -> String {
-    let parts: Vec<String> = o.parts.iter().map(crate::views::render_part).collect();
-    let mut s = format!(
-        "{shooter} shoots ({}): {} vs EML{} ({}): {}",
-        o.band.word(),
-        o.test.roll,
-        o.test.eml,
-        parts.join(" "),
-        o.test.level
-    );
-    s.push_str(&match &o.result {
-        MissileResult::Spoiled(m) => format!(
-            " -> spoiled (EML -40 or worse): the attack fails{}",
-            m.map(|k| format!("; CF against EML05: {shooter} owes a {} roll", k.word()))
-                .unwrap_or_default()
-        ),
-        MissileResult::Mishap(k) => format!(" -> mishap: {shooter} owes a {} roll", k.word()),
-        MissileResult::AutomaticMishap(ks) => format!(
-            " -> mishap: {shooter}: automatic {} (failed)",
-            ks.iter().map(|k| k.word()).collect::<Vec<_>>().join(" & ")
-        ),
-        MissileResult::Miss => " -> miss".into(),
-        MissileResult::Deviation => " -> deviation".into(),
-        MissileResult::Strike(n) => format!(" -> strike {}", "*".repeat(*n as usize)),
-        MissileResult::PotentialStrike { precision } => format!(
-            " -> potential strike{}",
-            if *precision {
-                " with Volley Precision"
-            } else {
-                ""
-            }
-        ),
-    });
-    for n in &o.notes {
-        s.push_str(&format!("; {n}"));
-    }
-    if let Some(d) = o.deviation {
-        s.push_str(&format!("; d8 {d}: the adjacent area"));
-    }
-    if let Some((roll, hit)) = o.count {
-        s.push_str(&format!(
-            "; count {roll} {} target count{}",
-            if hit { "within" } else { "beyond the" },
-            if hit { "" } else { ": no hit" }
-        ));
-    }
-    if let Some(t) = o.ta_d10 {
-        s.push_str(&format!(
-            "; d10 {t}: {}",
-            if t % 5 == 0 {
-                "the projectile's Impact TA"
-            } else {
-                "no Impact TA"
-            }
-        ));
-    }
-    if !o.tas.is_empty() {
-        s.push_str(&format!(
-            "; TA {}",
-            o.tas
-                .iter()
-                .map(|t| t.word())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    if let Some((_, strike)) = &o.strike {
-        s.push_str(&format!(
-            "\n  {struck} struck: {}",
-            narrate::strike(strike, letter)
-        ));
-    }
-    s
 }
 
 /// Records the attack.

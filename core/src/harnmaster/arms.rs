@@ -6,6 +6,8 @@
 //! Reduction lowers that AV, not below zero. A character's primary hand is the right one.
 
 use super::state::{Aspect, Place};
+/// What a character carries and can do with it: kept with the character's state.
+pub use super::state::{Gear, Skills};
 use serde::{Deserialize, Serialize};
 
 /// One strike mode of a weapon (`edge`, `point`, `bash`).
@@ -141,38 +143,6 @@ impl Arms {
         }
         Ok(())
     }
-}
-
-/// The skills the Melee and Missile Sequences use, and the Strength Impact Modifier.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Skills {
-    /// Melee ML.
-    pub melee: i32,
-    /// Dodge ML.
-    pub dodge: i32,
-    /// Archery ML.
-    pub archery: i32,
-    /// Throwing ML.
-    pub throwing: i32,
-    /// Slings ML.
-    pub slings: i32,
-    /// Initiative ML.
-    pub initiative: i32,
-    /// Riding ML (mounted combat).
-    pub riding: i32,
-    /// Strength Impact Modifier.
-    pub str_impact: i32,
-}
-
-/// What a character carries.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Gear {
-    /// Readied weapons, by name.
-    pub weapons: Vec<String>,
-    /// Armour worn, by name.
-    pub armour: Vec<String>,
-    /// Skills.
-    pub skills: Skills,
 }
 
 /// Returns the AV and rigidity at `place` against `aspect`, less `reduction`, from the

@@ -3,6 +3,7 @@
 
 use super::body::ZoneKind;
 use crate::ids::{CharacterId, InjuryId};
+use crate::test_roll::SuccessLevel;
 use crate::time::CampaignTime;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -210,7 +211,7 @@ pub struct Injury {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HealState {
     /// The treatment that applies (None: untreated, which counts as CF).
-    pub treatment: Option<super::healing::Treated>,
+    pub treatment: Option<Treated>,
     /// Healing Rate lost to aggravation (the Serious-injury aggravation option), min HR1.
     pub aggravation: i32,
     /// When the next injury Healing Roll falls due.
@@ -441,7 +442,7 @@ pub struct HmCharacter {
     /// Weariness fatigue left by a coma.
     pub weariness: i32,
     /// Weapons, armour and combat skills.
-    pub gear: super::arms::Gear,
+    pub gear: Gear,
 }
 
 /// An infection (Healing Sequence step 7).
@@ -478,7 +479,7 @@ impl HmCharacter {
             extended_shock_bonus: 0,
             infection_bonus: 0,
             weariness: 0,
-            gear: super::arms::Gear::default(),
+            gear: Gear::default(),
         }
     }
 
@@ -516,4 +517,82 @@ impl HmCharacter {
     pub fn bleeding(&self) -> bool {
         self.injuries.iter().any(|i| i.bleeder && !i.healed())
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// What a character carries, and what a treatment left on an injury (state the Melee and
+// Healing Sequences read and write; their tables live with them).
+
+/// The skills the Melee and Missile Sequences use, and the Strength Impact Modifier.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Skills {
+    /// Melee ML.
+    pub melee: i32,
+    /// Dodge ML.
+    pub dodge: i32,
+    /// Archery ML.
+    pub archery: i32,
+    /// Throwing ML.
+    pub throwing: i32,
+    /// Slings ML.
+    pub slings: i32,
+    /// Initiative ML.
+    pub initiative: i32,
+    /// Riding ML (mounted combat).
+    pub riding: i32,
+    /// Strength Impact Modifier.
+    pub str_impact: i32,
+}
+
+/// What a character carries.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Gear {
+    /// Readied weapons, by name.
+    pub weapons: Vec<String>,
+    /// Armour worn, by name.
+    pub armour: Vec<String>,
+    /// Skills.
+    pub skills: Skills,
+}
+
+/// What one cell of a TREATMENT ROLL table gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CellResult {
+    /// A Healing Rate.
+    Hr(u8),
+    /// HEAL: the treatment heals the injury at once.
+    Heal,
+    /// Frost amputation: the patient suffers an edge injury of this level instead.
+    Amputated(u8),
+}
+
+/// One cell: the result and its marks (the boxes the extraction lost; see [`treatment_table`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cell {
+    /// The result.
+    pub result: CellResult,
+    /// The chance of infection (step 7).
+    pub infection: bool,
+    /// The chance of permanent impairment (step 8).
+    pub permanent: bool,
+    /// The treatment causes a Bleeder.
+    pub bleeder: bool,
+}
+
+/// A treatment as it applies to an injury.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Treated {
+    /// The success level whose row applies (after the Grievous cap, CF if any healer's CF).
+    pub level: SuccessLevel,
+    /// That row's cell.
+    pub cell: Cell,
+    /// The healers who rolled, with their Physician Index.
+    pub healers: Vec<(String, i32)>,
+    /// The best success level among the healers' rolls, each capped by its own healer's
+    /// Physician Index on a Grievous injury (before a CF replaces it).
+    pub best: SuccessLevel,
+    /// Any healer rolled CF (it replaces all other results).
+    pub any_cf: bool,
+    /// When the last treatment roll was made.
+    pub at: CampaignTime,
 }

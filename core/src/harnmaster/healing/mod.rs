@@ -46,6 +46,8 @@ mod rolls;
 mod tables;
 mod treatment;
 
+/// What a treatment leaves on an injury: kept with the character's state.
+pub use super::state::{Cell, CellResult, Treated};
 pub use apply::*;
 pub use events::*;
 pub use impairment::*;

@@ -64,30 +64,6 @@ impl TreatmentKind {
     }
 }
 
-/// What one cell of a TREATMENT ROLL table gives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum CellResult {
-    /// A Healing Rate.
-    Hr(u8),
-    /// HEAL: the treatment heals the injury at once.
-    Heal,
-    /// Frost amputation: the patient suffers an edge injury of this level instead.
-    Amputated(u8),
-}
-
-/// One cell: the result and its marks (the boxes the extraction lost; see [`treatment_table`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Cell {
-    /// The result.
-    pub result: CellResult,
-    /// The chance of infection (step 7).
-    pub infection: bool,
-    /// The chance of permanent impairment (step 8).
-    pub permanent: bool,
-    /// The treatment causes a Bleeder.
-    pub bleeder: bool,
-}
-
 /// One injury type's column of three severities.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeverityColumn {
@@ -350,22 +326,4 @@ pub fn treatment_table() -> TreatmentTable {
             "EXT* (projectile S3 only; S2 uses CLN): applied by the injury's level at treatment".into(),
         ],
     }
-}
-
-/// A treatment as it applies to an injury.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Treated {
-    /// The success level whose row applies (after the Grievous cap, CF if any healer's CF).
-    pub level: SuccessLevel,
-    /// That row's cell.
-    pub cell: Cell,
-    /// The healers who rolled, with their Physician Index.
-    pub healers: Vec<(String, i32)>,
-    /// The best success level among the healers' rolls, each capped by its own healer's
-    /// Physician Index on a Grievous injury (before a CF replaces it).
-    pub best: SuccessLevel,
-    /// Any healer rolled CF (it replaces all other results).
-    pub any_cf: bool,
-    /// When the last treatment roll was made.
-    pub at: CampaignTime,
 }
