@@ -10,8 +10,9 @@
 //! variants only at the end; never reorder, remove or change a shipped variant. A change of
 //! shape gets a new variant (or a new schema version that the store upcasts on read).
 
+use crate::harnmaster::state::ShockState;
 use crate::harnmaster::HmEvent;
-use crate::ids::{CampaignId, CharacterId, DeviceId, EventId};
+use crate::ids::{CampaignId, CharacterId, DeviceId, EventId, InjuryId};
 use crate::time::CampaignTime;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -105,7 +106,7 @@ pub enum Event {
     HarnMaster(HmEvent),
     /// A GM's ruling about the record (retract, reinstate, amend, override). Undone by
     /// another ruling.
-    Ruling(crate::ruling::Ruling),
+    Ruling(Ruling),
     /// A Savage Worlds event.
     SavageWorlds(crate::savage::SwEvent),
     /// A Wrath & Glory event.
@@ -113,7 +114,7 @@ pub enum Event {
     /// A Witch Iron event.
     WitchIron(crate::witch::WiEvent),
     /// A roster change, the GM's: a device joins or is revoked.
-    Roster(crate::roster::RosterChange),
+    Roster(RosterChange),
 }
 
 impl Event {
@@ -140,13 +141,13 @@ impl Event {
             Event::SavageWorlds(e) => e.kind(),
             Event::WrathGlory(e) => e.kind(),
             Event::WitchIron(e) => e.kind(),
-            Event::Roster(crate::roster::RosterChange::Device { .. }) => "roster.device",
-            Event::Roster(crate::roster::RosterChange::Revoke { .. }) => "roster.revoke",
+            Event::Roster(RosterChange::Device { .. }) => "roster.device",
+            Event::Roster(RosterChange::Revoke { .. }) => "roster.revoke",
             Event::Ruling(r) => match r {
-                crate::ruling::Ruling::Retract { .. } => "ruling.retract",
-                crate::ruling::Ruling::Reinstate { .. } => "ruling.reinstate",
-                crate::ruling::Ruling::Amend { .. } => "ruling.amend",
-                crate::ruling::Ruling::Override { .. } => "ruling.override",
+                Ruling::Retract { .. } => "ruling.retract",
+                Ruling::Reinstate { .. } => "ruling.reinstate",
+                Ruling::Amend { .. } => "ruling.amend",
+                Ruling::Override { .. } => "ruling.override",
             },
             Event::HarnMaster(e) => match e {
                 HmEvent::BodyTableDefined(_) => "hm.body-table-defined",
@@ -172,7 +173,7 @@ impl Event {
     /// Returns the character the event is about, if one.
     pub fn character(&self) -> Option<CharacterId> {
         match self {
-            Event::Ruling(crate::ruling::Ruling::Override { character, .. }) => Some(*character),
+            Event::Ruling(Ruling::Override { character, .. }) => Some(*character),
             Event::SavageWorlds(e) => Some(e.character()),
             Event::WrathGlory(e) => Some(e.character()),
             Event::WitchIron(e) => e.character(),
@@ -221,9 +222,7 @@ impl Event {
     pub fn check_faces(&self) -> Result<(), crate::dice::DiceError> {
         match self {
             Event::HarnMaster(e) => e.check_faces(),
-            Event::Ruling(crate::ruling::Ruling::Amend { replacement, .. }) => {
-                replacement.check_faces()
-            }
+            Event::Ruling(Ruling::Amend { replacement, .. }) => replacement.check_faces(),
             _ => Ok(()),
         }
     }
@@ -239,10 +238,11 @@ impl Event {
                 HmEvent::GmRoll(g) => g.injury,
                 _ => None,
             },
-            Event::Ruling(crate::ruling::Ruling::Override { decree, .. }) => match decree {
-                crate::ruling::Decree::InjuryLevel { injury, .. }
-                | crate::ruling::Decree::HealingRate { injury, .. } => Some(*injury),
-                crate::ruling::Decree::ShockState(_) => None,
+            Event::Ruling(Ruling::Override { decree, .. }) => match decree {
+                Decree::InjuryLevel { injury, .. } | Decree::HealingRate { injury, .. } => {
+                    Some(*injury)
+                }
+                Decree::ShockState(_) => None,
             },
             _ => None,
         }
@@ -279,4 +279,119 @@ impl Envelope {
     pub fn order_key(&self) -> (u64, DeviceId, u64) {
         (self.clock, self.device, self.seq)
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// The payloads of rulings and roster changes: events themselves (a ruling's amendment holds
+// an event), so they live with `Event`. Which are in force is worked out in `ruling` and
+// `roster`, which re-export these.
+
+/// A GM's ruling about the record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Ruling {
+    /// Strike an event from the record.
+    Retract {
+        /// The event.
+        target: EventId,
+        /// Why.
+        reason: String,
+    },
+    /// Undo a retraction.
+    Reinstate {
+        /// The event.
+        target: EventId,
+        /// Why.
+        reason: String,
+    },
+    /// Replace an event's content with a corrected one of the same kind.
+    Amend {
+        /// The event.
+        target: EventId,
+        /// The corrected event.
+        replacement: Box<Event>,
+        /// Why.
+        reason: String,
+    },
+    /// Decree an outcome from this moment on.
+    Override {
+        /// Whose.
+        character: CharacterId,
+        /// What.
+        decree: Decree,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl Ruling {
+    /// Returns the event the ruling is about, if it is about one.
+    pub fn target(&self) -> Option<EventId> {
+        match self {
+            Ruling::Retract { target, .. }
+            | Ruling::Reinstate { target, .. }
+            | Ruling::Amend { target, .. } => Some(*target),
+            Ruling::Override { .. } => None,
+        }
+    }
+
+    /// Returns the reason given.
+    pub fn reason(&self) -> &str {
+        match self {
+            Ruling::Retract { reason, .. }
+            | Ruling::Reinstate { reason, .. }
+            | Ruling::Amend { reason, .. }
+            | Ruling::Override { reason, .. } => reason,
+        }
+    }
+}
+
+/// An outcome the GM decrees.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Decree {
+    /// An injury's level (0 heals it).
+    InjuryLevel {
+        /// The injury.
+        injury: InjuryId,
+        /// The level, 0-5.
+        level: u8,
+    },
+    /// The character's Shock State.
+    ShockState(ShockState),
+    /// An injury's Healing Rate.
+    HealingRate {
+        /// The injury.
+        injury: InjuryId,
+        /// The HR, 1-6.
+        rate: i32,
+    },
+}
+
+/// A device's role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Role {
+    /// The GM: everything.
+    Gm,
+    /// A player: events about their own characters.
+    Player,
+}
+
+/// A roster event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RosterChange {
+    /// A device joins (or its entry is replaced).
+    Device {
+        /// The device.
+        device: DeviceId,
+        /// Its ed25519 public key.
+        key: Vec<u8>,
+        /// Its role.
+        role: Role,
+        /// The characters a player device records for.
+        characters: Vec<CharacterId>,
+    },
+    /// A device is revoked from this point of the log on.
+    Revoke {
+        /// The device.
+        device: DeviceId,
+    },
 }

@@ -13,39 +13,10 @@
 //! tests) is not checked.
 
 use crate::event::{Envelope, Event};
+pub use crate::event::{Role, RosterChange};
 use crate::ids::{CharacterId, DeviceId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// A device's role.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Role {
-    /// The GM: everything.
-    Gm,
-    /// A player: events about their own characters.
-    Player,
-}
-
-/// A roster event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum RosterChange {
-    /// A device joins (or its entry is replaced).
-    Device {
-        /// The device.
-        device: DeviceId,
-        /// Its ed25519 public key.
-        key: Vec<u8>,
-        /// Its role.
-        role: Role,
-        /// The characters a player device records for.
-        characters: Vec<CharacterId>,
-    },
-    /// A device is revoked from this point of the log on.
-    Revoke {
-        /// The device.
-        device: DeviceId,
-    },
-}
 
 /// One device's entry.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

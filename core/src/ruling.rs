@@ -21,91 +21,10 @@
 //! of another kind or about another character, a retraction of the campaign's creation) is
 //! void, with its reason.
 
+pub use crate::event::{Decree, Ruling};
 use crate::event::{Envelope, Event};
-use crate::harnmaster::state::ShockState;
-use crate::ids::{CharacterId, EventId, InjuryId};
-use serde::{Deserialize, Serialize};
+use crate::ids::EventId;
 use std::collections::{HashMap, HashSet};
-
-/// A GM's ruling about the record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Ruling {
-    /// Strike an event from the record.
-    Retract {
-        /// The event.
-        target: EventId,
-        /// Why.
-        reason: String,
-    },
-    /// Undo a retraction.
-    Reinstate {
-        /// The event.
-        target: EventId,
-        /// Why.
-        reason: String,
-    },
-    /// Replace an event's content with a corrected one of the same kind.
-    Amend {
-        /// The event.
-        target: EventId,
-        /// The corrected event.
-        replacement: Box<Event>,
-        /// Why.
-        reason: String,
-    },
-    /// Decree an outcome from this moment on.
-    Override {
-        /// Whose.
-        character: CharacterId,
-        /// What.
-        decree: Decree,
-        /// Why.
-        reason: String,
-    },
-}
-
-impl Ruling {
-    /// Returns the event the ruling is about, if it is about one.
-    pub fn target(&self) -> Option<EventId> {
-        match self {
-            Ruling::Retract { target, .. }
-            | Ruling::Reinstate { target, .. }
-            | Ruling::Amend { target, .. } => Some(*target),
-            Ruling::Override { .. } => None,
-        }
-    }
-
-    /// Returns the reason given.
-    pub fn reason(&self) -> &str {
-        match self {
-            Ruling::Retract { reason, .. }
-            | Ruling::Reinstate { reason, .. }
-            | Ruling::Amend { reason, .. }
-            | Ruling::Override { reason, .. } => reason,
-        }
-    }
-}
-
-/// An outcome the GM decrees.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Decree {
-    /// An injury's level (0 heals it).
-    InjuryLevel {
-        /// The injury.
-        injury: InjuryId,
-        /// The level, 0-5.
-        level: u8,
-    },
-    /// The character's Shock State.
-    ShockState(ShockState),
-    /// An injury's Healing Rate.
-    HealingRate {
-        /// The injury.
-        injury: InjuryId,
-        /// The HR, 1-6.
-        rate: i32,
-    },
-}
 
 /// The rulings in force over a log.
 #[derive(Clone, Debug, Default)]
