@@ -74,6 +74,14 @@ pub enum FoldError {
     /// An unknown option or a malformed table.
     #[error("{0}")]
     Setting(String),
+    /// A rules system refused the event (its own words).
+    #[error("{message}")]
+    System {
+        /// The system.
+        system: &'static str,
+        /// Why.
+        message: String,
+    },
     /// The clock would go backwards.
     #[error("the campaign clock is at {now}; it cannot go back to {to}")]
     ClockBackwards {
@@ -593,19 +601,7 @@ impl Ledger {
                 self.apply_hm(env, e, ctx)
             }
             Event::Ruling(r) => self.apply_ruling(r, ctx),
-            Event::SavageWorlds(e) => {
-                let id = e.character();
-                let i = *self.by_id.get(&id).ok_or(FoldError::UnknownCharacter(id))?;
-                let CharacterState::SavageWorlds(c) = &mut self.characters[i] else {
-                    return Err(FoldError::UnknownCharacter(id));
-                };
-                let out = crate::savage::apply(c, e, ctx.at)
-                    .map_err(|e| FoldError::Setting(e.to_string()))?;
-                Ok(Applied::System {
-                    character: id,
-                    summary: out.summary,
-                })
-            }
+            Event::SavageWorlds(e) => self.apply_system::<crate::system::SavageWorlds>(e, ctx),
             Event::WitchIron(e) => self.apply_wi(e, ctx),
             Event::Roster(change) => Ok(Applied::Setting(match change {
                 crate::roster::RosterChange::Device {
@@ -642,23 +638,7 @@ impl Ledger {
                     format!("device {} is revoked", device.short())
                 }
             })),
-            Event::WrathGlory(e) => {
-                let id = e.character();
-                let i = *self.by_id.get(&id).ok_or(FoldError::UnknownCharacter(id))?;
-                let CharacterState::WrathGlory(c) = &mut self.characters[i] else {
-                    return Err(FoldError::UnknownCharacter(id));
-                };
-                let mut copy = c.clone();
-                let mut dice = injury::Replayed::new(e.dice());
-                let summary = crate::wrath::apply(&mut copy, e, &mut dice, ctx.at)
-                    .map_err(|e| FoldError::Setting(e.to_string()))?;
-                dice.all_read()?;
-                *c = copy;
-                Ok(Applied::System {
-                    character: id,
-                    summary,
-                })
-            }
+            Event::WrathGlory(e) => self.apply_system::<crate::system::WrathGlory>(e, ctx),
         }
     }
 
@@ -932,43 +912,56 @@ impl Ledger {
     }
 
     fn apply_wi(&mut self, e: &crate::witch::WiEvent, ctx: Context) -> Result<Applied, FoldError> {
-        use crate::witch::{apply, WiEvent};
-        let setting = FoldError::Setting;
-        if let WiEvent::TableDefined(t) = e {
-            t.validate().map_err(setting)?;
+        if let crate::witch::WiEvent::TableDefined(t) = e {
+            t.validate().map_err(FoldError::Setting)?;
             self.wi_tables.push(t.clone());
             return Ok(Applied::Setting(format!(
                 "Witch Iron {} table defined",
                 t.part
             )));
         }
-        let target = e
-            .character()
-            .ok_or_else(|| setting("no character".into()))?;
-        let attacker = match e {
-            WiEvent::Quarrel { attacker, .. } => Some(*attacker),
-            _ => None,
-        };
-        if attacker == Some(target) {
-            return Err(setting("a character cannot quarrel with themselves".into()));
+        self.apply_system::<crate::system::WitchIron>(e, ctx)
+    }
+
+    /// Applies an event of a rules system the one way every system's events apply: copies
+    /// of the characters it touches, the system's `apply` on them, and the copies written
+    /// back only when it applied whole.
+    fn apply_system<S: crate::system::RulesSystem>(
+        &mut self,
+        e: &S::Event,
+        ctx: Context,
+    ) -> Result<Applied, FoldError> {
+        let ids = S::touches(e);
+        let first = *ids.first().ok_or_else(|| FoldError::System {
+            system: S::SYSTEM.name(),
+            message: "the event names no character".into(),
+        })?;
+        if ids[1..].contains(&first) {
+            return Err(FoldError::System {
+                system: S::SYSTEM.name(),
+                message: "a character cannot quarrel with themselves".into(),
+            });
         }
-        let wi = |l: &Ledger, id: CharacterId| -> Result<crate::witch::WiCharacter, FoldError> {
-            match l.character(id) {
-                Some(CharacterState::WitchIron(c)) => Ok(c.clone()),
-                _ => Err(FoldError::UnknownCharacter(id)),
-            }
+        let mut copies = Vec::with_capacity(ids.len());
+        for id in &ids {
+            let state = self.character(*id).ok_or(FoldError::UnknownCharacter(*id))?;
+            copies.push(S::held(state).ok_or(FoldError::UnknownCharacter(*id))?.clone());
+        }
+        let world = crate::system::World {
+            now: ctx.at,
+            round_seconds: ctx.round_seconds,
+            wi_tables: &self.wi_tables,
         };
-        let mut t = wi(self, target)?;
-        let mut a = attacker.map(|id| wi(self, id)).transpose()?;
-        let round = self.campaign.as_ref().map_or(10, |c| c.round_seconds);
-        let summary =
-            apply(&mut t, a.as_mut(), &self.wi_tables, e, ctx.at, round).map_err(setting)?;
-        for c in std::iter::once(t).chain(a) {
-            let i = self.by_id[&c.id];
-            self.characters[i] = CharacterState::WitchIron(c);
+        let summary = S::apply(&mut copies, e, &world).map_err(|err| FoldError::System {
+            system: S::SYSTEM.name(),
+            message: err.to_string(),
+        })?;
+        for (id, c) in ids.iter().zip(copies) {
+            let i = self.by_id[id];
+            self.characters[i] = S::state(c);
         }
         Ok(Applied::System {
-            character: target,
+            character: first,
             summary,
         })
     }

@@ -18,6 +18,7 @@ pub mod roster;
 pub mod ruling;
 pub mod savage;
 pub mod synthetic;
+pub mod system;
 pub mod test_roll;
 pub mod time;
 pub mod witch;
