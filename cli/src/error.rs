@@ -63,6 +63,9 @@ impl fmt::Display for CommandError {
 
 impl From<StoreError> for CommandError {
     fn from(e: StoreError) -> CommandError {
+        if let StoreError::NotFound(_) = e {
+            return CommandError::user(format!("{e} (create one with `leechbook init`)"));
+        }
         let kind = match e {
             StoreError::NotFound(_)
             | StoreError::NotALedger { .. }
@@ -83,7 +86,12 @@ impl From<StoreError> for CommandError {
 
 impl From<FoldError> for CommandError {
     fn from(e: FoldError) -> CommandError {
-        CommandError::user(e.to_string())
+        match e {
+            FoldError::UnknownTable(_) => CommandError::user(format!(
+                "{e} (define it with `leechbook table load FILE`)"
+            )),
+            e => CommandError::user(e.to_string()),
+        }
     }
 }
 

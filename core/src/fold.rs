@@ -52,7 +52,7 @@ pub enum FoldError {
     #[error("'{0}' is not a usable character name")]
     BadName(String),
     /// A body table the ledger does not know.
-    #[error("there is no body table named '{0}' (define it with `leechbook table load FILE`)")]
+    #[error("there is no body table named '{0}'")]
     UnknownTable(String),
     /// A body table that is malformed.
     #[error(transparent)]

@@ -33,7 +33,7 @@ use uuid::Uuid;
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// No file at the path.
-    #[error("no ledger at {0} (create one with `leechbook init`)")]
+    #[error("no ledger at {0}")]
     NotFound(PathBuf),
     /// A file that is not a Leechbook ledger.
     #[error("{path} is not a Leechbook ledger ({why})")]

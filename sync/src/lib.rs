@@ -47,7 +47,7 @@ pub enum SyncError {
     #[error("the sync data holds {0}")]
     Unsigned(String),
     /// Changes that build on changes this ledger does not hold.
-    #[error("the sync data builds on changes this ledger does not hold (an earlier sync file was never imported here): ask for a full export (`leechbook sync export FILE` without --to)")]
+    #[error("the sync data builds on changes this ledger does not hold (an earlier sync file was never imported here): it needs a full export")]
     MissingChanges,
     /// The network transport failed (no hub there, the hub went away, a timeout).
     #[error("network sync: {0}")]

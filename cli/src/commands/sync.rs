@@ -70,8 +70,15 @@ fn events(n: usize, what: &str) -> String {
     format!("{n} {what}{s}")
 }
 
-fn err(e: leechbook_sync::SyncError) -> CommandError {
-    CommandError::user(e.to_string())
+/// A sync error as one line, with the command that mends it where there is one.
+pub(crate) fn err(e: leechbook_sync::SyncError) -> CommandError {
+    match e {
+        leechbook_sync::SyncError::MissingChanges => CommandError::user(format!(
+            "{e} (`leechbook sync export FILE` without --to, on the other device)"
+        )),
+        leechbook_sync::SyncError::Store(s) => s.into(),
+        e => CommandError::user(e.to_string()),
+    }
 }
 
 /// Runs a sync command.
