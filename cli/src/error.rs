@@ -87,9 +87,9 @@ impl From<StoreError> for CommandError {
 impl From<FoldError> for CommandError {
     fn from(e: FoldError) -> CommandError {
         match e {
-            FoldError::UnknownTable(_) => CommandError::user(format!(
-                "{e} (define it with `leechbook table load FILE`)"
-            )),
+            FoldError::UnknownTable(_) => {
+                CommandError::user(format!("{e} (define it with `leechbook table load FILE`)"))
+            }
             e => CommandError::user(e.to_string()),
         }
     }

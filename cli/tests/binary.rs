@@ -188,3 +188,44 @@ fn demo_writes_where_db_or_leechbook_db_says() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(std::fs::read(&real).unwrap(), before);
 }
+
+/// Issue 15: completions for every shell and the manual pages come from the one command
+/// definition: each names the commands, and `man --dir` writes a page per command.
+#[test]
+fn completions_and_manual_pages_are_generated() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let out = bin().args(["completions", shell]).output().unwrap();
+        assert!(out.status.success(), "{shell}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        for word in ["strike", "melee", "advance", "dice"] {
+            assert!(text.contains(word), "{shell} completions lack {word}");
+        }
+    }
+    let out = bin().arg("man").output().unwrap();
+    assert!(out.status.success());
+    let page = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        page.contains(".TH leechbook") && page.contains("strike"),
+        "{page}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .args(["man", "--dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let strike = std::fs::read_to_string(dir.path().join("leechbook-strike.1")).unwrap();
+    assert!(
+        strike.contains(".TH leechbook-strike") && strike.contains("zone"),
+        "{strike}"
+    );
+    assert!(dir.path().join("leechbook-sync-export.1").exists());
+    // A shell that is not one: a usage error, not a script.
+    let out = bin().args(["completions", "tcsh"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}

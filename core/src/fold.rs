@@ -944,8 +944,14 @@ impl Ledger {
         }
         let mut copies = Vec::with_capacity(ids.len());
         for id in &ids {
-            let state = self.character(*id).ok_or(FoldError::UnknownCharacter(*id))?;
-            copies.push(S::held(state).ok_or(FoldError::UnknownCharacter(*id))?.clone());
+            let state = self
+                .character(*id)
+                .ok_or(FoldError::UnknownCharacter(*id))?;
+            copies.push(
+                S::held(state)
+                    .ok_or(FoldError::UnknownCharacter(*id))?
+                    .clone(),
+            );
         }
         let world = crate::system::World {
             now: ctx.at,

@@ -9,6 +9,7 @@ pub mod demo;
 pub mod device;
 pub mod diff;
 pub mod disputes;
+pub mod docs;
 pub mod due;
 pub mod history;
 pub mod init;
@@ -113,6 +114,10 @@ pub enum Command {
     Table(table::TableCommand),
     /// Record a sample fight into a fresh demo ledger and show the result.
     Demo(demo::DemoArgs),
+    /// Print the shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(docs::CompletionsArgs),
+    /// Print the manual page, or write one per command into a directory (--dir).
+    Man(docs::ManArgs),
 }
 
 /// Runs one command.
@@ -150,6 +155,8 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Due(a) => due::cmd_due(a, ctx),
         Command::Table(c) => table::cmd_table(c, ctx),
         Command::Demo(a) => demo::cmd_demo(a, ctx),
+        Command::Completions(a) => docs::cmd_completions(a, ctx),
+        Command::Man(a) => docs::cmd_man(a, ctx),
     }
 }
 

@@ -1,0 +1,61 @@
+//! `leechbook completions SHELL` and `leechbook man`: shell completions and manual pages,
+//! generated from the one command-line definition (so they never drift from it).
+
+use crate::error::CommandError;
+use crate::Ctx;
+use clap::{Args, CommandFactory};
+use std::path::PathBuf;
+
+/// `completions`.
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell: bash, zsh, fish, powershell or elvish.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// `man`.
+#[derive(Args, Debug)]
+pub struct ManArgs {
+    /// Write a page per command (leechbook.1, leechbook-strike.1, ...) into this directory
+    /// instead of the top page to standard output.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+/// Prints the completion script for a shell.
+pub fn cmd_completions(a: CompletionsArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let mut out = Vec::new();
+    clap_complete::generate(a.shell, &mut crate::Cli::command(), "leechbook", &mut out);
+    ctx.out.push_str(&String::from_utf8_lossy(&out));
+    Ok(())
+}
+
+/// Prints the top manual page, or writes every command's into a directory.
+pub fn cmd_man(a: ManArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let cmd = crate::Cli::command();
+    match a.dir {
+        None => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(cmd).render(&mut out)?;
+            ctx.out.push_str(&String::from_utf8_lossy(&out));
+        }
+        Some(dir) => {
+            std::fs::create_dir_all(&dir).map_err(|e| {
+                CommandError::user(format!(
+                    "cannot write manual pages to {}: {e}",
+                    dir.display()
+                ))
+            })?;
+            clap_mangen::generate_to(cmd, &dir).map_err(|e| {
+                CommandError::user(format!(
+                    "cannot write manual pages to {}: {e}",
+                    dir.display()
+                ))
+            })?;
+            let n = std::fs::read_dir(&dir)?.count();
+            ctx.say(format!("wrote {n} manual pages to {}", dir.display()));
+        }
+    }
+    Ok(())
+}
