@@ -267,8 +267,12 @@ pub fn view(ledger: &Ledger, c: &CharacterState) -> serde_json::Value {
         CharacterState::SavageWorlds(s) => {
             serde_json::to_value(sw_character(ledger, s)).unwrap_or(serde_json::Value::Null)
         }
-        CharacterState::WrathGlory(w) => wg_character(ledger, w),
-        CharacterState::WitchIron(w) => wi_character(ledger, w),
+        CharacterState::WrathGlory(w) => {
+            serde_json::to_value(wg_character(ledger, w)).unwrap_or(serde_json::Value::Null)
+        }
+        CharacterState::WitchIron(w) => {
+            serde_json::to_value(wi_character(ledger, w)).unwrap_or(serde_json::Value::Null)
+        }
     }
 }
 
@@ -339,11 +343,80 @@ fn wi_owed(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> Vec<OwedV
     out
 }
 
+/// A Witch Iron condition as `show` prints it.
+#[derive(Serialize, Clone, Debug)]
+pub struct WiConditionView {
+    /// The rating now.
+    pub rating: i32,
+    /// Trauma's location (null for other conditions).
+    pub location: Option<String>,
+}
+
+/// A Witch Iron injury as `show` prints it.
+#[derive(Serialize, Clone, Debug)]
+pub struct WiInjuryView {
+    /// When.
+    pub at: String,
+    /// The marked effects that wait for their Healing or Surgery.
+    pub awaiting: Vec<String>,
+    /// The care recorded for it.
+    pub cared: Vec<&'static str>,
+    /// Its effects as the table prints them (marks kept).
+    pub effects: String,
+    /// The location (with its side).
+    pub location: String,
+    /// The injury's name.
+    pub name: String,
+    /// The Net Damage.
+    pub net_damage: i32,
+    /// The care its cell requires (`healing`, `surgery`).
+    pub requires: Option<String>,
+}
+
+/// What of a Witch Iron sheet `show` prints.
+#[derive(Serialize, Clone, Debug)]
+pub struct WiSheetView {
+    /// Resilience Bonus.
+    pub rb: i32,
+}
+
+/// A Witch Iron character as `show` prints it (fields in the order the JSON has them).
+#[derive(Serialize, Clone, Debug)]
+pub struct WiView {
+    /// The campaign clock.
+    pub campaign_time: String,
+    /// The conditions held, by name (`Trauma (pelvis)` per location).
+    pub conditions: std::collections::BTreeMap<String, WiConditionView>,
+    /// Dead.
+    pub dead: bool,
+    /// Why and when.
+    pub death: Option<String>,
+    /// Id.
+    pub id: String,
+    /// Injuries.
+    pub injuries: Vec<WiInjuryView>,
+    /// Lasting losses (and marked effects until their care).
+    pub lost: Vec<String>,
+    /// Name.
+    pub name: String,
+    /// Rolls owed.
+    pub owed: Vec<OwedView>,
+    /// The JSON schema version.
+    pub schema_version: u32,
+    /// The sheet.
+    pub sheet: WiSheetView,
+    /// Always `witch-iron`.
+    pub system: &'static str,
+    /// Always `character`.
+    #[serde(rename = "type")]
+    pub ty: &'static str,
+}
+
 /// Builds a Witch Iron character's view.
-pub fn wi_character(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> serde_json::Value {
+pub fn wi_character(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> WiView {
     let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);
     use leechbook_core::witch::Condition;
-    let mut conditions = serde_json::Map::new();
+    let mut conditions = std::collections::BTreeMap::new();
     for c in Condition::ALL
         .into_iter()
         .filter(|c| *c != Condition::Trauma)
@@ -351,8 +424,11 @@ pub fn wi_character(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> 
         let rating = w.rating(c, ledger.now, round);
         if rating > 0 {
             conditions.insert(
-                c.word().into(),
-                serde_json::json!({"rating": rating, "location": null}),
+                c.word().to_string(),
+                WiConditionView {
+                    rating,
+                    location: None,
+                },
             );
         }
     }
@@ -365,62 +441,71 @@ pub fn wi_character(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> 
         };
         conditions.insert(
             key,
-            serde_json::json!({"rating": rating, "location": (!loc.is_empty()).then_some(loc)}),
+            WiConditionView {
+                rating,
+                location: (!loc.is_empty()).then_some(loc),
+            },
         );
     }
-    serde_json::json!({
-        "type": "character",
-        "schema_version": JSON_SCHEMA,
-        "id": w.id.to_string(),
-        "name": w.name,
-        "system": "witch-iron",
-        "campaign_time": ledger.now.to_string(),
-        "conditions": conditions,
-        "injuries": w.injuries.iter().map(|i| serde_json::json!({
-            "location": i.location, "net_damage": i.net_damage, "name": i.cell.name,
-            "effects": i.cell.effects, "requires": i.cell.requires, "at": i.at.to_string(),
-            "cared": i.care.iter().map(|c| c.word()).collect::<Vec<_>>(),
-            "awaiting": i.awaiting().iter().map(|(e, k)| format!("{e} ({})", k.word())).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-        "lost": w.losses(),
-        "sheet": {"rb": w.sheet.rb},
-        "dead": w.death.is_some(),
-        "death": w.death.as_ref().map(|(why, at)| format!("{why} ({at})")),
-        "owed": wi_owed(ledger, w),
-    })
+    WiView {
+        ty: "character",
+        schema_version: JSON_SCHEMA,
+        id: w.id.to_string(),
+        name: w.name.clone(),
+        system: "witch-iron",
+        campaign_time: ledger.now.to_string(),
+        conditions,
+        injuries: w
+            .injuries
+            .iter()
+            .map(|i| WiInjuryView {
+                location: i.location.clone(),
+                net_damage: i.net_damage,
+                name: i.cell.name.clone(),
+                effects: i.cell.effects.clone(),
+                requires: i.cell.requires.clone(),
+                at: i.at.to_string(),
+                cared: i.care.iter().map(|c| c.word()).collect(),
+                awaiting: i
+                    .awaiting()
+                    .iter()
+                    .map(|(e, k)| format!("{e} ({})", k.word()))
+                    .collect(),
+            })
+            .collect(),
+        lost: w.losses(),
+        sheet: WiSheetView { rb: w.sheet.rb },
+        dead: w.death.is_some(),
+        death: w.death.as_ref().map(|(why, at)| format!("{why} ({at})")),
+        owed: wi_owed(ledger, w),
+    }
 }
 
 /// Renders a Witch Iron character.
-pub fn render_wi(v: &serde_json::Value) -> String {
+pub fn render_wi(v: &WiView) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{} (Witch Iron) at {}",
-        v["name"].as_str().unwrap_or(""),
-        v["campaign_time"].as_str().unwrap_or("")
-    );
-    if let Some(d) = v["death"].as_str() {
+    let _ = writeln!(out, "{} (Witch Iron) at {}", v.name, v.campaign_time);
+    if let Some(d) = &v.death {
         let _ = writeln!(out, "  DEAD: {d}");
     }
-    let conds: Vec<String> = v["conditions"]
-        .as_object()
-        .into_iter()
-        .flatten()
-        .map(|(k, c)| format!("{k} {}", c["rating"]))
+    let conds: Vec<String> = v
+        .conditions
+        .iter()
+        .map(|(k, c)| format!("{k} {}", c.rating))
         .collect();
     if !conds.is_empty() {
         let _ = writeln!(out, "  conditions: {}", conds.join(", "));
     }
-    for i in v["injuries"].as_array().into_iter().flatten() {
+    for i in &v.injuries {
         let _ = writeln!(
             out,
             "  {} ({}): {}, {}{}",
-            i["location"].as_str().unwrap_or(""),
-            i["net_damage"],
-            i["name"].as_str().unwrap_or(""),
-            i["effects"].as_str().unwrap_or(""),
-            i["requires"]
-                .as_str()
+            i.location,
+            i.net_damage,
+            i.name,
+            i.effects,
+            i.requires
+                .as_deref()
                 .map(|r| format!(" [requires {r}]"))
                 .unwrap_or_default()
         );
@@ -447,74 +532,172 @@ fn wg_owed(w: &leechbook_core::wrath::WgCharacter) -> Vec<OwedView> {
     }]
 }
 
+/// What of a Wrath & Glory sheet `show` prints.
+#[derive(Serialize, Clone, Debug)]
+pub struct WgSheetView {
+    /// Max Shock.
+    pub max_shock: i32,
+    /// Rank.
+    pub rank: i32,
+    /// Resilience.
+    pub resilience: i32,
+    /// Tier.
+    pub tier: i32,
+    /// Toughness.
+    pub toughness: i32,
+}
+
+/// A Memorable Injury.
+#[derive(Serialize, Clone, Debug)]
+pub struct WgMemorableView {
+    /// Escalated.
+    pub escalated: bool,
+    /// Its name.
+    pub name: String,
+}
+
+/// A Traumatic Injury.
+#[derive(Serialize, Clone, Debug)]
+pub struct WgTraumaticView {
+    /// Its effect.
+    pub effect: String,
+    /// The part.
+    pub part: String,
+    /// The side (null for a part without one).
+    pub side: Option<String>,
+}
+
+/// A Wrath & Glory character as `show` prints it (fields in the order the JSON has them).
+#[derive(Serialize, Clone, Debug)]
+pub struct WgView {
+    /// The campaign clock.
+    pub campaign_time: String,
+    /// Dead.
+    pub dead: bool,
+    /// Why and when.
+    pub death: Option<String>,
+    /// Dying.
+    pub dying: bool,
+    /// +1 DN while Wounded.
+    pub dn_penalty: i32,
+    /// Exhausted.
+    pub exhausted: bool,
+    /// Id.
+    pub id: String,
+    /// Max Wounds.
+    pub max_wounds: i32,
+    /// Memorable Injuries.
+    pub memorable_injuries: Vec<WgMemorableView>,
+    /// Name.
+    pub name: String,
+    /// Rolls owed.
+    pub owed: Vec<OwedView>,
+    /// Prone (while Dying).
+    pub prone: bool,
+    /// The JSON schema version.
+    pub schema_version: u32,
+    /// The sheet.
+    pub sheet: WgSheetView,
+    /// Shock.
+    pub shock: i32,
+    /// Always `wrath-glory`.
+    pub system: &'static str,
+    /// Traumatic Injuries.
+    pub traumatic_injuries: Vec<WgTraumaticView>,
+    /// Always `character`.
+    #[serde(rename = "type")]
+    pub ty: &'static str,
+    /// Wounded.
+    pub wounded: bool,
+    /// Wounds.
+    pub wounds: i32,
+    /// Wrath Dice in every pool.
+    pub wrath_dice: usize,
+}
+
 /// Builds a Wrath & Glory character's view.
-pub fn wg_character(ledger: &Ledger, w: &leechbook_core::wrath::WgCharacter) -> serde_json::Value {
-    serde_json::json!({
-        "type": "character",
-        "schema_version": JSON_SCHEMA,
-        "id": w.id.to_string(),
-        "name": w.name,
-        "system": "wrath-glory",
-        "campaign_time": ledger.now.to_string(),
-        "sheet": {"tier": w.sheet.tier, "toughness": w.sheet.toughness, "resilience": w.sheet.resilience, "max_shock": w.sheet.max_shock, "rank": w.sheet.rank},
-        "wounds": w.wounds,
-        "max_wounds": w.max_wounds(),
-        "shock": w.shock,
-        "wounded": w.wounded(),
-        "dn_penalty": if w.wounded() { 1 } else { 0 },
-        "exhausted": w.exhausted(),
-        "dying": w.dying,
-        "prone": w.dying,
-        "wrath_dice": w.wrath_dice(),
-        "memorable_injuries": w.memorable.iter().map(|m| serde_json::json!({"name": m.name, "escalated": m.escalated})).collect::<Vec<_>>(),
-        "traumatic_injuries": w.traumatic.iter().map(|t| serde_json::json!({"part": t.part, "side": t.side, "effect": t.effect})).collect::<Vec<_>>(),
-        "dead": w.death.is_some(),
-        "death": w.death.as_ref().map(|(why, at)| format!("{why} ({at})")),
-        "owed": wg_owed(w),
-    })
+pub fn wg_character(ledger: &Ledger, w: &leechbook_core::wrath::WgCharacter) -> WgView {
+    WgView {
+        ty: "character",
+        schema_version: JSON_SCHEMA,
+        id: w.id.to_string(),
+        name: w.name.clone(),
+        system: "wrath-glory",
+        campaign_time: ledger.now.to_string(),
+        sheet: WgSheetView {
+            tier: w.sheet.tier,
+            toughness: w.sheet.toughness,
+            resilience: w.sheet.resilience,
+            max_shock: w.sheet.max_shock,
+            rank: w.sheet.rank,
+        },
+        wounds: w.wounds,
+        max_wounds: w.max_wounds(),
+        shock: w.shock,
+        wounded: w.wounded(),
+        dn_penalty: i32::from(w.wounded()),
+        exhausted: w.exhausted(),
+        dying: w.dying,
+        prone: w.dying,
+        wrath_dice: w.wrath_dice(),
+        memorable_injuries: w
+            .memorable
+            .iter()
+            .map(|m| WgMemorableView {
+                name: m.name.clone(),
+                escalated: m.escalated,
+            })
+            .collect(),
+        traumatic_injuries: w
+            .traumatic
+            .iter()
+            .map(|t| WgTraumaticView {
+                part: t.part.clone(),
+                side: t.side.clone(),
+                effect: t.effect.clone(),
+            })
+            .collect(),
+        dead: w.death.is_some(),
+        death: w.death.as_ref().map(|(why, at)| format!("{why} ({at})")),
+        owed: wg_owed(w),
+    }
 }
 
 /// Renders a Wrath & Glory character.
-pub fn render_wg(v: &serde_json::Value) -> String {
+pub fn render_wg(v: &WgView) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
         "{} (Wrath & Glory, Tier {}) at {}",
-        v["name"].as_str().unwrap_or(""),
-        v["sheet"]["tier"],
-        v["campaign_time"].as_str().unwrap_or("")
+        v.name, v.sheet.tier, v.campaign_time
     );
-    if let Some(d) = v["death"].as_str() {
+    if let Some(d) = &v.death {
         let _ = writeln!(out, "  DEAD: {d}");
     }
     let mut s = format!(
         "  {} of {} Wounds, {} Shock",
-        v["wounds"], v["max_wounds"], v["shock"]
+        v.wounds, v.max_wounds, v.shock
     );
     for (flag, word) in [
-        ("wounded", "Wounded (+1 DN)"),
-        ("exhausted", "Exhausted"),
-        ("dying", "Dying, prone"),
+        (v.wounded, "Wounded (+1 DN)"),
+        (v.exhausted, "Exhausted"),
+        (v.dying, "Dying, prone"),
     ] {
-        if v[flag] == true {
+        if flag {
             s.push_str(&format!(", {word}"));
         }
     }
     let _ = writeln!(out, "{s}");
-    for m in v["memorable_injuries"].as_array().into_iter().flatten() {
-        let _ = writeln!(
-            out,
-            "  memorable injury: {}",
-            m["name"].as_str().unwrap_or("")
-        );
+    for m in &v.memorable_injuries {
+        let _ = writeln!(out, "  memorable injury: {}", m.name);
     }
-    for t in v["traumatic_injuries"].as_array().into_iter().flatten() {
+    for t in &v.traumatic_injuries {
         let _ = writeln!(
             out,
             "  traumatic injury: {} {}: {}",
-            t["side"].as_str().unwrap_or(""),
-            t["part"].as_str().unwrap_or(""),
-            t["effect"].as_str().unwrap_or("")
+            t.side.as_deref().unwrap_or(""),
+            t.part,
+            t.effect
         );
     }
     out
