@@ -154,8 +154,10 @@ pub fn cli_snapshots(log: &[Envelope], keep: impl Fn(&[u64]) -> Vec<u64>) -> Vec
 
 /// The snapshots the CLI keeps for `log`, thinned out as [`leechbook_ledger::snapshots_kept`] says.
 fn keep_snapshots(store: &mut Store, log: &[Envelope]) -> Result<()> {
+    // Kept as the write path keeps them: a head and one entry per character.
     for s in cli_snapshots(log, leechbook_ledger::snapshots_kept) {
-        store.save_snapshot(&s)?;
+        let state = codec::decode_ledger(&s.payload)?;
+        leechbook_ledger::checkpoint::save_checkpoint(store, s.position, s.last, &state)?;
     }
     Ok(())
 }
@@ -171,7 +173,7 @@ fn remove_ledger(path: &Path) {
 pub fn ledger(n: usize) -> Result<PathBuf> {
     let dir = ledgers_dir();
     std::fs::create_dir_all(&dir)?;
-    let path = dir.join(format!("synthetic-{n}-fold{FOLD_VERSION}-projected.db"));
+    let path = dir.join(format!("synthetic-{n}-fold{FOLD_VERSION}-ckpt.db"));
     if path.exists() {
         return Ok(path);
     }

@@ -9,9 +9,10 @@
 
 use crate::LedgerError;
 use leechbook_core::fold::{Ledger, FOLD_VERSION};
+use leechbook_core::ids::CharacterId;
 use leechbook_core::ruling::Rulings;
 use leechbook_core::Envelope;
-use leechbook_store::{OrderKey, ReadLog, Snapshot, Store};
+use leechbook_store::{OrderKey, ReadLog, Snapshot, Store, WriteLog};
 
 /// How many events apart the write path keeps checkpoints of the folded state.
 pub const SNAPSHOT_EVERY: u64 = 1000;
@@ -51,8 +52,7 @@ pub fn snapshots_kept(positions: &[u64]) -> Vec<u64> {
 
 /// The snapshot `payload` folded on with `tail`; `None` when it does not decode or the tail
 /// changes the roster.
-fn resume(payload: &[u8], tail: Vec<Envelope>) -> Option<Ledger> {
-    let mut ledger = leechbook_store::codec::decode_ledger(payload).ok()?;
+fn resume(mut ledger: Ledger, tail: Vec<Envelope>) -> Option<Ledger> {
     if tail
         .iter()
         .any(|e| matches!(e.event, leechbook_core::Event::Roster(_)))
@@ -84,14 +84,14 @@ pub fn fold_latest_from(
         if head.fold_version != FOLD_VERSION || upto.is_some_and(|u| head.last > u) {
             continue;
         }
-        let Some(payload) = log.snapshot_payload(head.position)? else {
+        let Some(state) = checkpoint_state(log, head.position, None)? else {
             continue;
         };
         let tail = match upto {
             Some(u) => log.events_between(Some(head.last), u)?,
             None => log.events_after(head.last)?,
         };
-        if let Some(ledger) = resume(&payload, tail) {
+        if let Some(ledger) = resume(state, tail) {
             return Ok((ledger, Some(head.position)));
         }
     }
@@ -143,6 +143,127 @@ pub fn full_fold(log: &impl ReadLog) -> Result<Ledger, LedgerError> {
     })
 }
 
+/// The state a checkpoint holds, with the characters `ids` (every character when None):
+/// a checkpoint is a head (its payload) and one entry per character, or, as written before
+/// checkpoints were kept per character, the whole state in its payload. None when it does
+/// not decode or lacks an entry.
+pub fn checkpoint_state(
+    log: &impl ReadLog,
+    position: u64,
+    ids: Option<&[CharacterId]>,
+) -> Result<Option<Ledger>, LedgerError> {
+    let Some(payload) = log.snapshot_payload(position)? else {
+        return Ok(None);
+    };
+    let Ok(head) = leechbook_store::codec::decode_ledger(&payload) else {
+        return Ok(None);
+    };
+    if !head.characters.is_empty() || head.roll().is_empty() {
+        // The whole state (or a campaign with no character yet).
+        return Ok(Some(head));
+    }
+    let mut characters = Vec::new();
+    for bytes in log.checkpoint_characters(position, ids)? {
+        match leechbook_store::codec::decode_character(&bytes) {
+            Ok(c) => characters.push(c),
+            Err(_) => return Ok(None),
+        }
+    }
+    let wanted = ids.map_or(head.roll().len(), |ids| {
+        ids.iter()
+            .filter(|id| head.roll().iter().any(|(r, _)| r == *id))
+            .count()
+    });
+    if characters.len() != wanted {
+        return Ok(None);
+    }
+    Ok(Some(Ledger::with_characters(head, characters)))
+}
+
+/// Keeps a checkpoint of `ledger` (every character held) at `position`, after the event
+/// with order key `last`: the head as the snapshot's payload and one entry per character.
+pub fn save_checkpoint(
+    store: &mut impl WriteLog,
+    position: u64,
+    last: OrderKey,
+    ledger: &Ledger,
+) -> Result<(), LedgerError> {
+    let entries: Vec<(CharacterId, Vec<u8>)> = ledger
+        .characters
+        .iter()
+        .map(|c| (c.id(), leechbook_store::codec::encode_character(c)))
+        .collect();
+    store.save_checkpoint(
+        &Snapshot {
+            position,
+            last,
+            fold_version: FOLD_VERSION,
+            payload: leechbook_store::codec::encode_ledger(&ledger.head()),
+        },
+        &entries,
+    )?;
+    Ok(())
+}
+
+/// The kinds of event that touch more than the character they are about.
+const MULTI: [&str; 3] = ["hm.melee", "hm.shot", "wi.quarrel"];
+
+/// The record up to and including the event with order key `upto`, holding the characters
+/// `names`, read as a view of them needs: their entries of the latest checkpoint at or
+/// before it, and only the events after it that are about them or about no character (the
+/// campaign's own). Its clock is the latest campaign time of any event up to there; what
+/// became of other characters' events (void, applied counts) is not in it. Falls back to the
+/// whole record (`fold_latest`) where an event there also touches a character not named, a
+/// roster change, or a checkpoint kept whole.
+pub fn state_for_upto(
+    log: &impl ReadLog,
+    names: &[&str],
+    upto: OrderKey,
+) -> Result<Ledger, LedgerError> {
+    let whole = || fold_latest(log, Some(upto));
+    let Some(head) = log
+        .snapshot_heads()?
+        .into_iter()
+        .find(|h| h.fold_version == FOLD_VERSION && h.last <= upto)
+    else {
+        return whole();
+    };
+    let Some(payload) = log.snapshot_payload(head.position)? else {
+        return whole();
+    };
+    let Ok(top) = leechbook_store::codec::decode_ledger(&payload) else {
+        return whole();
+    };
+    if !top.characters.is_empty() {
+        return whole();
+    }
+    let ids: Vec<CharacterId> = names.iter().filter_map(|n| top.id_named(n)).collect();
+    let Some(mut ledger) = checkpoint_state(log, head.position, Some(&ids))? else {
+        return whole();
+    };
+    let (tail, max_at) = log.tail_for(head.last, upto, &ids, &MULTI)?;
+    let others = |e: &Envelope| {
+        e.event
+            .characters()
+            .iter()
+            .any(|c| !ids.contains(c) && ledger.roll().iter().any(|(r, _)| r == c))
+    };
+    if tail
+        .iter()
+        .any(|e| others(e) || matches!(e.event, leechbook_core::Event::Roster(_)))
+    {
+        return whole();
+    }
+    let rulings = Rulings::from_log(&tail);
+    for env in &tail {
+        ledger.step(env, &rulings, &mut |_, _, _| {});
+    }
+    if max_at > ledger.now.0 {
+        ledger.now = leechbook_core::time::CampaignTime(max_at);
+    }
+    Ok(ledger)
+}
+
 /// The write path's checkpoint policy, after an append: a checkpoint of `ledger` (the state
 /// after the event with order key `last`) when [`SNAPSHOT_EVERY`] events have passed since
 /// the latest, then the thinning. A cache: failing to keep one is no error (the next command
@@ -172,12 +293,7 @@ pub fn keep_checkpoint(store: &mut Store, last: OrderKey, ledger: &Ledger) {
                 _ => return,
             }
         };
-        let _ = store.save_snapshot(&Snapshot {
-            position,
-            last,
-            fold_version: FOLD_VERSION,
-            payload: leechbook_store::codec::encode_ledger(ledger),
-        });
+        let _ = save_checkpoint(store, position, last, ledger);
         let _ = store.thin_snapshots(snapshots_kept);
     }
 }

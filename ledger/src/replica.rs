@@ -171,6 +171,12 @@ impl Replica {
         })
     }
 
+    /// The record up to the event with order key `upto`, holding the characters named, read
+    /// as a view of them needs (see [`crate::checkpoint::state_for_upto`]).
+    pub fn state_for_upto(&self, names: &[&str], upto: OrderKey) -> Result<Ledger, LedgerError> {
+        crate::checkpoint::state_for_upto(&self.store, names, upto)
+    }
+
     /// Brings the projection up to date when it is not (after a sync imported events, or on
     /// a ledger made before projections): folds from the latest checkpoint and writes it
     /// whole. Nothing to do when it is current.

@@ -557,6 +557,26 @@ pub trait ReadLog {
     /// each with its order key: a whole id through the ids' index, a shorter suffix by a scan
     /// of the ids (no index of random suffixes slows every append).
     fn events_with_id_suffix(&self, suffix: &str) -> Result<Vec<(EventId, OrderKey)>, StoreError>;
+
+    /// The entries of the checkpoint at `position` for the characters `ids` (those it has),
+    /// or for every character when `ids` is None.
+    fn checkpoint_characters(
+        &self,
+        position: u64,
+        ids: Option<&[CharacterId]>,
+    ) -> Result<Vec<Vec<u8>>, StoreError>;
+
+    /// The events after `after` up to and including `upto` that a view of the characters
+    /// `ids` needs: those about no character, about one of them, or of a kind that touches
+    /// several (`multi`); only those are decoded. With the latest campaign time any event of
+    /// the range carries.
+    fn tail_for(
+        &self,
+        after: OrderKey,
+        upto: OrderKey,
+        ids: &[CharacterId],
+        multi: &[&str],
+    ) -> Result<(Vec<Envelope>, i64), StoreError>;
 }
 
 /// Writing a campaign's log and what is kept beside it: the store's write side, which names
@@ -571,6 +591,13 @@ pub trait WriteLog: ReadLog {
     fn save_snapshot(&mut self, s: &Snapshot) -> Result<(), StoreError>;
     /// Drops the checkpoint at `position`.
     fn drop_snapshot(&mut self, position: u64) -> Result<(), StoreError>;
+    /// Keeps a checkpoint as a head (the snapshot's payload) and one entry per character
+    /// (replacing one at the same position).
+    fn save_checkpoint(
+        &mut self,
+        s: &Snapshot,
+        characters: &[(CharacterId, Vec<u8>)],
+    ) -> Result<(), StoreError>;
     /// Writes the projection: the head, the characters given (all of them when `whole`, the
     /// others dropped), and the mark (the log's last row and the fold version).
     fn put_projection(
@@ -595,6 +622,32 @@ impl WriteLog for Store {
         Store::drop_snapshot(self, position)
     }
 
+    fn save_checkpoint(
+        &mut self,
+        s: &Snapshot,
+        characters: &[(CharacterId, Vec<u8>)],
+    ) -> Result<(), StoreError> {
+        let w = self.write()?;
+        w.tx.execute(
+            "DELETE FROM checkpoint_entries WHERE position = ?1",
+            [s.position as i64],
+        )?;
+        save_snapshot_on(&w.tx, s)?;
+        {
+            let mut put = w.tx.prepare_cached(
+                "INSERT INTO checkpoint_entries (position, key, payload) VALUES (?1, ?2, ?3)",
+            )?;
+            for (id, payload) in characters {
+                put.execute(params![
+                    s.position as i64,
+                    id.as_bytes().as_slice(),
+                    payload
+                ])?;
+            }
+        }
+        w.commit()
+    }
+
     fn put_projection(
         &mut self,
         head: &[u8],
@@ -612,8 +665,8 @@ mod sql {
     //! The SQL behind [`super::ReadLog`]: kept in its own module so that its methods and the
     //! trait's never meet in one scope.
     use super::{
-        each_event_where, read_events, read_events_after, read_events_where, uuid, CharacterId,
-        DeviceId, Envelope, Event, EventId, OrderKey, SnapshotHead, StoreError,
+        each_event_where, envelope_of, read_events, read_events_after, read_events_where, uuid,
+        CharacterId, DeviceId, Envelope, Event, EventId, OrderKey, SnapshotHead, StoreError,
     };
     use rusqlite::{params, Connection, OptionalExtension};
     use uuid::Uuid;
@@ -887,6 +940,76 @@ mod sql {
             }
             Ok(out)
         }
+
+        fn checkpoint_characters(
+            &self,
+            position: u64,
+            ids: Option<&[CharacterId]>,
+        ) -> Result<Vec<Vec<u8>>, StoreError> {
+            let conn = self.conn();
+            match ids {
+                None => {
+                    let mut stmt = conn.prepare_cached(
+                        "SELECT payload FROM checkpoint_entries WHERE position = ?1",
+                    )?;
+                    let rows = stmt.query_map([position as i64], |r| r.get(0))?;
+                    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+                }
+                Some(ids) => {
+                    let mut stmt = conn.prepare_cached(
+                        "SELECT payload FROM checkpoint_entries WHERE position = ?1 AND key = ?2",
+                    )?;
+                    let mut out = Vec::with_capacity(ids.len());
+                    for id in ids {
+                        if let Some(p) = stmt
+                            .query_row(params![position as i64, id.as_bytes().as_slice()], |r| {
+                                r.get(0)
+                            })
+                            .optional()?
+                        {
+                            out.push(p);
+                        }
+                    }
+                    Ok(out)
+                }
+            }
+        }
+
+        fn tail_for(
+            &self,
+            after: OrderKey,
+            upto: OrderKey,
+            ids: &[CharacterId],
+            multi: &[&str],
+        ) -> Result<(Vec<Envelope>, i64), StoreError> {
+            let mut stmt = self.conn().prepare_cached(
+                "SELECT id, campaign, device, seq, clock, wall_ms, at, schema, payload, signature,
+                    character, kind
+             FROM events
+             WHERE (clock, device, seq) > (?1, ?2, ?3) AND (clock, device, seq) <= (?4, ?5, ?6)
+             ORDER BY clock, device, seq",
+            )?;
+            let mut rows = stmt.query(params![
+                after.0 as i64,
+                after.1.as_bytes().as_slice(),
+                after.2 as i64,
+                upto.0 as i64,
+                upto.1.as_bytes().as_slice(),
+                upto.2 as i64
+            ])?;
+            let (mut out, mut max_at) = (Vec::new(), i64::MIN);
+            while let Some(r) = rows.next()? {
+                max_at = max_at.max(r.get::<_, i64>(6)?);
+                let wanted = match r.get_ref(10)?.as_blob_or_null()? {
+                    None => true,
+                    Some(c) => ids.iter().any(|id| id.as_bytes().as_slice() == c),
+                } || multi.contains(&r.get_ref(11)?.as_str()?);
+                if wanted {
+                    out.push(envelope_of(r)?);
+                }
+            }
+            Ok((out, max_at))
+        }
     }
 }
 
@@ -968,6 +1091,24 @@ macro_rules! read_log_by_sql {
 
         fn snapshot_payload(&self, position: u64) -> Result<Option<Vec<u8>>, StoreError> {
             sql::SqlRead::snapshot_payload(self, position)
+        }
+
+        fn checkpoint_characters(
+            &self,
+            position: u64,
+            ids: Option<&[CharacterId]>,
+        ) -> Result<Vec<Vec<u8>>, StoreError> {
+            sql::SqlRead::checkpoint_characters(self, position, ids)
+        }
+
+        fn tail_for(
+            &self,
+            after: OrderKey,
+            upto: OrderKey,
+            ids: &[CharacterId],
+            multi: &[&str],
+        ) -> Result<(Vec<Envelope>, i64), StoreError> {
+            sql::SqlRead::tail_for(self, after, upto, ids, multi)
         }
 
         fn events_with_id_suffix(&self, suffix: &str) -> Result<Vec<(EventId, OrderKey)>, StoreError> {
@@ -1244,30 +1385,36 @@ fn each_event_where(
     ))?;
     let mut rows = stmt.query(args)?;
     while let Some(r) = rows.next()? {
-        let id = EventId(uuid(r.get_ref(0)?.as_blob()?));
-        let schema = r.get::<_, i64>(7)? as u16;
-        let event = codec::decode_event(schema, r.get_ref(8)?.as_blob()?).map_err(|source| {
-            StoreError::Decode {
-                id: id.to_string(),
-                source,
-            }
-        })?;
-        let wall_ms: i64 = r.get(5)?;
-        f(Envelope {
-            id,
-            campaign: CampaignId(uuid(r.get_ref(1)?.as_blob()?)),
-            device: DeviceId(uuid(r.get_ref(2)?.as_blob()?)),
-            seq: r.get::<_, i64>(3)? as u64,
-            clock: r.get::<_, i64>(4)? as u64,
-            wall: Utc
-                .timestamp_millis_opt(wall_ms)
-                .single()
-                .unwrap_or_default(),
-            at: CampaignTime(r.get(6)?),
-            schema,
-            event,
-            signature: r.get(9)?,
-        })?;
+        f(envelope_of(r)?)?;
     }
     Ok(())
+}
+
+/// The envelope a row holds (columns id, campaign, device, seq, clock, wall_ms, at, schema,
+/// payload, signature, in that order), decoded.
+fn envelope_of(r: &rusqlite::Row<'_>) -> Result<Envelope, StoreError> {
+    let id = EventId(uuid(r.get_ref(0)?.as_blob()?));
+    let schema = r.get::<_, i64>(7)? as u16;
+    let event = codec::decode_event(schema, r.get_ref(8)?.as_blob()?).map_err(|source| {
+        StoreError::Decode {
+            id: id.to_string(),
+            source,
+        }
+    })?;
+    let wall_ms: i64 = r.get(5)?;
+    Ok(Envelope {
+        id,
+        campaign: CampaignId(uuid(r.get_ref(1)?.as_blob()?)),
+        device: DeviceId(uuid(r.get_ref(2)?.as_blob()?)),
+        seq: r.get::<_, i64>(3)? as u64,
+        clock: r.get::<_, i64>(4)? as u64,
+        wall: Utc
+            .timestamp_millis_opt(wall_ms)
+            .single()
+            .unwrap_or_default(),
+        at: CampaignTime(r.get(6)?),
+        schema,
+        event,
+        signature: r.get(9)?,
+    })
 }

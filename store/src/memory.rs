@@ -19,6 +19,7 @@ pub struct MemoryLog {
     snapshots: BTreeMap<u64, Snapshot>,
     projection: BTreeMap<Vec<u8>, Vec<u8>>,
     mark: Option<(i64, u32)>,
+    checkpoint_entries: BTreeMap<(u64, Vec<u8>), Vec<u8>>,
 }
 
 impl MemoryLog {
@@ -32,6 +33,7 @@ impl MemoryLog {
             snapshots: BTreeMap::new(),
             projection: BTreeMap::new(),
             mark: None,
+            checkpoint_entries: BTreeMap::new(),
         }
     }
 
@@ -186,6 +188,54 @@ impl ReadLog for MemoryLog {
         Ok(self.snapshots.get(&position).map(|s| s.payload.clone()))
     }
 
+    fn checkpoint_characters(
+        &self,
+        position: u64,
+        ids: Option<&[CharacterId]>,
+    ) -> Result<Vec<Vec<u8>>, StoreError> {
+        Ok(match ids {
+            None => self
+                .checkpoint_entries
+                .range((position, Vec::new())..(position + 1, Vec::new()))
+                .map(|(_, v)| v.clone())
+                .collect(),
+            Some(ids) => ids
+                .iter()
+                .filter_map(|id| {
+                    self.checkpoint_entries
+                        .get(&(position, id.as_bytes().to_vec()))
+                        .cloned()
+                })
+                .collect(),
+        })
+    }
+
+    fn tail_for(
+        &self,
+        after: OrderKey,
+        upto: OrderKey,
+        ids: &[CharacterId],
+        multi: &[&str],
+    ) -> Result<(Vec<Envelope>, i64), StoreError> {
+        let range = (
+            std::ops::Bound::Excluded(after),
+            std::ops::Bound::Included(upto),
+        );
+        let (mut out, mut max_at) = (Vec::new(), i64::MIN);
+        for (_, &i) in self.order.range(range) {
+            let e = &self.rows[i];
+            max_at = max_at.max(e.at.0);
+            let wanted = match e.event.character() {
+                None => true,
+                Some(c) => ids.contains(&c),
+            } || multi.contains(&e.event.kind());
+            if wanted {
+                out.push(e.clone());
+            }
+        }
+        Ok((out, max_at))
+    }
+
     fn events_with_id_suffix(&self, suffix: &str) -> Result<Vec<(EventId, OrderKey)>, StoreError> {
         let suffix = suffix.to_ascii_lowercase().replace('-', "");
         Ok(self
@@ -229,10 +279,14 @@ impl WriteLog for MemoryLog {
                 if let Some(&i) = r.target().and_then(|t| self.by_id.get(&t)) {
                     let key = self.rows[i].order_key();
                     self.snapshots.retain(|_, s| s.last < key);
+                    let kept: Vec<u64> = self.snapshots.keys().copied().collect();
+                    self.checkpoint_entries.retain(|(p, _), _| kept.contains(p));
                 }
             }
             let key = env.order_key();
             self.snapshots.retain(|_, s| s.last < key);
+            let kept: Vec<u64> = self.snapshots.keys().copied().collect();
+            self.checkpoint_entries.retain(|(p, _), _| kept.contains(p));
             if self.by_id.contains_key(&env.id) {
                 continue;
             }
@@ -251,6 +305,21 @@ impl WriteLog for MemoryLog {
 
     fn drop_snapshot(&mut self, position: u64) -> Result<(), StoreError> {
         self.snapshots.remove(&position);
+        self.checkpoint_entries.retain(|(p, _), _| *p != position);
+        Ok(())
+    }
+
+    fn save_checkpoint(
+        &mut self,
+        s: &Snapshot,
+        characters: &[(CharacterId, Vec<u8>)],
+    ) -> Result<(), StoreError> {
+        self.checkpoint_entries.retain(|(p, _), _| *p != s.position);
+        self.snapshots.insert(s.position, s.clone());
+        for (id, payload) in characters {
+            self.checkpoint_entries
+                .insert((s.position, id.as_bytes().to_vec()), payload.clone());
+        }
         Ok(())
     }
 

@@ -87,4 +87,19 @@ pub const MIGRATIONS: &[&str] = &[
         fold_version INTEGER NOT NULL
     ) STRICT;
     "#,
+    // 7: checkpoints kept as the projection is: the snapshot's payload the head, and one
+    // entry per character here, so that a view of one character at a moment reads that
+    // character's entry, not the whole campaign's. An entry goes with its snapshot.
+    r#"
+    CREATE TABLE checkpoint_entries (
+        position INTEGER NOT NULL,
+        key      BLOB NOT NULL,
+        payload  BLOB NOT NULL,
+        PRIMARY KEY (position, key)
+    ) STRICT, WITHOUT ROWID;
+    CREATE TRIGGER snapshots_drop_entries AFTER DELETE ON snapshots
+    BEGIN
+        DELETE FROM checkpoint_entries WHERE position = old.position;
+    END;
+    "#,
 ];

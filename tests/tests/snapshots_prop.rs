@@ -295,3 +295,49 @@ fn the_streamed_full_fold_is_the_fold_of_the_whole_log() {
         );
     }
 }
+
+/// The synthetic ledger with its checkpoints kept as the write path keeps them now: a head
+/// and one entry per character.
+fn checkpointed_ledger(
+    dir: &std::path::Path,
+    n: usize,
+) -> (std::path::PathBuf, Vec<leechbook_core::Envelope>) {
+    let path = dir.join("checkpointed.db");
+    let campaign = leechbook_core::ids::CampaignId(uuid::Uuid::from_u128(1));
+    let mut store = Store::create_joining(&path, campaign).unwrap();
+    let log = leechbook_core::synthetic::campaign(n);
+    store.import(&log).unwrap();
+    for s in leechbook_bench::cli_snapshots(&log, |made| made.to_vec()) {
+        let state = codec::decode_ledger(&s.payload).unwrap();
+        leechbook_ledger::checkpoint::save_checkpoint(&mut store, s.position, s.last, &state)
+            .unwrap();
+    }
+    (path, log)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, .. ProptestConfig::default() })]
+
+    /// `show NAME --at EVENT` reads the character's checkpoint entry and only the events
+    /// about it (or about no character): the character and the clock are exactly those of
+    /// the fold of the log up to the event, for any event and any character.
+    #[test]
+    fn a_character_at_an_event_from_its_entry_is_the_fold_of_the_prefix(
+        picks in prop::collection::vec((0usize..3_500, 0usize..100), 1..6)
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let (path, log) = checkpointed_ledger(dir.path(), 3_500);
+        let store = Store::open(&path).unwrap();
+        for (p, c) in picks {
+            let full = Ledger::fold(&log[..=p]);
+            let Some(ch) = full.characters.get(c % full.characters.len().max(1)) else { continue };
+            let name = ch.name().to_string();
+            let got = leechbook_ledger::checkpoint::state_for_upto(&store, &[&name], log[p].order_key()).unwrap();
+            prop_assert!(got.character(ch.id()) == Some(ch), "{name} differs at event {p}");
+            prop_assert_eq!(got.now, full.now);
+            // And the whole record through a checkpoint kept per character is the fold.
+            let whole = leechbook_ledger::fold_latest(&store, Some(log[p].order_key())).unwrap();
+            prop_assert!(whole == full, "the whole record differs at event {p}");
+        }
+    }
+}

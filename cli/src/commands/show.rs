@@ -30,10 +30,10 @@ fn cmd_show_any(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         Some(spec) => {
             let (l, label) = if leechbook_ledger::moment::is_event_spec(spec) {
                 // An event: the record up to it, from the latest snapshot at or before it.
-                let store = ctx.open()?;
-                let key = leechbook_ledger::moment::event_key(&store, spec)?;
+                let replica = leechbook_ledger::Replica::open(&ctx.db_path()?)?;
+                let key = leechbook_ledger::moment::event_key(replica.store(), spec)?;
                 let label = format!("event {}", spec.trim());
-                (leechbook_ledger::fold_latest(&store, Some(key))?, label)
+                (replica.state_for_upto(&[a.name.as_str()], key)?, label)
             } else {
                 let events = ctx.open()?.events()?;
                 let m = leechbook_ledger::moment::moment(&events, spec)?;

@@ -41,9 +41,13 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 snap.fold_version
             ))
         } else {
-            match decode_ledger(&snap.payload) {
+            match decode_ledger(&snap.payload).map(|_| {
+                leechbook_ledger::checkpoint::checkpoint_state(&store, snap.position, None)
+            }) {
                 Err(e) => Some(format!("does not decode ({e})")),
-                Ok(l) => {
+                Ok(Err(e)) => return Err(e.into()),
+                Ok(Ok(None)) => Some("lacks a character's entry, or one does not decode".into()),
+                Ok(Ok(Some(l))) => {
                     let n = (snap.position as usize).min(events.len());
                     let at_key = events.get(n.wrapping_sub(1)).map(|e| e.order_key());
                     if at_key != Some(snap.last) || l != Ledger::fold(&events[..n]) {
