@@ -10,6 +10,7 @@ pub mod commands;
 pub mod dice;
 pub mod error;
 pub mod narrate;
+pub mod progress;
 pub mod views;
 
 use clap::Parser;
@@ -63,6 +64,8 @@ pub struct Ctx {
     pub out: String,
     /// Standard error so far.
     pub err: String,
+    /// Run as the program with standard error on a terminal: progress may be drawn there.
+    pub terminal: bool,
 }
 
 impl Ctx {
@@ -153,6 +156,25 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    run_with(args, false)
+}
+
+/// [`run`] as the program: progress on long work is drawn on standard error when it is a
+/// terminal.
+pub fn run_as_program<I, T>(args: I) -> Output
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    use std::io::IsTerminal;
+    run_with(args, std::io::stderr().is_terminal())
+}
+
+fn run_with<I, T>(args: I, terminal: bool) -> Output
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
     let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
@@ -175,6 +197,7 @@ where
         seed: cli.seed,
         out: String::new(),
         err: String::new(),
+        terminal,
     };
     let result = commands::dispatch(cli.command, &mut ctx);
     let code = match result {

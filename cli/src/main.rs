@@ -4,7 +4,7 @@
 use std::io::Write;
 
 fn main() {
-    let out = leechbook::run(std::env::args_os());
+    let out = leechbook::run_as_program(std::env::args_os());
     let mut stdout = std::io::stdout().lock();
     if let Err(e) = stdout
         .write_all(out.stdout.as_bytes())

@@ -229,3 +229,45 @@ fn completions_and_manual_pages_are_generated() {
     let out = bin().args(["completions", "tcsh"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Issue 15: progress is drawn only on a terminal: run into pipes (as here), long commands
+/// print exactly their output and messages, never a spinner or a bar.
+#[test]
+fn no_progress_into_a_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("p.db");
+    assert!(bin()
+        .arg("--db")
+        .arg(&db)
+        .arg("demo")
+        .output()
+        .unwrap()
+        .status
+        .success());
+    for args in [
+        &["verify"][..],
+        &["advance", "30d", "--roll", "--untended", "--untreated"],
+    ] {
+        let out = bin()
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .arg("--seed")
+            .arg("2")
+            .output();
+        let out = out.unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !err.contains('\r')
+                && !err.contains('\u{1b}')
+                && !err.contains("verify:")
+                && !err.contains("advance:"),
+            "{args:?} drew progress into a pipe: {err:?}"
+        );
+    }
+}

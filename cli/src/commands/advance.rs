@@ -190,11 +190,15 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     }
     let mut rng = rng(ctx.seed);
     let mut rolled = 0usize;
+    // Asking for dice talks on the terminal itself: no progress over it.
+    let progress =
+        crate::progress::Progress::start(ctx, "advance: rolling what falls due", None, a.ask);
     loop {
         let (_, ledger) = ctx.load()?;
         let Some(n) = next_due(&ledger, until) else {
             break;
         };
+        progress.say(format!("advance: {rolled} rolled, now at {}", ledger.now));
         if n.at > ledger.now {
             clock_to(ctx, n.at)?;
         }

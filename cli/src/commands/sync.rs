@@ -103,6 +103,12 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             ));
         }
         SyncCommand::Import(a) => {
+            let _progress = crate::progress::Progress::start(
+                ctx,
+                &format!("importing {}", a.file.display()),
+                None,
+                false,
+            );
             let mut store = ctx.open()?;
             let got = import(&mut store, &mut FileTransport { path: &a.file }).map_err(err)?;
             if got.added > 0 {
@@ -118,6 +124,12 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             ));
         }
         SyncCommand::Connect(a) => {
+            let _progress = crate::progress::Progress::start(
+                ctx,
+                &format!("syncing with {}", a.url),
+                None,
+                false,
+            );
             let mut store = ctx.open()?;
             let done =
                 sync_with(&mut store, &a.url, Duration::from_secs(a.timeout)).map_err(err)?;

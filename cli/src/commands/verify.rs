@@ -24,8 +24,11 @@ pub struct VerifyArgs {
 
 /// Runs the checks.
 pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let progress =
+        crate::progress::Progress::start(ctx, "verify: the file's integrity", None, a.json);
     let mut store = ctx.open()?;
     let integrity = store.integrity_check()?;
+    progress.say("verify: reading and folding the log");
     // Every event must decode (a decode failure is an error naming the event).
     let events = store.events()?;
     let full = Ledger::fold(&events);
@@ -66,6 +69,7 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             }
         }
     }
+    progress.say("verify: the state every command starts from");
     let (_, fast) = ctx.load()?;
     if fast != full {
         problems += 1;
@@ -75,6 +79,7 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     // roster (the judgement a sync import makes), each device's numbering, the indexed
     // columns against the payload, and the sync document against the log.
     let mut found: Vec<String> = Vec::new();
+    progress.say("verify: signatures, numbering, columns and the sync document");
     for (id, why) in
         leechbook_sync::signature_problems(&events, (store.device(), store.public_key()))
     {
