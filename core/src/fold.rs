@@ -245,6 +245,16 @@ impl CharacterState {
         }
     }
 
+    /// The sheet the character was added with (as changed since).
+    pub fn sheet(&self) -> SheetKind {
+        match self {
+            CharacterState::HarnMaster(c) => SheetKind::HarnMaster(c.sheet.clone()),
+            CharacterState::SavageWorlds(c) => SheetKind::SavageWorlds(c.sheet.clone()),
+            CharacterState::WrathGlory(c) => SheetKind::WrathGlory(c.sheet.clone()),
+            CharacterState::WitchIron(c) => SheetKind::WitchIron(c.sheet.clone()),
+        }
+    }
+
     /// Returns the HârnMaster character, if this is one.
     pub fn hm(&self) -> Option<&HmCharacter> {
         match self {

@@ -1,6 +1,5 @@
 //! `leechbook log`: every event in the fold's order, narrated; void events with their reason.
 
-use super::find;
 use crate::error::CommandError;
 use crate::narrate;
 use crate::views::JSON_SCHEMA;
@@ -53,15 +52,20 @@ pub struct EventView {
     pub flags: Vec<String>,
 }
 
-/// Prints the log.
-pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+/// The log as `log` shows it (up to a moment, about one character): each event narrated,
+/// with what became of it and what rulings changed about it since.
+pub fn views(
+    ctx: &mut Ctx,
+    character: Option<&str>,
+    until: Option<&str>,
+) -> Result<Vec<EventView>, CommandError> {
     let (store, full) = ctx.load()?;
-    let only = match &a.character {
-        Some(n) => Some(find(&full, n)?.id),
+    let only = match character {
+        Some(n) => Some(super::find_any(&full, n)?.id()),
         None => None,
     };
     let mut events = store.events()?;
-    let rulings = match &a.until {
+    let rulings = match until {
         Some(spec) => {
             let m = leechbook_ledger::moment::moment(&events, spec)?;
             events = m.events;
@@ -73,7 +77,7 @@ pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let mut views = Vec::with_capacity(events.len());
     Ledger::derive_with(&events, &rulings, |ledger, env, fate| {
         if let Some(id) = only {
-            let about = env.event.character() == Some(id)
+            let about = env.event.characters().contains(&id)
                 || matches!(fate, Fate::Applied(Applied::CharacterAdded(c)) if *c == id);
             if !about {
                 return;
@@ -99,6 +103,12 @@ pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             flags: flags.get(&env.id).cloned().unwrap_or_default(),
         });
     });
+    Ok(views)
+}
+
+/// Prints the log.
+pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let views = views(ctx, a.character.as_deref(), a.until.as_deref())?;
     if a.json {
         return ctx.json(&views);
     }

@@ -11,6 +11,7 @@ pub mod diff;
 pub mod disputes;
 pub mod docs;
 pub mod due;
+pub mod export;
 pub mod history;
 pub mod init;
 pub mod log;
@@ -114,6 +115,10 @@ pub enum Command {
     Table(table::TableCommand),
     /// Record a sample fight into a fresh demo ledger and show the result.
     Demo(demo::DemoArgs),
+    /// Export the campaign, or one character, as versioned JSON (or a history as --csv).
+    Export(export::ExportArgs),
+    /// Add characters from an export to this campaign, with their sheets.
+    Import(export::ImportArgs),
     /// Print the shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(docs::CompletionsArgs),
     /// Print the manual page, or write one per command into a directory (--dir).
@@ -155,6 +160,8 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Due(a) => due::cmd_due(a, ctx),
         Command::Table(c) => table::cmd_table(c, ctx),
         Command::Demo(a) => demo::cmd_demo(a, ctx),
+        Command::Export(a) => export::cmd_export(a, ctx),
+        Command::Import(a) => export::cmd_import(a, ctx),
         Command::Completions(a) => docs::cmd_completions(a, ctx),
         Command::Man(a) => docs::cmd_man(a, ctx),
     }

@@ -1,0 +1,209 @@
+//! `leechbook export [NAME] [--csv]` and `leechbook import FILE`: a campaign or one character
+//! as versioned JSON (its schema: `fixtures/schemas/export-v1.schema.json`), a character's
+//! history as CSV, and characters taken from such an export into another campaign.
+
+use super::find_any;
+use crate::error::CommandError;
+use crate::views::{self, JSON_SCHEMA};
+use crate::Ctx;
+use clap::Args;
+use leechbook_core::{Event, SheetKind};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// The version of the export format (its schema is `export-v<N>.schema.json`).
+pub const EXPORT_VERSION: u32 = 1;
+
+/// `export`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// One character (default: the whole campaign).
+    pub name: Option<String>,
+    /// The character's history as CSV (one row per event about it) instead of JSON.
+    #[arg(long, requires = "name")]
+    pub csv: bool,
+}
+
+/// `import`.
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    /// An export (`leechbook export > FILE`).
+    pub file: PathBuf,
+    /// Only these characters (repeat; default: every character in the file).
+    #[arg(long = "character")]
+    pub characters: Vec<String>,
+}
+
+/// The campaign an export comes from.
+#[derive(Serialize, Deserialize, Debug)]
+pub struct ExportedCampaign {
+    /// Its id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Its rules system.
+    pub system: String,
+    /// Seconds per combat round.
+    pub round_seconds: i64,
+    /// The campaign clock when exported.
+    pub campaign_time: String,
+}
+
+/// One character in an export: its sheet (what `import` adds) and its state (`show --json`).
+#[derive(Serialize, Deserialize, Debug)]
+pub struct ExportedCharacter {
+    /// Its name.
+    pub name: String,
+    /// Its system.
+    pub system: String,
+    /// Its sheet.
+    pub sheet: SheetKind,
+    /// Its state, as `show --json` prints it.
+    pub state: serde_json::Value,
+}
+
+/// An export.
+#[derive(Serialize, Deserialize, Debug)]
+pub struct Export {
+    /// Always `leechbook-export`.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// The export format's version.
+    pub export_version: u32,
+    /// The JSON views' schema version.
+    pub schema_version: u32,
+    /// The campaign.
+    pub campaign: ExportedCampaign,
+    /// Its characters (or the one asked for).
+    pub characters: Vec<ExportedCharacter>,
+}
+
+/// Writes the export to standard output.
+pub fn cmd_export(a: ExportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    if a.csv {
+        let name = a.name.as_deref().unwrap_or_default();
+        let rows = super::log::views(ctx, Some(name), None)?;
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(["at", "clock", "kind", "event", "summary", "void"])
+            .map_err(csv_error)?;
+        for r in rows {
+            w.write_record([
+                r.at.as_str(),
+                &r.clock.to_string(),
+                r.kind,
+                &r.id,
+                &r.summary,
+                r.void.as_deref().unwrap_or(""),
+            ])
+            .map_err(csv_error)?;
+        }
+        let bytes = w.into_inner().map_err(|e| csv_error(e.into_error()))?;
+        ctx.out.push_str(&String::from_utf8_lossy(&bytes));
+        return Ok(());
+    }
+    let (_, ledger) = match &a.name {
+        Some(n) => ctx.load_for(&[n.as_str()])?,
+        None => ctx.load()?,
+    };
+    let campaign = ledger
+        .campaign
+        .as_ref()
+        .ok_or_else(|| CommandError::user("the ledger holds no campaign yet"))?;
+    let chosen: Vec<&leechbook_core::CharacterState> = match &a.name {
+        Some(n) => vec![find_any(&ledger, n)?],
+        None => ledger.characters.iter().collect(),
+    };
+    let export = Export {
+        ty: "leechbook-export".into(),
+        export_version: EXPORT_VERSION,
+        schema_version: JSON_SCHEMA,
+        campaign: ExportedCampaign {
+            id: campaign.id.to_string(),
+            name: campaign.name.clone(),
+            system: campaign.system.name().into(),
+            round_seconds: campaign.round_seconds,
+            campaign_time: ledger.now.to_string(),
+        },
+        characters: chosen
+            .into_iter()
+            .map(|c| ExportedCharacter {
+                name: c.name().to_string(),
+                system: c.sheet().system().name().into(),
+                sheet: c.sheet(),
+                state: views::view(&ledger, c),
+            })
+            .collect(),
+    };
+    ctx.json(&export)
+}
+
+fn csv_error(e: impl std::fmt::Display) -> CommandError {
+    CommandError::internal(format!("CSV: {e}"))
+}
+
+/// Adds characters from an export to this campaign, with their sheets (not their injuries:
+/// a character's history stays in its own campaign). All or nothing.
+pub fn cmd_import(a: ImportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let text = std::fs::read_to_string(&a.file)
+        .map_err(|e| CommandError::user(format!("cannot read {}: {e}", a.file.display())))?;
+    let export: Export = serde_json::from_str(&text).map_err(|e| {
+        CommandError::user(format!(
+            "{} is not a Leechbook export: {e}",
+            a.file.display()
+        ))
+    })?;
+    if export.ty != "leechbook-export" || export.export_version != EXPORT_VERSION {
+        return Err(CommandError::user(format!(
+            "{} is not a Leechbook export of version {EXPORT_VERSION}",
+            a.file.display()
+        )));
+    }
+    for want in &a.characters {
+        if !export
+            .characters
+            .iter()
+            .any(|c| c.name.eq_ignore_ascii_case(want))
+        {
+            return Err(CommandError::user(format!(
+                "{} holds no character named '{want}'",
+                a.file.display()
+            )));
+        }
+    }
+    let chosen: Vec<&ExportedCharacter> = export
+        .characters
+        .iter()
+        .filter(|c| {
+            a.characters.is_empty() || a.characters.iter().any(|w| c.name.eq_ignore_ascii_case(w))
+        })
+        .collect();
+    // Every check before anything is written: the system, and names free.
+    let (_, ledger) = ctx.load()?;
+    let system = ledger
+        .campaign
+        .as_ref()
+        .ok_or_else(|| CommandError::user("the ledger holds no campaign yet"))?
+        .system;
+    for c in &chosen {
+        if c.sheet.system() != system {
+            return Err(CommandError::user(format!(
+                "{} is a {} character; this campaign plays {}",
+                c.name,
+                c.sheet.system().name(),
+                system.name()
+            )));
+        }
+        if ledger.id_named(&c.name).is_some() {
+            return Err(CommandError::user(format!(
+                "the campaign already has a character named '{}'",
+                c.name
+            )));
+        }
+    }
+    for c in chosen {
+        let (name, sheet) = (c.name.clone(), c.sheet.clone());
+        ctx.record(|_, _| Ok((Event::CharacterAdded { name, sheet }, None)))?;
+        ctx.say(format!("imported {}", c.name));
+    }
+    Ok(())
+}

@@ -1,0 +1,155 @@
+//! `export` and `import`: exports of every system validate against the schema in the
+//! repository, a character's history comes out as CSV, and characters go into another
+//! campaign with their sheets (all or nothing).
+
+mod common;
+use common::{run_db, Scratch};
+use serde_json::Value;
+
+fn schema() -> jsonschema::Validator {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../fixtures/schemas/export-v1.schema.json"
+    ))
+    .unwrap();
+    jsonschema::validator_for(&serde_json::from_str::<Value>(&text).unwrap()).unwrap()
+}
+
+fn demo(system: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("demo.db");
+    let out = leechbook::run([
+        "leechbook",
+        "demo",
+        "--system",
+        system,
+        "--out",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    (dir, db)
+}
+
+fn json(db: &std::path::Path, args: &[&str]) -> Value {
+    let out = run_db(db, args);
+    assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+    serde_json::from_str(&out.stdout).unwrap()
+}
+
+#[test]
+fn exports_of_every_system_validate_against_the_schema() {
+    let schema = schema();
+    for system in ["harnmaster", "savage-worlds", "wrath-glory", "witch-iron"] {
+        let (_dir, db) = demo(system);
+        let all = json(&db, &["export"]);
+        let errors: Vec<String> = schema.iter_errors(&all).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{system}: {errors:?}");
+        assert_eq!(all["campaign"]["system"], system);
+        let first = all["characters"][0]["name"].as_str().unwrap().to_string();
+        // Each character's state is its `show --json`.
+        assert_eq!(
+            all["characters"][0]["state"],
+            json(&db, &["show", &first, "--json"])
+        );
+        let one = json(&db, &["export", &first]);
+        assert!(schema.is_valid(&one), "{system}: one character");
+        assert_eq!(one["characters"].as_array().unwrap().len(), 1);
+    }
+    // The schema is not a rubber stamp: a wrong version and a sheet of no system fail it.
+    let (_dir, db) = demo("harnmaster");
+    let mut bad = json(&db, &["export"]);
+    bad["export_version"] = Value::from(2);
+    assert!(!schema.is_valid(&bad));
+    let mut bad = json(&db, &["export"]);
+    bad["characters"][0]["sheet"] = serde_json::json!({ "Nonesuch": {} });
+    assert!(!schema.is_valid(&bad));
+}
+
+#[test]
+fn a_characters_history_comes_out_as_csv() {
+    let (_dir, db) = demo("harnmaster");
+    let out = run_db(&db, &["export", "Osric", "--csv"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut reader = csv::Reader::from_reader(out.stdout.as_bytes());
+    assert_eq!(
+        reader.headers().unwrap().iter().collect::<Vec<_>>(),
+        ["at", "clock", "kind", "event", "summary", "void"]
+    );
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let log = json(&db, &["log", "--character", "Osric", "--json"]);
+    let log = log.as_array().unwrap();
+    assert_eq!(rows.len(), log.len());
+    for (row, e) in rows.iter().zip(log) {
+        assert_eq!(row.len(), 6);
+        assert_eq!(&row[2], e["kind"].as_str().unwrap());
+        assert_eq!(&row[3], e["id"].as_str().unwrap());
+        assert_eq!(&row[4], e["summary"].as_str().unwrap());
+    }
+    assert_eq!(&rows[1][2], "hm.strike");
+    assert!(rows[1][4].starts_with("Osric struck:"));
+    let out = run_db(&db, &["export", "--csv"]);
+    assert_eq!(out.code, 2, "--csv needs a character: {}", out.stderr);
+}
+
+#[test]
+fn characters_go_into_another_campaign_with_their_sheets() {
+    let (dir, db) = demo("harnmaster");
+    let file = dir.path().join("kaldor.json");
+    let out = run_db(&db, &["export"]);
+    std::fs::write(&file, &out.stdout).unwrap();
+    let sheets: Value = serde_json::from_str(&out.stdout).unwrap();
+    let other = Scratch::new();
+    other.ok(&["init", "--name", "elsewhere"]);
+    let said = other.ok(&["import", file.to_str().unwrap(), "--character", "Brannoc"]);
+    assert_eq!(said.trim(), "imported Brannoc");
+    let list = json(&other.db, &["character", "list", "--json"]);
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    let fresh = json(&other.db, &["export", "Brannoc"]);
+    let brannoc = sheets["characters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "Brannoc")
+        .unwrap();
+    assert_eq!(fresh["characters"][0]["sheet"], brannoc["sheet"]);
+    assert!(
+        fresh["characters"][0]["state"]["injuries"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
+        "the history stays in its own campaign"
+    );
+    // All or nothing: Brannoc is taken now, so importing everyone adds no one.
+    let before = other.bytes();
+    let out = other.run(&["import", file.to_str().unwrap()]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("already has a character named 'Brannoc'"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(other.bytes(), before);
+    // Another system's characters are refused.
+    let wi = Scratch::new();
+    wi.ok(&["init", "--system", "witch-iron"]);
+    let before = wi.bytes();
+    let out = wi.run(&["import", file.to_str().unwrap()]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("is a harnmaster character"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(wi.bytes(), before);
+    // Not an export at all.
+    let junk = dir.path().join("junk.json");
+    std::fs::write(&junk, "{\"type\": \"something else\"}").unwrap();
+    let out = other.run(&["import", junk.to_str().unwrap()]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("is not a Leechbook export"),
+        "{}",
+        out.stderr
+    );
+}
