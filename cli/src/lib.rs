@@ -10,6 +10,7 @@ pub mod commands;
 pub mod dice;
 pub mod error;
 pub mod narrate;
+pub mod plot;
 pub mod progress;
 pub mod views;
 

@@ -153,3 +153,70 @@ fn characters_go_into_another_campaign_with_their_sheets() {
         out.stderr
     );
 }
+
+/// Issue 15: a wound's timeline as SVG: it parses, it has every series and the title names
+/// the character, the location and the days, and every roll of the story is marked.
+#[test]
+fn a_wounds_timeline_is_drawn_as_svg() {
+    let (dir, db) = demo("harnmaster");
+    let osric = json(&db, &["show", "Osric", "--json"]);
+    let id = osric["injuries"][0]["id"].as_str().unwrap().to_string();
+    let file = dir.path().join("osric.svg");
+    let out = run_db(
+        &db,
+        &["history", "Osric", &id, "--plot", file.to_str().unwrap()],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let story = json(&db, &["history", "Osric", &id, "--json"]);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("the SVG parses");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    let title = doc
+        .descendants()
+        .find(|n| n.attribute("id") == Some("title"))
+        .and_then(|n| n.text())
+        .unwrap();
+    assert!(
+        title.starts_with("Osric: ") && title.contains("abdomen") && title.contains("days 1-11"),
+        "{title}"
+    );
+    for series in [
+        "level",
+        "healing-rate",
+        "infection",
+        "blood-loss",
+        "impairment",
+        "permanent",
+    ] {
+        let line = doc
+            .descendants()
+            .find(|n| n.tag_name().name() == "polyline" && n.attribute("id") == Some(series))
+            .unwrap_or_else(|| panic!("no {series} series"));
+        assert!(!line.attribute("points").unwrap().is_empty());
+    }
+    let rolls = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("roll"))
+        .count();
+    assert_eq!(rolls, story["entries"].as_array().unwrap().len());
+    let labels: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("label"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert!(
+        labels.iter().any(|l| l.starts_with("Injury Level")),
+        "{labels:?}"
+    );
+    assert!(doc
+        .descendants()
+        .any(|n| n.attribute("class") == Some("day") && n.text() == Some("day 11")));
+    // Without an injury there is no wound to draw: a usage error, nothing written.
+    let other = dir.path().join("none.svg");
+    let out = run_db(
+        &db,
+        &["history", "Osric", "--plot", other.to_str().unwrap()],
+    );
+    assert_eq!(out.code, 2);
+    assert!(!other.exists());
+}

@@ -26,6 +26,10 @@ pub struct HistoryArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Draw the wound's timeline (level, healing rate, infection, blood loss, impairment,
+    /// every roll marked) as an SVG picture into this file (needs INJURY).
+    #[arg(long, value_name = "FILE", requires = "injury")]
+    pub plot: Option<std::path::PathBuf>,
 }
 
 /// One chapter of the story.
@@ -130,6 +134,7 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let rulings = Rulings::from_log(&events);
     let mut ledger = Ledger::new();
     let mut entries = Vec::new();
+    let mut samples: Vec<crate::plot::Sample> = Vec::new();
     for env in &events {
         let before = hm(&ledger, who).cloned();
         ledger.step(
@@ -147,6 +152,33 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                     }
                 };
                 if keep {
+                    if let (Some(id), Some(c)) = (injury, hm(ledger, who)) {
+                        if let Some(i) = c.injury(id) {
+                            let tt = ledger.treatment_table();
+                            let (imp, _) = leechbook_core::harnmaster::healing::impairment_of(
+                                i, tt, ledger.now,
+                            );
+                            let permanent =
+                                leechbook_core::harnmaster::healing::permanent_impairment(
+                                    i, tt, ledger.now,
+                                );
+                            samples.push(crate::plot::Sample {
+                                day: env.at.0 as f64 / DAY as f64,
+                                level: f64::from(i.level),
+                                healing_rate: f64::from(
+                                    leechbook_core::harnmaster::healing::healing_rate(i, tt),
+                                ),
+                                infection: c
+                                    .infection
+                                    .filter(|f| f.injury == id)
+                                    .map_or(0.0, |f| f64::from(f.healing_rate)),
+                                blood_loss: f64::from(c.blood_loss),
+                                impairment: f64::from(imp),
+                                permanent: f64::from(permanent),
+                                event: format!("{} {}", env.at, env.event.kind()),
+                            });
+                        }
+                    }
                     let mut summary = narrate::event(ledger, env, applied);
                     if rulings.amended.contains_key(&env.id) {
                         summary.push_str(" [amended by a ruling]");
@@ -206,6 +238,25 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         entries,
         ending,
     };
+    if let (Some(file), Some(v)) = (&a.plot, &story.injury) {
+        let place = match v.side {
+            Some(s) => format!("{s} {}", v.location),
+            None => v.location.clone(),
+        };
+        let first = samples.first().map_or(1, |s| s.day as i64 + 1);
+        let last = samples.last().map_or(1, |s| s.day as i64 + 1);
+        let title = format!(
+            "{}: {} {} ({}), days {first}-{last}",
+            story.character, v.code, place, v.short_id
+        );
+        std::fs::write(file, crate::plot::svg(&title, &samples))
+            .map_err(|e| CommandError::user(format!("cannot write {}: {e}", file.display())))?;
+        ctx.note(format!(
+            "drew {} ({} rolls marked)",
+            file.display(),
+            samples.len()
+        ));
+    }
     if a.json {
         return ctx.json(&story);
     }
