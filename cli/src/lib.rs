@@ -6,6 +6,7 @@
 
 #![warn(missing_docs)]
 
+pub mod board;
 pub mod commands;
 pub mod dice;
 pub mod error;

@@ -4,6 +4,7 @@
 pub mod advance;
 pub mod arms;
 pub mod attend;
+pub mod board;
 pub mod character;
 pub mod demo;
 pub mod device;
@@ -115,6 +116,8 @@ pub enum Command {
     Table(table::TableCommand),
     /// Record a sample fight into a fresh demo ledger and show the result.
     Demo(demo::DemoArgs),
+    /// The campaign at a glance, live, on a full-screen terminal: the party and the owed rolls.
+    Board(board::BoardArgs),
     /// Export the campaign, or one character, as versioned JSON (or a history as --csv).
     Export(export::ExportArgs),
     /// Add characters from an export to this campaign, with their sheets.
@@ -160,6 +163,7 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Due(a) => due::cmd_due(a, ctx),
         Command::Table(c) => table::cmd_table(c, ctx),
         Command::Demo(a) => demo::cmd_demo(a, ctx),
+        Command::Board(a) => board::cmd_board(a, ctx),
         Command::Export(a) => export::cmd_export(a, ctx),
         Command::Import(a) => export::cmd_import(a, ctx),
         Command::Completions(a) => docs::cmd_completions(a, ctx),

@@ -1,0 +1,359 @@
+//! `leechbook board`: the campaign at a glance on a full-screen terminal (ratatui): every
+//! character with what matters at the table now (shock, bleeding, open wounds with their
+//! healing rate and impairment, or the system's own conditions), and the rolls that are
+//! owed in time order with their EMLs. It follows the ledger as it changes (another
+//! terminal, `sync serve`, a sync), moves the clock, and records the selected owed roll,
+//! with dice typed in or rolled by Leechbook, showing the narration.
+//!
+//! [`Board`] is the view (built from a [`Ledger`]) and [`draw`] its one printer, so the
+//! screen can be tested on ratatui's test backend; [`run`] is the live loop.
+
+use crate::views::{self, OwedView};
+use leechbook_core::fold::{CharacterState, Ledger};
+use ratatui::layout::{Constraint, Direction, Layout};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Wrap};
+use ratatui::Frame;
+use std::path::Path;
+
+/// One character on the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    /// Name and system.
+    pub title: String,
+    /// What matters now, a line each.
+    pub lines: Vec<String>,
+}
+
+/// The board's view of a campaign.
+#[derive(Clone, Debug, Default)]
+pub struct Board {
+    /// The campaign's name and clock.
+    pub header: String,
+    /// Every character.
+    pub party: Vec<Member>,
+    /// The owed rolls, due now first, then in time order.
+    pub agenda: Vec<OwedView>,
+}
+
+/// What one character shows on the board.
+fn member(ledger: &Ledger, c: &CharacterState) -> Member {
+    let mut lines = Vec::new();
+    let title = match c {
+        CharacterState::HarnMaster(h) => {
+            let v = views::character(ledger, h);
+            let mut status = format!("shock {}", v.shock_state);
+            if v.dead {
+                status = "DEAD".into();
+            }
+            let bleeders = v.injuries.iter().filter(|i| i.bleeder && !i.healed).count();
+            if bleeders > 0 {
+                status.push_str(&format!(", {bleeders} bleeder(s)"));
+                if let Some(o) = v.owed.iter().find(|o| o.kind == "blood-loss") {
+                    status.push_str(&format!(
+                        ", blood loss {}",
+                        o.due_at.as_deref().unwrap_or("now")
+                    ));
+                }
+            }
+            lines.push(status);
+            for i in v.injuries.iter().filter(|i| !i.healed) {
+                lines.push(format!(
+                    "  {} {}{}: HR{}{}",
+                    i.code,
+                    i.side.map(|s| format!("{s} ")).unwrap_or_default(),
+                    i.location,
+                    i.healing_rate,
+                    if i.bleeder { ", bleeding" } else { "" }
+                ));
+            }
+            format!("{} (HârnMaster)", h.name)
+        }
+        CharacterState::SavageWorlds(s) => {
+            let v = views::sw_character(ledger, s);
+            lines.push(format!(
+                "{} Wound(s){}{}{}",
+                v.wounds,
+                if v.shaken { ", Shaken" } else { "" },
+                if v.incapacitated {
+                    ", Incapacitated"
+                } else {
+                    ""
+                },
+                if v.bleeding_out { ", Bleeding Out" } else { "" }
+            ));
+            format!("{} (Savage Worlds)", s.name)
+        }
+        CharacterState::WrathGlory(w) => {
+            let v = views::wg_character(ledger, w);
+            lines.push(format!(
+                "{}/{} Wounds, {} Shock{}",
+                v.wounds,
+                v.max_wounds,
+                v.shock,
+                if v.dying { ", Dying" } else { "" }
+            ));
+            format!("{} (Wrath & Glory)", w.name)
+        }
+        CharacterState::WitchIron(w) => {
+            let v = views::wi_character(ledger, w);
+            let conds: Vec<String> = v
+                .conditions
+                .iter()
+                .map(|(k, c)| format!("{k} {}", c.rating))
+                .collect();
+            lines.push(if conds.is_empty() {
+                "no conditions".into()
+            } else {
+                conds.join(", ")
+            });
+            for i in &v.injuries {
+                lines.push(format!("  {}: {}", i.location, i.name));
+            }
+            format!("{} (Witch Iron)", w.name)
+        }
+    };
+    if c.dead() && !lines.iter().any(|l| l == "DEAD") {
+        lines.insert(0, "DEAD".into());
+    }
+    Member { title, lines }
+}
+
+impl Board {
+    /// The board of a campaign's state.
+    pub fn of(ledger: &Ledger) -> Board {
+        let header = match &ledger.campaign {
+            Some(c) => format!("{} at {}", c.name, ledger.now),
+            None => "no campaign yet".into(),
+        };
+        let party = ledger
+            .characters
+            .iter()
+            .map(|c| member(ledger, c))
+            .collect();
+        let mut agenda: Vec<OwedView> = ledger
+            .characters
+            .iter()
+            .flat_map(|c| views::owed_any(ledger, c))
+            .collect();
+        // Due now first, then by the time they fall due (campaign times sort as written
+        // only within a day, so sort on the parsed time).
+        agenda.sort_by_key(|o| {
+            (
+                !o.due_now,
+                o.due_at
+                    .as_deref()
+                    .and_then(|t| leechbook_core::time::CampaignTime::parse(t).ok())
+                    .map_or(i64::MIN, |t| t.0),
+            )
+        });
+        Board {
+            header,
+            party,
+            agenda,
+        }
+    }
+}
+
+/// Draws the board: the header, the party on the left, the agenda on the right (the
+/// selected roll highlighted), and the last message at the bottom.
+pub fn draw(f: &mut Frame<'_>, board: &Board, selected: Option<usize>, message: &str) {
+    let rows = Layout::default()
+        .direction(Direction::Vertical)
+        .constraints([
+            Constraint::Length(1),
+            Constraint::Min(5),
+            Constraint::Length(3),
+        ])
+        .split(f.area());
+    f.render_widget(
+        Paragraph::new(format!(
+            "{}   [up/down] select  [r] roll  [digits, enter] roll with a face  [.] +10m  [>] +1h  [d] +1d  [q] quit",
+            board.header
+        )),
+        rows[0],
+    );
+    let cols = Layout::default()
+        .direction(Direction::Horizontal)
+        .constraints([Constraint::Percentage(55), Constraint::Percentage(45)])
+        .split(rows[1]);
+    let party: Vec<ListItem<'_>> = board
+        .party
+        .iter()
+        .map(|m| {
+            let mut lines = vec![Line::styled(
+                m.title.clone(),
+                Style::default().add_modifier(Modifier::BOLD),
+            )];
+            lines.extend(m.lines.iter().map(|l| Line::from(format!("  {l}"))));
+            ListItem::new(lines)
+        })
+        .collect();
+    f.render_widget(
+        List::new(party).block(Block::default().borders(Borders::ALL).title("Party")),
+        cols[0],
+    );
+    let agenda: Vec<ListItem<'_>> = board
+        .agenda
+        .iter()
+        .map(|o| ListItem::new(format!("{}: {}", o.character, views::render_owed(o))))
+        .collect();
+    let mut state = ListState::default().with_selected(selected);
+    f.render_stateful_widget(
+        List::new(agenda)
+            .block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .title("Owed, in time order"),
+            )
+            .highlight_symbol("> ")
+            .highlight_style(Style::default().add_modifier(Modifier::REVERSED)),
+        cols[1],
+        &mut state,
+    );
+    f.render_widget(
+        Paragraph::new(message.to_string())
+            .wrap(Wrap { trim: true })
+            .block(Block::default().borders(Borders::ALL)),
+        rows[2],
+    );
+}
+
+/// The command line that records an owed roll (HârnMaster's `roll` kinds), with a face if
+/// one was typed.
+fn roll_args(db: &Path, o: &OwedView, face: Option<&str>) -> Option<Vec<String>> {
+    let kinds = [
+        "shock-reroll",
+        "stun-recovery",
+        "blood-loss",
+        "healing",
+        "healing-period",
+        "blood-regeneration",
+        "infection",
+        "extended-shock",
+        "coma",
+        "grim-shock",
+        "aggravation",
+    ];
+    if !kinds.contains(&o.kind) {
+        return None;
+    }
+    let mut args = vec![
+        "leechbook".to_string(),
+        "--db".into(),
+        db.display().to_string(),
+        "roll".into(),
+        o.character.clone(),
+        o.kind.to_string(),
+    ];
+    if let Some(i) = &o.injury {
+        if !matches!(o.kind, "shock-reroll" | "stun-recovery") {
+            args.push(i.clone());
+        }
+    }
+    if let Some(f) = face {
+        args.extend(["--dice".into(), format!("roll={f}")]);
+    }
+    Some(args)
+}
+
+/// Runs a command line in-process and gives its first line of output (or its error).
+fn say(args: Vec<String>) -> String {
+    let out = crate::run(args);
+    let text = if out.code == 0 {
+        out.stdout
+    } else {
+        out.stderr
+    };
+    text.lines().next().unwrap_or("").to_string()
+}
+
+/// The live board on this terminal, until `q`.
+pub fn run(db: &Path) -> Result<(), crate::error::CommandError> {
+    use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind};
+    let load = || -> Result<(i64, Ledger), crate::error::CommandError> {
+        let replica = leechbook_ledger::Replica::open(db)?;
+        let row = leechbook_store::ReadLog::last_row(replica.store())?;
+        Ok((row, replica.state()?))
+    };
+    let (mut seen, ledger) = load()?;
+    let mut board = Board::of(&ledger);
+    let mut selected = (!board.agenda.is_empty()).then_some(0);
+    let mut message = String::from("following the ledger");
+    let mut typed = String::new();
+    let mut terminal = ratatui::init();
+    let result = (|| -> Result<(), crate::error::CommandError> {
+        loop {
+            terminal.draw(|f| {
+                let msg = if typed.is_empty() {
+                    message.clone()
+                } else {
+                    format!("face: {typed}")
+                };
+                draw(f, &board, selected, &msg)
+            })?;
+            if event::poll(std::time::Duration::from_millis(300))? {
+                if let Event::Key(k) = event::read()? {
+                    if k.kind != KeyEventKind::Press {
+                        continue;
+                    }
+                    let advance = |by: &str| {
+                        say(vec![
+                            "leechbook".into(),
+                            "--db".into(),
+                            db.display().to_string(),
+                            "advance".into(),
+                            by.into(),
+                        ])
+                    };
+                    match k.code {
+                        KeyCode::Char('q') | KeyCode::Esc => return Ok(()),
+                        KeyCode::Up => selected = selected.map(|s| s.saturating_sub(1)),
+                        KeyCode::Down => {
+                            selected =
+                                selected.map(|s| (s + 1).min(board.agenda.len().saturating_sub(1)))
+                        }
+                        KeyCode::Char('.') => message = advance("10m"),
+                        KeyCode::Char('>') => message = advance("1h"),
+                        KeyCode::Char('d') => message = advance("1d"),
+                        KeyCode::Char(c) if c.is_ascii_digit() => typed.push(c),
+                        KeyCode::Backspace => {
+                            typed.pop();
+                        }
+                        KeyCode::Char('r') | KeyCode::Enter => {
+                            let face = (!typed.is_empty()).then(|| typed.clone());
+                            typed.clear();
+                            message = match selected.and_then(|s| board.agenda.get(s)) {
+                                None => "nothing owed is selected".into(),
+                                Some(o) => match roll_args(db, o, face.as_deref()) {
+                                    Some(args) => say(args),
+                                    None => format!(
+                                        "{}'s {} is recorded by its own command (the GM's ruling or the system's)",
+                                        o.character, o.kind
+                                    ),
+                                },
+                            };
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            // Follow the ledger: another terminal, a sync, sync serve.
+            let row =
+                leechbook_store::ReadLog::last_row(leechbook_ledger::Replica::open(db)?.store())?;
+            if row != seen {
+                let (r, ledger) = load()?;
+                seen = r;
+                board = Board::of(&ledger);
+                selected = match (selected, board.agenda.len()) {
+                    (_, 0) => None,
+                    (None, _) => Some(0),
+                    (Some(s), n) => Some(s.min(n - 1)),
+                };
+            }
+        }
+    })();
+    ratatui::restore();
+    result
+}
