@@ -1,6 +1,7 @@
 //! Dice at the table: the `--dice` option, and a dice source that hands out the faces the GM
-//! typed and rolls the rest (OS randomness, or `--seed` for reproducible runs), recording
-//! every face it handed out.
+//! typed and rolls the rest (OS randomness, or `--seed` for reproducible runs) or, with
+//! `--ask`, asks for each on standard input (physical dice), recording every face it handed
+//! out.
 
 use crate::error::CommandError;
 use leechbook_core::dice::Die;
@@ -56,10 +57,72 @@ pub fn rng(seed: Option<u64>) -> StdRng {
     }
 }
 
-/// Hands out given faces, rolls the others, and records all of them.
+/// Where the faces nobody gave on the command line come from: rolled here, or (`--ask`)
+/// asked for on standard input.
+pub struct Roller {
+    rng: StdRng,
+    ask: bool,
+}
+
+/// The roller of a command: `--seed`, `--ask`. `offset` keeps a command's second stream
+/// of rolls (a melee's strike after its attack) apart from its first under one seed.
+pub fn roller(ctx: &crate::Ctx, offset: u64) -> Roller {
+    Roller {
+        rng: rng(ctx.seed.map(|s| s.wrapping_add(offset))),
+        ask: ctx.ask,
+    }
+}
+
+impl Roller {
+    /// One face of `die` for the roll `label`: asked for or rolled.
+    pub fn face(&mut self, label: &str, die: Die) -> Result<u16, leechbook_core::dice::DiceError> {
+        if self.ask {
+            ask_face(label, die)
+        } else {
+            Ok(self.rng.random_range(1..=die.sides()))
+        }
+    }
+}
+
+/// Asks for one face on standard input, the prompt on standard error; a word or a face the
+/// die cannot show is refused and asked again (three tries). `00` is the d100's 100.
+pub fn ask_face(label: &str, die: Die) -> Result<u16, leechbook_core::dice::DiceError> {
+    use std::io::BufRead;
+    let stdin = std::io::stdin();
+    let no_face = |why: String| leechbook_core::dice::DiceError::NoFace {
+        name: label.to_string(),
+        die,
+        why,
+    };
+    for _ in 0..3 {
+        eprint!("{label} ({die}): ");
+        let mut line = String::new();
+        let n = stdin
+            .lock()
+            .read_line(&mut line)
+            .map_err(|e| no_face(format!("reading standard input: {e}")))?;
+        if n == 0 {
+            return Err(no_face("standard input ended".into()));
+        }
+        let t = line.trim();
+        let face = if t == "00" {
+            Some(100)
+        } else {
+            t.parse::<u32>().ok()
+        };
+        match face.map(|f| die.check(label, f)) {
+            Some(Ok(f)) => return Ok(f),
+            Some(Err(e)) => eprintln!("{e}; try again"),
+            None => eprintln!("'{t}' is not a face; try again"),
+        }
+    }
+    Err(no_face("three answers were not faces of it".into()))
+}
+
+/// Hands out given faces, rolls (or asks for) the others, and records all of them.
 pub struct TableDice<'a> {
     given: Vec<RecordedDie>,
-    rng: &'a mut StdRng,
+    rng: &'a mut Roller,
     /// Every die handed out, in order.
     pub recorded: Vec<RecordedDie>,
     /// The names of the dice that were rolled here rather than given.
@@ -68,7 +131,7 @@ pub struct TableDice<'a> {
 
 impl<'a> TableDice<'a> {
     /// Returns a source over the given faces.
-    pub fn new(given: Vec<RecordedDie>, rng: &'a mut StdRng) -> TableDice<'a> {
+    pub fn new(given: Vec<RecordedDie>, rng: &'a mut Roller) -> TableDice<'a> {
         TableDice {
             given,
             rng,
@@ -133,10 +196,12 @@ impl DiceSource for TableDice<'_> {
                 g.faces.clone()
             }
             None => {
-                self.rolled.push(name);
+                if !self.rng.ask {
+                    self.rolled.push(name);
+                }
                 (0..count)
-                    .map(|_| self.rng.random_range(1..=die.sides()))
-                    .collect()
+                    .map(|_| self.rng.face(name, die))
+                    .collect::<Result<Vec<u16>, _>>()?
             }
         };
         self.recorded.push(RecordedDie {
@@ -171,7 +236,10 @@ mod tests {
 
     #[test]
     fn given_faces_are_checked_and_missing_ones_rolled() {
-        let mut r = rng(Some(1));
+        let mut r = Roller {
+            rng: rng(Some(1)),
+            ask: false,
+        };
         let given = parse_dice(Some("zone=7"), &["zone"]).unwrap();
         let mut t = TableDice::new(given, &mut r);
         assert!(t.faces("zone", Die::D6, 1).is_err(), "a d6 never shows 7");

@@ -40,6 +40,10 @@ pub struct Cli {
     /// Seed for the dice Leechbook rolls, for reproducible runs (default: OS randomness).
     #[arg(long, global = true, value_name = "N")]
     pub seed: Option<u64>,
+    /// Ask on standard input for each die not given in --dice (physical dice), instead of
+    /// rolling it; a face the die cannot show is asked again.
+    #[arg(long, global = true)]
+    pub ask: bool,
     /// The command.
     #[command(subcommand)]
     pub command: commands::Command,
@@ -62,6 +66,8 @@ pub struct Ctx {
     pub db: Option<PathBuf>,
     /// `--seed`.
     pub seed: Option<u64>,
+    /// `--ask`: dice nobody gave are asked for on standard input.
+    pub ask: bool,
     /// Standard output so far.
     pub out: String,
     /// Standard error so far.
@@ -132,6 +138,23 @@ impl Ctx {
         Ok((r.ledger, r.envelope, r.applied))
     }
 
+    /// Records several events in one transaction, all or nothing (an import): `make` gives
+    /// them from the state holding every character; each is applied to the state the ones
+    /// before it left.
+    pub fn record_all(
+        &mut self,
+        make: impl FnOnce(
+            &Ledger,
+            &mut Ctx,
+        ) -> Result<
+            Vec<(Event, Option<leechbook_core::time::CampaignTime>)>,
+            CommandError,
+        >,
+    ) -> Result<(Ledger, Vec<(Envelope, Applied)>), CommandError> {
+        let mut replica = leechbook_ledger::Replica::open(&self.db_path()?)?;
+        replica.record_all_for(None, |ledger| make(ledger, self))
+    }
+
     /// Writes a line to standard output.
     pub fn say(&mut self, line: impl AsRef<str>) {
         self.out.push_str(line.as_ref());
@@ -197,6 +220,7 @@ where
     let mut ctx = Ctx {
         db: cli.db,
         seed: cli.seed,
+        ask: cli.ask,
         out: String::new(),
         err: String::new(),
         terminal,

@@ -97,6 +97,102 @@ fn advance_ask_with_no_input_fails_cleanly() {
     assert!(stderr.contains("standard input ended"), "{stderr}");
 }
 
+/// Issue 15: `--ask` on any recording command asks for each die the command line lacks; the
+/// README's strike (ZD 2 aimed at ZN4 -> ZN5 torso, LD 7 -> abdomen, 12E - AV4 = 8 -> S2E,
+/// shock 75 vs EML65) typed at the prompts, a face a d6 cannot show asked again.
+#[test]
+fn ask_prompts_for_each_missing_die_of_a_strike() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("l.db");
+    let db = db.to_str().unwrap();
+    setup(db);
+    let add = [
+        "character",
+        "add",
+        "Brannoc",
+        "--str",
+        "12",
+        "--end",
+        "12",
+        "--shock",
+        "65",
+        "--hb",
+        "13",
+    ];
+    assert!(bin()
+        .arg("--db")
+        .arg(db)
+        .args(add)
+        .output()
+        .unwrap()
+        .status
+        .success());
+    let strike = [
+        "strike",
+        "Brannoc",
+        "--aspect",
+        "edge",
+        "--zone-die",
+        "d6",
+        "--aim",
+        "4",
+        "--impact",
+        "d10+4",
+        "--av",
+        "4",
+        "--ask",
+    ];
+    let mut child = bin()
+        .arg("--db")
+        .arg(db)
+        .args(strike)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"9\n2\n7\n8\n75\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stderr.contains("zone (d6): "), "{stderr}");
+    assert!(
+        stderr.contains("it shows 1-6, not 9; try again"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains(
+            "ZD 2 aimed at ZN4 -> ZN5 torso; LD 7 -> abdomen; impact 8+4 = 12E - AV4 = 8 -> S2E"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("roll 75 vs EML65"), "{stdout}");
+
+    // Input that ends before the last die: one clear line, and nothing recorded.
+    let before = bin().args(["--db", db, "log"]).output().unwrap().stdout;
+    let out = bin()
+        .arg("--db")
+        .arg(db)
+        .args(strike)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("no face for die 'zone' (d6): standard input ended"),
+        "{stderr}"
+    );
+    let after = bin().args(["--db", db, "log"]).output().unwrap().stdout;
+    assert_eq!(before, after, "nothing is written when a die is not given");
+}
+
 #[test]
 fn exit_codes_by_kind() {
     let dir = tempfile::tempdir().unwrap();

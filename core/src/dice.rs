@@ -45,6 +45,16 @@ pub enum DiceError {
         /// How many were given.
         got: usize,
     },
+    /// The source of faces could not give one (the player asked for it gave none).
+    #[error("no face for die '{name}' ({die}): {why}")]
+    NoFace {
+        /// The die's name.
+        name: String,
+        /// The die.
+        die: Die,
+        /// Why not.
+        why: String,
+    },
     /// A dice expression that does not parse.
     #[error("'{0}' is not a dice expression (like d10, d10+3, 2d6-1 or 4)")]
     BadExpression(String),

@@ -1,7 +1,7 @@
 //! `leechbook advance`: move the campaign clock forward; with `--roll` (or `--ask`), roll
 //! (or ask for) every roll that falls due on the way, in time order, recording each.
 
-use crate::dice::rng;
+use crate::dice::roller;
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -16,8 +16,6 @@ use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::CharacterId;
 use leechbook_core::time::{parse_duration, CampaignTime, MINUTE};
 use leechbook_core::Event;
-use rand::Rng;
-use std::io::BufRead;
 
 /// Move the clock by a duration (30s, 10m, 4h, 5d, 2r for rounds, 1d4h) or --to an instant.
 #[derive(Args, Debug)]
@@ -28,12 +26,10 @@ pub struct AdvanceArgs {
     /// The instant to move to: "day 30 08:00".
     #[arg(long)]
     pub to: Option<String>,
-    /// Roll every roll that falls due on the way (Leechbook's dice), in time order.
-    #[arg(long, conflicts_with = "ask")]
-    pub roll: bool,
-    /// As --roll, but ask for each die on standard input (physical dice).
+    /// Roll every roll that falls due on the way (Leechbook's dice), in time order; with
+    /// the global --ask (which implies --roll), ask for each die instead (physical dice).
     #[arg(long)]
-    pub ask: bool,
+    pub roll: bool,
     /// Let bleeders bleed without stopping to ask for a blood stoppage attempt.
     #[arg(long)]
     pub untended: bool,
@@ -139,37 +135,6 @@ fn decision(h: &HmCharacter, n: &Next, a: &AdvanceArgs) -> Option<String> {
     }
 }
 
-fn ask_face(ctx: &mut Ctx, prompt: &str, die: Die) -> Result<u16, CommandError> {
-    let stdin = std::io::stdin();
-    for _ in 0..3 {
-        eprint!("{prompt} ({die}): ");
-        let mut line = String::new();
-        let n = stdin
-            .lock()
-            .read_line(&mut line)
-            .map_err(|e| CommandError::internal(format!("reading a die: {e}")))?;
-        if n == 0 {
-            return Err(CommandError::user(format!(
-                "no face given for {prompt}: standard input ended"
-            )));
-        }
-        let t = line.trim();
-        let face = if t == "00" {
-            Some(100)
-        } else {
-            t.parse::<u32>().ok()
-        };
-        match face.map(|f| die.check("roll", f)) {
-            Some(Ok(f)) => return Ok(f),
-            Some(Err(e)) => ctx.note(format!("{e}; try again")),
-            None => ctx.note(format!("'{t}' is not a face; try again")),
-        }
-    }
-    Err(CommandError::user(format!(
-        "no valid face given for {prompt}"
-    )))
-}
-
 fn clock_to(ctx: &mut Ctx, to: CampaignTime) -> Result<(), CommandError> {
     let (ledger, env, applied) = ctx.record(|ledger, _| {
         if to <= ledger.now {
@@ -185,14 +150,14 @@ fn clock_to(ctx: &mut Ctx, to: CampaignTime) -> Result<(), CommandError> {
 pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let (_, ledger) = ctx.load()?;
     let until = target(&a, &ledger)?;
-    if !(a.roll || a.ask) {
+    if !(a.roll || ctx.ask) {
         return clock_to(ctx, until);
     }
-    let mut rng = rng(ctx.seed);
+    let mut rng = roller(ctx, 0);
     let mut rolled = 0usize;
     // Asking for dice talks on the terminal itself: no progress over it.
     let progress =
-        crate::progress::Progress::start(ctx, "advance: rolling what falls due", None, a.ask);
+        crate::progress::Progress::start(ctx, "advance: rolling what falls due", None, ctx.ask);
     loop {
         let (_, ledger) = ctx.load()?;
         let Some(n) = next_due(&ledger, until) else {
@@ -216,12 +181,9 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         } else {
             Die::D100
         };
-        let mut face = |ctx: &mut Ctx, label: &str, die: Die| -> Result<u16, CommandError> {
-            if a.ask {
-                ask_face(ctx, label, die)
-            } else {
-                Ok(rng.random_range(1..=die.sides()))
-            }
+        let mut face = |_: &mut Ctx, label: &str, die: Die| -> Result<u16, CommandError> {
+            rng.face(label, die)
+                .map_err(|e| CommandError::user(e.to_string()))
         };
         let roll = face(ctx, &what, die)?;
         let event = match n.due.kind {

@@ -2,7 +2,7 @@
 //! Injury Sequence, every die given or rolled.
 
 use super::find;
-use crate::dice::{parse_dice, rng, TableDice};
+use crate::dice::{parse_dice, roller, TableDice};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -181,7 +181,7 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 aim: a.counter_aim,
             }),
         };
-        let mut r = rng(ctx.seed);
+        let mut r = roller(ctx, 0);
         let mut table = TableDice::new(rolls.clone(), &mut r);
         let attack_roll = table.one("attack", Die::D100)?;
         let defence_roll = match defence {
@@ -225,7 +225,7 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 .collect(),
             dice: Vec::new(),
         };
-        let mut r2 = rng(ctx.seed.map(|s| s.wrapping_add(1)));
+        let mut r2 = roller(ctx, 1);
         let mut strike = TableDice::new(strike_dice.clone(), &mut r2);
         ledger
             .check_melee(&x, InjuryId(uuid::Uuid::nil()), &mut strike)

@@ -1,7 +1,7 @@
 //! `leechbook roll NAME KIND [INJURY]`: record a roll the character owes.
 
 use super::find;
-use crate::dice::{parse_dice, rng, TableDice};
+use crate::dice::{parse_dice, roller, TableDice};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -194,7 +194,7 @@ pub fn cmd_roll(a: RollArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
         let ch = hm(ledger, &a.name)?;
         let mut injury = a.injury.as_deref().map(|i| find_injury(ch, i)).transpose()?;
-        let mut r = rng(ctx.seed);
+        let mut r = roller(ctx, 0);
         let mut dice = TableDice::new(given.clone(), &mut r);
         if a.force && a.kind.seq().is_none() {
             return Err(CommandError::user(

@@ -3,7 +3,7 @@
 
 use super::find;
 use super::melee::TaArg;
-use crate::dice::{parse_dice, rng, TableDice};
+use crate::dice::{parse_dice, roller, TableDice};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -129,7 +129,7 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             .as_deref()
             .map(|t| find(ledger, t).map(|c| c.id))
             .transpose()?;
-        let mut r = rng(ctx.seed);
+        let mut r = roller(ctx, 0);
         let mut t = TableDice::new(rolls.clone(), &mut r);
         let roll = t.one("attack", Die::D100)?;
         let attack_rolled = !t.rolled.is_empty();
@@ -175,7 +175,7 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 .collect(),
             dice: Vec::new(),
         };
-        let mut r2 = rng(ctx.seed.map(|s| s.wrapping_add(1)));
+        let mut r2 = roller(ctx, 1);
         let mut dice = TableDice::new(other.clone(), &mut r2);
         ledger
             .check_shot(&x, InjuryId(uuid::Uuid::nil()), &mut dice)

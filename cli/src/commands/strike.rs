@@ -1,7 +1,7 @@
 //! `leechbook strike`: one strike through the Injury Sequence, every die given or rolled.
 
 use super::find;
-use crate::dice::{parse_dice, rng, TableDice};
+use crate::dice::{parse_dice, roller, TableDice};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -199,7 +199,7 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             face_option: a.face_option,
             dice: Vec::new(),
         };
-        let mut r = rng(ctx.seed);
+        let mut r = roller(ctx, 0);
         let mut dice = TableDice::new(given, &mut r);
         // The injury id is the event's, which the store mints on append; resolution here only
         // gathers the dice, and the fold resolves again with the real id.

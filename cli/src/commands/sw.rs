@@ -3,7 +3,7 @@
 //! after it), several dice as `6+3/4`; any die not given is rolled (aces included).
 
 use super::find_any;
-use crate::dice::rng;
+use crate::dice::{roller, Roller};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -11,8 +11,6 @@ use clap::{Args, Subcommand, ValueEnum};
 use leechbook_core::fold::CharacterState;
 use leechbook_core::savage::{Chain, SwEvent, TraitRoll};
 use leechbook_core::Event;
-use rand::rngs::StdRng;
-use rand::Rng;
 use std::collections::HashMap;
 
 /// Savage Worlds commands.
@@ -145,13 +143,18 @@ fn sides(s: &str) -> Result<u16, CommandError> {
         .ok_or_else(|| CommandError::user(format!("'{s}' is not a Savage Worlds die (d4-d12)")))
 }
 
-fn roll_chain(rng: &mut StdRng, sides: u16) -> Vec<u16> {
+/// Rolls (or asks for) one die, and again while it aces.
+fn roll_chain(rng: &mut Roller, name: &str, sides: u16) -> Result<Vec<u16>, CommandError> {
+    let die =
+        leechbook_core::dice::Die::new(sides).map_err(|e| CommandError::user(e.to_string()))?;
     let mut faces = Vec::new();
     loop {
-        let f = rng.random_range(1..=sides);
+        let f = rng
+            .face(name, die)
+            .map_err(|e| CommandError::user(e.to_string()))?;
         faces.push(f);
         if f != sides || faces.len() > 20 {
-            return faces;
+            return Ok(faces);
         }
     }
 }
@@ -176,7 +179,7 @@ fn chains(
     given: &mut HashMap<String, Vec<Vec<u16>>>,
     name: &str,
     dice: &[u16],
-    rng: &mut StdRng,
+    rng: &mut Roller,
     rolled: &mut Vec<String>,
 ) -> Result<Vec<Chain>, CommandError> {
     match given.remove(name) {
@@ -197,11 +200,13 @@ fn chains(
         None => {
             let c: Vec<Chain> = dice
                 .iter()
-                .map(|&s| Chain {
-                    sides: s,
-                    faces: roll_chain(rng, s),
+                .map(|&s| {
+                    Ok(Chain {
+                        sides: s,
+                        faces: roll_chain(rng, name, s)?,
+                    })
                 })
-                .collect();
+                .collect::<Result<_, CommandError>>()?;
             rolled.push(format!(
                 "{name}={}",
                 c.iter()
@@ -223,7 +228,7 @@ fn trait_roll(
     given: &mut HashMap<String, Vec<Vec<u16>>>,
     die: &str,
     modifier: i32,
-    rng: &mut StdRng,
+    rng: &mut Roller,
     rolled: &mut Vec<String>,
 ) -> Result<TraitRoll, CommandError> {
     let t = chains(given, "trait", &[sides(die)?], rng, rolled)?.remove(0);
@@ -258,7 +263,7 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     };
     let names = [name.as_str()];
     let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
-        let mut rng = rng(ctx.seed);
+        let mut rng = roller(ctx, 0);
         let mut rolled = Vec::new();
         let event = match &c {
             SwCommand::Damage(a) => {

@@ -2,7 +2,7 @@
 
 use super::find;
 use super::roll::injury_or_only;
-use crate::dice::{parse_dice, rng, TableDice};
+use crate::dice::{parse_dice, roller, TableDice};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -62,7 +62,7 @@ pub fn cmd_treat(a: TreatArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         let injury = injury_or_only(ch, a.injury.as_deref(), "treat", |i| {
             !i.healed() && i.heal.treatment.is_none()
         })?;
-        let mut r = rng(ctx.seed);
+        let mut r = roller(ctx, 0);
         let mut dice = TableDice::new(given, &mut r);
         let roll = dice.one("treatment", Die::D100)?;
         if !dice.rolled.is_empty() {

@@ -3,7 +3,7 @@
 //! memorable, traumatic, side; any not given are rolled.
 
 use super::find_any;
-use crate::dice::{parse_dice, rng, TableDice};
+use crate::dice::{parse_dice, roller, TableDice};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -137,7 +137,7 @@ pub fn cmd_wg(c: WgCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         };
         // Resolve on a copy to learn which dice the event needs, rolling those not given.
         let given = parse_dice(spec, &DICE)?;
-        let mut r = rng(ctx.seed);
+        let mut r = roller(ctx, 0);
         let mut dice = TableDice::new(given, &mut r);
         let mut copy = ch.clone();
         leechbook_core::wrath::apply(&mut copy, &event, &mut dice, ledger.now)

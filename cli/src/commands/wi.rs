@@ -2,7 +2,7 @@
 //! and the Arms & Legs table the GM supplies.
 
 use super::find_any;
-use crate::dice::{parse_dice, rng, TableDice};
+use crate::dice::{parse_dice, roller, TableDice};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -213,7 +213,7 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         WiCommand::Table(_) => Vec::new(),
     };
     let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
-        let mut r = rng(ctx.seed);
+        let mut r = roller(ctx, 0);
         let event = match &c {
             WiCommand::Quarrel(a) => {
                 let (attacker, defender) = (wi_char(ledger, &a.attacker)?, wi_char(ledger, &a.defender)?);
