@@ -12,7 +12,7 @@ use leechbook_core::fold::{Ledger, FOLD_VERSION};
 use leechbook_core::ids::CharacterId;
 use leechbook_core::ruling::Rulings;
 use leechbook_core::Envelope;
-use leechbook_store::{OrderKey, ReadLog, Snapshot, Store, WriteLog};
+use leechbook_store::{OrderKey, ReadLog, Snapshot, WriteLog, Writer};
 
 /// How many events apart the write path keeps checkpoints of the folded state.
 pub const SNAPSHOT_EVERY: u64 = 1000;
@@ -213,8 +213,9 @@ const MULTI: [&str; 3] = ["hm.melee", "hm.shot", "wi.quarrel"];
 /// before it, and only the events after it that are about them or about no character (the
 /// campaign's own). Its clock is the latest campaign time of any event up to there; what
 /// became of other characters' events (void, applied counts) is not in it. Falls back to the
-/// whole record (`fold_latest`) where an event there also touches a character not named, a
-/// roster change, or a checkpoint kept whole.
+/// whole record (`fold_latest`) where a named character joined after the checkpoint, an
+/// event there also touches a character not named, a ruling or a roster change is among
+/// them, or the checkpoint was kept whole.
 pub fn state_for_upto(
     log: &impl ReadLog,
     names: &[&str],
@@ -238,20 +239,26 @@ pub fn state_for_upto(
         return whole();
     }
     let ids: Vec<CharacterId> = names.iter().filter_map(|n| top.id_named(n)).collect();
+    // A character who joined after the checkpoint has no entry in it: the whole record.
+    if ids.len() < names.len() {
+        return whole();
+    }
     let Some(mut ledger) = checkpoint_state(log, head.position, Some(&ids))? else {
         return whole();
     };
     let (tail, max_at) = log.tail_for(head.last, upto, &ids, &MULTI)?;
-    let others = |e: &Envelope| {
-        e.event
-            .characters()
-            .iter()
-            .any(|c| !ids.contains(c) && ledger.roll().iter().any(|(r, _)| r == c))
-    };
-    if tail
-        .iter()
-        .any(|e| others(e) || matches!(e.event, leechbook_core::Event::Roster(_)))
-    {
+    // An event that also touches another character (one on the checkpoint's roll or one
+    // who joined since) needs that character's state; a ruling can void an event this view
+    // never decoded (a clock advance, so the clock below would be wrong); a roster change
+    // re-derives who may write. Each is read from the whole record.
+    let others = |e: &Envelope| e.event.characters().iter().any(|c| !ids.contains(c));
+    if tail.iter().any(|e| {
+        others(e)
+            || matches!(
+                e.event,
+                leechbook_core::Event::Roster(_) | leechbook_core::Event::Ruling(_)
+            )
+    }) {
         return whole();
     }
     let rulings = Rulings::from_log(&tail);
@@ -264,37 +271,59 @@ pub fn state_for_upto(
     Ok(ledger)
 }
 
-/// The write path's checkpoint policy, after an append: a checkpoint of `ledger` (the state
-/// after the event with order key `last`) when [`SNAPSHOT_EVERY`] events have passed since
-/// the latest, then the thinning. A cache: failing to keep one is no error (the next command
-/// folds from an older one).
-pub fn keep_checkpoint(store: &mut Store, last: OrderKey, ledger: &Ledger) {
+/// The write path's checkpoint policy, in the append's transaction after the event with
+/// order key `last` and the projection are written: a checkpoint of `ledger` (the state
+/// after that event) when [`SNAPSHOT_EVERY`] events have passed since the latest, then the
+/// thinning. Inside the transaction no other writer can append or rule between the state
+/// and the checkpoint of it. A cache: failing to keep one is no error (the next recording
+/// keeps it), and never fails the recording.
+pub(crate) fn keep_checkpoint(w: &Writer<'_>, last: OrderKey, ledger: &Ledger) {
     // Rows are never deleted, so the last row is the number of events (and costs no scan).
-    let Ok(position) = store.last_row().map(|r| r as u64) else {
+    let Ok(position) = w.last_row().map(|r| r as u64) else {
         return;
     };
-    let latest = store
-        .snapshot_heads()
-        .ok()
-        .and_then(|h| h.first().map(|s| s.position))
-        .unwrap_or(0);
-    if position >= latest + SNAPSHOT_EVERY {
-        // A checkpoint holds every character: a ledger that holds some is completed from
-        // the projection just written.
-        let whole;
-        let ledger = if ledger.complete() {
-            ledger
-        } else {
-            match crate::projection::load(store, None) {
-                Ok(Some(l)) => {
-                    whole = l;
-                    &whole
-                }
-                _ => return,
+    let Ok(heads) = w.snapshot_heads() else {
+        return;
+    };
+    let latest = heads.first().map(|s| s.position).unwrap_or(0);
+    if position < latest + SNAPSHOT_EVERY {
+        return;
+    }
+    // A checkpoint holds every character: a ledger that holds some is completed from the
+    // projection just written in this transaction.
+    let whole;
+    let ledger = if ledger.complete() {
+        ledger
+    } else {
+        match crate::projection::load(w, None) {
+            Ok(Some(l)) => {
+                whole = l;
+                &whole
             }
-        };
-        let _ = save_checkpoint(store, position, last, ledger);
-        let _ = store.thin_snapshots(snapshots_kept);
+            _ => return,
+        }
+    };
+    let entries: Vec<(CharacterId, Vec<u8>)> = ledger
+        .characters
+        .iter()
+        .map(|c| (c.id(), leechbook_store::codec::encode_character(c)))
+        .collect();
+    let snapshot = Snapshot {
+        position,
+        last,
+        fold_version: FOLD_VERSION,
+        payload: leechbook_store::codec::encode_ledger(&ledger.head()),
+    };
+    if w.save_checkpoint(&snapshot, &entries).is_err() {
+        return;
+    }
+    let mut positions: Vec<u64> = heads.iter().map(|h| h.position).collect();
+    positions.push(position);
+    let kept = snapshots_kept(&positions);
+    for p in positions {
+        if !kept.contains(&p) {
+            let _ = w.drop_snapshot(p);
+        }
     }
 }
 

@@ -102,24 +102,47 @@ impl Replica {
         names: Option<&[&str]>,
         make: impl FnOnce(&Ledger) -> Result<(Event, Option<CampaignTime>), E>,
     ) -> Result<Recorded, E> {
-        let (ledger, envelope, applied) = {
-            let mut w = self.store.write().map_err(LedgerError::from)?;
-            let head = projection::head(&w)?;
-            let held = match (&head, names) {
-                (Some(h), Some(names)) => {
-                    let ids: Vec<CharacterId> =
-                        names.iter().filter_map(|n| h.id_named(n)).collect();
-                    projection::with(&w, h.clone(), Some(&ids))?
-                }
-                (Some(h), None) => projection::with(&w, h.clone(), None)?,
-                (None, _) => None,
-            };
-            // A stale projection (a sync, another fold version) is written whole again below.
-            let (mut ledger, mut whole) = match held {
-                Some(l) => (l, false),
-                None => (fold_latest(&w, None)?, true),
-            };
-            let (event, at) = make(&ledger)?;
+        let (ledger, mut done) =
+            self.record_all_for(names, |ledger| -> Result<_, E> { Ok(vec![make(ledger)?]) })?;
+        let (envelope, applied) = done.pop().ok_or_else(|| E::from(LedgerError::Empty))?;
+        Ok(Recorded {
+            ledger,
+            envelope,
+            applied,
+        })
+    }
+
+    /// Records several events in one transaction, all or nothing: `make` gives them from
+    /// the state (holding the characters `names`, every character when None); each is
+    /// applied to the state the ones before it left, and any that cannot be (a name taken,
+    /// a sheet the campaign cannot hold) leaves the log as it was. Returns the state after
+    /// the last, and each event as appended with what applying it did.
+    pub fn record_all_for<E: From<LedgerError>>(
+        &mut self,
+        names: Option<&[&str]>,
+        make: impl FnOnce(&Ledger) -> Result<Vec<(Event, Option<CampaignTime>)>, E>,
+    ) -> Result<(Ledger, Vec<(Envelope, Applied)>), E> {
+        let mut w = self.store.write().map_err(LedgerError::from)?;
+        let head = projection::head(&w)?;
+        let held = match (&head, names) {
+            (Some(h), Some(names)) => {
+                let mut ids: Vec<CharacterId> =
+                    names.iter().filter_map(|n| h.id_named(n)).collect();
+                ids.sort_unstable();
+                ids.dedup();
+                projection::with(&w, h.clone(), Some(&ids))?
+            }
+            (Some(h), None) => projection::with(&w, h.clone(), None)?,
+            (None, _) => None,
+        };
+        // A stale projection (a sync, another fold version) is written whole again below.
+        let (mut ledger, mut whole) = match held {
+            Some(l) => (l, false),
+            None => (fold_latest(&w, None)?, true),
+        };
+        let events = make(&ledger)?;
+        let mut done = Vec::with_capacity(events.len());
+        for (event, at) in events {
             event.check_faces().map_err(LedgerError::from)?;
             // Hold every character the event touches before it is applied.
             let missing: Vec<CharacterId> = event
@@ -132,6 +155,8 @@ impl Replica {
             if !missing.is_empty() {
                 let mut ids: Vec<CharacterId> = ledger.characters.iter().map(|c| c.id()).collect();
                 ids.extend(missing);
+                ids.sort_unstable();
+                ids.dedup();
                 ledger = match projection::with(&w, ledger.head(), Some(&ids))? {
                     Some(l) => l,
                     None => {
@@ -159,16 +184,15 @@ impl Replica {
                 whole = true;
             }
             w.append(&env).map_err(LedgerError::from)?;
-            projection::write(&w, &ledger, whole)?;
-            w.commit().map_err(LedgerError::from)?;
-            (ledger, env, applied)
+            done.push((env, applied));
+        }
+        let Some((last, _)) = done.last() else {
+            return Ok((ledger, done));
         };
-        keep_checkpoint(&mut self.store, envelope.order_key(), &ledger);
-        Ok(Recorded {
-            ledger,
-            envelope,
-            applied,
-        })
+        projection::write(&w, &ledger, whole)?;
+        keep_checkpoint(&w, last.order_key(), &ledger);
+        w.commit().map_err(LedgerError::from)?;
+        Ok((ledger, done))
     }
 
     /// The record up to the event with order key `upto`, holding the characters named, read

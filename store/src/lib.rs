@@ -628,23 +628,7 @@ impl WriteLog for Store {
         characters: &[(CharacterId, Vec<u8>)],
     ) -> Result<(), StoreError> {
         let w = self.write()?;
-        w.tx.execute(
-            "DELETE FROM checkpoint_entries WHERE position = ?1",
-            [s.position as i64],
-        )?;
-        save_snapshot_on(&w.tx, s)?;
-        {
-            let mut put = w.tx.prepare_cached(
-                "INSERT INTO checkpoint_entries (position, key, payload) VALUES (?1, ?2, ?3)",
-            )?;
-            for (id, payload) in characters {
-                put.execute(params![
-                    s.position as i64,
-                    id.as_bytes().as_slice(),
-                    payload
-                ])?;
-            }
-        }
+        w.save_checkpoint(s, characters)?;
         w.commit()
     }
 
@@ -1205,6 +1189,40 @@ pub struct Writer<'a> {
 }
 
 impl Writer<'_> {
+    /// Keeps a checkpoint in this transaction: the head (the snapshot's payload) and one
+    /// entry per character, replacing one at the same position.
+    pub fn save_checkpoint(
+        &self,
+        s: &Snapshot,
+        characters: &[(CharacterId, Vec<u8>)],
+    ) -> Result<(), StoreError> {
+        self.tx.execute(
+            "DELETE FROM checkpoint_entries WHERE position = ?1",
+            [s.position as i64],
+        )?;
+        save_snapshot_on(&self.tx, s)?;
+        let mut put = self.tx.prepare_cached(
+            "INSERT INTO checkpoint_entries (position, key, payload) VALUES (?1, ?2, ?3)",
+        )?;
+        for (id, payload) in characters {
+            put.execute(params![
+                s.position as i64,
+                id.as_bytes().as_slice(),
+                payload
+            ])?;
+        }
+        Ok(())
+    }
+
+    /// Drops the checkpoint at `position` in this transaction (its entries go with it).
+    pub fn drop_snapshot(&self, position: u64) -> Result<(), StoreError> {
+        self.tx.execute(
+            "DELETE FROM snapshots WHERE position = ?1",
+            [position as i64],
+        )?;
+        Ok(())
+    }
+
     /// Writes the projection in this transaction: the head, the characters given (all of
     /// them when `whole`, the others dropped), and the mark.
     pub fn put_projection(

@@ -142,6 +142,26 @@ fn characters_go_into_another_campaign_with_their_sheets() {
         out.stderr
     );
     assert_eq!(wi.bytes(), before);
+    // A file whose second character the fold refuses (a name that differs from the
+    // first's only in case) adds neither: the import is one transaction.
+    let mut twice = sheets.clone();
+    let mut second = brannoc.clone();
+    second["name"] = Value::from("BRANNOC");
+    twice["characters"] = Value::Array(vec![brannoc.clone(), second]);
+    let twice_file = dir.path().join("twice.json");
+    std::fs::write(&twice_file, twice.to_string()).unwrap();
+    let fresh = Scratch::new();
+    fresh.ok(&["init", "--name", "third"]);
+    let before = fresh.bytes();
+    let out = fresh.run(&["import", twice_file.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr.to_lowercase().contains("brannoc"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(fresh.bytes(), before, "no character was added");
     // Not an export at all.
     let junk = dir.path().join("junk.json");
     std::fs::write(&junk, "{\"type\": \"something else\"}").unwrap();

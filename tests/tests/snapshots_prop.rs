@@ -215,7 +215,8 @@ fn synthetic_ledger(
     let path = dir.join("synthetic.db");
     let campaign = leechbook_core::ids::CampaignId(uuid::Uuid::from_u128(1));
     let mut store = Store::create_joining(&path, campaign).unwrap();
-    let log = leechbook_core::synthetic::campaign(n);
+    let me = (store.device(), store.public_key().to_vec());
+    let log = leechbook_core::synthetic::campaign_keyed(n, |d| vec![d; 32], Some(me));
     store.import(&log).unwrap();
     let snaps = leechbook_bench::cli_snapshots(&log, |made| made.to_vec());
     for s in &snaps {
@@ -297,7 +298,7 @@ fn the_streamed_full_fold_is_the_fold_of_the_whole_log() {
 }
 
 /// The synthetic ledger with its checkpoints kept as the write path keeps them now: a head
-/// and one entry per character.
+/// and one entry per character; its own device rostered as a GM, so commands can record.
 fn checkpointed_ledger(
     dir: &std::path::Path,
     n: usize,
@@ -305,7 +306,8 @@ fn checkpointed_ledger(
     let path = dir.join("checkpointed.db");
     let campaign = leechbook_core::ids::CampaignId(uuid::Uuid::from_u128(1));
     let mut store = Store::create_joining(&path, campaign).unwrap();
-    let log = leechbook_core::synthetic::campaign(n);
+    let me = (store.device(), store.public_key().to_vec());
+    let log = leechbook_core::synthetic::campaign_keyed(n, |d| vec![d; 32], Some(me));
     store.import(&log).unwrap();
     for s in leechbook_bench::cli_snapshots(&log, |made| made.to_vec()) {
         let state = codec::decode_ledger(&s.payload).unwrap();
@@ -338,6 +340,78 @@ proptest! {
             // And the whole record through a checkpoint kept per character is the fold.
             let whole = leechbook_ledger::fold_latest(&store, Some(log[p].order_key())).unwrap();
             prop_assert!(whole == full, "the whole record differs at event {p}");
+        }
+    }
+}
+
+/// A view through a checkpoint after the campaign moved on: a character who joined after the
+/// latest checkpoint (its wounds are in no checkpoint entry) and a clock advance retracted
+/// after it (the view never decodes the advance, so a ruling must not leave its time on the
+/// clock). At every event after the checkpoint, each character and the clock are those of
+/// the fold of the prefix.
+#[test]
+fn a_view_after_a_new_character_and_a_retracted_advance_is_the_fold_of_the_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, log) = checkpointed_ledger(dir.path(), 3_500);
+    let old = log
+        .iter()
+        .find_map(|e| match &e.event {
+            leechbook_core::Event::CharacterAdded { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let ok = |args: &[&str]| {
+        let out = common::run_db(&path, args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        out.stdout
+    };
+    ok(&[
+        "character",
+        "add",
+        "Newbie",
+        "--str",
+        "12",
+        "--end",
+        "12",
+        "--shock",
+        "65",
+        "--hb",
+        "13",
+    ]);
+    let strike = [
+        "strike",
+        "Newbie",
+        "--aspect",
+        "edge",
+        "--location",
+        "abdomen",
+        "--effective",
+        "8",
+        "--dice",
+        "shock=12",
+    ];
+    ok(&strike);
+    ok(&["advance", "30d"]);
+    let all = Store::open(&path).unwrap().events().unwrap();
+    let advance = all.last().unwrap().id.0.to_string();
+    ok(&["retract", &advance, "--reason", "the wrong month"]);
+    ok(&strike);
+    let store = Store::open(&path).unwrap();
+    let all = store.events().unwrap();
+    for p in log.len()..all.len() {
+        let full = Ledger::fold(&all[..=p]);
+        for name in ["Newbie", old.as_str()] {
+            let got =
+                leechbook_ledger::checkpoint::state_for_upto(&store, &[name], all[p].order_key())
+                    .unwrap();
+            let want = full.characters.iter().find(|c| c.name() == name);
+            if let Some(ch) = want {
+                assert!(
+                    got.character(ch.id()) == Some(ch),
+                    "{name} differs at event {p}"
+                );
+            }
+            assert_eq!(got.now, full.now, "the clock at event {p} ({name})");
         }
     }
 }

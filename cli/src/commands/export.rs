@@ -200,9 +200,24 @@ pub fn cmd_import(a: ImportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             )));
         }
     }
+    // All or nothing: every character in one transaction, each applied after the ones
+    // before it (two names in the file that differ only in case, a name the fold refuses, a
+    // sheet whose body table this campaign lacks: nothing is written).
+    ctx.record_all(|_, _| {
+        Ok(chosen
+            .iter()
+            .map(|c| {
+                (
+                    Event::CharacterAdded {
+                        name: c.name.clone(),
+                        sheet: c.sheet.clone(),
+                    },
+                    None,
+                )
+            })
+            .collect())
+    })?;
     for c in chosen {
-        let (name, sheet) = (c.name.clone(), c.sheet.clone());
-        ctx.record(|_, _| Ok((Event::CharacterAdded { name, sheet }, None)))?;
         ctx.say(format!("imported {}", c.name));
     }
     Ok(())
