@@ -8,11 +8,14 @@
 //! from the whole log).
 
 use crate::LedgerError;
+use leechbook_core::event::Ruling;
 use leechbook_core::fold::{Ledger, FOLD_VERSION};
 use leechbook_core::ids::CharacterId;
+use leechbook_core::ids::EventId;
 use leechbook_core::ruling::Rulings;
 use leechbook_core::Envelope;
 use leechbook_store::{OrderKey, ReadLog, Snapshot, WriteLog, Writer};
+use std::collections::HashSet;
 
 /// How many events apart the write path keeps checkpoints of the folded state.
 pub const SNAPSHOT_EVERY: u64 = 1000;
@@ -211,11 +214,11 @@ const MULTI: [&str; 3] = ["hm.melee", "hm.shot", "wi.quarrel"];
 /// The record up to and including the event with order key `upto`, holding the characters
 /// `names`, read as a view of them needs: their entries of the latest checkpoint at or
 /// before it, and only the events after it that are about them or about no character (the
-/// campaign's own). Its clock is the latest campaign time of any event up to there; what
+/// campaign's own). Its clock is the latest campaign time of any event up to there that was not struck; what
 /// became of other characters' events (void, applied counts) is not in it. Falls back to the
 /// whole record (`fold_latest`) where a named character joined after the checkpoint, an
-/// event there also touches a character not named, a ruling or a roster change is among
-/// them, or the checkpoint was kept whole.
+/// event there also touches a character not named, a roster change is among them, a ruling
+/// other than a retraction rules on an event not decoded, or the checkpoint was kept whole.
 pub fn state_for_upto(
     log: &impl ReadLog,
     names: &[&str],
@@ -246,27 +249,51 @@ pub fn state_for_upto(
     let Some(mut ledger) = checkpoint_state(log, head.position, Some(&ids))? else {
         return whole();
     };
-    let (tail, max_at) = log.tail_for(head.last, upto, &ids, &MULTI)?;
+    let (tail, skipped) = log.tail_for(head.last, upto, &ids, &MULTI)?;
     // An event that also touches another character (one on the checkpoint's roll or one
-    // who joined since) needs that character's state; a ruling can void an event this view
-    // never decoded (a clock advance, so the clock below would be wrong); a roster change
-    // re-derives who may write. Each is read from the whole record.
+    // who joined since) needs that character's state; a roster change re-derives who may
+    // write. Each is read from the whole record.
     let others = |e: &Envelope| e.event.characters().iter().any(|c| !ids.contains(c));
-    if tail.iter().any(|e| {
-        others(e)
-            || matches!(
-                e.event,
-                leechbook_core::Event::Roster(_) | leechbook_core::Event::Ruling(_)
-            )
-    }) {
+    if tail
+        .iter()
+        .any(|e| others(e) || matches!(e.event, leechbook_core::Event::Roster(_)))
+    {
         return whole();
     }
     let rulings = Rulings::from_log(&tail);
     for env in &tail {
         ledger.step(env, &rulings, &mut |_, _, _| {});
     }
-    if max_at > ledger.now.0 {
-        ledger.now = leechbook_core::time::CampaignTime(max_at);
+    // The clock: the fold moves it with every applied event, and the events not decoded
+    // here (other characters') were applied unless a ruling struck them. A retraction in
+    // force strikes one; any other ruling on one (a reinstatement, an amendment, an
+    // override) is read from the whole record.
+    let skipped_ids: HashSet<EventId> = skipped.iter().map(|(id, _)| *id).collect();
+    let mut struck: HashSet<EventId> = HashSet::new();
+    for env in &tail {
+        let leechbook_core::Event::Ruling(r) = &env.event else {
+            continue;
+        };
+        let Some(target) = r.target().filter(|t| skipped_ids.contains(t)) else {
+            continue;
+        };
+        match r {
+            Ruling::Retract { .. } if !rulings.retracted.contains_key(&env.id) => {
+                struck.insert(target);
+            }
+            Ruling::Retract { .. } => {}
+            _ => return whole(),
+        }
+    }
+    if let Some(at) = skipped
+        .iter()
+        .filter(|(id, _)| !struck.contains(id))
+        .map(|(_, at)| *at)
+        .max()
+    {
+        if at > ledger.now.0 {
+            ledger.now = leechbook_core::time::CampaignTime(at);
+        }
     }
     Ok(ledger)
 }

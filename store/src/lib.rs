@@ -467,6 +467,10 @@ impl Store {
     }
 }
 
+/// What [`ReadLog::tail_for`] reads of a range: the events decoded, and the id and
+/// campaign time of each other event.
+pub type Tail = (Vec<Envelope>, Vec<(EventId, i64)>);
+
 /// An order key: (Lamport clock, device, sequence number).
 pub type OrderKey = (u64, DeviceId, u64);
 
@@ -568,15 +572,15 @@ pub trait ReadLog {
 
     /// The events after `after` up to and including `upto` that a view of the characters
     /// `ids` needs: those about no character, about one of them, or of a kind that touches
-    /// several (`multi`); only those are decoded. With the latest campaign time any event of
-    /// the range carries.
+    /// several (`multi`); only those are decoded. With the id and campaign time of every
+    /// other event of the range (the clock moves with them, unless a ruling struck them).
     fn tail_for(
         &self,
         after: OrderKey,
         upto: OrderKey,
         ids: &[CharacterId],
         multi: &[&str],
-    ) -> Result<(Vec<Envelope>, i64), StoreError>;
+    ) -> Result<Tail, StoreError>;
 }
 
 /// Writing a campaign's log and what is kept beside it: the store's write side, which names
@@ -965,7 +969,7 @@ mod sql {
             upto: OrderKey,
             ids: &[CharacterId],
             multi: &[&str],
-        ) -> Result<(Vec<Envelope>, i64), StoreError> {
+        ) -> Result<crate::Tail, StoreError> {
             let mut stmt = self.conn().prepare_cached(
                 "SELECT id, campaign, device, seq, clock, wall_ms, at, schema, payload, signature,
                     character, kind
@@ -981,18 +985,19 @@ mod sql {
                 upto.1.as_bytes().as_slice(),
                 upto.2 as i64
             ])?;
-            let (mut out, mut max_at) = (Vec::new(), i64::MIN);
+            let (mut out, mut skipped) = (Vec::new(), Vec::new());
             while let Some(r) = rows.next()? {
-                max_at = max_at.max(r.get::<_, i64>(6)?);
                 let wanted = match r.get_ref(10)?.as_blob_or_null()? {
                     None => true,
                     Some(c) => ids.iter().any(|id| id.as_bytes().as_slice() == c),
                 } || multi.contains(&r.get_ref(11)?.as_str()?);
                 if wanted {
                     out.push(envelope_of(r)?);
+                } else {
+                    skipped.push((EventId(uuid(r.get_ref(0)?.as_blob()?)), r.get::<_, i64>(6)?));
                 }
             }
-            Ok((out, max_at))
+            Ok((out, skipped))
         }
     }
 }
@@ -1091,7 +1096,7 @@ macro_rules! read_log_by_sql {
             upto: OrderKey,
             ids: &[CharacterId],
             multi: &[&str],
-        ) -> Result<(Vec<Envelope>, i64), StoreError> {
+        ) -> Result<Tail, StoreError> {
             sql::SqlRead::tail_for(self, after, upto, ids, multi)
         }
 

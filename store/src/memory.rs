@@ -3,7 +3,7 @@
 //! against both (`store/tests/conformance.rs`); for tests, and for anything that wants a
 //! ledger without a file.
 
-use crate::{OrderKey, ReadLog, Snapshot, SnapshotHead, StoreError, WriteLog};
+use crate::{OrderKey, ReadLog, Snapshot, SnapshotHead, StoreError, Tail, WriteLog};
 use leechbook_core::ids::{CampaignId, CharacterId, DeviceId, EventId};
 use leechbook_core::{Envelope, Event};
 use std::collections::{BTreeMap, HashMap};
@@ -216,24 +216,25 @@ impl ReadLog for MemoryLog {
         upto: OrderKey,
         ids: &[CharacterId],
         multi: &[&str],
-    ) -> Result<(Vec<Envelope>, i64), StoreError> {
+    ) -> Result<Tail, StoreError> {
         let range = (
             std::ops::Bound::Excluded(after),
             std::ops::Bound::Included(upto),
         );
-        let (mut out, mut max_at) = (Vec::new(), i64::MIN);
+        let (mut out, mut skipped) = (Vec::new(), Vec::new());
         for (_, &i) in self.order.range(range) {
             let e = &self.rows[i];
-            max_at = max_at.max(e.at.0);
             let wanted = match e.event.character() {
                 None => true,
                 Some(c) => ids.contains(&c),
             } || multi.contains(&e.event.kind());
             if wanted {
                 out.push(e.clone());
+            } else {
+                skipped.push((e.id, e.at.0));
             }
         }
-        Ok((out, max_at))
+        Ok((out, skipped))
     }
 
     fn events_with_id_suffix(&self, suffix: &str) -> Result<Vec<(EventId, OrderKey)>, StoreError> {

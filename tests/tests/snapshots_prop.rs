@@ -346,8 +346,8 @@ proptest! {
 
 /// A view through a checkpoint after the campaign moved on: a character who joined after the
 /// latest checkpoint (its wounds are in no checkpoint entry) and a clock advance retracted
-/// after it (the view never decodes the advance, so a ruling must not leave its time on the
-/// clock). At every event after the checkpoint, each character and the clock are those of
+/// after it (a ruling must not leave its time on the clock), and another character's event
+/// struck by a retraction (the view never decodes it).  At every event after the checkpoint, each character and the clock are those of
 /// the fold of the prefix.
 #[test]
 fn a_view_after_a_new_character_and_a_retracted_advance_is_the_fold_of_the_prefix() {
@@ -395,6 +395,33 @@ fn a_view_after_a_new_character_and_a_retracted_advance_is_the_fold_of_the_prefi
     let all = Store::open(&path).unwrap().events().unwrap();
     let advance = all.last().unwrap().id.0.to_string();
     ok(&["retract", &advance, "--reason", "the wrong month"]);
+    ok(&strike);
+    // Another character's strike recorded a month on, then struck with the advance that
+    // put it there: Newbie's view never decodes it, and its time must not be the clock.
+    ok(&["advance", "30d"]);
+    let advance = Store::open(&path)
+        .unwrap()
+        .events()
+        .unwrap()
+        .last()
+        .unwrap()
+        .id
+        .0
+        .to_string();
+    let mut other = strike;
+    other[1] = old.as_str();
+    ok(&other);
+    let struck = Store::open(&path)
+        .unwrap()
+        .events()
+        .unwrap()
+        .last()
+        .unwrap()
+        .id
+        .0
+        .to_string();
+    ok(&["retract", &struck, "--reason", "not that one"]);
+    ok(&["retract", &advance, "--reason", "not that month either"]);
     ok(&strike);
     let store = Store::open(&path).unwrap();
     let all = store.events().unwrap();
