@@ -1,5 +1,5 @@
-//! Tests of the real `leechbook` binary: standard input for `advance --ask`, exit codes, and a
-//! closed pipe.
+//! Tests of the real `leechbook` binary: standard input for `--ask`, exit codes, a closed
+//! pipe, and the board in a real terminal (tmux).
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -366,4 +366,141 @@ fn no_progress_into_a_pipe() {
             "{args:?} drew progress into a pipe: {err:?}"
         );
     }
+}
+
+/// tmux, on its own server for this test (killed when dropped).
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .args(["-L", &self.socket])
+            .args(args)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn screen(&self) -> String {
+        self.run(&["capture-pane", "-p", "-t", "board"])
+    }
+
+    /// Waits (up to ten seconds) for the screen to satisfy `ok`.
+    fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        for _ in 0..100 {
+            let s = self.screen();
+            if ok(&s) {
+                return s;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+        panic!("the board never showed {what}:\n{}", self.screen());
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .output();
+    }
+}
+
+/// Issue 15: the board in a real terminal (tmux): it shows the party, follows a change made
+/// by another process, and records a roll typed into it (the README's Shock reroll: 42 vs
+/// EML45 is a success, INC -> STN).
+#[test]
+fn the_board_in_a_real_terminal() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "tmux is missing: .ci/run installs it"
+        );
+        eprintln!("skipped: no tmux on this machine");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("board.db");
+    let db = db.to_str().unwrap();
+    let ok = |args: &[&str]| {
+        let out = bin().arg("--db").arg(db).args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let demo = bin().args(["demo", "--out", db]).output().unwrap();
+    assert!(demo.status.success());
+    ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "edge",
+        "--zone-die",
+        "d6",
+        "--aim",
+        "4",
+        "--impact",
+        "d10+4",
+        "--av",
+        "4",
+        "--dice",
+        "zone=2,location=7,impact=8,shock=75",
+    ]);
+    let tmux = Tmux {
+        socket: format!("leechbook-test-{}", std::process::id()),
+    };
+    let command = format!("{} --db {db} board", env!("CARGO_BIN_EXE_leechbook"));
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "board",
+        "-x",
+        "120",
+        "-y",
+        "30",
+        &command,
+    ]);
+    tmux.wait_for("the party", |s| {
+        s.contains("Osric (HârnMaster)") && s.contains("Brannoc (HârnMaster)")
+    });
+    // Another process adds a character: the board follows without a restart.
+    ok(&[
+        "character",
+        "add",
+        "Newcomer",
+        "--str",
+        "10",
+        "--end",
+        "10",
+        "--shock",
+        "50",
+        "--hb",
+        "10",
+    ]);
+    tmux.wait_for("the new character", |s| s.contains("Newcomer (HârnMaster)"));
+    // Select the owed Shock reroll, type its face, roll it.
+    let selected = |s: &str| s.lines().any(|l| l.contains("> Osric: shock-reroll"));
+    for _ in 0..8 {
+        if selected(&tmux.screen()) {
+            break;
+        }
+        tmux.run(&["send-keys", "-t", "board", "Down"]);
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+    tmux.wait_for("the shock reroll selected", selected);
+    tmux.run(&["send-keys", "-t", "board", "4", "2", "r"]);
+    tmux.wait_for("the roll's narration", |s| {
+        s.contains("Shock Reroll 42 vs EML45: S -> STN")
+    });
+    tmux.run(&["send-keys", "-t", "board", "q"]);
+    assert!(
+        ok(&["log"]).contains("Osric Shock Reroll 42 vs EML45: S -> STN"),
+        "the roll typed into the board is in the ledger"
+    );
 }
