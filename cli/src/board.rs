@@ -57,16 +57,43 @@ fn member(ledger: &Ledger, c: &CharacterState) -> Member {
                     ));
                 }
             }
+            if let Some(hr) = v.infection_hr {
+                status.push_str(&format!(", infected (HR{hr})"));
+            }
             lines.push(status);
             for i in v.injuries.iter().filter(|i| !i.healed) {
+                let mut marks = String::new();
+                if i.bleeder {
+                    marks.push_str(", bleeding");
+                }
+                if i.infected {
+                    marks.push_str(", infected");
+                }
+                if i.permanent_impairment != 0 {
+                    marks.push_str(&format!(", permanent {}", i.permanent_impairment));
+                }
                 lines.push(format!(
-                    "  {} {}{}: HR{}{}",
+                    "  {} {}{}: HR{}{marks}",
                     i.code,
                     i.side.map(|s| format!("{s} ")).unwrap_or_default(),
                     i.location,
                     i.healing_rate,
-                    if i.bleeder { ", bleeding" } else { "" }
                 ));
+            }
+            let impaired: Vec<String> = v
+                .impairment
+                .iter()
+                .filter(|(_, z)| z.impairment != 0 || z.unusable)
+                .map(|(zone, z)| {
+                    if z.unusable {
+                        format!("{zone} unusable")
+                    } else {
+                        format!("{zone} {}", z.impairment)
+                    }
+                })
+                .collect();
+            if !impaired.is_empty() {
+                lines.push(format!("  impairment: {}", impaired.join(", ")));
             }
             format!("{} (HârnMaster)", h.name)
         }
