@@ -57,9 +57,10 @@ impl Replica {
     /// The state now, every character held: from the projection when it is current, else
     /// folded from the latest usable checkpoint and the events after it.
     pub fn state(&self) -> Result<Ledger, LedgerError> {
-        match projection::load(&self.store, None)? {
+        let r = self.store.read()?;
+        match projection::load(&r, None)? {
             Some(l) => Ok(l),
-            None => fold_latest(&self.store, None),
+            None => fold_latest(&r, None),
         }
     }
 
@@ -67,18 +68,21 @@ impl Replica {
     /// projection is not current). Names the campaign does not know are passed over (the
     /// command's own lookup says so).
     pub fn state_for(&self, names: &[&str]) -> Result<Ledger, LedgerError> {
-        if let Some(head) = projection::head(&self.store)? {
-            let ids: Vec<CharacterId> = names.iter().filter_map(|n| head.id_named(n)).collect();
-            if let Some(l) = projection::with(&self.store, head, Some(&ids))? {
+        let r = self.store.read()?;
+        if let Some(head) = projection::head(&r)? {
+            let mut ids: Vec<CharacterId> = names.iter().filter_map(|n| head.id_named(n)).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            if let Some(l) = projection::with(&r, head, Some(&ids))? {
                 return Ok(l);
             }
         }
-        fold_latest(&self.store, None)
+        fold_latest(&r, None)
     }
 
     /// The record as it stood up to and including the event with order key `upto`.
     pub fn state_upto(&self, upto: OrderKey) -> Result<Ledger, LedgerError> {
-        fold_latest(&self.store, Some(upto))
+        fold_latest(&self.store.read()?, Some(upto))
     }
 
     /// Records one event atomically, under the write lock: folds the log, lets `make` build
@@ -198,7 +202,7 @@ impl Replica {
     /// The record up to the event with order key `upto`, holding the characters named, read
     /// as a view of them needs (see [`crate::checkpoint::state_for_upto`]).
     pub fn state_for_upto(&self, names: &[&str], upto: OrderKey) -> Result<Ledger, LedgerError> {
-        crate::checkpoint::state_for_upto(&self.store, names, upto)
+        crate::checkpoint::state_for_upto(&self.store.read()?, names, upto)
     }
 
     /// Brings the projection up to date when it is not (after a sync imported events, or on

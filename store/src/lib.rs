@@ -343,6 +343,13 @@ impl Store {
         Ok(out)
     }
 
+    /// A consistent view of the log for several reads: see [`Reader`].
+    pub fn read(&self) -> Result<Reader<'_>, StoreError> {
+        Ok(Reader {
+            tx: self.conn.unchecked_transaction()?,
+        })
+    }
+
     /// Takes the write lock: see [`Writer`].
     pub fn write(&mut self) -> Result<Writer<'_>, StoreError> {
         let tx = self
@@ -1109,10 +1116,17 @@ macro_rules! read_log_by_sql {
 
 read_log_by_sql!(Store);
 read_log_by_sql!(Writer<'_>);
+read_log_by_sql!(Reader<'_>);
 
 impl sql::SqlRead for Store {
     fn conn(&self) -> &Connection {
         &self.conn
+    }
+}
+
+impl sql::SqlRead for Reader<'_> {
+    fn conn(&self) -> &Connection {
+        &self.tx
     }
 }
 
@@ -1182,6 +1196,13 @@ fn invalidate_from(conn: &Connection, key: (i64, &[u8], i64)) -> Result<(), Stor
     )?
     .execute(params![key.0, key.1, key.2])?;
     Ok(())
+}
+
+/// A read of a ledger in one (deferred) transaction: every read through it sees the log as
+/// it stood at the first, whatever another process commits meanwhile (a state read from the
+/// projection's mark, head and entries is never torn). Dropping it ends the transaction.
+pub struct Reader<'a> {
+    tx: Transaction<'a>,
 }
 
 /// The write lock on a ledger: a `BEGIN IMMEDIATE` transaction. Read the log, prepare events,
