@@ -325,6 +325,13 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
         log.events_with_id_suffix(suffix).unwrap(),
         vec![(e.id, e.order_key())]
     );
+    // Too short or not hex: nothing, on every store (an empty suffix matches no event).
+    for bad in ["", "  ", "abc12", "zzzzzzzz"] {
+        assert!(
+            log.events_with_id_suffix(bad).unwrap().is_empty(),
+            "{bad:?}"
+        );
+    }
     let kinds = ["campaign-created", "roster.device", "roster.revoke"];
     let roster: Vec<Envelope> = all
         .iter()
