@@ -503,3 +503,45 @@ fn amend_refuses_dice_the_event_does_not_read() {
         assert_eq!(s.bytes(), before, "{args:?} wrote");
     }
 }
+
+/// A character's own log (`log --character`, and so `export --csv`) holds the rulings on its
+/// events, and a ruling on such a ruling: the audit shows what was struck and restored.
+#[test]
+fn a_characters_log_holds_the_rulings_on_its_events() {
+    let s = wounded();
+    s.ok(&[
+        "character",
+        "add",
+        "Brannoc",
+        "--str",
+        "12",
+        "--end",
+        "12",
+        "--shock",
+        "60",
+        "--hb",
+        "12",
+    ]);
+    let strike = last_of(&s, "hm.strike");
+    s.ok(&["retract", &strike, "--reason", "never hit"]);
+    let retract = last_of(&s, "ruling.retract");
+    s.ok(&["reinstate", &strike, "--reason", "it did hit after all"]);
+    let reinstate = last_of(&s, "ruling.reinstate");
+    let kinds = |name: &str| -> Vec<String> {
+        serde_json::from_str::<Value>(&s.ok(&["log", "--character", name, "--json"]))
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let osric = kinds("Osric");
+    assert!(osric.contains(&retract), "the retraction is in Osric's log");
+    assert!(osric.contains(&reinstate), "so is the reinstatement");
+    let brannoc = kinds("Brannoc");
+    assert!(
+        !brannoc.contains(&retract) && !brannoc.contains(&reinstate),
+        "rulings on Osric's events are not Brannoc's"
+    );
+}

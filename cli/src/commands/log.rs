@@ -74,10 +74,27 @@ pub fn views(
         None => leechbook_core::ruling::Rulings::from_log(&events),
     };
     let flags = leechbook_ledger::audit::flags(&events);
+    // The events about the character: those that touch it, its joining, and every ruling on
+    // one of those (or on such a ruling), so its audit shows what was retracted or amended
+    // and by whom. A ruling follows its target in the total order: one pass finds them.
+    let about: Option<std::collections::HashSet<leechbook_core::ids::EventId>> = only.map(|id| {
+        let mut about = std::collections::HashSet::new();
+        for env in &events {
+            let direct = env.event.characters().contains(&id) || env.id.0 == id.0;
+            let ruled = match &env.event {
+                leechbook_core::Event::Ruling(r) => r.target().is_some_and(|t| about.contains(&t)),
+                _ => false,
+            };
+            if direct || ruled {
+                about.insert(env.id);
+            }
+        }
+        about
+    });
     let mut views = Vec::with_capacity(events.len());
     Ledger::derive_with(&events, &rulings, |ledger, env, fate| {
-        if let Some(id) = only {
-            let about = env.event.characters().contains(&id)
+        if let (Some(id), Some(about)) = (only, &about) {
+            let about = about.contains(&env.id)
                 || matches!(fate, Fate::Applied(Applied::CharacterAdded(c)) if *c == id);
             if !about {
                 return;
