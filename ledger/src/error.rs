@@ -19,6 +19,9 @@ pub enum LedgerError {
     /// A ruling that would be void the moment it is made.
     #[error("the ruling cannot stand: {0}")]
     RulingCannotStand(String),
+    /// A roster change that would be void the moment it is made.
+    #[error("the roster change cannot stand: {0}")]
+    RosterChangeCannotStand(String),
     /// Text that names no moment.
     #[error("'{0}' is not a moment")]
     NotAMoment(String),

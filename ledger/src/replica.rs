@@ -182,7 +182,12 @@ impl Replica {
                 all.push(env.clone());
                 let derived = Ledger::fold(&all);
                 if let Some(v) = derived.void.iter().find(|v| v.id == env.id) {
-                    return Err(LedgerError::RulingCannotStand(v.reason.clone()).into());
+                    let why = v.reason.clone();
+                    return Err(match env.event {
+                        Event::Roster(_) => LedgerError::RosterChangeCannotStand(why),
+                        _ => LedgerError::RulingCannotStand(why),
+                    }
+                    .into());
                 }
                 ledger = derived;
                 whole = true;

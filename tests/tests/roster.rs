@@ -212,3 +212,21 @@ fn a_tampered_event_is_refused_at_import_with_nothing_written() {
     assert!(out.stderr.contains("tampered or forged"), "{}", out.stderr);
     assert!(!fresh.db.exists());
 }
+
+/// Revoking the campaign's last GM device would leave no one able to record (not even a
+/// ruling to undo it): refused, one line, nothing written. With a second GM rostered, the
+/// first may be revoked.
+#[test]
+fn the_last_gm_device_cannot_be_revoked() {
+    let (gm, other, _dir) = gm_and_joiner();
+    let (gm_device, _) = identity(&gm.db);
+    let before = gm.bytes();
+    let out = gm.run(&["device", "revoke", &gm_device]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(out.stderr.contains("last GM device"), "{}", out.stderr);
+    assert_eq!(gm.bytes(), before);
+    let (device, key) = identity(&other.db);
+    gm.ok(&["device", "add", &device, &key, "--role", "gm"]);
+    gm.ok(&["device", "revoke", &gm_device]);
+}

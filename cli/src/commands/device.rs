@@ -188,9 +188,25 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 characters,
             }
         }
-        DeviceCommand::Revoke(a) => RosterChange::Revoke {
-            device: device_id(&a.device)?,
-        },
+        DeviceCommand::Revoke(a) => {
+            let device = device_id(&a.device)?;
+            // Revoking the last GM device that is not revoked would leave no one able to
+            // record anything again, a ruling to undo it included: refused.
+            let (_, ledger) = ctx.load()?;
+            let live_gms: Vec<_> = ledger
+                .roster
+                .entries
+                .iter()
+                .filter(|(_, e)| e.role == Role::Gm && e.revoked.is_none())
+                .map(|(d, _)| *d)
+                .collect();
+            if live_gms == [device] {
+                return Err(CommandError::user(format!(
+                    "device {device} is the campaign's last GM device: revoking it would leave no one able to record (roster another GM first: leechbook device add DEVICE KEY --role gm)"
+                )));
+            }
+            RosterChange::Revoke { device }
+        }
     };
     let (ledger, env, applied) = ctx.record(|_, _| Ok((Event::Roster(change), None)))?;
     ctx.say(narrate::event(&ledger, &env, &applied));
