@@ -8,6 +8,7 @@
 
 pub mod board;
 pub mod commands;
+pub mod complete;
 pub mod dice;
 pub mod error;
 pub mod narrate;

@@ -4,6 +4,8 @@
 use std::io::Write;
 
 fn main() {
+    // A shell asking for completions (`COMPLETE=bash leechbook ...`) is answered and exits.
+    leechbook::complete::complete_if_asked();
     let out = leechbook::run_as_program(std::env::args_os());
     let mut stdout = std::io::stdout().lock();
     if let Err(e) = stdout

@@ -504,3 +504,64 @@ fn the_board_in_a_real_terminal() {
         "the roll typed into the board is in the ledger"
     );
 }
+
+/// Issue 15: shells that ask the program while completing (`COMPLETE=SHELL leechbook`) get
+/// the ledger's character names and a character's open injury ids; a new character's name
+/// and a ledger that does not exist offer none (and nothing is created).
+#[test]
+fn completion_offers_the_ledgers_characters_and_injuries() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("l.db");
+    let db = db.to_str().unwrap();
+    setup(db);
+    let complete = |line: &[&str]| -> Vec<String> {
+        let out = bin()
+            .env("COMPLETE", "fish")
+            .env_remove("LEECHBOOK_DB")
+            .arg("--")
+            .args(line)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| l.split('\t').next().unwrap().to_string())
+            .filter(|l| !l.starts_with('-'))
+            .collect()
+    };
+    assert_eq!(
+        complete(&["leechbook", "--db", db, "show", "O"]),
+        vec!["Osric"]
+    );
+    assert_eq!(
+        complete(&["leechbook", "--db", db, "strike", ""]),
+        vec!["Osric"]
+    );
+    // Osric's one open injury, the abdomen S2E of the setup, by its short id.
+    let log = bin().args(["--db", db, "log", "--json"]).output().unwrap();
+    let events: serde_json::Value = serde_json::from_slice(&log.stdout).unwrap();
+    let strike = events
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "hm.strike")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let injuries = complete(&["leechbook", "--db", db, "treat", "Osric", ""]);
+    assert_eq!(injuries.len(), 1, "{injuries:?}");
+    assert!(
+        strike.replace('-', "").ends_with(&injuries[0]),
+        "{injuries:?} vs {strike}"
+    );
+    assert!(complete(&["leechbook", "--db", db, "character", "add", ""]).is_empty());
+    let missing = dir.path().join("none.db");
+    let missing = missing.to_str().unwrap();
+    assert!(complete(&["leechbook", "--db", missing, "show", ""]).is_empty());
+    assert!(!std::path::Path::new(missing).exists());
+}

@@ -1,5 +1,7 @@
 //! `leechbook completions SHELL` and `leechbook man`: shell completions and manual pages,
-//! generated from the one command-line definition (so they never drift from it).
+//! generated from the one command-line definition (so they never drift from it). The static
+//! scripts complete commands and flags; the dynamic ones (`COMPLETE=SHELL leechbook`, see
+//! `crate::complete`) add the ledger's names and injury ids.
 
 use crate::error::CommandError;
 use crate::Ctx;
