@@ -15,7 +15,7 @@ use leechbook_core::ids::EventId;
 use leechbook_core::ruling::Rulings;
 use leechbook_core::Envelope;
 use leechbook_store::{OrderKey, ReadLog, Snapshot, WriteLog, Writer};
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 /// How many events apart the write path keeps checkpoints of the folded state.
 pub const SNAPSHOT_EVERY: u64 = 1000;
@@ -191,21 +191,30 @@ pub fn save_checkpoint(
     last: OrderKey,
     ledger: &Ledger,
 ) -> Result<(), LedgerError> {
-    let entries: Vec<(CharacterId, Vec<u8>)> = ledger
+    let (snapshot, entries) = checkpoint_of(position, last, ledger);
+    store.save_checkpoint(&snapshot, &entries)?;
+    Ok(())
+}
+
+/// A checkpoint of `ledger` as stored: the head as the snapshot's payload, and one encoded
+/// entry per character it holds.
+fn checkpoint_of(
+    position: u64,
+    last: OrderKey,
+    ledger: &Ledger,
+) -> (Snapshot, Vec<(CharacterId, Vec<u8>)>) {
+    let entries = ledger
         .characters
         .iter()
         .map(|c| (c.id(), leechbook_store::codec::encode_character(c)))
         .collect();
-    store.save_checkpoint(
-        &Snapshot {
-            position,
-            last,
-            fold_version: FOLD_VERSION,
-            payload: leechbook_store::codec::encode_ledger(&ledger.head()),
-        },
-        &entries,
-    )?;
-    Ok(())
+    let snapshot = Snapshot {
+        position,
+        last,
+        fold_version: FOLD_VERSION,
+        payload: leechbook_store::codec::encode_ledger(&ledger.head()),
+    };
+    (snapshot, entries)
 }
 
 /// The kinds of event that touch more than the character they are about.
@@ -268,32 +277,31 @@ pub fn state_for_upto(
     // here (other characters') were applied unless a ruling struck them. A retraction in
     // force strikes one; any other ruling on one (a reinstatement, an amendment, an
     // override) is read from the whole record.
-    let skipped_ids: HashSet<EventId> = skipped.iter().map(|(id, _)| *id).collect();
-    let mut struck: HashSet<EventId> = HashSet::new();
+    // The rulings' targets (few): Some(true) struck by a retraction in force, Some(false)
+    // only by retractions retracted in turn, None ruled on otherwise.
+    let mut ruled: HashMap<EventId, Option<bool>> = HashMap::new();
     for env in &tail {
         let leechbook_core::Event::Ruling(r) = &env.event else {
             continue;
         };
-        let Some(target) = r.target().filter(|t| skipped_ids.contains(t)) else {
-            continue;
+        let Some(target) = r.target() else { continue };
+        let this = match r {
+            Ruling::Retract { .. } => Some(!rulings.retracted.contains_key(&env.id)),
+            _ => None,
         };
-        match r {
-            Ruling::Retract { .. } if !rulings.retracted.contains_key(&env.id) => {
-                struck.insert(target);
-            }
-            Ruling::Retract { .. } => {}
-            _ => return whole(),
+        let was = ruled.get(&target).copied().unwrap_or(Some(false));
+        ruled.insert(target, was.zip(this).map(|(a, b)| a || b));
+    }
+    let mut latest = None;
+    for (id, at) in &skipped {
+        match ruled.get(id) {
+            Some(None) => return whole(),
+            Some(Some(true)) => {}
+            _ => latest = latest.max(Some(*at)),
         }
     }
-    if let Some(at) = skipped
-        .iter()
-        .filter(|(id, _)| !struck.contains(id))
-        .map(|(_, at)| *at)
-        .max()
-    {
-        if at > ledger.now.0 {
-            ledger.now = leechbook_core::time::CampaignTime(at);
-        }
+    if let Some(at) = latest.filter(|at| *at > ledger.now.0) {
+        ledger.now = leechbook_core::time::CampaignTime(at);
     }
     Ok(ledger)
 }
@@ -330,27 +338,9 @@ pub(crate) fn keep_checkpoint(w: &Writer<'_>, last: OrderKey, ledger: &Ledger) {
             _ => return,
         }
     };
-    let entries: Vec<(CharacterId, Vec<u8>)> = ledger
-        .characters
-        .iter()
-        .map(|c| (c.id(), leechbook_store::codec::encode_character(c)))
-        .collect();
-    let snapshot = Snapshot {
-        position,
-        last,
-        fold_version: FOLD_VERSION,
-        payload: leechbook_store::codec::encode_ledger(&ledger.head()),
-    };
-    if w.save_checkpoint(&snapshot, &entries).is_err() {
-        return;
-    }
-    let mut positions: Vec<u64> = heads.iter().map(|h| h.position).collect();
-    positions.push(position);
-    let kept = snapshots_kept(&positions);
-    for p in positions {
-        if !kept.contains(&p) {
-            let _ = w.drop_snapshot(p);
-        }
+    let (snapshot, entries) = checkpoint_of(position, last, ledger);
+    if w.save_checkpoint(&snapshot, &entries).is_ok() {
+        let _ = w.thin_snapshots(snapshots_kept);
     }
 }
 

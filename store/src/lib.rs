@@ -452,18 +452,6 @@ impl Store {
         save_snapshot_on(&self.conn, s)
     }
 
-    /// Thins the snapshots out: keeps those at the positions `keep` picks from all of them.
-    pub fn thin_snapshots(&mut self, keep: impl Fn(&[u64]) -> Vec<u64>) -> Result<(), StoreError> {
-        let positions: Vec<u64> = self.snapshot_heads()?.iter().map(|h| h.position).collect();
-        let kept = keep(&positions);
-        for p in positions {
-            if !kept.contains(&p) {
-                self.drop_snapshot(p)?;
-            }
-        }
-        Ok(())
-    }
-
     /// Drops the snapshot at `position` (stale, or one that does not decode).
     pub fn drop_snapshot(&mut self, position: u64) -> Result<(), StoreError> {
         self.conn.execute(
@@ -1246,6 +1234,19 @@ impl Writer<'_> {
             "DELETE FROM snapshots WHERE position = ?1",
             [position as i64],
         )?;
+        Ok(())
+    }
+
+    /// Thins the snapshots out in this transaction: keeps those at the positions `keep`
+    /// picks from all of them.
+    pub fn thin_snapshots(&self, keep: impl Fn(&[u64]) -> Vec<u64>) -> Result<(), StoreError> {
+        let positions: Vec<u64> = self.snapshot_heads()?.iter().map(|h| h.position).collect();
+        let kept = keep(&positions);
+        for p in positions {
+            if !kept.contains(&p) {
+                self.drop_snapshot(p)?;
+            }
+        }
         Ok(())
     }
 
