@@ -181,11 +181,11 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         } else {
             Die::D100
         };
-        let mut face = |_: &mut Ctx, label: &str, die: Die| -> Result<u16, CommandError> {
+        let mut face = |label: &str, die: Die| -> Result<u16, CommandError> {
             rng.face(label, die)
                 .map_err(|e| CommandError::user(e.to_string()))
         };
-        let roll = face(ctx, &what, die)?;
+        let roll = face(&what, die)?;
         let event = match n.due.kind {
             "shock-reroll" => HmEvent::ShockReroll(ShockRoll {
                 character: n.character,
@@ -200,7 +200,7 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 let period = if kind == SeqRollKind::Healing && ledger.options.random_healing_period
                 {
                     let d3 = Die::new(3).map_err(|e| CommandError::internal(e.to_string()))?;
-                    Some(face(ctx, &format!("{what} next period"), d3)?)
+                    Some(face(&format!("{what} next period"), d3)?)
                 } else {
                     None
                 };

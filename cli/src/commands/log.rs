@@ -5,7 +5,7 @@ use crate::narrate;
 use crate::views::JSON_SCHEMA;
 use crate::Ctx;
 use clap::Args;
-use leechbook_core::fold::{Applied, Fate, Ledger};
+use leechbook_core::fold::{Fate, Ledger};
 use serde::Serialize;
 
 /// List the ledger's events.
@@ -74,9 +74,10 @@ pub fn views(
         None => leechbook_core::ruling::Rulings::from_log(&events),
     };
     let flags = leechbook_ledger::audit::flags(&events);
-    // The events about the character: those that touch it, its joining, and every ruling on
-    // one of those (or on such a ruling), so its audit shows what was retracted or amended
-    // and by whom. A ruling follows its target in the total order: one pass finds them.
+    // The events about the character: those that touch it, its joining (the character's id
+    // is that event's), and every ruling on one of those (or on such a ruling), so its
+    // audit shows what was retracted or amended and by whom. A ruling follows its target in
+    // the total order: one pass finds them.
     let about: Option<std::collections::HashSet<leechbook_core::ids::EventId>> = only.map(|id| {
         let mut about = std::collections::HashSet::new();
         for env in &events {
@@ -93,12 +94,8 @@ pub fn views(
     });
     let mut views = Vec::with_capacity(events.len());
     Ledger::derive_with(&events, &rulings, |ledger, env, fate| {
-        if let (Some(id), Some(about)) = (only, &about) {
-            let about = about.contains(&env.id)
-                || matches!(fate, Fate::Applied(Applied::CharacterAdded(c)) if *c == id);
-            if !about {
-                return;
-            }
+        if about.as_ref().is_some_and(|about| !about.contains(&env.id)) {
+            return;
         }
         let (summary, void) = match fate {
             Fate::Applied(applied) => (narrate::event(ledger, env, applied), None),
