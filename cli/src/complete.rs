@@ -59,15 +59,7 @@ fn with_candidates(cmd: clap::Command, path: &mut Vec<String>) -> clap::Command 
         .collect();
     for name in names {
         path.push(name.clone());
-        let mut taken = None;
-        cmd = cmd.mut_subcommand(&name, |s| {
-            taken = Some(s.clone());
-            s
-        });
-        if let Some(sub) = taken {
-            let done = with_candidates(sub, path);
-            cmd = cmd.mut_subcommand(&name, |_| done);
-        }
+        cmd = cmd.mut_subcommand(&name, |s| with_candidates(s, path));
         path.pop();
     }
     cmd
@@ -86,10 +78,7 @@ fn ledger_path() -> Option<PathBuf> {
     }
     let path = db
         .or_else(|| std::env::var_os("LEECHBOOK_DB").map(PathBuf::from))
-        .or_else(|| {
-            directories::ProjectDirs::from("", "", "leechbook")
-                .map(|d| d.data_dir().join("leechbook.db"))
-        })?;
+        .or_else(crate::default_db_path)?;
     path.exists().then_some(path)
 }
 

@@ -61,6 +61,12 @@ pub struct Output {
     pub code: i32,
 }
 
+/// The ledger used when neither `--db` nor `$LEECHBOOK_DB` names one: leechbook.db in the
+/// platform's data directory (None without a home directory).
+pub fn default_db_path() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "leechbook").map(|d| d.data_dir().join("leechbook.db"))
+}
+
 /// Everything a command needs: the parsed global options and the output buffers.
 pub struct Ctx {
     /// `--db`.
@@ -83,10 +89,9 @@ impl Ctx {
         if let Some(p) = &self.db {
             return Ok(p.clone());
         }
-        let dirs = directories::ProjectDirs::from("", "", "leechbook").ok_or_else(|| {
+        default_db_path().ok_or_else(|| {
             CommandError::user("no home directory to keep the ledger in: pass --db PATH")
-        })?;
-        Ok(dirs.data_dir().join("leechbook.db"))
+        })
     }
 
     /// Opens the existing ledger.
