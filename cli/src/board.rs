@@ -299,10 +299,11 @@ fn say(args: Vec<String>) -> String {
 /// The live board on this terminal, until `q`.
 pub fn run(db: &Path) -> Result<(), crate::error::CommandError> {
     use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind};
+    // One connection for the board's reads; the commands it runs write through their own.
+    let replica = leechbook_ledger::Replica::open(db)?;
+    let last_row = || leechbook_store::ReadLog::last_row(replica.store());
     let load = || -> Result<(i64, Ledger), crate::error::CommandError> {
-        let replica = leechbook_ledger::Replica::open(db)?;
-        let row = leechbook_store::ReadLog::last_row(replica.store())?;
-        Ok((row, replica.state()?))
+        Ok((last_row()?, replica.state()?))
     };
     let (mut seen, ledger) = load()?;
     let mut board = Board::of(&ledger);
@@ -367,9 +368,7 @@ pub fn run(db: &Path) -> Result<(), crate::error::CommandError> {
                 }
             }
             // Follow the ledger: another terminal, a sync, sync serve.
-            let row =
-                leechbook_store::ReadLog::last_row(leechbook_ledger::Replica::open(db)?.store())?;
-            if row != seen {
+            if last_row()? != seen {
                 let (r, ledger) = load()?;
                 seen = r;
                 board = Board::of(&ledger);
