@@ -90,6 +90,7 @@ fn two_devices(
     a: &Path,
     b: &Path,
     dir: &Path,
+    ring: &leechbook_sync::Keyring,
 ) -> Result<Vec<u8>> {
     remove_ledger(a);
     remove_ledger(b);
@@ -98,6 +99,8 @@ fn two_devices(
         for chunk in base.chunks(10_000) {
             store.import(chunk)?;
         }
+        // The campaign's keys, as a join file gives them (b is a copy, so it holds them too).
+        leechbook_sync::crypt::keep_keyring(&mut store, ring)?;
         // An export keeps the document of the base; a sync puts it on the hub.
         let file = dir.join("base.sync");
         leechbook_sync::export(&mut store, &mut FileTransport { path: &file }, None)?;
@@ -123,6 +126,7 @@ pub fn sync(n: usize, d: usize, dir: &Path) -> Result<Measured> {
     let (x, y) = tails.split_at(d);
     let (a, b) = (dir.join("sync-a.db"), dir.join("sync-b.db"));
 
+    let ring = leechbook_sync::Keyring::generate(campaign());
     let mut wire = 0u64;
     let mut doc_bytes = 0usize;
     let mut base_doc = Vec::new();
@@ -130,7 +134,7 @@ pub fn sync(n: usize, d: usize, dir: &Path) -> Result<Measured> {
     // One run at a million events (each builds two ledgers and a document of them).
     let runs = if n >= 500_000 { 1 } else { 3 };
     let figure = median(runs, || {
-        base_doc = two_devices(base, x, y, &a, &b, dir)?;
+        base_doc = two_devices(base, x, y, &a, &b, dir, &ring)?;
         // A fresh relay for each run, so that no run finds another's changes on it; it holds
         // the base, as a hub that saw the earlier sync does.
         let holding = Some((campaign(), base_doc.clone()));
@@ -180,11 +184,9 @@ pub fn sync(n: usize, d: usize, dir: &Path) -> Result<Measured> {
         for (doc, tail) in docs.iter_mut().zip([x, y]) {
             doc.transact(|tx| {
                 for e in tail {
-                    tx.put(
-                        automerge::ROOT,
-                        e.id.to_string(),
-                        automerge::ScalarValue::Bytes(codec::encode_envelope(e)),
-                    )?;
+                    let key = e.id.to_string();
+                    let sealed = ring.seal(&key, &codec::encode_envelope(e));
+                    tx.put(automerge::ROOT, key, automerge::ScalarValue::Bytes(sealed))?;
                 }
                 Ok::<_, automerge::AutomergeError>(())
             })

@@ -296,6 +296,18 @@ impl Store {
         Ok((device, self.public_key()))
     }
 
+    /// Signs `message` with this device's key (a campaign key's rotation is signed so).
+    pub fn sign(&self, message: &[u8]) -> [u8; 64] {
+        use ed25519_dalek::Signer;
+        self.key.sign(message).to_bytes()
+    }
+
+    /// This device's secret for key agreement (X25519), derived from its signing key: what
+    /// opens a campaign key wrapped for this device's public key. Never leaves the device.
+    pub fn agreement_secret(&self) -> [u8; 32] {
+        self.key.to_scalar_bytes()
+    }
+
     /// Returns this device's id.
     pub fn device(&self) -> DeviceId {
         self.device

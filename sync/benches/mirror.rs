@@ -7,14 +7,15 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use leechbook_core::synthetic::campaign;
-use leechbook_sync::Mirror;
+use leechbook_sync::{Keyring, Mirror};
 
 fn mirror(c: &mut Criterion) {
     let mut g = c.benchmark_group("mirror");
+    let ring = Keyring::generate(leechbook_core::synthetic::campaign(1)[0].campaign);
     g.sample_size(10);
     for n in [1_000usize, 10_000] {
         let log = campaign(n);
-        let mut m = Mirror::new();
+        let mut m = Mirror::new(ring.clone());
         m.add(&log).expect("the synthetic log mirrors");
         let saved = m.save();
         let raw: usize = log
@@ -30,14 +31,14 @@ fn mirror(c: &mut Criterion) {
         g.throughput(Throughput::Elements(n as u64));
         g.bench_with_input(BenchmarkId::new("export", n), &log, |b, log| {
             b.iter(|| {
-                let mut m = Mirror::new();
+                let mut m = Mirror::new(ring.clone());
                 m.add(log).expect("mirrors");
                 m.save()
             })
         });
         g.bench_with_input(BenchmarkId::new("import", n), &saved, |b, saved| {
             b.iter(|| {
-                let mut m = Mirror::new();
+                let mut m = Mirror::new(ring.clone());
                 m.merge_bytes(saved).expect("loads");
                 m.envelopes().expect("decodes")
             })
@@ -47,7 +48,7 @@ fn mirror(c: &mut Criterion) {
     // 100 new events, decode only the entries the merge brought.
     for n in [1_000usize, 10_000] {
         let log = campaign(n + 100);
-        let mut m = Mirror::new();
+        let mut m = Mirror::new(ring.clone());
         m.add(&log[..n]).expect("mirrors");
         let base = m.save();
         let heads = m.heads();
@@ -60,7 +61,7 @@ fn mirror(c: &mut Criterion) {
             &(base, delta),
             |b, (base, delta)| {
                 b.iter(|| {
-                    let mut m = Mirror::load(base).expect("loads");
+                    let mut m = Mirror::load(base, ring.clone()).expect("loads");
                     let before = m.heads();
                     m.merge_bytes(delta).expect("merges");
                     let after = m.heads();

@@ -17,7 +17,10 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+pub mod crypt;
 pub mod net;
+
+pub use crypt::{Keyring, Rotation};
 
 use automerge::{
     transaction::Transactable, AutoCommit, ChangeHash, ReadDoc, ScalarValue, Value, ROOT,
@@ -55,34 +58,79 @@ pub enum SyncError {
     /// Reading or writing a sync file.
     #[error("sync file: {0}")]
     Io(#[from] std::io::Error),
+    /// A join code or join file that does not serve this ledger.
+    #[error("{0}")]
+    Key(String),
+    /// This device holds no key to the campaign.
+    #[error("this device holds no key to the campaign's sync data: ask the GM for a join code (`leechbook sync invite` on a GM's device) and run `leechbook sync key CODE`")]
+    NoKey,
+    /// An entry that does not open under the campaign's keys (refused whole from a file).
+    #[error("the sync data holds {0}")]
+    Sealed(String),
 }
 
-/// A document entry: its key, and the envelope it decodes to or why it does not.
-pub type Entry = (String, Result<Envelope, String>);
+/// Why a document entry gives no envelope.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Undecoded {
+    /// Sealed under an epoch this device does not hold: not for this device to judge (the
+    /// entry stays in the document for the devices that can read it).
+    NoKey(u32),
+    /// It does not open under the key of its epoch, or is in clear: garbage, or this
+    /// device's key is wrong. Refused, but never dropped from the document: a device with a
+    /// wrong key must not delete a campaign's events from every hub.
+    Unopened(String),
+    /// Opened, but not an event of this campaign filed under its own id.
+    Bad(String),
+}
 
-/// Decodes the value under `key`: an envelope filed under its own id.
-fn entry(key: &str, value: Option<&Value<'_>>) -> Result<Envelope, String> {
-    match value {
-        Some(Value::Scalar(s)) => match s.as_ref() {
-            ScalarValue::Bytes(b) => match decode_envelope(b) {
-                Ok(env) if env.id.to_string() == key => Ok(env),
-                Ok(_) => Err("filed under another id".to_string()),
-                Err(e) => Err(e.to_string()),
-            },
-            _ => Err("not bytes".to_string()),
-        },
-        _ => Err("not an event".to_string()),
+impl std::fmt::Display for Undecoded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Undecoded::NoKey(e) => write!(f, "{}", crypt::Unopened::NoKey(*e)),
+            Undecoded::Unopened(why) | Undecoded::Bad(why) => write!(f, "{why}"),
+        }
     }
 }
 
-/// The root-map entries a diff puts (the events a merge brought).
-pub(crate) fn entries_of(patches: Vec<automerge::Patch>) -> Vec<Entry> {
+/// A document entry: its key, and the envelope it decodes to or why it does not.
+pub type Entry = (String, Result<Envelope, Undecoded>);
+
+/// Whether a root key files a key rotation rather than an event.
+pub(crate) fn is_rotation(key: &str) -> bool {
+    key.starts_with(crypt::ROTATION_PREFIX)
+}
+
+/// Opens and decodes the value under `key`: an envelope sealed under the campaign's key and
+/// filed under its own id.
+fn entry(ring: &Keyring, key: &str, value: Option<&Value<'_>>) -> Result<Envelope, Undecoded> {
+    let bad = |why: String| Err(Undecoded::Bad(why));
+    match value {
+        Some(Value::Scalar(s)) => match s.as_ref() {
+            ScalarValue::Bytes(b) => match ring.open(key, b) {
+                Ok(plain) => match decode_envelope(&plain) {
+                    Ok(env) if env.id.to_string() == key => Ok(env),
+                    Ok(_) => bad("filed under another id".to_string()),
+                    Err(e) => bad(e.to_string()),
+                },
+                Err(crypt::Unopened::NoKey(epoch)) => Err(Undecoded::NoKey(epoch)),
+                Err(why) => Err(Undecoded::Unopened(why.to_string())),
+            },
+            _ => bad("not bytes".to_string()),
+        },
+        _ => bad("not an event".to_string()),
+    }
+}
+
+/// The root-map entries a diff puts (the events a merge brought), and the key rotations it
+/// puts (their bytes).
+pub(crate) fn entries_of(ring: &Keyring, patches: Vec<automerge::Patch>) -> Vec<Entry> {
     patches
         .into_iter()
         .filter(|p| p.obj == ROOT)
         .filter_map(|p| match p.action {
+            automerge::PatchAction::PutMap { key, .. } if is_rotation(&key) => None,
             automerge::PatchAction::PutMap { key, value, .. } => {
-                let decoded = entry(&key, Some(&value.0));
+                let decoded = entry(ring, &key, Some(&value.0));
                 Some((key, decoded))
             }
             _ => None,
@@ -90,9 +138,43 @@ pub(crate) fn entries_of(patches: Vec<automerge::Patch>) -> Vec<Entry> {
         .collect()
 }
 
+/// The key rotations a document holds (their bytes, unchecked).
+pub(crate) fn rotations_in(doc: &impl ReadDoc) -> Vec<Vec<u8>> {
+    doc.keys(ROOT)
+        .filter(|k| is_rotation(k))
+        .filter_map(|k| match doc.get(ROOT, k.as_str()).ok().flatten() {
+            Some((Value::Scalar(s), _)) => match s.as_ref() {
+                ScalarValue::Bytes(b) => Some(b.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// Puts each rotation the document lacks under `keys/EPOCH`.
+pub(crate) fn put_rotations(
+    doc: &mut impl Transactable,
+    rotations: &[Rotation],
+) -> Result<(), SyncError> {
+    for r in rotations {
+        let key = r.filed_under();
+        let held = doc
+            .get(ROOT, key.as_str())
+            .map_err(|e| SyncError::NotSync(e.to_string()))?;
+        if held.is_none() {
+            doc.put(ROOT, key.as_str(), ScalarValue::Bytes(r.to_bytes()))
+                .map_err(|e| SyncError::NotSync(e.to_string()))?;
+        }
+    }
+    Ok(())
+}
+
 /// The automerge mirror of a campaign's log.
 pub struct Mirror {
     doc: AutoCommit,
+    /// The campaign's keys: what seals the events put in and opens the events read out.
+    ring: Keyring,
     /// The heads of the document as the store keeps it (what the next save adds to).
     saved: Vec<ChangeHash>,
     /// The sizes of what the store keeps: the whole document and the changes appended to it.
@@ -100,10 +182,11 @@ pub struct Mirror {
 }
 
 impl Mirror {
-    /// An empty mirror.
-    pub fn new() -> Mirror {
+    /// An empty mirror of a campaign whose keys are `ring`.
+    pub fn new(ring: Keyring) -> Mirror {
         Mirror {
             doc: AutoCommit::new(),
+            ring,
             saved: Vec::new(),
             kept: (0, 0),
         }
@@ -117,11 +200,12 @@ impl Mirror {
     }
 
     /// Loads a mirror saved with [`Mirror::save`].
-    pub fn load(bytes: &[u8]) -> Result<Mirror, SyncError> {
+    pub fn load(bytes: &[u8], ring: Keyring) -> Result<Mirror, SyncError> {
         let mut doc = AutoCommit::load(bytes).map_err(|e| SyncError::NotSync(e.to_string()))?;
         let saved = doc.get_heads();
         Ok(Mirror {
             doc,
+            ring,
             saved,
             kept: (bytes.len(), 0),
         })
@@ -156,7 +240,24 @@ impl Mirror {
 
     /// Adds envelopes not yet in the document.
     pub fn add(&mut self, envelopes: &[Envelope]) -> Result<usize, SyncError> {
-        put_missing(&mut self.doc, envelopes)
+        put_missing(&mut self.doc, envelopes, &self.ring)
+    }
+
+    /// The raw value filed under `key` (a sealed envelope), for tests and audits of what a
+    /// document shows to one who holds no key.
+    pub fn raw(&self, key: &str) -> Option<Vec<u8>> {
+        match self.doc.get(ROOT, key).ok().flatten() {
+            Some((Value::Scalar(s), _)) => match s.as_ref() {
+                ScalarValue::Bytes(b) => Some(b.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Every root key (event ids, and `keys/EPOCH` for rotations).
+    pub fn keys(&self) -> Vec<String> {
+        self.doc.keys(ROOT).collect()
     }
 
     /// Every envelope the document holds, decoded (all must decode).
@@ -171,18 +272,18 @@ impl Mirror {
     /// decoded or with why it does not decode. Only those entries are read: an import decodes
     /// what is new to it, not the whole document.
     pub fn entries_between(&mut self, before: &[ChangeHash], after: &[ChangeHash]) -> Vec<Entry> {
-        entries_of(self.doc.diff(before, after))
+        entries_of(&self.ring, self.doc.diff(before, after))
     }
 
     fn decoded(&mut self) -> Result<Vec<Entry>, SyncError> {
-        let keys: Vec<String> = self.doc.keys(ROOT).collect();
+        let keys: Vec<String> = self.doc.keys(ROOT).filter(|k| !is_rotation(k)).collect();
         let mut out = Vec::with_capacity(keys.len());
         for k in keys {
             let value = self
                 .doc
                 .get(ROOT, k.as_str())
                 .map_err(|e| SyncError::NotSync(e.to_string()))?;
-            let decoded = entry(&k, value.as_ref().map(|(v, _)| v));
+            let decoded = entry(&self.ring, &k, value.as_ref().map(|(v, _)| v));
             out.push((k, decoded));
         }
         Ok(out)
@@ -219,16 +320,11 @@ impl Mirror {
     }
 }
 
-impl Default for Mirror {
-    fn default() -> Self {
-        Mirror::new()
-    }
-}
-
 /// Puts each envelope the document lacks under its id in the root map.
 pub(crate) fn put_missing(
     doc: &mut impl Transactable,
     envelopes: &[Envelope],
+    ring: &Keyring,
 ) -> Result<usize, SyncError> {
     let mut added = 0;
     for e in envelopes {
@@ -237,7 +333,8 @@ pub(crate) fn put_missing(
             .get(ROOT, key.as_str())
             .map_err(|e| SyncError::NotSync(e.to_string()))?;
         if held.is_none() {
-            doc.put(ROOT, key.as_str(), ScalarValue::Bytes(encode_envelope(e)))
+            let sealed = ring.seal(&key, &encode_envelope(e));
+            doc.put(ROOT, key.as_str(), ScalarValue::Bytes(sealed))
                 .map_err(|e| SyncError::NotSync(e.to_string()))?;
             added += 1;
         }
@@ -269,13 +366,18 @@ pub(crate) fn drop_keys(doc: &mut impl Transactable, keys: &[String]) -> Result<
 /// log lacks (another ledger's event under a number this log holds, a deleted row) stay, for
 /// `verify` to report. Looked for only when the document has more entries than the log has
 /// events, so a sound ledger pays nothing.
-pub(crate) fn refused_unheld(doc: &impl ReadDoc, store: &Store) -> Result<Vec<String>, SyncError> {
-    if doc.length(ROOT) as u64 <= store.count()? {
+pub(crate) fn refused_unheld(
+    doc: &impl ReadDoc,
+    store: &Store,
+    ring: &Keyring,
+) -> Result<Vec<String>, SyncError> {
+    let rotations = doc.keys(ROOT).filter(|k| is_rotation(k)).count();
+    if (doc.length(ROOT) - rotations) as u64 <= store.count()? {
         return Ok(Vec::new());
     }
     let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
     let mut out = Vec::new();
-    for key in doc.keys(ROOT) {
+    for key in doc.keys(ROOT).filter(|k| !is_rotation(k)) {
         if let Ok(u) = key.parse::<uuid::Uuid>() {
             if store.holds(EventId(u))? {
                 continue;
@@ -284,8 +386,10 @@ pub(crate) fn refused_unheld(doc: &impl ReadDoc, store: &Store) -> Result<Vec<St
         let value = doc
             .get(ROOT, key.as_str())
             .map_err(|e| SyncError::NotSync(e.to_string()))?;
-        let refused = match entry(&key, value.as_ref().map(|(v, _)| v)) {
-            Err(_) => true,
+        let refused = match entry(ring, &key, value.as_ref().map(|(v, _)| v)) {
+            // Not this device's to judge: it stays for those who hold the key.
+            Err(Undecoded::NoKey(_) | Undecoded::Unopened(_)) => false,
+            Err(Undecoded::Bad(_)) => true,
             Ok(env) => {
                 env.campaign != store.campaign()
                     || (roster.in_use() && signature_problem(&roster, &env).is_some())
@@ -433,11 +537,11 @@ impl Mirror {
 
 /// The store's kept mirror, brought up to date with its log (rebuilt from the log when it is
 /// missing or does not load: it is a cache), and the last row of the log it holds.
-pub fn mirror_of(store: &Store) -> Result<(Mirror, i64), SyncError> {
+pub fn mirror_of(store: &Store, ring: Keyring) -> Result<(Mirror, i64), SyncError> {
     let k = kept(store)?;
     let loaded = (!k.base.is_empty())
         .then(|| {
-            let mut m = Mirror::load(&k.base).ok()?;
+            let mut m = Mirror::load(&k.base, ring.clone()).ok()?;
             m.doc.load_incremental(&k.increments).ok()?;
             m.kept.1 = k.increments.len();
             m.saved = m.doc.get_heads();
@@ -446,14 +550,58 @@ pub fn mirror_of(store: &Store) -> Result<(Mirror, i64), SyncError> {
         .flatten();
     let (mut m, mark) = match loaded {
         Some(m) => (m, k.mark),
-        None => (Mirror::new(), 0),
+        None => (Mirror::new(ring), 0),
     };
     let (new, mark) = store.events_after_row(mark)?;
     m.add(&new)?;
+    put_rotations(&mut m.doc, &crypt::rotations_of(store)?)?;
     // A document kept before refused entries were dropped drops them now.
-    let refused = refused_unheld(&m.doc, store)?;
+    let refused = refused_unheld(&m.doc, store, &m.ring)?;
     drop_keys(&mut m.doc, &refused)?;
     Ok((m, mark))
+}
+
+/// What a merge brought, opened: first the key rotations it carries that wrap a key for this
+/// device (vouched for by a GM device of the log's roster, or of the roster the readable
+/// incoming events make), then the entries, each decoded or with why not. `diff` lists the
+/// entries under a ring. Returns them and the rotations taken in (for the caller to keep).
+pub(crate) fn open_entries(
+    store: &Store,
+    ring: &mut Keyring,
+    rotations: &[Vec<u8>],
+    mut diff: impl FnMut(&Keyring) -> Vec<Entry>,
+) -> Result<(Vec<Entry>, Vec<Rotation>), SyncError> {
+    let held = store.roster_events()?;
+    let mut gained = crypt::adopt(
+        store,
+        ring,
+        rotations,
+        &leechbook_core::roster::Roster::from_log(&held),
+    );
+    let mut entries = diff(ring);
+    let unread = entries
+        .iter()
+        .any(|(_, d)| matches!(d, Err(Undecoded::NoKey(_))));
+    if unread && rotations.len() + 1 > ring.epochs() {
+        // A rotation by a GM device this log has not rostered yet: the incoming roster
+        // events that check out may vouch for it.
+        let incoming: Vec<Envelope> = entries
+            .iter()
+            .filter_map(|(_, d)| d.as_ref().ok())
+            .filter(|e| matches!(e.event, leechbook_core::Event::Roster(_)))
+            .cloned()
+            .collect();
+        let mut roster_log = held.clone();
+        roster_log.extend(check_signatures(&held, incoming).accepted);
+        roster_log.sort_by_key(|e| e.order_key());
+        let roster = leechbook_core::roster::Roster::from_log(&roster_log);
+        let more = crypt::adopt(store, ring, rotations, &roster);
+        if !more.is_empty() {
+            gained.extend(more);
+            entries = diff(ring);
+        }
+    }
+    Ok((entries, gained))
 }
 
 /// What an export sent.
@@ -474,7 +622,9 @@ pub fn export(
     t: &mut dyn Transport,
     to: Option<DeviceId>,
 ) -> Result<Exported, SyncError> {
-    let (mut m, mark) = mirror_of(store)?;
+    let before = crypt::keyring_of(store)?;
+    let ring = crypt::ring_for_sync(store)?;
+    let (mut m, mark) = mirror_of(store, ring.clone())?;
     let known = match to {
         Some(peer) => store.sync_state(&peer_key(peer))?.map(|b| {
             b.chunks_exact(32)
@@ -494,6 +644,7 @@ pub fn export(
         _ => (m.save(), false),
     };
     t.send(&bytes)?;
+    crypt::keep_gains(store, before.as_ref(), &ring, &[])?;
     m.keep_in(store, mark)?;
     if let Some(peer) = to {
         let heads: Vec<u8> = m.heads().iter().flat_map(|h| h.0).collect();
@@ -504,6 +655,65 @@ pub fn export(
         bytes: bytes.len(),
         incremental,
     })
+}
+
+/// A join file for a new device (`sync invite FILE`): the campaign's keys, then the whole
+/// document. Whoever holds it reads the campaign; the GM hands it over like a key.
+pub fn invite(store: &mut Store) -> Result<Vec<u8>, SyncError> {
+    let before = crypt::keyring_of(store)?;
+    let ring = crypt::ring_for_sync(store)?;
+    let (mut m, mark) = mirror_of(store, ring.clone())?;
+    let bytes = m.save();
+    crypt::keep_gains(store, before.as_ref(), &ring, &[])?;
+    m.keep_in(store, mark)?;
+    Ok(ring.invitation(&bytes))
+}
+
+/// The join code for the network (`sync invite` without a file): the campaign's keys.
+pub fn join_code(store: &mut Store) -> Result<String, SyncError> {
+    let before = crypt::keyring_of(store)?;
+    let ring = crypt::ring_for_sync(store)?;
+    crypt::keep_gains(store, before.as_ref(), &ring, &[])?;
+    Ok(ring.code())
+}
+
+/// Takes a join code's keys into this ledger (`sync key CODE`: a device of a campaign begun
+/// before encryption, or one the GM gives the keys again). Returns the epochs gained.
+pub fn adopt_code(store: &mut Store, code: &str) -> Result<usize, SyncError> {
+    let given = Keyring::from_code(code)?;
+    if given.campaign() != store.campaign() {
+        return Err(SyncError::Key(
+            "the join code is for another campaign".into(),
+        ));
+    }
+    let before = crypt::keyring_of(store)?;
+    let mut ring = before.clone().unwrap_or_else(|| given.clone());
+    let gained = if before.is_some() {
+        ring.merge(&given)?
+    } else {
+        ring.epochs()
+    };
+    crypt::keep_gains(store, before.as_ref(), &ring, &[])?;
+    Ok(gained)
+}
+
+/// Rotates the campaign's key after a revocation (a GM device's): a new epoch, wrapped for
+/// every device still on the roster and signed by this one, kept with the ring and offered in
+/// every document from now on. What is sealed after it is unreadable to the revoked device.
+/// Returns the new epoch.
+pub fn rotate_key(store: &mut Store) -> Result<u32, SyncError> {
+    let before = crypt::keyring_of(store)?;
+    let mut ring = crypt::ring_for_sync(store)?;
+    let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
+    let readers: Vec<(DeviceId, Vec<u8>)> = roster
+        .entries
+        .iter()
+        .filter(|(_, e)| e.revoked.is_none())
+        .map(|(d, e)| (*d, e.key.clone()))
+        .collect();
+    let r = Rotation::issue(store, &mut ring, &readers);
+    crypt::keep_gains(store, before.as_ref(), &ring, std::slice::from_ref(&r))?;
+    Ok(r.epoch)
 }
 
 /// How an import treats an event it cannot accept.
@@ -550,17 +760,42 @@ pub fn import_changes(
     bytes: &[u8],
     mode: Acceptance,
 ) -> Result<Imported, SyncError> {
-    let (mut m, _) = mirror_of(store)?;
+    let held_ring = crypt::keyring_of(store)?;
+    // A join file carries the campaign's keys before its document.
+    let (mut ring, bytes) = match Keyring::split_invitation(bytes) {
+        Some((given, rest)) => {
+            if given.campaign() != store.campaign() {
+                return Err(SyncError::ForeignCampaign);
+            }
+            let mut ring = held_ring.clone().unwrap_or_else(|| given.clone());
+            ring.merge(&given)?;
+            (ring, rest)
+        }
+        None => (crypt::ring_for_sync(store)?, bytes),
+    };
+    let (mut m, _) = mirror_of(store, ring.clone())?;
     let before = m.heads();
     m.merge_bytes(bytes)?;
     let after = m.heads();
     if after == before {
         // Nothing the document lacks: nothing to take in and nothing to keep, so an import
-        // that adds nothing writes nothing (what mirror_of added in memory is a cache).
+        // that adds nothing writes nothing (what mirror_of added in memory is a cache), but
+        // the keys a join file brought.
+        if held_ring.is_some() {
+            crypt::keep_gains(store, held_ring.as_ref(), &ring, &[])?;
+        }
         return Ok(Imported::default());
     }
-    let entries = m.entries_between(&before, &after);
+    let rotations = rotations_in(&m.doc);
+    let (entries, gained) = {
+        let doc = &mut m.doc;
+        open_entries(store, &mut ring, &rotations, |r| {
+            entries_of(r, doc.diff(&before, &after))
+        })?
+    };
+    m.ring = ring.clone();
     let (imported, dropped) = take_in(store, entries, mode)?;
+    crypt::keep_gains(store, held_ring.as_ref(), &ring, &gained)?;
     // What was refused for good never enters the document kept and offered on.
     drop_keys(&mut m.doc, &dropped)?;
     // The events are in; the document is a cache, so failing to keep it loses nothing (the
@@ -594,7 +829,31 @@ pub(crate) fn take_in(
                 continue;
             }
             Ok(_) => SyncError::ForeignCampaign,
-            Err(e) => SyncError::BadEvent(format!("{key}: {e}")),
+            Err(Undecoded::NoKey(epoch)) => {
+                let why = SyncError::Sealed(format!(
+                    "event {key}, sealed under a campaign key this device does not hold (epoch {epoch}): the GM revoked this device, or it has not taken in a key rotation yet; nothing was taken in"
+                ));
+                match mode {
+                    Acceptance::Whole => return Err(why),
+                    // Listed, and left in the document for the devices that can read it.
+                    Acceptance::EachEvent => {
+                        refused.push(why.to_string());
+                        continue;
+                    }
+                }
+            }
+            Err(Undecoded::Unopened(e)) => {
+                let why = SyncError::Sealed(format!("event {key}: {e}"));
+                match mode {
+                    Acceptance::Whole => return Err(why),
+                    // Listed, and left in the document: the key may be what is wrong.
+                    Acceptance::EachEvent => {
+                        refused.push(why.to_string());
+                        continue;
+                    }
+                }
+            }
+            Err(Undecoded::Bad(e)) => SyncError::BadEvent(format!("{key}: {e}")),
         };
         match mode {
             Acceptance::Whole => return Err(why),
@@ -736,10 +995,13 @@ pub fn signature_problems(
 pub fn document_problems(store: &Store, log: &[Envelope]) -> Result<Vec<String>, SyncError> {
     use std::collections::HashMap;
     let k = kept(store)?;
+    let Some(ring) = crypt::keyring_of(store)? else {
+        return Ok(Vec::new());
+    };
     if k.base.is_empty() {
         return Ok(Vec::new());
     }
-    let loaded = Mirror::load(&k.base).and_then(|mut m| {
+    let loaded = Mirror::load(&k.base, ring).and_then(|mut m| {
         m.doc
             .load_incremental(&k.increments)
             .map_err(|e| SyncError::NotSync(e.to_string()))?;
@@ -761,6 +1023,8 @@ pub fn document_problems(store: &Store, log: &[Envelope]) -> Result<Vec<String>,
     for (key, decoded) in m.decoded()? {
         let env = match decoded {
             Ok(env) => env,
+            // Sealed under a key this device was not given: not this device's to check.
+            Err(Undecoded::NoKey(_)) => continue,
             Err(e) => {
                 out.push(format!(
                     "the sync document's entry {key} does not decode ({e})"

@@ -12,10 +12,10 @@
 //! The file transport never depends on this module: both sit behind [`Transport`].
 
 use crate::{
-    drop_keys, entries_of, keep, kept, put_missing, refused_unheld, take_in, Acceptance, Imported,
-    SyncError, Transport,
+    crypt, drop_keys, entries_of, keep, kept, open_entries, put_missing, put_rotations,
+    refused_unheld, rotations_in, take_in, Acceptance, Imported, Keyring, SyncError, Transport,
 };
-use automerge::ChangeHash;
+use automerge::{ChangeHash, ReadDoc};
 use futures::StreamExt;
 use leechbook_core::ids::CampaignId;
 use leechbook_core::Envelope;
@@ -113,16 +113,19 @@ pub struct NetworkTransport {
 
 impl NetworkTransport {
     /// Dials the hub at `url` (`ws://` or `wss://`) and offers `seed` (a saved document and
-    /// changes appended to it) with `local` (events not yet in it) put in, as the campaign's
-    /// document; with no seed (a device joining), the hub must hold the campaign. Gives up
-    /// after `timeout`.
+    /// changes appended to it) with `local` (events not yet in it) put in, sealed under
+    /// `ring`, as the campaign's document, with the key rotations this ledger knows
+    /// (`rotations`); with no seed (a device joining), the hub must hold the campaign. Gives
+    /// up after `timeout`.
     pub fn connect(
         url: &str,
-        campaign: CampaignId,
         seed: Seed,
         local: &[Envelope],
+        ring: &Keyring,
+        rotations: &[crate::Rotation],
         timeout: Duration,
     ) -> Result<NetworkTransport, SyncError> {
+        let campaign = ring.campaign();
         let parsed = url::Url::parse(url)
             .map_err(|e| net(format!("{url} is not a WebSocket address ({e})")))?;
         if !matches!(parsed.scheme(), "ws" | "wss") {
@@ -141,7 +144,7 @@ impl NetworkTransport {
                 let doc = find(&repo, campaign).await?;
                 let heads = doc.with_document(|d| {
                     let kept = d.get_heads();
-                    put_in(d, local)?;
+                    put_in(d, local, ring, rotations)?;
                     Ok::<_, SyncError>((kept, d.get_heads()))
                 })?;
                 Some((doc, heads))
@@ -237,14 +240,18 @@ impl Transport for NetworkTransport {
 /// the events still to put in it. `None` for a ledger with no events at all (joining).
 type Seed = Option<(Vec<u8>, Vec<u8>)>;
 
-fn seed_of(k: crate::Kept, local: Vec<Envelope>) -> Result<(Seed, Vec<Envelope>), SyncError> {
+fn seed_of(
+    k: crate::Kept,
+    local: Vec<Envelope>,
+    ring: &Keyring,
+) -> Result<(Seed, Vec<Envelope>), SyncError> {
     if !k.base.is_empty() {
         return Ok((Some((k.base, k.increments)), local));
     }
     if local.is_empty() {
         return Ok((None, local));
     }
-    let mut m = crate::Mirror::new();
+    let mut m = crate::Mirror::new(ring.clone());
     m.add(&local)?;
     Ok((Some((m.save(), Vec::new())), Vec::new()))
 }
@@ -264,15 +271,18 @@ pub struct NetSynced {
 /// keeps); only the events recorded since the last sync are read from the log, only the
 /// entries the hub sent are decoded, and only what the document gained is written back.
 pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetSynced, SyncError> {
+    let held_ring = crypt::keyring_of(store)?;
+    let mut ring = crypt::ring_for_sync(store)?;
     let k = kept(store)?;
     let kept_sizes = (k.base.len(), k.increments.len());
     let (local, _) = store.events_after_row(k.mark)?;
-    let (seed, local) = seed_of(k, local)?;
-    let t = NetworkTransport::connect(url, store.campaign(), seed, &local, timeout)?;
+    let (seed, local) = seed_of(k, local, &ring)?;
+    let rotations = crypt::rotations_of(store)?;
+    let t = NetworkTransport::connect(url, seed, &local, &ring, &rotations, timeout)?;
     // A document kept before refused entries were dropped drops them now (and offers the
     // deletion to the hub with everything else).
     t.doc.with_document(|d| {
-        let keys = refused_unheld(d, store)?;
+        let keys = refused_unheld(d, store, &ring)?;
         drop_in(d, &keys)
     })?;
     let kept_heads = t.kept.clone();
@@ -283,11 +293,13 @@ pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetS
     let whole = crate::wants_whole(kept_sizes);
     let mut from = t.offered.clone();
     let mut imported = Imported::default();
+    let mut gained = Vec::new();
     loop {
-        let (entries, now) = t.doc.with_document(|d| {
-            let now = d.get_heads();
-            (entries_of(d.diff(&from, &now)), now)
-        });
+        let (now, found) = t.doc.with_document(|d| (d.get_heads(), rotations_in(d)));
+        let (entries, more) = open_entries(store, &mut ring, &found, |r| {
+            t.doc.with_document(|d| entries_of(r, d.diff(&from, &now)))
+        })?;
+        gained.extend(more);
         let (got, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
         imported.added += got.added;
         imported.refused = got.refused;
@@ -306,6 +318,7 @@ pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetS
         if let Some(bytes) = saved {
             // A cache: failing to keep it loses nothing (the next sync offers the events
             // again).
+            crypt::keep_gains(store, held_ring.as_ref(), &ring, &gained)?;
             let mark = store.last_row()?;
             let _ = keep(store, kept_sizes, |_| bytes, mark);
             break;
@@ -347,16 +360,20 @@ pub fn serve(
     until: impl Future<Output = ()>,
     report: &mut dyn FnMut(HubReport),
 ) -> Result<(), SyncError> {
+    let held_ring = crypt::keyring_of(store)?;
+    let ring = crypt::ring_for_sync(store)?;
+    crypt::keep_gains(store, held_ring.as_ref(), &ring, &[])?;
     let k = kept(store)?;
     let (local, mut mark) = store.events_after_row(k.mark)?;
-    let (seed, local) = seed_of(k, local)?;
+    let (seed, local) = seed_of(k, local, &ring)?;
     let rt = runtime()?;
     rt.block_on(async {
         let repo = seeded_repo(store.campaign(), seed).await?;
         let doc = find(&repo, store.campaign()).await?;
-        doc.with_document(|d| put_in(d, &local))?;
+        let rotations = crypt::rotations_of(store)?;
+        doc.with_document(|d| put_in(d, &local, &ring, &rotations))?;
         doc.with_document(|d| {
-            let keys = refused_unheld(d, store)?;
+            let keys = refused_unheld(d, store, &ring)?;
             drop_in(d, &keys)
         })?;
         let mut seen = doc.with_document(|d| d.get_heads());
@@ -463,29 +480,50 @@ fn take_in_since(
     doc: &DocHandle,
     seen: &mut Vec<ChangeHash>,
 ) -> Result<Option<Imported>, SyncError> {
-    let (entries, heads) = doc.with_document(|d| {
-        let heads = d.get_heads();
-        (entries_of(d.diff(seen, &heads)), heads)
-    });
+    // The ring as the ledger holds it now (a revocation in another terminal rotates it).
+    let held_ring = crypt::keyring_of(store)?;
+    let mut ring = crypt::ring_for_sync(store)?;
+    let (heads, found) = doc.with_document(|d| (d.get_heads(), rotations_in(d)));
+    let (entries, gained) = open_entries(store, &mut ring, &found, |r| {
+        doc.with_document(|d| entries_of(r, d.diff(seen, &heads)))
+    })?;
     if entries.is_empty() {
         *seen = heads;
         return Ok(None);
     }
     let (imported, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
+    crypt::keep_gains(store, held_ring.as_ref(), &ring, &gained)?;
     doc.with_document(|d| drop_in(d, &dropped))?;
     *seen = heads;
     Ok((imported.added > 0).then_some(imported))
 }
 
-/// Puts the events the document lacks into it, in one change (none when there is nothing
-/// to put).
-fn put_in(d: &mut automerge::Automerge, events: &[Envelope]) -> Result<usize, SyncError> {
-    if events.is_empty() {
+/// Puts the events the document lacks into it, sealed under `ring`, with the rotations it
+/// lacks, in one change (none when there is nothing to put).
+fn put_in(
+    d: &mut automerge::Automerge,
+    events: &[Envelope],
+    ring: &Keyring,
+    rotations: &[crate::Rotation],
+) -> Result<usize, SyncError> {
+    let fresh: Vec<&crate::Rotation> = rotations
+        .iter()
+        .filter(|r| {
+            d.get(automerge::ROOT, r.filed_under().as_str())
+                .ok()
+                .flatten()
+                .is_none()
+        })
+        .collect();
+    if events.is_empty() && fresh.is_empty() {
         return Ok(0);
     }
-    d.transact(|tx| put_missing(tx, events))
-        .map(|ok| ok.result)
-        .map_err(|f| f.error)
+    d.transact(|tx| {
+        put_rotations(tx, rotations)?;
+        put_missing(tx, events, ring)
+    })
+    .map(|ok| ok.result)
+    .map_err(|f| f.error)
 }
 
 /// Deletes refused keys from the document, in one change (none when there are none).
@@ -502,11 +540,9 @@ fn drop_in(d: &mut automerge::Automerge, keys: &[String]) -> Result<(), SyncErro
 /// serving) into the document, which shares them with the peers.
 fn offer_gains(store: &Store, doc: &DocHandle, mark: &mut i64) -> Result<usize, SyncError> {
     let (events, last) = store.events_after_row(*mark)?;
-    if events.is_empty() {
-        *mark = last;
-        return Ok(0);
-    }
-    let added = doc.with_document(|d| put_in(d, &events))?;
+    let ring = crypt::ring_for_sync(store)?;
+    let rotations = crypt::rotations_of(store)?;
+    let added = doc.with_document(|d| put_in(d, &events, &ring, &rotations))?;
     *mark = last;
     Ok(added)
 }

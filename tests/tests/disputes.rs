@@ -27,7 +27,7 @@ fn two_gms() -> (Scratch, Scratch, tempfile::TempDir, String) {
         .to_string();
     let dir = tempfile::tempdir().unwrap();
     let seed = dir.path().join("seed.sync");
-    a.ok(&["sync", "export", seed.to_str().unwrap()]);
+    a.ok(&["sync", "invite", seed.to_str().unwrap()]);
     let b = Scratch::new();
     b.ok(&["init", "--join", seed.to_str().unwrap()]);
     let (device, key) = identity(&b.db);

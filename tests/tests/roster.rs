@@ -24,7 +24,7 @@ fn gm_and_joiner() -> (Scratch, Scratch, tempfile::TempDir) {
     let gm = Scratch::with_osric();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("seed.sync");
-    gm.ok(&["sync", "export", file.to_str().unwrap()]);
+    gm.ok(&["sync", "invite", file.to_str().unwrap()]);
     let other = Scratch::new();
     other.ok(&["init", "--join", file.to_str().unwrap()]);
     (gm, other, dir)
@@ -196,7 +196,7 @@ fn a_tampered_event_is_refused_at_import_with_nothing_written() {
         leechbook_store::codec::encode_envelope(forged),
         before_bytes
     );
-    let mut mirror = leechbook_sync::Mirror::new();
+    let mut mirror = leechbook_sync::Mirror::new(common::ring_of(&gm.db));
     mirror.add(&events).unwrap();
     let file = dir.path().join("forged.sync");
     std::fs::write(&file, mirror.save()).unwrap();
@@ -205,9 +205,12 @@ fn a_tampered_event_is_refused_at_import_with_nothing_written() {
     assert_ne!(out.code, 0);
     assert!(out.stderr.contains("tampered or forged"), "{}", out.stderr);
     assert_eq!(other.bytes(), before);
-    // Joining from the forged file fails the same check, and creates no ledger.
+    // Joining from the forged file (as a join file, with the campaign's keys) fails the
+    // same check, and creates no ledger.
+    let join = dir.path().join("forged.join");
+    std::fs::write(&join, common::ring_of(&gm.db).invitation(&mirror.save())).unwrap();
     let fresh = Scratch::new();
-    let out = fresh.run(&["init", "--join", file.to_str().unwrap()]);
+    let out = fresh.run(&["init", "--join", join.to_str().unwrap()]);
     assert_eq!(out.code, 1);
     assert!(out.stderr.contains("tampered or forged"), "{}", out.stderr);
     assert!(!fresh.db.exists());

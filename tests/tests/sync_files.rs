@@ -65,7 +65,7 @@ proptest! {
         assert_eq!(run_db(&dbs[0], &["init"]).code, 0);
         assert_eq!(run_db(&dbs[0], &["character", "add", "Osric", "--str", "12", "--end", "12", "--shock", "90", "--hb", "13"]).code, 0);
         let seed = dir.path().join("seed.sync");
-        assert_eq!(run_db(&dbs[0], &["sync", "export", seed.to_str().unwrap()]).code, 0);
+        assert_eq!(run_db(&dbs[0], &["sync", "invite", seed.to_str().unwrap()]).code, 0);
         for db in &dbs[1..] {
             let out = run_db(db, &["init", "--join", seed.to_str().unwrap()]);
             prop_assert_eq!(out.code, 0, "{}", out.stderr);
@@ -129,7 +129,7 @@ fn corrupt_truncated_and_foreign_sync_files_are_refused_whole() {
     a.ok(&common::thorax_strike("Osric", "6", "shock=12"));
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a.sync");
-    a.ok(&["sync", "export", file.to_str().unwrap()]);
+    a.ok(&["sync", "invite", file.to_str().unwrap()]);
     let good = std::fs::read(&file).unwrap();
     let b = Scratch::new();
     b.ok(&["init", "--join", file.to_str().unwrap()]);
@@ -217,7 +217,7 @@ fn good_file_and_joiner(
     );
     let seed = dir.join("seed.sync");
     assert_eq!(
-        run_db(&a, &["sync", "export", seed.to_str().unwrap()]).code,
+        run_db(&a, &["sync", "invite", seed.to_str().unwrap()]).code,
         0
     );
     let b = dir.join("b.db");
@@ -284,7 +284,7 @@ fn an_export_to_a_known_device_carries_only_what_it_lacks() {
     let a = Scratch::with_osric();
     let dir = tempfile::tempdir().unwrap();
     let seed = dir.path().join("seed.sync");
-    a.ok(&["sync", "export", seed.to_str().unwrap()]);
+    a.ok(&["sync", "invite", seed.to_str().unwrap()]);
     let b = Scratch::new();
     b.ok(&["init", "--join", seed.to_str().unwrap()]);
     let (b_id, b_key) = identity(&b.db);
@@ -347,7 +347,7 @@ fn an_empty_sync_file_is_refused_and_no_export_is_empty() {
     let a = Scratch::with_osric();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a.sync");
-    a.ok(&["sync", "export", file.to_str().unwrap()]);
+    a.ok(&["sync", "invite", file.to_str().unwrap()]);
     let b = Scratch::new();
     b.ok(&["init", "--join", file.to_str().unwrap()]);
     let empty = dir.path().join("empty.sync");
@@ -383,7 +383,7 @@ fn an_import_that_adds_nothing_writes_nothing() {
     let a = Scratch::with_osric();
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a.sync");
-    a.ok(&["sync", "export", file.to_str().unwrap()]);
+    a.ok(&["sync", "invite", file.to_str().unwrap()]);
     let b = Scratch::new();
     b.ok(&["init", "--join", file.to_str().unwrap()]);
     let before = b.bytes();
@@ -415,7 +415,7 @@ fn a_document_that_holds_a_refused_event_drops_it() {
     let gm = Scratch::with_osric();
     let dir = tempfile::tempdir().unwrap();
     let seed = dir.path().join("seed.sync");
-    gm.ok(&["sync", "export", seed.to_str().unwrap()]);
+    gm.ok(&["sync", "invite", seed.to_str().unwrap()]);
     let player = Scratch::new();
     player.ok(&["init", "--join", seed.to_str().unwrap()]);
     let (id, key) = identity(&player.db);
@@ -425,7 +425,7 @@ fn a_document_that_holds_a_refused_event_drops_it() {
     let mut forged = events[0].clone();
     forged.id = leechbook_core::ids::EventId(uuid::Uuid::now_v7());
     events.push(forged.clone());
-    let mut m = leechbook_sync::Mirror::new();
+    let mut m = leechbook_sync::Mirror::new(common::ring_of(&player.db));
     m.add(&events).unwrap();
     {
         let mut store = Store::open(&player.db).unwrap();
@@ -446,7 +446,9 @@ fn a_document_that_holds_a_refused_event_drops_it() {
     );
     let file = dir.path().join("p.sync");
     player.ok(&["sync", "export", file.to_str().unwrap()]);
-    let mut sent = leechbook_sync::Mirror::load(&std::fs::read(&file).unwrap()).unwrap();
+    let mut sent =
+        leechbook_sync::Mirror::load(&std::fs::read(&file).unwrap(), common::ring_of(&player.db))
+            .unwrap();
     assert!(sent.envelopes().unwrap().iter().all(|e| e.id != forged.id));
     let out = gm.run(&["sync", "import", file.to_str().unwrap()]);
     assert_eq!(out.code, 0, "{}", out.stderr);
@@ -462,7 +464,7 @@ fn a_copied_ledger_is_refused_by_number_and_can_take_a_new_identity() {
     let gm = Scratch::with_osric();
     let dir = tempfile::tempdir().unwrap();
     let seed = dir.path().join("seed.sync");
-    gm.ok(&["sync", "export", seed.to_str().unwrap()]);
+    gm.ok(&["sync", "invite", seed.to_str().unwrap()]);
     let p = Scratch::new();
     p.ok(&["init", "--join", seed.to_str().unwrap()]);
     let (p_id, p_key) = identity(&p.db);

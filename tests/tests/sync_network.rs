@@ -4,7 +4,7 @@
 //! while the rest still land.
 
 mod common;
-use common::{campaign_of, connect, identity, run_db, Hub};
+use common::{connect, identity, join_code, run_db, Hub};
 use leechbook_core::fold::Ledger;
 use leechbook_core::Envelope;
 use leechbook_store::Store;
@@ -47,7 +47,7 @@ fn table(dir: &Path, url: &str) -> [PathBuf; 3] {
     add_character(&gm, "Osric");
     add_character(&gm, "Brannoc");
     connect(&gm, url);
-    let campaign = campaign_of(&gm);
+    let campaign = join_code(&gm);
     for (p, who) in [(&p1, "Osric"), (&p2, "Brannoc")] {
         let joined = ok(p, &["init", "--join", url, "--campaign", &campaign]);
         assert!(joined.starts_with("joined the campaign"), "{joined}");
@@ -164,7 +164,7 @@ fn the_gm_device_serving_as_hub_takes_in_and_offers_as_it_goes() {
         .unwrap();
         reports
     });
-    let campaign = campaign_of(&gm);
+    let campaign = join_code(&gm);
     ok(&p1, &["init", "--join", &url, "--campaign", &campaign]);
     let (device, key) = identity(&p1);
     // The GM goes on recording while serving: the hub offers it to the player.
@@ -219,13 +219,14 @@ fn forge_onto_hub(p1: &Path, url: &str) -> (Envelope, Envelope, Envelope) {
     replayed.id = leechbook_core::ids::EventId(uuid::Uuid::now_v7());
     events.push(tampered.clone());
     events.push(replayed.clone());
-    let mut mirror = leechbook_sync::Mirror::new();
+    let ring = common::ring_of(p1);
+    let mut mirror = leechbook_sync::Mirror::new(ring.clone());
     mirror.add(&events).unwrap();
-    let campaign = Store::open(p1).unwrap().campaign();
     let mut forger = leechbook_sync::net::NetworkTransport::connect(
         url,
-        campaign,
         Some((mirror.save(), Vec::new())),
+        &[],
+        &ring,
         &[],
         std::time::Duration::from_secs(20),
     )
@@ -248,7 +249,8 @@ fn a_refused_event_never_spreads_from_a_device_that_met_it() {
     assert!(out.stderr.contains("tampered or forged"), "{}", out.stderr);
     let file = dir.path().join("p2.sync");
     ok(&p2, &["sync", "export", file.to_str().unwrap()]);
-    let mut sent = leechbook_sync::Mirror::load(&std::fs::read(&file).unwrap()).unwrap();
+    let mut sent =
+        leechbook_sync::Mirror::load(&std::fs::read(&file).unwrap(), common::ring_of(&p2)).unwrap();
     let ids: Vec<_> = sent.envelopes().unwrap().iter().map(|e| e.id).collect();
     assert!(ids.contains(&strike.id));
     assert!(!ids.contains(&tampered.id) && !ids.contains(&replayed.id));
@@ -259,7 +261,7 @@ fn a_refused_event_never_spreads_from_a_device_that_met_it() {
     let p3 = dir.path().join("p3.db");
     let out = run_db(
         &p3,
-        &["init", "--join", hub.url(), "--campaign", &campaign_of(&gm)],
+        &["init", "--join", hub.url(), "--campaign", &join_code(&gm)],
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(!out.stderr.contains("refused"), "{}", out.stderr);
@@ -327,7 +329,7 @@ fn a_hub_that_is_not_there_or_a_bad_address_is_one_line_and_changes_nothing() {
     }
     // Joining from a hub that is not there leaves no ledger behind.
     let fresh = common::Scratch::new();
-    let campaign = campaign_of(&s.db);
+    let campaign = join_code(&s.db);
     let url = format!("ws://{dead}");
     let out = fresh.run(&["init", "--join", &url, "--campaign", &campaign]);
     assert_eq!(out.code, 1, "{}", out.stderr);

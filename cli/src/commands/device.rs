@@ -208,7 +208,17 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             RosterChange::Revoke { device }
         }
     };
+    let revoked = matches!(change, RosterChange::Revoke { .. });
     let (ledger, env, applied) = ctx.record(|_, _| Ok((Event::Roster(change), None)))?;
     ctx.say(narrate::event(&ledger, &env, &applied));
+    if revoked {
+        // A new campaign key for the devices still on the roster: what is recorded from now
+        // on travels sealed under it, unreadable to the revoked device.
+        let mut store = ctx.open()?;
+        let epoch = leechbook_sync::rotate_key(&mut store).map_err(super::sync::err)?;
+        ctx.say(format!(
+            "rotated the campaign key (epoch {epoch}): the devices still on the roster take it in at their next sync"
+        ));
+    }
     Ok(())
 }

@@ -16,12 +16,13 @@ pub struct InitArgs {
     /// The rules system.
     #[arg(long, default_value = "harnmaster", value_parser = ["harnmaster", "savage-worlds", "wrath-glory", "witch-iron"])]
     pub system: String,
-    /// Join a campaign instead of starting one: from a sync file (from another device), or
-    /// from a hub (ws://HOST:PORT, with --campaign).
+    /// Join a campaign instead of starting one: from a join file (the GM's `sync invite
+    /// FILE`), or from a hub (ws://HOST:PORT, with --campaign and the GM's join code).
     #[arg(long, value_name = "FILE|URL", conflicts_with_all = ["name", "system"])]
     pub join: Option<std::path::PathBuf>,
-    /// The campaign to join from a hub (its id, from `device show` or `sync serve`).
-    #[arg(long, value_name = "ID", requires = "join")]
+    /// The join code of the campaign to join from a hub (the GM's `sync invite` prints it:
+    /// the campaign and its keys).
+    #[arg(long, value_name = "CODE", requires = "join")]
     pub campaign: Option<String>,
     /// Seconds of campaign time per combat round (the text does not say; 10 by default).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(i64).range(1..=600))]
@@ -52,34 +53,41 @@ pub fn cmd_init(a: InitArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         // Read the campaign from the file first, so nothing is created for a bad file.
         let bytes = std::fs::read(file)
             .map_err(|e| CommandError::user(format!("cannot read {}: {e}", file.display())))?;
-        let mut m = leechbook_sync::Mirror::new();
-        m.merge_bytes(&bytes)
-            .map_err(|e| CommandError::user(e.to_string()))?;
-        let envs = m
-            .envelopes()
-            .map_err(|e| CommandError::user(e.to_string()))?;
-        let campaign = envs
-            .iter()
-            .find(|e| matches!(e.event, Event::CampaignCreated { .. }))
-            .map(|e| e.campaign)
-            .ok_or_else(|| {
-                CommandError::user(format!("{} holds no campaign to join", file.display()))
-            })?;
+        let campaign = leechbook_sync::crypt::invitation_campaign(&bytes).ok_or_else(|| {
+            CommandError::user(format!(
+                "{} is not a join file (a sync file carries no keys: the GM writes a join file with `leechbook sync invite FILE`)",
+                file.display()
+            ))
+        })?;
         let mut store = Store::create_joining(&path, campaign)?;
-        // The same import as `sync import`: signatures checked, the document kept.
-        if let Err(e) = leechbook_sync::import_bytes(&mut store, &bytes) {
-            drop(store);
-            let _ = std::fs::remove_file(&path);
-            return Err(CommandError::user(e.to_string()));
+        // The same import as `sync import`: keys taken from the file, signatures checked,
+        // the document kept.
+        match leechbook_sync::import_bytes(&mut store, &bytes) {
+            Ok(_) if store.count()? > 0 => {}
+            outcome => {
+                drop(store);
+                let _ = std::fs::remove_file(&path);
+                return Err(CommandError::user(match outcome {
+                    Err(e) => e.to_string(),
+                    Ok(_) => format!("{} holds no campaign to join", file.display()),
+                }));
+            }
         }
         ctx.say(format!(
             "joined the campaign with {} events at {}",
-            envs.len(),
+            store.count()?,
             path.display()
         ));
         return Ok(());
     }
     let mut store = Store::create(&path)?;
+    // The campaign's key: what its events are sealed under on their way to other devices.
+    let ring = leechbook_sync::Keyring::generate(store.campaign());
+    if let Err(e) = leechbook_sync::crypt::keep_keyring(&mut store, &ring) {
+        drop(store);
+        let _ = std::fs::remove_file(&path);
+        return Err(CommandError::user(e.to_string()));
+    }
     let key = store.public_key().to_vec();
     let device = store.device();
     let result = (|| -> Result<(), leechbook_store::StoreError> {
@@ -133,15 +141,17 @@ fn join_from_hub(
     path: &std::path::Path,
     ctx: &mut Ctx,
 ) -> Result<(), CommandError> {
-    let id = campaign.ok_or_else(|| {
+    let code = campaign.ok_or_else(|| {
         CommandError::user(
-            "joining from a hub needs --campaign ID (the GM's `device show` prints it)",
+            "joining from a hub needs --campaign CODE (the join code the GM's `leechbook sync invite` prints)",
         )
     })?;
-    let campaign = uuid::Uuid::parse_str(id)
-        .map(leechbook_core::ids::CampaignId)
-        .map_err(|_| CommandError::user(format!("{id} is not a campaign id")))?;
+    let ring =
+        leechbook_sync::Keyring::from_code(code).map_err(|e| CommandError::user(e.to_string()))?;
+    let campaign = ring.campaign();
     let mut store = Store::create_joining(path, campaign)?;
+    leechbook_sync::crypt::keep_keyring(&mut store, &ring)
+        .map_err(|e| CommandError::user(e.to_string()))?;
     let synced =
         leechbook_sync::net::sync_with(&mut store, url, std::time::Duration::from_secs(30));
     let refused = match synced {
@@ -151,6 +161,8 @@ fn join_from_hub(
             let _ = std::fs::remove_file(path);
             return Err(CommandError::user(match outcome {
                 Err(e) => e.to_string(),
+                // Nothing opened: the join code's keys are not the campaign's.
+                Ok(s) if !s.imported.refused.is_empty() => s.imported.refused[0].clone(),
                 Ok(_) => format!("the hub at {url} holds no events of campaign {campaign}"),
             }));
         }

@@ -7,7 +7,7 @@ use crate::error::CommandError;
 use crate::Ctx;
 use clap::{Args, Subcommand};
 use leechbook_sync::net::{interrupted, serve, sync_with, HubReport};
-use leechbook_sync::{export, import, FileTransport};
+use leechbook_sync::{export, import, FileTransport, Transport};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -25,6 +25,27 @@ pub enum SyncCommand {
     /// Serve this ledger's campaign as the hub other devices connect to, until Ctrl-C; what
     /// they send lands in this ledger as it arrives.
     Serve(ServeArgs),
+    /// Invite a new device (GM): with FILE, write a join file (the campaign's keys and its
+    /// events) for `init --join FILE`; without, print the join code for `init --join URL
+    /// --campaign CODE`. Whoever holds either reads the campaign: hand it over like a key.
+    Invite(InviteArgs),
+    /// Take the campaign's keys from a join code into this ledger (a device of a campaign
+    /// begun before encryption, or one the GM gives the keys again).
+    Key(KeyArgs),
+}
+
+/// `sync invite`.
+#[derive(Args, Debug)]
+pub struct InviteArgs {
+    /// The join file to write; without it, the join code is printed.
+    pub file: Option<PathBuf>,
+}
+
+/// `sync key`.
+#[derive(Args, Debug)]
+pub struct KeyArgs {
+    /// The join code (from `sync invite` on a GM's device).
+    pub code: String,
 }
 
 /// `sync connect`.
@@ -146,6 +167,38 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 events(done.events as usize, "event")
             ));
         }
+        SyncCommand::Invite(a) => {
+            let mut store = ctx.open()?;
+            gm_only(&store)?;
+            match a.file {
+                Some(file) => {
+                    let bytes = leechbook_sync::invite(&mut store).map_err(err)?;
+                    FileTransport { path: &file }.send(&bytes).map_err(err)?;
+                    ctx.say(format!(
+                        "wrote a join file to {} ({} bytes): on the new device, `leechbook init --join '{}'`; it holds the campaign's keys, so hand it over like one",
+                        file.display(),
+                        bytes.len(),
+                        file.display()
+                    ));
+                }
+                None => {
+                    let code = leechbook_sync::join_code(&mut store).map_err(err)?;
+                    ctx.say(code);
+                }
+            }
+        }
+        SyncCommand::Key(a) => {
+            let mut store = ctx.open()?;
+            let gained = leechbook_sync::adopt_code(&mut store, &a.code).map_err(err)?;
+            ctx.say(format!(
+                "took in {} of the campaign's keys",
+                if gained == 1 {
+                    "1 new epoch".to_string()
+                } else {
+                    format!("{gained} new epochs")
+                }
+            ));
+        }
         SyncCommand::Serve(a) => {
             let mut store = ctx.open()?;
             let listener = std::net::TcpListener::bind(&a.listen)
@@ -153,7 +206,7 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             serve(&mut store, listener, interrupted(), &mut |r| {
                 let line = match r {
                     HubReport::Listening { url, campaign } => {
-                        format!("serving campaign {campaign} at {url} (Ctrl-C stops)")
+                        format!("serving campaign {campaign} at {url} (Ctrl-C stops; a new device joins with `leechbook init --join {url} --campaign CODE`, CODE from `leechbook sync invite`)")
                     }
                     HubReport::TookIn(i) => {
                         for r in &i.refused {
@@ -171,6 +224,23 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         }
     }
     Ok(())
+}
+
+/// Invitations hand over the campaign's keys: a GM's to give.
+fn gm_only(store: &leechbook_store::Store) -> Result<(), CommandError> {
+    use leechbook_store::ReadLog;
+    let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
+    let gm = match roster.entries.get(&store.device()) {
+        Some(e) => e.role == leechbook_core::roster::Role::Gm && e.revoked.is_none(),
+        None => !roster.in_use() && roster.creator == Some(store.device()),
+    };
+    if gm {
+        Ok(())
+    } else {
+        Err(CommandError::user(
+            "only a GM's device invites a device (this one is not a GM device on the roster)",
+        ))
+    }
 }
 
 /// Brings the projection up to date after a sync took events in (the cost lands on the

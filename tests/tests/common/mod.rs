@@ -23,19 +23,7 @@ impl Scratch {
     pub fn with_osric() -> Scratch {
         let s = Scratch::new();
         s.ok(&["init", "--name", "test"]);
-        s.ok(&[
-            "character",
-            "add",
-            "Osric",
-            "--str",
-            "12",
-            "--end",
-            "12",
-            "--shock",
-            "65",
-            "--hb",
-            "13",
-        ]);
+        s.ok(&OSRIC);
         s
     }
 
@@ -64,6 +52,18 @@ impl Scratch {
     pub fn bytes(&self) -> Vec<u8> {
         std::fs::read(&self.db).expect("ledger file")
     }
+}
+
+/// `character add` of Osric, the text's example target (Shock ML65, STR 12, HB13).
+#[rustfmt::skip]
+pub const OSRIC: [&str; 11] = [
+    "character", "add", "Osric", "--str", "12", "--end", "12", "--shock", "65", "--hb", "13",
+];
+
+/// Forgets the campaign keys the ledger at `db` holds (a device that lost them).
+pub fn forget_keys(db: &Path) {
+    let mut store = leechbook_store::Store::open(db).unwrap();
+    store.put_sync_state("campaign-keys", &[]).unwrap();
 }
 
 /// Runs `leechbook --db DB ARGS...` in-process.
@@ -287,6 +287,22 @@ pub fn connect(db: &Path, url: &str) -> leechbook::Output {
 }
 
 /// The campaign id `device show` prints.
+/// The join code of the GM ledger at `db` (`sync invite`), for `init --join URL --campaign`.
+pub fn join_code(db: &Path) -> String {
+    let out = run_db(db, &["sync", "invite"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.stdout.trim().to_string()
+}
+
+/// The campaign keys the ledger at `db` holds (to forge or read sync data as a device that
+/// holds them would).
+pub fn ring_of(db: &Path) -> leechbook_sync::Keyring {
+    let store = leechbook_store::Store::open(db).unwrap();
+    leechbook_sync::crypt::keyring_of(&store)
+        .unwrap()
+        .expect("the ledger holds the campaign's keys")
+}
+
 pub fn campaign_of(db: &Path) -> String {
     let out = run_db(db, &["device", "show"]);
     out.stdout

@@ -1,0 +1,622 @@
+//! The campaign key: what keeps a campaign private from the hubs and files it travels through.
+//!
+//! Every event leaves a ledger sealed (XChaCha20-Poly1305, a random 24-byte nonce per entry)
+//! under the campaign's current key, bound to its campaign and to the document key it is
+//! filed under; a hub, a sync server or a lost file shows only sizes, counts and timing.
+//! Signatures stay inside, as before: the key decides who can *read*, the roster who can
+//! *write*.
+//!
+//! The keys form a [`Keyring`]: epoch 0 is made with the campaign, and each revocation makes
+//! the next ([`Rotation`]). A device seals with the newest epoch it holds and opens any epoch
+//! it holds. The whole ring reaches a new device inside the GM's invitation (a join file, or
+//! a join code for the network). A rotation reaches the devices still on the roster through
+//! the sync document itself, under the key `keys/EPOCH`: the new key wrapped for each of them
+//! (X25519 from their roster key, then XChaCha20-Poly1305), the whole signed by a GM device,
+//! so that a hub can neither read it nor slip in a key of its own. A revoked device is not
+//! among the wraps: what is sealed after the rotation is unreadable to it.
+
+use crate::SyncError;
+use chacha20poly1305::aead::{Aead, KeyInit, Payload};
+use chacha20poly1305::{XChaCha20Poly1305, XNonce};
+use leechbook_core::ids::{CampaignId, DeviceId};
+use leechbook_core::roster::{Role, Roster};
+use leechbook_store::{ReadLog, Store};
+use sha2::{Digest, Sha256};
+
+/// The first byte of a sealed entry (a codec byte of its own: a plain envelope's is lower).
+pub const SEALED: u8 = 0xE1;
+/// The first byte of a rotation's bundle.
+const ROTATION: u8 = 0xE2;
+/// The document keys that hold rotations (`keys/EPOCH`); every other key is an event id.
+pub const ROTATION_PREFIX: &str = "keys/";
+/// Where a ledger keeps its ring (in the store's sync state; unlike the rest of it, not a
+/// cache: a ring lost is a campaign this device can no longer read).
+const RING_KEY: &str = "campaign-keys";
+/// Where a ledger keeps the rotations it issued or took in, to offer them on.
+const ROTATIONS_KEY: &str = "key-rotations";
+/// A join code's prefix (and version).
+const CODE_PREFIX: &str = "lbj1-";
+
+/// Why an entry does not open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unopened {
+    /// It is not sealed (an event in clear, from a device before encryption, or forged).
+    InClear,
+    /// It is sealed under an epoch this device does not hold (a rotation it was left out of,
+    /// or one it has not taken in yet).
+    NoKey(u32),
+    /// It does not authenticate under the key of its epoch (another campaign's, or a wrong
+    /// key, or damaged).
+    WrongKey,
+}
+
+impl std::fmt::Display for Unopened {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unopened::InClear => write!(f, "it is not sealed under a campaign key"),
+            Unopened::NoKey(e) => write!(
+                f,
+                "it is sealed under campaign key {e}, which this device does not hold"
+            ),
+            Unopened::WrongKey => write!(
+                f,
+                "it does not open with this campaign's key (another campaign's data, or a wrong key)"
+            ),
+        }
+    }
+}
+
+/// A campaign's keys, by epoch.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Keyring {
+    campaign: CampaignId,
+    /// Ascending by epoch.
+    keys: Vec<(u32, [u8; 32])>,
+}
+
+impl std::fmt::Debug for Keyring {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the keys themselves.
+        f.debug_struct("Keyring")
+            .field("campaign", &self.campaign)
+            .field("epochs", &self.keys.iter().map(|k| k.0).collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+fn random<const N: usize>() -> [u8; N] {
+    let mut b = [0u8; N];
+    rand::Rng::fill(&mut rand::rng(), &mut b[..]);
+    b
+}
+
+fn cipher(key: &[u8; 32]) -> XChaCha20Poly1305 {
+    XChaCha20Poly1305::new(key.into())
+}
+
+impl Keyring {
+    /// A new ring for a new campaign: epoch 0, a fresh random key.
+    pub fn generate(campaign: CampaignId) -> Keyring {
+        Keyring {
+            campaign,
+            keys: vec![(0, random())],
+        }
+    }
+
+    /// The campaign it belongs to.
+    pub fn campaign(&self) -> CampaignId {
+        self.campaign
+    }
+
+    /// The newest epoch, the one new events are sealed under.
+    pub fn current(&self) -> u32 {
+        self.keys.last().map_or(0, |k| k.0)
+    }
+
+    /// How many epochs it holds.
+    pub fn epochs(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// Whether the ring holds `epoch`.
+    pub fn holds(&self, epoch: u32) -> bool {
+        self.key(epoch).is_some()
+    }
+
+    fn key(&self, epoch: u32) -> Option<&[u8; 32]> {
+        self.keys.iter().find(|k| k.0 == epoch).map(|k| &k.1)
+    }
+
+    pub(crate) fn add(&mut self, epoch: u32, key: [u8; 32]) {
+        if !self.holds(epoch) {
+            self.keys.push((epoch, key));
+            self.keys.sort_by_key(|k| k.0);
+        }
+    }
+
+    /// Takes in the epochs of `other` this ring lacks. Another campaign's ring, or a
+    /// different key under an epoch held, is refused.
+    pub fn merge(&mut self, other: &Keyring) -> Result<usize, SyncError> {
+        if other.campaign != self.campaign {
+            return Err(SyncError::Key(
+                "the join code is for another campaign".into(),
+            ));
+        }
+        if other
+            .keys
+            .iter()
+            .any(|(e, k)| self.key(*e).is_some_and(|held| held != k))
+        {
+            return Err(SyncError::Key(
+                "the join code's keys differ from the keys this ledger holds (a wrong code?)"
+                    .into(),
+            ));
+        }
+        let before = self.keys.len();
+        for (e, k) in &other.keys {
+            self.add(*e, *k);
+        }
+        Ok(self.keys.len() - before)
+    }
+
+    fn aad(&self, filed_under: &str) -> Vec<u8> {
+        let mut aad = self.campaign.as_bytes().to_vec();
+        aad.extend_from_slice(filed_under.as_bytes());
+        aad
+    }
+
+    /// Seals `plain` (an encoded envelope) under the current epoch, bound to this campaign and
+    /// to the document key it is filed under: `SEALED`, the epoch (4 bytes, little-endian),
+    /// the nonce (24 bytes), the ciphertext and its tag.
+    pub fn seal(&self, filed_under: &str, plain: &[u8]) -> Vec<u8> {
+        let (epoch, key) = self.keys.last().map_or((0, [0u8; 32]), |k| (k.0, k.1));
+        let nonce: [u8; 24] = random();
+        let sealed = cipher(&key)
+            .encrypt(
+                XNonce::from_slice(&nonce),
+                Payload {
+                    msg: plain,
+                    aad: &self.aad(filed_under),
+                },
+            )
+            .unwrap_or_default(); // XChaCha20-Poly1305 fails only past 256 GiB
+        let mut out = Vec::with_capacity(1 + 4 + 24 + sealed.len());
+        out.push(SEALED);
+        out.extend_from_slice(&epoch.to_le_bytes());
+        out.extend_from_slice(&nonce);
+        out.extend_from_slice(&sealed);
+        out
+    }
+
+    /// Opens what [`Keyring::seal`] sealed under `filed_under`.
+    pub fn open(&self, filed_under: &str, bytes: &[u8]) -> Result<Vec<u8>, Unopened> {
+        if bytes.len() < 1 + 4 + 24 + 16 || bytes[0] != SEALED {
+            return Err(Unopened::InClear);
+        }
+        let epoch = u32::from_le_bytes([bytes[1], bytes[2], bytes[3], bytes[4]]);
+        let key = self.key(epoch).ok_or(Unopened::NoKey(epoch))?;
+        cipher(key)
+            .decrypt(
+                XNonce::from_slice(&bytes[5..29]),
+                Payload {
+                    msg: &bytes[29..],
+                    aad: &self.aad(filed_under),
+                },
+            )
+            .map_err(|_| Unopened::WrongKey)
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut out = self.campaign.as_bytes().to_vec();
+        for (e, k) in &self.keys {
+            out.extend_from_slice(&e.to_le_bytes());
+            out.extend_from_slice(k);
+        }
+        out
+    }
+
+    fn from_bytes(b: &[u8]) -> Option<Keyring> {
+        if b.len() < 16 + 36 || (b.len() - 16) % 36 != 0 {
+            return None;
+        }
+        let campaign = CampaignId(uuid::Uuid::from_slice(&b[..16]).ok()?);
+        let mut ring = Keyring {
+            campaign,
+            keys: Vec::new(),
+        };
+        for c in b[16..].chunks_exact(36) {
+            let epoch = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            ring.add(epoch, <[u8; 32]>::try_from(&c[4..]).ok()?);
+        }
+        Some(ring)
+    }
+
+    /// The join code for the network: the campaign and every key, as one word a player
+    /// types or pastes (`init --join URL --campaign CODE`). Whoever holds it reads the
+    /// campaign: it is handed over like a key.
+    pub fn code(&self) -> String {
+        let hex: String = self.to_bytes().iter().map(|b| format!("{b:02x}")).collect();
+        format!("{CODE_PREFIX}{hex}")
+    }
+
+    /// Reads a join code ([`Keyring::code`]).
+    pub fn from_code(code: &str) -> Result<Keyring, SyncError> {
+        let bad = || {
+            SyncError::Key(format!(
+                "'{}' is not a join code (the GM's `leechbook sync invite` prints one; it starts with {CODE_PREFIX})",
+                code.trim()
+            ))
+        };
+        let hex = code.trim().strip_prefix(CODE_PREFIX).ok_or_else(bad)?;
+        if hex.len() % 2 != 0 || !hex.is_ascii() {
+            return Err(bad());
+        }
+        let bytes = (0..hex.len() / 2)
+            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16))
+            .collect::<Result<Vec<u8>, _>>()
+            .map_err(|_| bad())?;
+        Keyring::from_bytes(&bytes).ok_or_else(bad)
+    }
+
+    /// The ring a join file carries, and the sync data after it.
+    pub(crate) fn split_invitation(bytes: &[u8]) -> Option<(Keyring, &[u8])> {
+        let rest = bytes.strip_prefix(INVITATION)?;
+        let n = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?) as usize;
+        let ring = Keyring::from_bytes(rest.get(4..4 + n)?)?;
+        Some((ring, &rest[4 + n..]))
+    }
+
+    /// A join file: the ring, then the sync data (`sync invite FILE`).
+    pub fn invitation(&self, sync: &[u8]) -> Vec<u8> {
+        let ring = self.to_bytes();
+        let mut out = INVITATION.to_vec();
+        out.extend_from_slice(&(ring.len() as u32).to_le_bytes());
+        out.extend_from_slice(&ring);
+        out.extend_from_slice(sync);
+        out
+    }
+}
+
+/// A join file's first bytes (never an automerge document's, which start with its magic).
+const INVITATION: &[u8] = b"LEECHBOOK-JOIN-1\n";
+
+/// The campaign of a join file (an invitation: the campaign's keys with its events), or
+/// `None` if `bytes` are not one.
+pub fn invitation_campaign(bytes: &[u8]) -> Option<CampaignId> {
+    Keyring::split_invitation(bytes).map(|(ring, _)| ring.campaign())
+}
+
+/// The ledger's ring, if it holds one.
+pub fn keyring_of(store: &Store) -> Result<Option<Keyring>, SyncError> {
+    Ok(store
+        .sync_state(RING_KEY)?
+        .and_then(|b| Keyring::from_bytes(&b))
+        .filter(|r| r.campaign == store.campaign()))
+}
+
+/// Keeps the ring in the ledger.
+pub fn keep_keyring(store: &mut Store, ring: &Keyring) -> Result<(), SyncError> {
+    store.put_sync_state(RING_KEY, &ring.to_bytes())?;
+    Ok(())
+}
+
+/// The ledger's ring; or, for a GM device of a campaign that has none yet (a campaign begun
+/// before encryption), a new one, which the caller keeps once its sync lands (the first GM
+/// device to sync makes the campaign's key). Any other device without one must be given it.
+pub fn ring_for_sync(store: &Store) -> Result<Keyring, SyncError> {
+    if let Some(ring) = keyring_of(store)? {
+        return Ok(ring);
+    }
+    let roster = Roster::from_log(&store.roster_events()?);
+    let gm = match roster.entries.get(&store.device()) {
+        Some(e) => e.role == Role::Gm && e.revoked.is_none(),
+        None => !roster.in_use() && roster.creator == Some(store.device()),
+    };
+    if !gm {
+        return Err(SyncError::NoKey);
+    }
+    Ok(Keyring::generate(store.campaign()))
+}
+
+/// A new key, wrapped for each device that is to read on, and signed by the GM device that
+/// made it. It travels in the sync document under `keys/EPOCH`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rotation {
+    /// The campaign.
+    pub campaign: CampaignId,
+    /// The new epoch.
+    pub epoch: u32,
+    /// The GM device that made it.
+    pub issuer: DeviceId,
+    /// For each device: the ephemeral X25519 public key and the wrapped key.
+    pub wraps: Vec<(DeviceId, [u8; 32], Vec<u8>)>,
+    /// The issuer's signature over all of the above.
+    pub signature: Vec<u8>,
+}
+
+/// The key that wraps a campaign key for one device: SHA-256 over the X25519 shared secret
+/// and both public keys.
+fn wrapping_key(shared: &[u8; 32], ephemeral: &[u8; 32], recipient: &[u8; 32]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"leechbook campaign key wrap v1");
+    h.update(shared);
+    h.update(ephemeral);
+    h.update(recipient);
+    h.finalize().into()
+}
+
+/// A device's X25519 public key from its roster key (Ed25519).
+fn agreement_public(roster_key: &[u8]) -> Option<[u8; 32]> {
+    let key = ed25519_dalek::VerifyingKey::from_bytes(roster_key.try_into().ok()?).ok()?;
+    Some(key.to_montgomery().to_bytes())
+}
+
+impl Rotation {
+    /// The document key it is filed under.
+    pub fn filed_under(&self) -> String {
+        format!("{ROTATION_PREFIX}{}", self.epoch)
+    }
+
+    fn signed_part(&self) -> Vec<u8> {
+        let mut out = vec![ROTATION];
+        out.extend_from_slice(self.campaign.as_bytes());
+        out.extend_from_slice(&self.epoch.to_le_bytes());
+        out.extend_from_slice(self.issuer.as_bytes());
+        out.extend_from_slice(&(self.wraps.len() as u32).to_le_bytes());
+        for (d, eph, ct) in &self.wraps {
+            out.extend_from_slice(d.as_bytes());
+            out.extend_from_slice(eph);
+            out.extend_from_slice(&(ct.len() as u32).to_le_bytes());
+            out.extend_from_slice(ct);
+        }
+        out
+    }
+
+    /// Its bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = self.signed_part();
+        out.extend_from_slice(&self.signature);
+        out
+    }
+
+    /// Reads [`Rotation::to_bytes`].
+    pub fn from_bytes(b: &[u8]) -> Option<Rotation> {
+        let mut at = 0usize;
+        let mut take = |n: usize| -> Option<&[u8]> {
+            let s = b.get(at..at + n)?;
+            at += n;
+            Some(s)
+        };
+        if take(1)? != [ROTATION] {
+            return None;
+        }
+        let campaign = CampaignId(uuid::Uuid::from_slice(take(16)?).ok()?);
+        let epoch = u32::from_le_bytes(take(4)?.try_into().ok()?);
+        let issuer = DeviceId(uuid::Uuid::from_slice(take(16)?).ok()?);
+        let n = u32::from_le_bytes(take(4)?.try_into().ok()?) as usize;
+        let mut wraps = Vec::with_capacity(n.min(1024));
+        for _ in 0..n {
+            let d = DeviceId(uuid::Uuid::from_slice(take(16)?).ok()?);
+            let eph: [u8; 32] = take(32)?.try_into().ok()?;
+            let len = u32::from_le_bytes(take(4)?.try_into().ok()?) as usize;
+            wraps.push((d, eph, take(len)?.to_vec()));
+        }
+        let signature = take(64)?.to_vec();
+        (at == b.len()).then_some(Rotation {
+            campaign,
+            epoch,
+            issuer,
+            wraps,
+            signature,
+        })
+    }
+
+    /// Makes the ring's next epoch and wraps it for each of `readers` (device and roster key),
+    /// signed by `store`'s device. The ring gains the epoch; the caller keeps both.
+    pub fn issue(store: &Store, ring: &mut Keyring, readers: &[(DeviceId, Vec<u8>)]) -> Rotation {
+        // The next generation in the high bits, a random low half: two GM devices rotating
+        // at once (offline) make two epochs, never two keys under one epoch.
+        let low: [u8; 2] = random();
+        let epoch = ((ring.current() >> 16) + 1) << 16 | u32::from(u16::from_le_bytes(low));
+        let key: [u8; 32] = random();
+        let wraps = readers
+            .iter()
+            .filter_map(|(d, roster_key)| {
+                let recipient = agreement_public(roster_key)?;
+                let eph = x25519_dalek::StaticSecret::from(random::<32>());
+                let eph_pub = x25519_dalek::PublicKey::from(&eph).to_bytes();
+                let shared = eph
+                    .diffie_hellman(&x25519_dalek::PublicKey::from(recipient))
+                    .to_bytes();
+                let wk = wrapping_key(&shared, &eph_pub, &recipient);
+                let ct = cipher(&wk)
+                    .encrypt(
+                        XNonce::from_slice(&[0u8; 24]), // each wrapping key seals once
+                        Payload {
+                            msg: &key,
+                            aad: &wrap_aad(ring.campaign, epoch, *d),
+                        },
+                    )
+                    .ok()?;
+                Some((*d, eph_pub, ct))
+            })
+            .collect();
+        let mut r = Rotation {
+            campaign: ring.campaign,
+            epoch,
+            issuer: store.device(),
+            wraps,
+            signature: Vec::new(),
+        };
+        r.signature = store.sign(&r.signed_part()).to_vec();
+        ring.add(epoch, key);
+        r
+    }
+
+    /// Whether a GM device of `roster` made it (and it is not altered since).
+    pub fn vouched(&self, roster: &Roster) -> bool {
+        let gm = roster
+            .entries
+            .get(&self.issuer)
+            .is_some_and(|e| e.role == Role::Gm);
+        let Some(key) = roster.key(self.issuer).filter(|_| gm) else {
+            return false;
+        };
+        let Ok(key) = <[u8; 32]>::try_from(key) else {
+            return false;
+        };
+        let Ok(key) = ed25519_dalek::VerifyingKey::from_bytes(&key) else {
+            return false;
+        };
+        let Ok(sig) = <[u8; 64]>::try_from(self.signature.as_slice()) else {
+            return false;
+        };
+        key.verify_strict(
+            &self.signed_part(),
+            &ed25519_dalek::Signature::from_bytes(&sig),
+        )
+        .is_ok()
+    }
+
+    /// The key wrapped for `store`'s device, if it is among the readers.
+    pub fn open_for(&self, store: &Store) -> Option<[u8; 32]> {
+        let (_, eph, ct) = self.wraps.iter().find(|w| w.0 == store.device())?;
+        let secret = x25519_dalek::StaticSecret::from(store.agreement_secret());
+        let mine = x25519_dalek::PublicKey::from(&secret).to_bytes();
+        let shared = secret
+            .diffie_hellman(&x25519_dalek::PublicKey::from(*eph))
+            .to_bytes();
+        let wk = wrapping_key(&shared, eph, &mine);
+        let key = cipher(&wk)
+            .decrypt(
+                XNonce::from_slice(&[0u8; 24]),
+                Payload {
+                    msg: ct,
+                    aad: &wrap_aad(self.campaign, self.epoch, store.device()),
+                },
+            )
+            .ok()?;
+        <[u8; 32]>::try_from(key.as_slice()).ok()
+    }
+}
+
+fn wrap_aad(campaign: CampaignId, epoch: u32, device: DeviceId) -> Vec<u8> {
+    let mut aad = campaign.as_bytes().to_vec();
+    aad.extend_from_slice(&epoch.to_le_bytes());
+    aad.extend_from_slice(device.as_bytes());
+    aad
+}
+
+/// The rotations this ledger issued or took in (to put in every document it offers).
+pub fn rotations_of(store: &Store) -> Result<Vec<Rotation>, SyncError> {
+    let b = store.sync_state(ROTATIONS_KEY)?.unwrap_or_default();
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    while at + 4 <= b.len() {
+        let n = u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as usize;
+        if let Some(r) = b.get(at + 4..at + 4 + n).and_then(Rotation::from_bytes) {
+            out.push(r);
+        }
+        at += 4 + n;
+    }
+    Ok(out)
+}
+
+/// Keeps a rotation with the others (once).
+pub fn keep_rotation(store: &mut Store, r: &Rotation) -> Result<(), SyncError> {
+    let mut all = rotations_of(store)?;
+    if all
+        .iter()
+        .any(|k| k.epoch == r.epoch && k.issuer == r.issuer)
+    {
+        return Ok(());
+    }
+    all.push(r.clone());
+    let mut b = Vec::new();
+    for k in &all {
+        let bytes = k.to_bytes();
+        b.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+        b.extend_from_slice(&bytes);
+    }
+    store.put_sync_state(ROTATIONS_KEY, &b)?;
+    Ok(())
+}
+
+/// The rotations among `found` (bundles from a document) that a GM device of `roster` made
+/// and that wrap a key for this device, taken into `ring`. Nothing is written: the caller
+/// keeps the ring and the rotations once what they opened has landed.
+pub fn adopt(
+    store: &Store,
+    ring: &mut Keyring,
+    found: &[Vec<u8>],
+    roster: &Roster,
+) -> Vec<Rotation> {
+    let mut gained = Vec::new();
+    for b in found {
+        let Some(r) = Rotation::from_bytes(b) else {
+            continue;
+        };
+        if r.campaign != ring.campaign || ring.holds(r.epoch) || !r.vouched(roster) {
+            continue;
+        }
+        if let Some(key) = r.open_for(store) {
+            ring.add(r.epoch, key);
+            gained.push(r);
+        }
+    }
+    gained
+}
+
+/// Keeps a ring that changed (a join file's keys merged, a rotation taken in, a ring made),
+/// and the rotations taken in, to offer on.
+pub fn keep_gains(
+    store: &mut Store,
+    before: Option<&Keyring>,
+    ring: &Keyring,
+    rotations: &[Rotation],
+) -> Result<(), SyncError> {
+    if before != Some(ring) {
+        keep_keyring(store, ring)?;
+    }
+    for r in rotations {
+        keep_rotation(store, r)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sealed_entry_opens_with_its_ring_only_under_its_own_key() {
+        let campaign = CampaignId(uuid::Uuid::now_v7());
+        let ring = Keyring::generate(campaign);
+        let sealed = ring.seal("k", b"an encoded envelope");
+        assert_eq!(sealed[0], SEALED);
+        assert!(!sealed.windows(b"encoded".len()).any(|w| w == b"encoded"));
+        assert_eq!(ring.open("k", &sealed).unwrap(), b"an encoded envelope");
+        // Filed under another key: refused.
+        assert_eq!(ring.open("other", &sealed), Err(Unopened::WrongKey));
+        // Another campaign's ring: refused.
+        let other = Keyring::generate(campaign);
+        assert_eq!(other.open("k", &sealed), Err(Unopened::WrongKey));
+        // In clear: refused.
+        assert_eq!(ring.open("k", b"plain"), Err(Unopened::InClear));
+        // A later epoch this ring lacks.
+        let mut later = sealed.clone();
+        later[1] = 7;
+        assert_eq!(ring.open("k", &later), Err(Unopened::NoKey(7)));
+    }
+
+    #[test]
+    fn a_join_code_round_trips_and_a_bad_one_is_refused() {
+        let ring = Keyring::generate(CampaignId(uuid::Uuid::now_v7()));
+        let back = Keyring::from_code(&ring.code()).unwrap();
+        assert_eq!(back, ring);
+        assert!(Keyring::from_code("lbj1-00").is_err());
+        assert!(Keyring::from_code(&ring.campaign().0.to_string()).is_err());
+        let mut other = Keyring::generate(ring.campaign());
+        assert!(other.merge(&ring).is_err(), "a different key under epoch 0");
+    }
+}

@@ -1,0 +1,302 @@
+//! Issue 14: a campaign is private from the hubs and files it travels through. Events leave a
+//! ledger sealed under the campaign's key; the key reaches a new device in the GM's invitation;
+//! revoking a device rotates the key; a wrong or missing key is one clear line and nothing
+//! written.
+
+mod common;
+use common::{identity, ring_of, run_db, Hub, Scratch};
+use leechbook_store::codec::decode_envelope;
+use leechbook_store::Store;
+use std::path::Path;
+
+const STRIKE: [&str; 10] = common::thorax_strike("Osric", "6", "shock=12");
+
+/// Every value of an automerge document (a sync file, or what a hub stored), by root key.
+fn values(doc: &automerge::Automerge) -> Vec<(String, Vec<u8>)> {
+    use automerge::ReadDoc;
+    doc.keys(automerge::ROOT)
+        .filter_map(|k| match doc.get(automerge::ROOT, k.as_str()).ok()?? {
+            (automerge::Value::Scalar(s), _) => match s.as_ref() {
+                automerge::ScalarValue::Bytes(b) => Some((k, b.clone())),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// Checks that a document shows nothing in clear: every event entry is sealed (no value
+/// decodes as an envelope, none holds a name of the campaign), and the GM's keys open each
+/// to exactly the event the GM's log holds under that id.
+fn holds_nothing_in_clear(doc: &automerge::Automerge, gm: &Path, names: &[&str]) {
+    let log = Store::open(gm).unwrap().events().unwrap();
+    let ring = ring_of(gm);
+    let entries: Vec<_> = values(doc)
+        .into_iter()
+        .filter(|(k, _)| !k.starts_with("keys/"))
+        .collect();
+    assert!(
+        !entries.is_empty(),
+        "the document holds the campaign's events"
+    );
+    for (key, value) in &entries {
+        assert_eq!(value[0], leechbook_sync::crypt::SEALED, "{key} is sealed");
+        assert!(
+            decode_envelope(value).is_err(),
+            "{key} does not decode as it is"
+        );
+        for name in names {
+            assert!(
+                !value.windows(name.len()).any(|w| w == name.as_bytes()),
+                "{name} shows in {key}"
+            );
+        }
+        let opened = decode_envelope(&ring.open(key, value).unwrap()).unwrap();
+        let held = log.iter().find(|e| e.id.to_string() == *key).unwrap();
+        assert_eq!(&opened, held, "the GM's keys open {key} to the log's event");
+    }
+}
+
+/// Joins `player` to `gm`'s campaign from a join file and rosters it as a player of Osric.
+fn join(gm: &Scratch, player: &Scratch, dir: &Path, name: &str) {
+    let file = dir.join(format!("{name}.join"));
+    gm.ok(&["sync", "invite", file.to_str().unwrap()]);
+    player.ok(&["init", "--join", file.to_str().unwrap()]);
+    let (device, key) = identity(&player.db);
+    gm.ok(&["device", "add", &device, &key, "--role", "gm"]);
+}
+
+#[test]
+fn a_sync_file_shows_no_event_in_clear() {
+    let gm = Scratch::with_osric();
+    gm.ok(&STRIKE);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.sync");
+    gm.ok(&["sync", "export", file.to_str().unwrap()]);
+    let doc = automerge::Automerge::load(&std::fs::read(&file).unwrap()).unwrap();
+    holds_nothing_in_clear(&doc, &gm.db, &["Osric"]);
+}
+
+/// The real npm automerge-repo sync server: after a GM and a player sync through it, the
+/// bytes it stored hold no event in clear.
+#[test]
+fn the_sync_servers_stored_bytes_hold_no_event_in_clear() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(hub) = Hub::node(dir.path()) else {
+        return;
+    };
+    let gm = dir.path().join("gm.db");
+    assert_eq!(run_db(&gm, &["init", "--name", "Kaldor"]).code, 0);
+    assert_eq!(run_db(&gm, &common::OSRIC).code, 0);
+    assert_eq!(run_db(&gm, &STRIKE).code, 0);
+    assert_eq!(common::connect(&gm, hub.url()).code, 0);
+    let p1 = dir.path().join("p1.db");
+    let code = common::join_code(&gm);
+    let out = run_db(&p1, &["init", "--join", hub.url(), "--campaign", &code]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // Everything the server keeps, merged as one document (it writes a moment after a sync).
+    let stored = || {
+        let mut doc = automerge::Automerge::new();
+        let mut files = vec![dir.path().join("sync-server-data")];
+        while let Some(p) = files.pop() {
+            if p.is_dir() {
+                files.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+            } else {
+                let _ = doc.load_incremental(&std::fs::read(&p).unwrap());
+            }
+        }
+        doc
+    };
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let log = Store::open(&gm).unwrap().count().unwrap() as usize;
+    let mut doc = stored();
+    while values(&doc).len() < log && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        doc = stored();
+    }
+    drop(hub);
+    assert!(
+        values(&doc).len() >= log,
+        "the server stored the campaign's events"
+    );
+    holds_nothing_in_clear(&doc, &gm, &["Osric", "Kaldor"]);
+}
+
+#[test]
+fn a_revoked_device_cannot_read_what_is_recorded_after_its_revocation() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = Scratch::with_osric();
+    let (p1, p2) = (Scratch::new(), Scratch::new());
+    join(&gm, &p1, dir.path(), "p1");
+    join(&gm, &p2, dir.path(), "p2");
+    // Both take in the roster that names them.
+    for p in [&p1, &p2] {
+        assert_eq!(common::carry(&gm.db, &p.db, dir.path()).code, 0);
+    }
+    let (p2_id, _) = identity(&p2.db);
+    let out = gm.ok(&["device", "revoke", &p2_id]);
+    assert!(out.contains("rotated the campaign key"), "{out}");
+    gm.ok(&STRIKE);
+    // The GM's file after the revocation: p1 reads it whole (the new key comes with it,
+    // wrapped for p1)...
+    let file = dir.path().join("after.sync");
+    gm.ok(&["sync", "export", file.to_str().unwrap()]);
+    let out = p1.ok(&["sync", "import", file.to_str().unwrap()]);
+    assert!(out.starts_with("imported 2 new events"), "{out}");
+    assert_eq!(p1.show("Osric")["injuries"].as_array().unwrap().len(), 1);
+    assert_eq!(ring_of(&p1.db), ring_of(&gm.db), "p1 holds the new key");
+    // ...and p2 cannot: one line naming why, and nothing written.
+    let before = p2.bytes();
+    let out = p2.run(&["sync", "import", file.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    assert!(out.stderr.contains("does not hold"), "{}", out.stderr);
+    assert_eq!(p2.bytes(), before);
+    assert_ne!(ring_of(&p2.db), ring_of(&gm.db));
+    // The strike's entry in the file does not open with anything p2 holds.
+    let doc = automerge::Automerge::load(&std::fs::read(&file).unwrap()).unwrap();
+    let strike = Store::open(&gm.db)
+        .unwrap()
+        .events()
+        .unwrap()
+        .into_iter()
+        .find(|e| e.event.kind() == "hm.strike")
+        .unwrap();
+    let (key, value) = values(&doc)
+        .into_iter()
+        .find(|(k, _)| *k == strike.id.to_string())
+        .unwrap();
+    assert!(ring_of(&p2.db).open(&key, &value).is_err());
+    // Through a hub too: p2 takes in nothing recorded after the revocation.
+    let hub = Hub::relay();
+    assert_eq!(common::connect(&gm.db, hub.url()).code, 0);
+    let out = common::connect(&p2.db, hub.url());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("does not hold"), "{}", out.stderr);
+    let held = Store::open(&p2.db).unwrap().events().unwrap();
+    assert!(held.iter().all(|e| e.id != strike.id));
+    // And p1 still reads everything through the hub after p2 met it (p2 dropped nothing).
+    let p3 = dir.path().join("p3.db");
+    let code = common::join_code(&gm.db);
+    let out = run_db(&p3, &["init", "--join", hub.url(), "--campaign", &code]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(Store::open(&p3)
+        .unwrap()
+        .events()
+        .unwrap()
+        .iter()
+        .any(|e| e.id == strike.id));
+}
+
+#[test]
+fn a_wrong_or_missing_key_is_one_line_and_nothing_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = Scratch::with_osric();
+    let player = Scratch::new();
+    let file = dir.path().join("p.join");
+    gm.ok(&["sync", "invite", file.to_str().unwrap()]);
+    player.ok(&["init", "--join", file.to_str().unwrap()]);
+    gm.ok(&STRIKE);
+    let sync = dir.path().join("a.sync");
+    gm.ok(&["sync", "export", sync.to_str().unwrap()]);
+
+    let one_line = |out: &leechbook::Output, says: &str| {
+        assert_eq!(out.code, 1, "{}", out.stdout);
+        assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+        assert!(out.stderr.contains(says), "{}", out.stderr);
+    };
+    // A plain sync file is no invitation: it carries no key.
+    let fresh = Scratch::new();
+    one_line(
+        &fresh.run(&["init", "--join", sync.to_str().unwrap()]),
+        "sync invite",
+    );
+    assert!(!fresh.db.exists());
+    // Another campaign's file does not open with this campaign's key.
+    let other = Scratch::with_osric();
+    let foreign = dir.path().join("other.sync");
+    other.ok(&["sync", "export", foreign.to_str().unwrap()]);
+    let before = player.bytes();
+    one_line(
+        &player.run(&["sync", "import", foreign.to_str().unwrap()]),
+        "does not open",
+    );
+    assert_eq!(player.bytes(), before);
+    // A device whose keys are gone (a player's: it cannot make the campaign's key).
+    common::forget_keys(&player.db);
+    let before = player.bytes();
+    one_line(
+        &player.run(&["sync", "import", sync.to_str().unwrap()]),
+        "holds no key",
+    );
+    assert_eq!(player.bytes(), before);
+    // A join code of the right campaign with a wrong key, at a hub: one line, no ledger.
+    let hub = Hub::relay();
+    assert_eq!(common::connect(&gm.db, hub.url()).code, 0);
+    let code = common::join_code(&gm.db);
+    let wrong = format!(
+        "{}{}",
+        &code[..code.len() - 2],
+        if code.ends_with("00") { "11" } else { "00" }
+    );
+    let joiner = dir.path().join("j.db");
+    let out = run_db(
+        &joiner,
+        &["init", "--join", hub.url(), "--campaign", &wrong],
+    );
+    one_line(&out, "does not open");
+    assert!(!joiner.exists());
+    // Not a join code at all; a campaign id alone is not one either.
+    let out = run_db(
+        &joiner,
+        &["init", "--join", hub.url(), "--campaign", "nonsense"],
+    );
+    one_line(&out, "not a join code");
+    let id = common::campaign_of(&gm.db);
+    let out = run_db(&joiner, &["init", "--join", hub.url(), "--campaign", &id]);
+    one_line(&out, "not a join code");
+    assert!(!joiner.exists());
+    // The hub still holds the campaign whole: the wrong key deleted nothing.
+    let out = run_db(&joiner, &["init", "--join", hub.url(), "--campaign", &code]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        Store::open(&joiner).unwrap().count().unwrap(),
+        Store::open(&gm.db).unwrap().count().unwrap()
+    );
+}
+
+#[test]
+fn only_a_gm_device_invites_and_a_join_code_gives_a_device_its_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = Scratch::with_osric();
+    let player = Scratch::new();
+    let file = dir.path().join("p.join");
+    gm.ok(&["sync", "invite", file.to_str().unwrap()]);
+    player.ok(&["init", "--join", file.to_str().unwrap()]);
+    let (device, key) = identity(&player.db);
+    gm.ok(&[
+        "device",
+        "add",
+        &device,
+        &key,
+        "--role",
+        "player",
+        "--character",
+        "Osric",
+    ]);
+    assert_eq!(common::carry(&gm.db, &player.db, dir.path()).code, 0);
+    let out = player.run(&["sync", "invite"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("only a GM"), "{}", out.stderr);
+    // A device that lost its keys takes them again from the GM's code.
+    common::forget_keys(&player.db);
+    let code = common::join_code(&gm.db);
+    let out = player.ok(&["sync", "key", &code]);
+    assert!(out.contains("took in"), "{out}");
+    assert_eq!(ring_of(&player.db), ring_of(&gm.db));
+    // Another campaign's code is refused.
+    let other = Scratch::with_osric();
+    let out = player.run(&["sync", "key", &common::join_code(&other.db)]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("another campaign"), "{}", out.stderr);
+}
