@@ -454,6 +454,55 @@ impl Store {
         Ok(())
     }
 
+    /// Keeps several values of the sync state in one transaction, in the order given (so a
+    /// mark written last is never ahead of what it marks).
+    pub fn put_sync_states(&mut self, items: &[(String, Vec<u8>)]) -> Result<(), StoreError> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        {
+            let mut stmt = tx.prepare_cached(
+                "INSERT INTO sync_state (key, value) VALUES (?1, ?2)
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            )?;
+            for (k, v) in items {
+                stmt.execute(rusqlite::params![k, v])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The keys of the sync state that start with `prefix`.
+    pub fn sync_state_keys(&self, prefix: &str) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT key FROM sync_state WHERE substr(key, 1, ?2) = ?1")?;
+        let keys = stmt
+            .query_map(rusqlite::params![prefix, prefix.len() as i64], |r| r.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok(keys)
+    }
+
+    /// Drops values of the sync state (a cache laid out anew).
+    pub fn drop_sync_state(&mut self, keys: &[&str]) -> Result<(), StoreError> {
+        for k in keys {
+            self.conn
+                .execute("DELETE FROM sync_state WHERE key = ?1", [k])?;
+        }
+        Ok(())
+    }
+
+    /// The events stored in rows `after + 1 ..= upto` (a page of what was recorded or
+    /// imported since row `after`), in the total order.
+    pub fn events_in_rows(&self, after: i64, upto: i64) -> Result<Vec<Envelope>, StoreError> {
+        read_events_where(
+            &self.conn,
+            "WHERE rowid > ?1 AND rowid <= ?2",
+            rusqlite::params![after, upto],
+        )
+    }
+
     /// Returns the snapshots, latest first.
     pub fn snapshots(&self) -> Result<Vec<Snapshot>, StoreError> {
         read_snapshots(&self.conn)

@@ -18,17 +18,18 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod crypt;
+pub mod layout;
 pub mod net;
 
 pub use crypt::{Keyring, Rotation};
 
-use automerge::{
-    transaction::Transactable, AutoCommit, ChangeHash, ReadDoc, ScalarValue, Value, ROOT,
-};
+use automerge::{transaction::Transactable, Automerge, ReadDoc, ScalarValue, Value, ROOT};
+use layout::{Counts, Shelf, VolumeId};
 use leechbook_core::ids::{DeviceId, EventId};
 use leechbook_core::Envelope;
 use leechbook_store::codec::{decode_envelope, encode_envelope};
 use leechbook_store::{ReadLog, Store, StoreError};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// What went wrong in a sync.
@@ -170,160 +171,178 @@ pub(crate) fn put_rotations(
     Ok(())
 }
 
-/// The automerge mirror of a campaign's log.
+/// The first bytes of a sync file (a join file puts the campaign's keys before them).
+const SYNC_FILE: &[u8] = b"LEECHBOOK-SYNC-2\n";
+
+/// What a sync file carries: the sender's index document, the volumes it sends (each whole:
+/// a volume is bounded, and a whole one never builds on changes the receiver lacks), and the
+/// sender's count of events per volume (so a receiver can tell a volume the file leaves out
+/// because it holds it from one it lacks because an earlier file never arrived).
 pub struct Mirror {
-    doc: AutoCommit,
-    /// The campaign's keys: what seals the events put in and opens the events read out.
     ring: Keyring,
-    /// The heads of the document as the store keeps it (what the next save adds to).
-    saved: Vec<ChangeHash>,
-    /// The sizes of what the store keeps: the whole document and the changes appended to it.
-    kept: (usize, usize),
+    /// The index document.
+    pub index: Automerge,
+    /// The volumes carried whole.
+    pub volumes: BTreeMap<VolumeId, Automerge>,
+    /// The volumes carried as the changes a known peer lacks (they build on changes it was
+    /// sent before).
+    pub changes: BTreeMap<VolumeId, Vec<u8>>,
+    /// The sender's events per volume.
+    pub counts: Counts,
 }
 
 impl Mirror {
     /// An empty mirror of a campaign whose keys are `ring`.
     pub fn new(ring: Keyring) -> Mirror {
         Mirror {
-            doc: AutoCommit::new(),
             ring,
-            saved: Vec::new(),
-            kept: (0, 0),
+            index: Automerge::new(),
+            volumes: BTreeMap::new(),
+            changes: BTreeMap::new(),
+            counts: Counts::new(),
         }
     }
 
-    /// Whether the document holds every change of `heads`.
-    pub fn holds(&mut self, heads: &[ChangeHash]) -> bool {
-        heads
-            .iter()
-            .all(|h| self.doc.get_change_by_hash(h).is_some())
-    }
-
-    /// Loads a mirror saved with [`Mirror::save`].
-    pub fn load(bytes: &[u8], ring: Keyring) -> Result<Mirror, SyncError> {
-        let mut doc = AutoCommit::load(bytes).map_err(|e| SyncError::NotSync(e.to_string()))?;
-        let saved = doc.get_heads();
-        Ok(Mirror {
-            doc,
-            ring,
-            saved,
-            kept: (bytes.len(), 0),
-        })
-    }
-
-    /// The whole document.
-    pub fn save(&mut self) -> Vec<u8> {
-        self.doc.save()
-    }
-
-    /// The document's heads (what it has seen).
-    pub fn heads(&mut self) -> Vec<ChangeHash> {
-        self.doc.get_heads()
-    }
-
-    /// The changes since `heads` (what a peer at those heads lacks).
-    pub fn changes_since(&mut self, heads: &[ChangeHash]) -> Vec<u8> {
-        self.doc.save_after(heads)
-    }
-
-    /// The head changes themselves: what a peer that holds these heads already has. An
-    /// export with nothing new sends them, so that no sync file is ever empty (an empty file
-    /// is refused like a truncated one).
-    pub fn head_changes(&mut self) -> Vec<u8> {
-        let heads = self.doc.get_heads();
-        heads
-            .iter()
-            .filter_map(|h| self.doc.get_change_by_hash(h))
-            .flat_map(|c| c.raw_bytes().to_vec())
-            .collect()
-    }
-
-    /// Adds envelopes not yet in the document.
+    /// Puts envelopes into their volumes (sealed), counts them and lists the counts in the
+    /// index. Returns how many were new to their volumes.
     pub fn add(&mut self, envelopes: &[Envelope]) -> Result<usize, SyncError> {
-        put_missing(&mut self.doc, envelopes, &self.ring)
-    }
-
-    /// The raw value filed under `key` (a sealed envelope), for tests and audits of what a
-    /// document shows to one who holds no key.
-    pub fn raw(&self, key: &str) -> Option<Vec<u8>> {
-        match self.doc.get(ROOT, key).ok().flatten() {
-            Some((Value::Scalar(s), _)) => match s.as_ref() {
-                ScalarValue::Bytes(b) => Some(b.clone()),
-                _ => None,
-            },
-            _ => None,
+        let mut by_volume: BTreeMap<VolumeId, Vec<Envelope>> = BTreeMap::new();
+        for e in envelopes {
+            by_volume
+                .entry(VolumeId::of(e))
+                .or_default()
+                .push(e.clone());
         }
+        let mut added = 0;
+        for (v, events) in by_volume {
+            let doc = self.volumes.entry(v).or_default();
+            let n = layout::put_events(doc, &events, &self.ring)?;
+            *self.counts.entry(v).or_default() += n as u64;
+            added += n;
+        }
+        layout::publish(&mut self.index, &self.counts, &[])?;
+        Ok(added)
     }
 
-    /// Every root key (event ids, and `keys/EPOCH` for rotations).
-    pub fn keys(&self) -> Vec<String> {
-        self.doc.keys(ROOT).collect()
+    /// The sync file's bytes.
+    pub fn save(&mut self) -> Vec<u8> {
+        let mut out = SYNC_FILE.to_vec();
+        let counts = layout::counts_to_bytes(&self.counts);
+        out.extend_from_slice(&(counts.len() as u32).to_le_bytes());
+        out.extend_from_slice(&counts);
+        let docs: Vec<(String, Vec<u8>)> = std::iter::once((String::new(), self.index.save()))
+            .chain(self.volumes.iter().map(|(v, d)| (v.name(), d.save())))
+            .chain(self.changes.iter().map(|(v, c)| (v.name(), c.clone())))
+            .collect();
+        out.extend_from_slice(&(docs.len() as u32).to_le_bytes());
+        for (name, bytes) in docs {
+            out.extend_from_slice(&(name.len() as u16).to_le_bytes());
+            out.extend_from_slice(name.as_bytes());
+            out.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+            out.extend_from_slice(&bytes);
+        }
+        out
     }
 
-    /// Every envelope the document holds, decoded (all must decode).
-    pub fn envelopes(&mut self) -> Result<Vec<Envelope>, SyncError> {
-        self.decoded()?
-            .into_iter()
-            .map(|(k, d)| d.map_err(|e| SyncError::BadEvent(format!("{k}: {e}"))))
-            .collect()
+    /// Reads a sync file strictly: every part must be there and every document must load
+    /// whole (automerge's incremental load keeps whatever prefix of a damaged document
+    /// parses, and a sync file is taken whole or not at all).
+    pub fn load(bytes: &[u8], ring: Keyring) -> Result<Mirror, SyncError> {
+        // An empty file is no sync file.
+        if bytes.is_empty() {
+            return Err(SyncError::NotSync("the file is empty".into()));
+        }
+        let bad = |why: &str| SyncError::NotSync(why.to_string());
+        let rest = bytes.strip_prefix(SYNC_FILE).ok_or_else(|| {
+            bad("it does not start as one (an older Leechbook's file, or not a sync file)")
+        })?;
+        let mut at = 0usize;
+        let mut take = |n: usize| -> Result<&[u8], SyncError> {
+            let s = rest.get(at..at + n).ok_or_else(|| bad("it is cut short"))?;
+            at += n;
+            Ok(s)
+        };
+        let n = u32::from_le_bytes(take(4)?.try_into().map_err(|_| bad("cut short"))?) as usize;
+        let counts =
+            layout::counts_from_bytes(take(n)?).ok_or_else(|| bad("its counts do not read"))?;
+        let docs = u32::from_le_bytes(take(4)?.try_into().map_err(|_| bad("cut short"))?);
+        let mut m = Mirror::new(ring);
+        m.counts = counts;
+        for i in 0..docs {
+            let len = u16::from_le_bytes(take(2)?.try_into().map_err(|_| bad("cut short"))?);
+            let name = std::str::from_utf8(take(usize::from(len))?)
+                .map_err(|_| bad("a document's name does not read"))?
+                .to_string();
+            let len = u32::from_le_bytes(take(4)?.try_into().map_err(|_| bad("cut short"))?);
+            let bytes = take(len as usize)?;
+            // Changes whose base is missing parse (a delta for a known peer); whether the
+            // receiver holds that base is checked when it merges them.
+            let doc = match automerge::Automerge::load_with_options(
+                bytes,
+                automerge::LoadOptions::new().on_partial_load(automerge::OnPartialLoad::Error),
+            ) {
+                Ok(doc) => Some(doc),
+                Err(automerge::AutomergeError::MissingDeps) if i > 0 => None,
+                Err(e) => return Err(SyncError::NotSync(e.to_string())),
+            };
+            match (i, name.is_empty(), doc) {
+                (0, true, Some(doc)) => m.index = doc,
+                (0, _, _) => return Err(bad("it does not start with the campaign's index")),
+                (_, _, doc) => {
+                    let v = VolumeId::parse(&name)
+                        .ok_or_else(|| bad("a volume's name does not read"))?;
+                    match doc {
+                        Some(doc) => {
+                            m.volumes.insert(v, doc);
+                        }
+                        None => {
+                            m.changes.insert(v, bytes.to_vec());
+                        }
+                    }
+                }
+            }
+        }
+        if at != rest.len() {
+            return Err(bad("it runs on past its last document"));
+        }
+        Ok(m)
     }
 
-    /// The entries that changed between two sets of heads (what a merge brought), each
-    /// decoded or with why it does not decode. Only those entries are read: an import decodes
-    /// what is new to it, not the whole document.
-    pub fn entries_between(&mut self, before: &[ChangeHash], after: &[ChangeHash]) -> Vec<Entry> {
-        entries_of(&self.ring, self.doc.diff(before, after))
-    }
-
-    fn decoded(&mut self) -> Result<Vec<Entry>, SyncError> {
-        let keys: Vec<String> = self.doc.keys(ROOT).filter(|k| !is_rotation(k)).collect();
-        let mut out = Vec::with_capacity(keys.len());
-        for k in keys {
-            let value = self
-                .doc
-                .get(ROOT, k.as_str())
-                .map_err(|e| SyncError::NotSync(e.to_string()))?;
-            let decoded = entry(&self.ring, &k, value.as_ref().map(|(v, _)| v));
-            out.push((k, decoded));
+    /// Every envelope the volumes hold, opened and decoded (all must).
+    pub fn envelopes(&self) -> Result<Vec<Envelope>, SyncError> {
+        let mut out = Vec::new();
+        for doc in self.volumes.values() {
+            for key in doc.keys(ROOT).filter(|k| !is_rotation(k)) {
+                let value = doc
+                    .get(ROOT, key.as_str())
+                    .map_err(|e| SyncError::NotSync(e.to_string()))?;
+                let env = entry(&self.ring, &key, value.as_ref().map(|(v, _)| v))
+                    .map_err(|e| SyncError::BadEvent(format!("{key}: {e}")))?;
+                out.push(env);
+            }
         }
         Ok(out)
     }
 
-    /// Merges another mirror's changes (bytes from [`Mirror::save`] or
-    /// [`Mirror::changes_since`]) into a copy, checks that they parse whole and that their
-    /// base is here, and only then into this one. What the entries hold is the importer's to
-    /// check ([`Mirror::unheld`]).
-    pub fn merge_bytes(&mut self, bytes: &[u8]) -> Result<(), SyncError> {
-        // An empty file is no sync file (automerge would load it as an empty document).
-        if bytes.is_empty() {
-            return Err(SyncError::NotSync("the file is empty".into()));
-        }
-        // Strictly parsed first: automerge's incremental load keeps whatever prefix of a
-        // damaged file parses, and a sync file is taken whole or not at all. Changes whose
-        // base is missing parse; whether this document holds that base is checked below.
-        match automerge::Automerge::load_with_options(
-            bytes,
-            automerge::LoadOptions::new().on_partial_load(automerge::OnPartialLoad::Error),
-        ) {
-            Ok(_) | Err(automerge::AutomergeError::MissingDeps) => {}
-            Err(e) => return Err(SyncError::NotSync(e.to_string())),
-        }
-        let mut trial = self.doc.fork();
-        trial
-            .load_incremental(bytes)
-            .map_err(|e| SyncError::NotSync(e.to_string()))?;
-        if !trial.get_missing_deps(&[]).is_empty() {
-            return Err(SyncError::MissingChanges);
-        }
-        self.doc = trial;
-        Ok(())
+    /// The raw value filed under `key` in any volume (a sealed envelope), for tests and
+    /// audits of what a file shows to one who holds no key.
+    pub fn raw(&self, key: &str) -> Option<Vec<u8>> {
+        self.volumes
+            .values()
+            .find_map(|doc| match doc.get(ROOT, key).ok().flatten() {
+                Some((Value::Scalar(s), _)) => match s.as_ref() {
+                    ScalarValue::Bytes(b) => Some(b.clone()),
+                    _ => None,
+                },
+                _ => None,
+            })
     }
 }
 
-/// Puts each envelope the document lacks under its id in the root map.
-pub(crate) fn put_missing(
+/// Puts each envelope the document lacks under its id in the root map, sealed under `ring`.
+pub(crate) fn put_missing<'a>(
     doc: &mut impl Transactable,
-    envelopes: &[Envelope],
+    envelopes: impl IntoIterator<Item = &'a Envelope>,
     ring: &Keyring,
 ) -> Result<usize, SyncError> {
     let mut added = 0;
@@ -342,37 +361,20 @@ pub(crate) fn put_missing(
     Ok(added)
 }
 
-/// Deletes root keys from a document: entries refused for good, so that they are never
-/// offered on. The deletion is a change of its own that travels with the document, so a hub
-/// and every device that merges it drop the entry too. A refused entry is one the roster
-/// here does not vouch for; a genuine one (a device whose roster event had not arrived) is
-/// not put again by its author, whose log keeps it: the GM carries it by a full export.
-pub(crate) fn drop_keys(doc: &mut impl Transactable, keys: &[String]) -> Result<(), SyncError> {
-    for k in keys {
-        let held = doc
-            .get(ROOT, k.as_str())
-            .map_err(|e| SyncError::NotSync(e.to_string()))?;
-        if held.is_some() {
-            doc.delete(ROOT, k.as_str())
-                .map_err(|e| SyncError::NotSync(e.to_string()))?;
-        }
-    }
-    Ok(())
-}
-
-/// The root keys of `doc` whose events the log lacks and that an import refuses (they do
+/// The root keys of a volume whose events the log lacks and that an import refuses (they do
 /// not decode, belong to another campaign, or the roster does not vouch for them): a
 /// document kept before refused entries were dropped still holds them. Genuine entries the
 /// log lacks (another ledger's event under a number this log holds, a deleted row) stay, for
-/// `verify` to report. Looked for only when the document has more entries than the log has
-/// events, so a sound ledger pays nothing.
+/// `verify` to report, and so do entries this device cannot open. Looked for only when the
+/// volume has more entries than the log has events of it (`held`), so a sound ledger pays
+/// nothing.
 pub(crate) fn refused_unheld(
     doc: &impl ReadDoc,
+    held: u64,
     store: &Store,
     ring: &Keyring,
 ) -> Result<Vec<String>, SyncError> {
-    let rotations = doc.keys(ROOT).filter(|k| is_rotation(k)).count();
-    if (doc.length(ROOT) - rotations) as u64 <= store.count()? {
+    if doc.length(ROOT) as u64 <= held {
         return Ok(Vec::new());
     }
     let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
@@ -400,6 +402,23 @@ pub(crate) fn refused_unheld(
         }
     }
     Ok(out)
+}
+
+/// Drops from the volumes `which` (about to be offered) the entries kept before refused
+/// entries were dropped (see [`refused_unheld`]).
+pub(crate) fn drop_refused(
+    shelf: &mut Shelf,
+    store: &Store,
+    which: &[VolumeId],
+) -> Result<(), SyncError> {
+    let ring = shelf.ring.clone();
+    for &v in which {
+        let held = shelf.counts.get(&v).copied().unwrap_or(0);
+        let doc = &mut shelf.volume(store, v)?.doc;
+        let keys = refused_unheld(doc, held, store, &ring)?;
+        layout::drop_in(doc, &keys)?;
+    }
+    Ok(())
 }
 
 /// A way to carry changes between devices.
@@ -433,132 +452,14 @@ impl Transport for FileTransport<'_> {
     }
 }
 
-/// The store keeps the document as a whole save plus the changes appended since (so that a
-/// sync writes what it added, not the whole document), and the last row of the log the
-/// document holds (so that a sync adds only the events recorded since, without reading the
-/// log). The mark is written last: a mark behind the document only means events are offered
-/// to it again, which adds nothing.
-pub(crate) const DOC_KEY: &str = "automerge-document";
-pub(crate) const INCREMENTS_KEY: &str = "automerge-increments";
-pub(crate) const MARK_KEY: &str = "automerge-row";
 const REFUSED_KEY: &str = "sync-refused";
 
 fn peer_key(peer: DeviceId) -> String {
-    format!("peer-heads:{peer}")
+    format!("peer-counts:{peer}")
 }
 
-/// The document as the store keeps it.
-pub(crate) struct Kept {
-    /// The whole document as last saved (empty when there is none).
-    pub base: Vec<u8>,
-    /// The changes appended since.
-    pub increments: Vec<u8>,
-    /// The last row of the log it holds.
-    pub mark: i64,
-}
-
-pub(crate) fn kept(store: &Store) -> Result<Kept, SyncError> {
-    let base = store.sync_state(DOC_KEY)?.unwrap_or_default();
-    if base.is_empty() {
-        return Ok(Kept {
-            base,
-            increments: Vec::new(),
-            mark: 0,
-        });
-    }
-    let increments = store.sync_state(INCREMENTS_KEY)?.unwrap_or_default();
-    let mark = store
-        .sync_state(MARK_KEY)?
-        .and_then(|b| <[u8; 8]>::try_from(b.as_slice()).ok())
-        .map_or(0, i64::from_le_bytes);
-    Ok(Kept {
-        base,
-        increments,
-        mark,
-    })
-}
-
-/// Keeps what the document gained since it was last kept: appended, or saved whole when the
-/// appended changes have grown to half the whole. Then the mark.
-/// Whether the document is next kept whole (none kept yet, or the appended changes have grown
-/// to half the whole).
-pub(crate) fn wants_whole((base, increments): (usize, usize)) -> bool {
-    base == 0 || increments > base / 2
-}
-
-/// `save(true)` gives the whole document, `save(false)` the changes since it was last kept.
-pub(crate) fn keep(
-    store: &mut Store,
-    kept: (usize, usize),
-    save: impl FnOnce(bool) -> Vec<u8>,
-    mark: i64,
-) -> Result<(usize, usize), SyncError> {
-    let (base, increments) = kept;
-    let now = if wants_whole(kept) {
-        let doc = save(true);
-        store.put_sync_state(DOC_KEY, &doc)?;
-        store.put_sync_state(INCREMENTS_KEY, &[])?;
-        (doc.len(), 0)
-    } else {
-        let chunk = save(false);
-        if !chunk.is_empty() {
-            let mut all = store.sync_state(INCREMENTS_KEY)?.unwrap_or_default();
-            all.extend_from_slice(&chunk);
-            store.put_sync_state(INCREMENTS_KEY, &all)?;
-        }
-        (base, increments + chunk.len())
-    };
-    store.put_sync_state(MARK_KEY, &mark.to_le_bytes())?;
-    Ok(now)
-}
-
-impl Mirror {
-    /// Keeps the document in the store, holding the log up to row `mark`.
-    fn keep_in(&mut self, store: &mut Store, mark: i64) -> Result<(), SyncError> {
-        // Pending operations become a change first: `save_after` leaves them out.
-        self.doc.commit();
-        let (doc, saved) = (&mut self.doc, &self.saved);
-        self.kept = keep(
-            store,
-            self.kept,
-            |whole| {
-                if whole {
-                    doc.save()
-                } else {
-                    doc.save_after(saved)
-                }
-            },
-            mark,
-        )?;
-        self.saved = self.doc.get_heads();
-        Ok(())
-    }
-}
-
-/// The store's kept mirror, brought up to date with its log (rebuilt from the log when it is
-/// missing or does not load: it is a cache), and the last row of the log it holds.
-pub fn mirror_of(store: &Store, ring: Keyring) -> Result<(Mirror, i64), SyncError> {
-    let k = kept(store)?;
-    let loaded = (!k.base.is_empty())
-        .then(|| {
-            let mut m = Mirror::load(&k.base, ring.clone()).ok()?;
-            m.doc.load_incremental(&k.increments).ok()?;
-            m.kept.1 = k.increments.len();
-            m.saved = m.doc.get_heads();
-            Some(m)
-        })
-        .flatten();
-    let (mut m, mark) = match loaded {
-        Some(m) => (m, k.mark),
-        None => (Mirror::new(ring), 0),
-    };
-    let (new, mark) = store.events_after_row(mark)?;
-    m.add(&new)?;
-    put_rotations(&mut m.doc, &crypt::rotations_of(store)?)?;
-    // A document kept before refused entries were dropped drops them now.
-    let refused = refused_unheld(&m.doc, store, &m.ring)?;
-    drop_keys(&mut m.doc, &refused)?;
-    Ok((m, mark))
+fn peer_heads_key(peer: DeviceId) -> String {
+    format!("peer-volume-heads:{peer}")
 }
 
 /// What a merge brought, opened: first the key rotations it carries that wrap a key for this
@@ -611,12 +512,96 @@ pub struct Exported {
     pub events: usize,
     /// The bytes sent.
     pub bytes: usize,
-    /// Whether only the changes the peer lacks were sent (else the whole document).
+    /// Whether only the volumes the peer lacks were sent (else every volume).
     pub incremental: bool,
 }
 
-/// Exports through a transport: to a known peer, the changes since the last export to it;
-/// otherwise the whole document. Records what the peer now holds.
+/// The shelf of `store` under `ring`, caught up with its log and with refused entries kept
+/// before dropped, its counts and rotations in the index.
+fn shelf_of(store: &mut Store, ring: Keyring) -> Result<Shelf, SyncError> {
+    let mut shelf = Shelf::open(store, ring)?;
+    shelf.catch_up(store)?;
+    shelf.publish(store)?;
+    Ok(shelf)
+}
+
+/// The sync file of a shelf: its index, its counts and the volumes `send` picks, each whole
+/// or (where `peer` gives the heads a known peer was last sent and the volume holds them)
+/// as the changes since; each read from the store one at a time and rid first of refused
+/// entries kept from before they were dropped. Returns the file and the heads sent.
+fn file_of(
+    shelf: &mut Shelf,
+    store: &Store,
+    send: impl Fn(&VolumeId) -> bool,
+    peer: &Heads,
+) -> Result<(Vec<u8>, Heads), SyncError> {
+    let mut m = Mirror::new(shelf.ring.clone());
+    m.index = shelf.index.doc.clone();
+    m.counts = shelf.counts.clone();
+    let mut sent = peer.clone();
+    for v in shelf.all_volumes(store)? {
+        if !send(&v) {
+            continue;
+        }
+        drop_refused(shelf, store, &[v])?;
+        let doc = &shelf.volume(store, v)?.doc;
+        match peer.get(&v) {
+            Some(h) if !h.is_empty() && h.iter().all(|h| doc.get_change_by_hash(h).is_some()) => {
+                m.changes.insert(v, doc.save_after(h));
+            }
+            _ => {
+                m.volumes.insert(v, doc.clone());
+            }
+        }
+        sent.insert(v, doc.get_heads());
+    }
+    Ok((m.save(), sent))
+}
+
+/// Heads per volume (what a known peer was last sent).
+type Heads = BTreeMap<VolumeId, Vec<automerge::ChangeHash>>;
+
+fn heads_to_bytes(h: &Heads) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (v, hs) in h {
+        out.extend_from_slice(v.device.as_bytes());
+        out.extend_from_slice(&v.number.to_le_bytes());
+        out.extend_from_slice(&(hs.len() as u16).to_le_bytes());
+        for x in hs {
+            out.extend_from_slice(&x.0);
+        }
+    }
+    out
+}
+
+fn heads_from_bytes(b: &[u8]) -> Heads {
+    let mut out = Heads::new();
+    let mut at = 0;
+    while at + 22 <= b.len() {
+        let Ok(device) = uuid::Uuid::from_slice(&b[at..at + 16]) else {
+            break;
+        };
+        let number = u32::from_le_bytes([b[at + 16], b[at + 17], b[at + 18], b[at + 19]]);
+        let n = usize::from(u16::from_le_bytes([b[at + 20], b[at + 21]]));
+        at += 22;
+        let hs: Vec<automerge::ChangeHash> = (0..n)
+            .filter_map(|i| b.get(at + 32 * i..at + 32 * (i + 1)))
+            .filter_map(|c| automerge::ChangeHash::try_from(c).ok())
+            .collect();
+        at += 32 * n;
+        out.insert(
+            VolumeId {
+                device: DeviceId(device),
+                number,
+            },
+            hs,
+        );
+    }
+    out
+}
+
+/// Exports through a transport: to a known peer, the volumes that gained events since the
+/// last export to it; otherwise every volume. Records what the peer now holds.
 pub fn export(
     store: &mut Store,
     t: &mut dyn Transport,
@@ -624,48 +609,55 @@ pub fn export(
 ) -> Result<Exported, SyncError> {
     let before = crypt::keyring_of(store)?;
     let ring = crypt::ring_for_sync(store)?;
-    let (mut m, mark) = mirror_of(store, ring.clone())?;
+    let mut shelf = shelf_of(store, ring.clone())?;
     let known = match to {
-        Some(peer) => store.sync_state(&peer_key(peer))?.map(|b| {
-            b.chunks_exact(32)
-                .filter_map(|c| ChangeHash::try_from(c).ok())
-                .collect::<Vec<_>>()
-        }),
+        Some(peer) => store
+            .sync_state(&peer_key(peer))?
+            .and_then(|b| layout::counts_from_bytes(&b)),
         None => None,
     };
-    let (bytes, incremental) = match known {
-        Some(heads) if m.holds(&heads) => match m.changes_since(&heads) {
-            delta if delta.is_empty() => match m.head_changes() {
-                h if h.is_empty() => (m.save(), false),
-                h => (h, true),
-            },
-            delta => (delta, true),
-        },
-        _ => (m.save(), false),
+    let peer_heads = match (to, &known) {
+        (Some(peer), Some(_)) => store
+            .sync_state(&peer_heads_key(peer))?
+            .map(|b| heads_from_bytes(&b))
+            .unwrap_or_default(),
+        _ => Heads::new(),
     };
+    let counts = shelf.counts.clone();
+    let (bytes, sent) = file_of(
+        &mut shelf,
+        store,
+        |v| match &known {
+            Some(k) => counts.get(v).copied().unwrap_or(0) > k.get(v).copied().unwrap_or(0),
+            None => true,
+        },
+        &peer_heads,
+    )?;
     t.send(&bytes)?;
     crypt::keep_gains(store, before.as_ref(), &ring, &[])?;
-    m.keep_in(store, mark)?;
+    shelf.keep(store)?;
     if let Some(peer) = to {
-        let heads: Vec<u8> = m.heads().iter().flat_map(|h| h.0).collect();
-        store.put_sync_state(&peer_key(peer), &heads)?;
+        store.put_sync_states(&[
+            (peer_heads_key(peer), heads_to_bytes(&sent)),
+            (peer_key(peer), layout::counts_to_bytes(&shelf.counts)),
+        ])?;
     }
     Ok(Exported {
         events: store.count()? as usize,
         bytes: bytes.len(),
-        incremental,
+        incremental: known.is_some(),
     })
 }
 
-/// A join file for a new device (`sync invite FILE`): the campaign's keys, then the whole
-/// document. Whoever holds it reads the campaign; the GM hands it over like a key.
+/// A join file for a new device (`sync invite FILE`): the campaign's keys, then every
+/// volume. Whoever holds it reads the campaign; the GM hands it over like a key.
 pub fn invite(store: &mut Store) -> Result<Vec<u8>, SyncError> {
     let before = crypt::keyring_of(store)?;
     let ring = crypt::ring_for_sync(store)?;
-    let (mut m, mark) = mirror_of(store, ring.clone())?;
-    let bytes = m.save();
+    let mut shelf = shelf_of(store, ring.clone())?;
+    let (bytes, _) = file_of(&mut shelf, store, |_| true, &Heads::new())?;
     crypt::keep_gains(store, before.as_ref(), &ring, &[])?;
-    m.keep_in(store, mark)?;
+    shelf.keep(store)?;
     Ok(ring.invitation(&bytes))
 }
 
@@ -753,8 +745,9 @@ pub fn import_bytes(store: &mut Store, bytes: &[u8]) -> Result<usize, SyncError>
     import_changes(store, bytes, Acceptance::Whole).map(|i| i.added)
 }
 
-/// Imports sync data into the store, refusing what does not check out as `mode` says. Only
-/// the entries the data changed are decoded, and only the log's roster events are read.
+/// Imports a sync file (or a join file) into the store, refusing what does not check out as
+/// `mode` says. Only the volumes the file carries are loaded, and only the entries its
+/// volumes add are decoded.
 pub fn import_changes(
     store: &mut Store,
     bytes: &[u8],
@@ -773,35 +766,78 @@ pub fn import_changes(
         }
         None => (crypt::ring_for_sync(store)?, bytes),
     };
-    let (mut m, _) = mirror_of(store, ring.clone())?;
-    let before = m.heads();
-    m.merge_bytes(bytes)?;
-    let after = m.heads();
-    if after == before {
-        // Nothing the document lacks: nothing to take in and nothing to keep, so an import
-        // that adds nothing writes nothing (what mirror_of added in memory is a cache), but
-        // the keys a join file brought.
-        if held_ring.is_some() {
-            crypt::keep_gains(store, held_ring.as_ref(), &ring, &[])?;
+    let file = Mirror::load(bytes, ring.clone())?;
+    let mut shelf = Shelf::open(store, ring.clone())?;
+    shelf.catch_up(store)?;
+    // A volume the sender holds more of than this ledger, left out of the file: an earlier
+    // file to this device never arrived.
+    if file.counts.iter().any(|(v, n)| {
+        !file.volumes.contains_key(v)
+            && !file.changes.contains_key(v)
+            && *n > shelf.counts.get(v).copied().unwrap_or(0)
+    }) {
+        return Err(SyncError::MissingChanges);
+    }
+    let mut before = BTreeMap::new();
+    let mut changed = false;
+    for (v, mut doc) in file.volumes {
+        let kept = shelf.volume(store, v)?;
+        let heads = kept.doc.get_heads();
+        kept.doc
+            .merge(&mut doc)
+            .map_err(|e| SyncError::NotSync(e.to_string()))?;
+        changed |= kept.doc.get_heads() != heads;
+        before.insert(v, heads);
+    }
+    for (v, changes) in &file.changes {
+        let kept = shelf.volume(store, *v)?;
+        let heads = kept.doc.get_heads();
+        // Changes that build on changes this ledger lacks: an earlier file never arrived.
+        let mut trial = kept.doc.clone();
+        trial
+            .load_incremental(changes)
+            .map_err(|e| SyncError::NotSync(e.to_string()))?;
+        if !trial.get_missing_deps(&[]).is_empty() {
+            return Err(SyncError::MissingChanges);
         }
+        kept.doc = trial;
+        changed |= kept.doc.get_heads() != heads;
+        before.insert(*v, heads);
+    }
+    let index_heads = shelf.index.doc.get_heads();
+    let mut index = file.index;
+    shelf
+        .index
+        .doc
+        .merge(&mut index)
+        .map_err(|e| SyncError::NotSync(e.to_string()))?;
+    if !changed && shelf.index.doc.get_heads() == index_heads {
+        // Nothing the documents lack: nothing to take in and nothing to keep, so an import
+        // that adds nothing writes nothing (what the shelf caught up in memory is a cache),
+        // but the keys a join file brought.
+        crypt::keep_gains(store, held_ring.as_ref(), &ring, &[])?;
         return Ok(Imported::default());
     }
-    let rotations = rotations_in(&m.doc);
-    let (entries, gained) = {
-        let doc = &mut m.doc;
-        open_entries(store, &mut ring, &rotations, |r| {
-            entries_of(r, doc.diff(&before, &after))
-        })?
-    };
-    m.ring = ring.clone();
+    let rotations = rotations_in(&shelf.index.doc);
+    let (entries, gained) = open_entries(store, &mut ring, &rotations, |r| {
+        let mut all = Vec::new();
+        for (v, from) in &before {
+            if let Some((_, kept)) = shelf.loaded().find(|(lv, _)| *lv == v) {
+                all.extend(entries_of(r, kept.doc.diff(from, &kept.doc.get_heads())));
+            }
+        }
+        all
+    })?;
     let (imported, dropped) = take_in(store, entries, mode)?;
     crypt::keep_gains(store, held_ring.as_ref(), &ring, &gained)?;
-    // What was refused for good never enters the document kept and offered on.
-    drop_keys(&mut m.doc, &dropped)?;
-    // The events are in; the document is a cache, so failing to keep it loses nothing (the
-    // next sync rebuilds what is missing from the log).
-    let mark = store.last_row()?;
-    let _ = m.keep_in(store, mark);
+    // What was refused for good never enters the documents kept and offered on.
+    for v in before.keys() {
+        layout::drop_in(&mut shelf.volume(store, *v)?.doc, &dropped)?;
+    }
+    // The events are in; the documents are a cache, so failing to keep them loses nothing
+    // (the next sync rebuilds what is missing from the log).
+    shelf.ring = ring;
+    let _ = shelf.catch_up(store).and_then(|_| shelf.keep(store));
     Ok(imported)
 }
 
@@ -988,79 +1024,78 @@ pub fn signature_problems(
         .collect()
 }
 
-/// What the kept sync document holds that the log does not hold, or holds otherwise, one
-/// line per event (`verify`). The document is a cache of the log: it never holds an event
+/// What the kept sync documents hold that the log does not hold, or holds otherwise, one
+/// line per event (`verify`). The volumes are a cache of the log: they never hold an event
 /// the log lacks, except what remains of a deleted row, or another ledger's event under a
 /// device number this log holds (a copied ledger file).
 pub fn document_problems(store: &Store, log: &[Envelope]) -> Result<Vec<String>, SyncError> {
     use std::collections::HashMap;
-    let k = kept(store)?;
     let Some(ring) = crypt::keyring_of(store)? else {
         return Ok(Vec::new());
     };
-    if k.base.is_empty() {
+    let shelf = Shelf::open(store, ring.clone())?;
+    if shelf.mark == 0 {
         return Ok(Vec::new());
     }
-    let loaded = Mirror::load(&k.base, ring).and_then(|mut m| {
-        m.doc
-            .load_incremental(&k.increments)
-            .map_err(|e| SyncError::NotSync(e.to_string()))?;
-        Ok(m)
-    });
-    let mut m = match loaded {
-        Ok(m) => m,
-        Err(e) => {
-            return Ok(vec![format!(
-                "the sync document does not load ({e}); the next sync rebuilds it"
-            )])
-        }
-    };
     let by_id: HashMap<EventId, &Envelope> = log.iter().map(|e| (e.id, e)).collect();
     let by_seq: HashMap<(DeviceId, u64), EventId> =
         log.iter().map(|e| ((e.device, e.seq), e.id)).collect();
     let roster = leechbook_core::roster::Roster::from_log(log);
     let mut out = Vec::new();
-    for (key, decoded) in m.decoded()? {
-        let env = match decoded {
-            Ok(env) => env,
-            // Sealed under a key this device was not given: not this device's to check.
-            Err(Undecoded::NoKey(_)) => continue,
-            Err(e) => {
-                out.push(format!(
-                    "the sync document's entry {key} does not decode ({e})"
-                ));
-                continue;
-            }
+    for v in shelf.all_volumes(store)? {
+        let Some(kept) = layout::load_kept(store, &v.name())? else {
+            out.push(format!(
+                "the sync volume {} does not load; the next sync rebuilds it",
+                v.name()
+            ));
+            continue;
         };
-        match by_id.get(&env.id) {
-            Some(held) if encode_envelope(held) != encode_envelope(&env) => out.push(format!(
-                "event {}: the log's copy differs from the copy it was synced as (edited in the ledger file?)",
-                env.id
-            )),
-            Some(_) => {}
-            None => out.push(match by_seq.get(&(env.device, env.seq)) {
-                Some(held) => format!(
-                    "event {} (device {} #{}) is in the sync document, but the log holds event {held} as that number: two ledgers share device {}'s identity (a copied ledger file); on the copy, run `leechbook device reset --yes` and have the GM roster its new identity",
-                    env.id,
-                    env.device.short(),
-                    env.seq,
-                    env.device.short()
-                ),
-                None if env.campaign != store.campaign()
-                    || (roster.in_use() && signature_problem(&roster, &env).is_some()) =>
-                {
-                    format!(
-                        "event {} is in the sync document but was refused (another campaign's, tampered, forged or unrostered): the next sync drops it",
-                        env.id
-                    )
+        let doc = &kept.doc;
+        for key in doc.keys(ROOT).filter(|k| !is_rotation(k)) {
+            let value = doc
+                .get(ROOT, key.as_str())
+                .map_err(|e| SyncError::NotSync(e.to_string()))?;
+            let env = match entry(&ring, &key, value.as_ref().map(|(v, _)| v)) {
+                Ok(env) => env,
+                // Sealed under a key this device was not given: not this device's to check.
+                Err(Undecoded::NoKey(_)) => continue,
+                Err(e) => {
+                    out.push(format!(
+                        "the sync document's entry {key} does not decode ({e})"
+                    ));
+                    continue;
                 }
-                None => format!(
-                    "event {} (device {} #{}) is in the sync document but not in the log (a deleted row?)",
-                    env.id,
-                    env.device.short(),
-                    env.seq
-                ),
-            }),
+            };
+            match by_id.get(&env.id) {
+                Some(held) if encode_envelope(held) != encode_envelope(&env) => out.push(format!(
+                    "event {}: the log's copy differs from the copy it was synced as (edited in the ledger file?)",
+                    env.id
+                )),
+                Some(_) => {}
+                None => out.push(match by_seq.get(&(env.device, env.seq)) {
+                    Some(held) => format!(
+                        "event {} (device {} #{}) is in the sync document, but the log holds event {held} as that number: two ledgers share device {}'s identity (a copied ledger file); on the copy, run `leechbook device reset --yes` and have the GM roster its new identity",
+                        env.id,
+                        env.device.short(),
+                        env.seq,
+                        env.device.short()
+                    ),
+                    None if env.campaign != store.campaign()
+                        || (roster.in_use() && signature_problem(&roster, &env).is_some()) =>
+                    {
+                        format!(
+                            "event {} is in the sync document but was refused (another campaign's, tampered, forged or unrostered): the next sync drops it",
+                            env.id
+                        )
+                    }
+                    None => format!(
+                        "event {} (device {} #{}) is in the sync document but not in the log (a deleted row?)",
+                        env.id,
+                        env.device.short(),
+                        env.seq
+                    ),
+                }),
+            }
         }
     }
     Ok(out)

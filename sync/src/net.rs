@@ -1,39 +1,85 @@
 //! The network transport: automerge-repo's sync protocol over WebSocket, through samod.
 //!
-//! A campaign's document has the automerge-repo document id made of the campaign id's sixteen
-//! bytes, so every device, and any automerge-repo sync server, meets on the same document
-//! without being told its id. A device syncs by dialling a hub ([`sync_with`]): its mirror is
-//! offered, the sync protocol exchanges what each side lacks, and what came back is imported
+//! A campaign is many automerge-repo documents (see [`crate::layout`]): its index and its
+//! volumes, each with an id derived from the campaign (and the volume), so every device, and
+//! any automerge-repo sync server, meets on the same documents without being told their ids.
+//! A sync ([`sync_with`]) dials a hub and syncs the index; the counts it lists against this
+//! ledger's say which volumes either side lacks, and only those are synced (all at once, over
+//! the one connection); then this ledger's counts go into the index. What came in is imported
 //! event by event ([`Acceptance::EachEvent`]: a hub is open by design, so an event that does
 //! not check out is refused and reported, and the rest still land). The hub is either a
 //! standard automerge-repo sync server or a device running [`serve`], which imports into its
 //! own ledger what its peers send and offers its peers what its ledger gains.
 //!
-//! The file transport never depends on this module: both sit behind [`Transport`].
+//! The sync state of each document is fresh on each connection: a document is bounded (a
+//! volume) or small (the index), so the protocol's first message (a Bloom filter over the
+//! document's changes) is small too, and no state per peer needs keeping between connections.
+//!
+//! The file transport never depends on this module: both sit behind [`crate::Transport`].
 
+use crate::layout::{self, index_counts, Counts, Shelf, VolumeId};
 use crate::{
-    crypt, drop_keys, entries_of, keep, kept, open_entries, put_missing, put_rotations,
-    refused_unheld, rotations_in, take_in, Acceptance, Imported, Keyring, SyncError, Transport,
+    crypt, drop_refused, entries_of, open_entries, rotations_in, take_in, Acceptance, Imported,
+    Mirror, SyncError,
 };
-use automerge::{ChangeHash, ReadDoc};
+use automerge::{Automerge, ChangeHash};
 use futures::StreamExt;
 use leechbook_core::ids::CampaignId;
-use leechbook_core::Envelope;
 use leechbook_store::ReadLog;
 use leechbook_store::Store;
 use samod::storage::{InMemoryStorage, Storage, StorageKey};
-use samod::{BackoffConfig, ConnectionId, DocHandle, DocumentId, Repo, ShareConfig};
+pub use samod::DocumentId;
+use samod::{BackoffConfig, ConnectionId, DocHandle, Repo, ShareConfig};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// The automerge-repo document id of a campaign's document: the campaign id's bytes marked
-/// as a version 4 UUID. automerge-repo's JavaScript side accepts only versions 1 to 5 in a
-/// document id, and a campaign id is a version 7 UUID; in a v7 id the version and variant
-/// bits are constant, so overwriting them loses nothing and two campaigns never share a
-/// document.
-pub fn document_id(campaign: CampaignId) -> DocumentId {
-    let v4 = uuid::Builder::from_random_bytes(*campaign.as_bytes()).into_uuid();
-    DocumentId::try_from(v4.as_bytes().to_vec()).expect("a UUID is sixteen bytes")
+/// Sixteen bytes marked as a version 4 UUID, as automerge-repo's JavaScript side accepts only
+/// versions 1 to 5 in a document id.
+fn v4(bytes: [u8; 16]) -> DocumentId {
+    let id = uuid::Builder::from_random_bytes(bytes).into_uuid();
+    DocumentId::try_from(id.as_bytes().to_vec()).expect("a UUID is sixteen bytes")
+}
+
+/// The first eight bytes every document id of a campaign shares (so a hub can tell its
+/// campaign's documents from strangers').
+fn prefix(campaign: CampaignId) -> [u8; 8] {
+    let mut h = Sha256::new();
+    h.update(b"leechbook campaign documents v2");
+    h.update(campaign.as_bytes());
+    let d = h.finalize();
+    let mut out = [0u8; 8];
+    out.copy_from_slice(&d[..8]);
+    out
+}
+
+fn named(campaign: CampaignId, name: &str) -> DocumentId {
+    let mut h = Sha256::new();
+    h.update(campaign.as_bytes());
+    h.update(name.as_bytes());
+    let d = h.finalize();
+    let mut bytes = [0u8; 16];
+    bytes[..8].copy_from_slice(&prefix(campaign));
+    bytes[8..].copy_from_slice(&d[..8]);
+    v4(bytes)
+}
+
+/// The document id of a campaign's index.
+pub fn index_id(campaign: CampaignId) -> DocumentId {
+    named(campaign, "index")
+}
+
+/// The document id of one of a campaign's volumes.
+pub fn volume_id(campaign: CampaignId, v: VolumeId) -> DocumentId {
+    named(campaign, &v.name())
+}
+
+/// Whether a document id is one of the campaign's.
+fn is_campaigns(campaign: CampaignId, doc: &DocumentId) -> bool {
+    let mine = named(campaign, "");
+    doc.as_bytes().get(..8) == mine.as_bytes().get(..8)
 }
 
 fn net(what: impl std::fmt::Display) -> SyncError {
@@ -48,212 +94,162 @@ fn runtime() -> Result<tokio::runtime::Runtime, SyncError> {
         .map_err(net)
 }
 
-/// A sync engine's storage holding the campaign's document as the store keeps it (a whole
-/// save, and the changes appended since), where automerge-repo's storage layout puts it.
-async fn stored(campaign: CampaignId, seed: Seed) -> Result<InMemoryStorage, SyncError> {
-    let storage = InMemoryStorage::new();
-    if let Some((base, increments)) = seed {
-        let id = document_id(campaign).to_string();
-        let key = |kind: &str| {
-            StorageKey::from_parts([id.as_str(), kind, "leechbook"])
-                .map_err(|_| net("the campaign's document id does not make a storage key"))
-        };
-        storage.put(key("snapshot")?, base).await;
-        if !increments.is_empty() {
-            storage.put(key("incremental")?, increments).await;
-        }
-    }
-    Ok(storage)
+/// A sync engine's storage: documents in memory, and (for a device serving as a hub) the
+/// documents its ledger keeps, read from the ledger only when a peer asks for one.
+#[derive(Clone)]
+struct ShelfStorage {
+    mem: InMemoryStorage,
+    ledger: Option<Arc<Mutex<Store>>>,
+    /// Document id -> the name the ledger keeps it under.
+    names: Arc<Mutex<HashMap<String, String>>>,
 }
 
-/// A repo that shares the campaign's document with every peer and no other document (so a
-/// device serving as a hub is not a store for strangers' documents), seeded with the document
-/// as the store keeps it (a whole save and the changes appended since) when there is one.
-async fn seeded_repo(
-    campaign: CampaignId,
-    seed: Option<(Vec<u8>, Vec<u8>)>,
-) -> Result<Repo, SyncError> {
-    let id = document_id(campaign);
-    let storage = stored(campaign, seed).await?;
-    Ok(Repo::build_tokio()
+fn storage_key(doc: &DocumentId, kind: &str) -> Option<StorageKey> {
+    StorageKey::from_parts([doc.to_string().as_str(), kind, "leechbook"]).ok()
+}
+
+impl ShelfStorage {
+    fn new(ledger: Option<Store>) -> ShelfStorage {
+        ShelfStorage {
+            mem: InMemoryStorage::new(),
+            ledger: ledger.map(|s| Arc::new(Mutex::new(s))),
+            names: Arc::new(Mutex::new(HashMap::new())),
+        }
+    }
+
+    /// Holds a document: `whole` a save of it, `appended` changes after it.
+    async fn hold(&self, doc: &DocumentId, whole: Vec<u8>, appended: Vec<u8>) {
+        if let Some(k) = storage_key(doc, "snapshot") {
+            Storage::put(&self.mem, k, whole).await;
+        }
+        if let Some(k) = storage_key(doc, "incremental").filter(|_| !appended.is_empty()) {
+            Storage::put(&self.mem, k, appended).await;
+        }
+    }
+
+    /// Names a document the ledger keeps, to be read when asked for.
+    fn name(&self, doc: &DocumentId, name: String) {
+        if let Ok(mut names) = self.names.lock() {
+            names.insert(doc.to_string(), name);
+        }
+    }
+}
+
+impl Storage for ShelfStorage {
+    fn load(&self, key: StorageKey) -> impl Future<Output = Option<Vec<u8>>> + Send {
+        Storage::load(&self.mem, key)
+    }
+
+    fn load_range(
+        &self,
+        prefix: StorageKey,
+    ) -> impl Future<Output = HashMap<StorageKey, Vec<u8>>> + Send {
+        let this = self.clone();
+        async move {
+            let found = Storage::load_range(&this.mem, prefix.clone()).await;
+            if !found.is_empty() {
+                return found;
+            }
+            let Some(doc) = prefix.clone().into_iter().next() else {
+                return found;
+            };
+            let name = this.names.lock().ok().and_then(|n| n.get(&doc).cloned());
+            let (Some(name), Some(ledger)) = (name, this.ledger.as_ref()) else {
+                return found;
+            };
+            let kept = ledger
+                .lock()
+                .ok()
+                .and_then(|store| layout::kept_bytes(&store, &name).ok().flatten());
+            let Some((whole, appended)) = kept else {
+                return found;
+            };
+            let Ok(id) = doc.parse::<DocumentId>() else {
+                return found;
+            };
+            this.hold(&id, whole, appended).await;
+            Storage::load_range(&this.mem, prefix).await
+        }
+    }
+
+    fn put(&self, key: StorageKey, data: Vec<u8>) -> impl Future<Output = ()> + Send {
+        Storage::put(&self.mem, key, data)
+    }
+
+    fn delete(&self, key: StorageKey) -> impl Future<Output = ()> + Send {
+        Storage::delete(&self.mem, key)
+    }
+}
+
+/// A repo that shares the campaign's documents with every peer and no other document (so a
+/// device serving as a hub is not a store for strangers' documents). A hub (`announce`
+/// false) only answers for the documents a peer asks for, as the npm sync server does: a
+/// device that syncs three volumes is never sent the other three hundred.
+async fn campaign_repo(campaign: CampaignId, storage: ShelfStorage, announce: bool) -> Repo {
+    Repo::build_tokio()
         .with_storage(storage)
         .with_share_policy(move |doc: DocumentId, _peer| {
-            let config = if doc == id {
-                ShareConfig::read_write()
+            let config = if is_campaigns(campaign, &doc) {
+                ShareConfig {
+                    announce,
+                    ..ShareConfig::read_write()
+                }
             } else {
                 ShareConfig::none()
             };
             futures::stream::iter([config])
         })
         .load()
-        .await)
-}
-
-/// The campaign's document: from the repo's storage, or else from its peers.
-async fn find(repo: &Repo, campaign: CampaignId) -> Result<DocHandle, SyncError> {
-    repo.find(document_id(campaign))
         .await
-        .map_err(|_| net("the sync engine stopped"))?
-        .ok_or_else(|| net(format!("the hub holds no campaign {campaign}")))
 }
 
-/// A connection to a hub, carrying one campaign's document.
-pub struct NetworkTransport {
-    rt: tokio::runtime::Runtime,
-    repo: Repo,
-    doc: DocHandle,
-    conn: ConnectionId,
-    /// The heads of the document as the store kept it.
-    kept: Vec<ChangeHash>,
-    /// The heads of what this side offered (the kept document and the local events).
-    offered: Vec<ChangeHash>,
+/// A document: from the repo's storage, or else from its peers (`None` when none has it).
+async fn find(repo: &Repo, id: DocumentId) -> Result<Option<DocHandle>, SyncError> {
+    repo.find(id)
+        .await
+        .map_err(|_| net("the sync engine stopped"))
+}
+
+/// Waits for `f` for at most `timeout`, naming `what` in the error.
+async fn within<T>(
     timeout: Duration,
-    url: String,
+    url: &str,
+    what: &str,
+    f: impl Future<Output = T>,
+) -> Result<T, SyncError> {
+    tokio::time::timeout(timeout, f).await.map_err(|_| {
+        net(format!(
+            "the hub at {url} did not finish {what} within {} s; nothing half-done was kept, sync again",
+            timeout.as_secs()
+        ))
+    })
 }
 
-impl NetworkTransport {
-    /// Dials the hub at `url` (`ws://` or `wss://`) and offers `seed` (a saved document and
-    /// changes appended to it) with `local` (events not yet in it) put in, sealed under
-    /// `ring`, as the campaign's document, with the key rotations this ledger knows
-    /// (`rotations`); with no seed (a device joining), the hub must hold the campaign. Gives
-    /// up after `timeout`.
-    pub fn connect(
-        url: &str,
-        seed: Seed,
-        local: &[Envelope],
-        ring: &Keyring,
-        rotations: &[crate::Rotation],
-        timeout: Duration,
-    ) -> Result<NetworkTransport, SyncError> {
-        let campaign = ring.campaign();
-        let parsed = url::Url::parse(url)
-            .map_err(|e| net(format!("{url} is not a WebSocket address ({e})")))?;
-        if !matches!(parsed.scheme(), "ws" | "wss") {
-            return Err(net(format!(
-                "{url} is not a WebSocket address (it starts with ws:// or wss://)"
-            )));
-        }
-        let rt = runtime()?;
-        let seeded = seed.is_some();
-        let (repo, doc, conn, kept, offered) = rt.block_on(async {
-            let repo = seeded_repo(campaign, seed).await?;
-            // A seeded document is found, and the local events put in it, before any peer is
-            // connected: its heads then are exactly what this side offers, and nothing the hub
-            // sends can be mistaken for ours.
-            let local = if seeded {
-                let doc = find(&repo, campaign).await?;
-                let heads = doc.with_document(|d| {
-                    let kept = d.get_heads();
-                    put_in(d, local, ring, rotations)?;
-                    Ok::<_, SyncError>((kept, d.get_heads()))
-                })?;
-                Some((doc, heads))
-            } else {
-                None
-            };
-            let dialer = repo
-                .dial_websocket(
-                    parsed,
-                    BackoffConfig {
-                        initial_delay: Duration::from_millis(100),
-                        max_delay: Duration::from_secs(1),
-                        max_retries: Some(3),
-                    },
-                )
-                .map_err(|_| net("the sync engine stopped"))?;
-            let unreachable = || net(format!("could not reach a sync hub at {url}"));
-            tokio::time::timeout(timeout, dialer.established())
-                .await
-                .map_err(|_| unreachable())?
-                .map_err(|_| unreachable())?;
-            let conn = dialer.connection_id().ok_or_else(unreachable)?;
-            let (doc, (kept, offered)) = match local {
-                Some(found) => found,
-                None => {
-                    let doc = tokio::time::timeout(timeout, find(&repo, campaign))
-                        .await
-                        .map_err(|_| unreachable())??;
-                    (doc, (Vec::new(), Vec::new()))
-                }
-            };
-            Ok::<_, SyncError>((repo, doc, conn, kept, offered))
-        })?;
-        Ok(NetworkTransport {
-            rt,
-            repo,
-            doc,
-            conn,
-            kept,
-            offered,
-            timeout,
-            url: url.to_string(),
-        })
+/// Dials the hub at `url` (`ws://` or `wss://`) into `repo`. Returns the connection.
+async fn dial(repo: &Repo, url: &str, timeout: Duration) -> Result<ConnectionId, SyncError> {
+    let parsed =
+        url::Url::parse(url).map_err(|e| net(format!("{url} is not a WebSocket address ({e})")))?;
+    if !matches!(parsed.scheme(), "ws" | "wss") {
+        return Err(net(format!(
+            "{url} is not a WebSocket address (it starts with ws:// or wss://)"
+        )));
     }
-
-    fn wait(&self, what: &str, f: impl Future<Output = ()>) -> Result<(), SyncError> {
-        self.rt
-            .block_on(async { tokio::time::timeout(self.timeout, f).await })
-            .map_err(|_| {
-                net(format!(
-                    "the hub at {} did not finish {what} within {} s; nothing half-done was kept, sync again",
-                    self.url,
-                    self.timeout.as_secs()
-                ))
-            })
-    }
-
-    /// Waits until the hub holds everything this side holds, then hangs up.
-    pub fn finish(self) -> Result<(), SyncError> {
-        self.wait(
-            "taking our changes",
-            self.doc.they_have_our_changes(self.conn),
-        )?;
-        self.rt.block_on(self.repo.stop());
-        Ok(())
-    }
-}
-
-impl Transport for NetworkTransport {
-    fn send(&mut self, bytes: &[u8]) -> Result<(), SyncError> {
-        self.doc
-            .with_document(|d| d.load_incremental(bytes))
-            .map_err(|e| SyncError::NotSync(e.to_string()))?;
-        self.wait(
-            "taking our changes",
-            self.doc.they_have_our_changes(self.conn),
+    let dialer = repo
+        .dial_websocket(
+            parsed,
+            BackoffConfig {
+                initial_delay: Duration::from_millis(100),
+                max_delay: Duration::from_secs(1),
+                max_retries: Some(3),
+            },
         )
-    }
-
-    /// The changes the hub holds beyond what this side offered.
-    fn receive(&mut self) -> Result<Option<Vec<u8>>, SyncError> {
-        self.wait(
-            "sending its changes",
-            self.doc.we_have_their_changes(self.conn),
-        )?;
-        let bytes = self.doc.with_document(|d| d.save_after(&self.offered));
-        Ok((!bytes.is_empty()).then_some(bytes))
-    }
-}
-
-/// What to seed the sync engine with, given the document the store keeps and the events
-/// recorded since: the kept document, or (when none is kept) a new one of those events; and
-/// the events still to put in it. `None` for a ledger with no events at all (joining).
-type Seed = Option<(Vec<u8>, Vec<u8>)>;
-
-fn seed_of(
-    k: crate::Kept,
-    local: Vec<Envelope>,
-    ring: &Keyring,
-) -> Result<(Seed, Vec<Envelope>), SyncError> {
-    if !k.base.is_empty() {
-        return Ok((Some((k.base, k.increments)), local));
-    }
-    if local.is_empty() {
-        return Ok((None, local));
-    }
-    let mut m = crate::Mirror::new(ring.clone());
-    m.add(&local)?;
-    Ok((Some((m.save(), Vec::new())), Vec::new()))
+        .map_err(|_| net("the sync engine stopped"))?;
+    let unreachable = || net(format!("could not reach a sync hub at {url}"));
+    tokio::time::timeout(timeout, dialer.established())
+        .await
+        .map_err(|_| unreachable())?
+        .map_err(|_| unreachable())?;
+    dialer.connection_id().ok_or_else(unreachable)
 }
 
 /// What a network sync did.
@@ -263,72 +259,206 @@ pub struct NetSynced {
     pub imported: Imported,
     /// The events the ledger holds now.
     pub events: u64,
+    /// The volumes exchanged (sent or received).
+    pub volumes: usize,
 }
 
-/// Syncs the store with the hub at `url`: offers everything it holds, takes in what the hub
-/// holds that it lacks (each event checked; the refused are listed), and waits until the hub
-/// holds everything. The document is loaded once (by the sync engine, from what the store
-/// keeps); only the events recorded since the last sync are read from the log, only the
-/// entries the hub sent are decoded, and only what the document gained is written back.
+/// Syncs the store with the hub at `url`: the index first, then the volumes whose counts
+/// differ between the two sides (this ledger's and what the index lists), each both ways;
+/// takes in what came (each event checked; the refused are listed), then lists this ledger's
+/// counts in the index and waits until the hub holds everything. Only the volumes exchanged
+/// are loaded; only the events recorded since the last sync are read from the log.
 pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetSynced, SyncError> {
     let held_ring = crypt::keyring_of(store)?;
     let mut ring = crypt::ring_for_sync(store)?;
-    let k = kept(store)?;
-    let kept_sizes = (k.base.len(), k.increments.len());
-    let (local, _) = store.events_after_row(k.mark)?;
-    let (seed, local) = seed_of(k, local, &ring)?;
-    let rotations = crypt::rotations_of(store)?;
-    let t = NetworkTransport::connect(url, seed, &local, &ring, &rotations, timeout)?;
-    // A document kept before refused entries were dropped drops them now (and offers the
-    // deletion to the hub with everything else).
-    t.doc.with_document(|d| {
-        let keys = refused_unheld(d, store, &ring)?;
-        drop_in(d, &keys)
-    })?;
-    let kept_heads = t.kept.clone();
-    t.wait("sending its changes", t.doc.we_have_their_changes(t.conn))?;
-    // Take in what the hub sent, then keep the document exactly as taken in: if more arrived
-    // meanwhile, take that in too first (the kept document never holds an entry the log has
-    // not been offered).
-    let whole = crate::wants_whole(kept_sizes);
-    let mut from = t.offered.clone();
-    let mut imported = Imported::default();
-    let mut gained = Vec::new();
-    loop {
-        let (now, found) = t.doc.with_document(|d| (d.get_heads(), rotations_in(d)));
-        let (entries, more) = open_entries(store, &mut ring, &found, |r| {
-            t.doc.with_document(|d| entries_of(r, d.diff(&from, &now)))
-        })?;
-        gained.extend(more);
-        let (got, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
-        imported.added += got.added;
-        imported.refused = got.refused;
-        // Refused: out of the document kept and offered back. The heads move, so the loop
-        // goes round once more on a diff of deletions, which takes in nothing.
-        t.doc.with_document(|d| drop_in(d, &dropped))?;
-        let saved = t.doc.with_document(|d| {
-            (d.get_heads() == now).then(|| {
-                if whole {
-                    d.save()
-                } else {
-                    d.save_after(&kept_heads)
-                }
-            })
-        });
-        if let Some(bytes) = saved {
-            // A cache: failing to keep it loses nothing (the next sync offers the events
-            // again).
-            crypt::keep_gains(store, held_ring.as_ref(), &ring, &gained)?;
-            let mark = store.last_row()?;
-            let _ = keep(store, kept_sizes, |_| bytes, mark);
-            break;
+    let campaign = store.campaign();
+    let mut shelf = Shelf::open(store, ring.clone())?;
+    shelf.catch_up(store)?;
+    let joining = store.count()? == 0;
+    let storage = ShelfStorage::new(None);
+    let rt = runtime()?;
+    let (repo, conn) = rt.block_on(async {
+        if !joining {
+            // An index that lists nothing: merged with the hub's, it is the hub's own (what
+            // devices that pushed their volumes to this hub listed there; what this ledger
+            // listed on another hub says nothing of this one). A hub new to the campaign
+            // takes it, and then every volume.
+            storage
+                .hold(
+                    &index_id(campaign),
+                    layout::fresh_index(campaign)?.save(),
+                    Vec::new(),
+                )
+                .await;
         }
-        from = now;
-    }
-    t.finish()?;
+        let repo = campaign_repo(campaign, storage.clone(), true).await;
+        let conn = dial(&repo, url, timeout).await?;
+        Ok::<_, SyncError>((repo, conn))
+    })?;
+    let result = rt.block_on(exchange(
+        store, &mut shelf, &mut ring, &repo, conn, &storage, url, timeout,
+    ));
+    rt.block_on(repo.stop());
+    let (imported, gained, volumes) = result?;
+    crypt::keep_gains(store, held_ring.as_ref(), &ring, &gained)?;
+    // The documents are a cache: failing to keep them loses nothing (the next sync offers
+    // the events again).
+    let _ = shelf.keep(store);
     Ok(NetSynced {
         imported,
         events: store.count()?,
+        volumes,
+    })
+}
+
+/// The heart of [`sync_with`], on the sync engine's runtime.
+#[allow(clippy::too_many_arguments)]
+async fn exchange(
+    store: &mut Store,
+    shelf: &mut Shelf,
+    ring: &mut crate::Keyring,
+    repo: &Repo,
+    conn: ConnectionId,
+    storage: &ShelfStorage,
+    url: &str,
+    timeout: Duration,
+) -> Result<(Imported, Vec<crypt::Rotation>, usize), SyncError> {
+    let campaign = store.campaign();
+    let index = within(
+        timeout,
+        url,
+        "sending the campaign's index",
+        find(repo, index_id(campaign)),
+    )
+    .await??
+    .ok_or_else(|| net(format!("the hub at {url} holds no campaign {campaign}")))?;
+    within(
+        timeout,
+        url,
+        "sending the campaign's index",
+        index.we_have_their_changes(conn),
+    )
+    .await?;
+    let listed = index.with_document(|d| index_counts(d));
+    let ours = shelf.counts.clone();
+    let wanted: Vec<VolumeId> = listed
+        .keys()
+        .chain(ours.keys())
+        .copied()
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .filter(|v| ours.get(v).copied().unwrap_or(0) != listed.get(v).copied().unwrap_or(0))
+        .collect();
+    // Each volume as this ledger holds it (rid of refused entries kept from before they
+    // were dropped), then all of them found and synced at once.
+    drop_refused(shelf, store, &wanted)?;
+    let mut before: BTreeMap<VolumeId, Vec<ChangeHash>> = BTreeMap::new();
+    for v in &wanted {
+        let kept = shelf.volume(store, *v)?;
+        before.insert(*v, kept.doc.get_heads());
+        if !kept.doc.get_heads().is_empty() {
+            storage
+                .hold(&volume_id(campaign, *v), kept.doc.save(), Vec::new())
+                .await;
+        }
+    }
+    let finds =
+        futures::future::join_all(wanted.iter().map(|v| find(repo, volume_id(campaign, *v))));
+    let handles: Vec<(VolumeId, DocHandle)> = within(timeout, url, "sending volumes", finds)
+        .await?
+        .into_iter()
+        .zip(&wanted)
+        .filter_map(|(h, v)| Some((*v, h.ok()??)))
+        .collect();
+    // The hub may have announced a volume before this side held its copy: whatever the
+    // engine holds, this side's copy goes in.
+    for (v, h) in &handles {
+        if let Some((_, kept)) = shelf.loaded().find(|(lv, _)| *lv == v) {
+            let mut ours = kept.doc.clone();
+            h.with_document(|d| d.merge(&mut ours))
+                .map_err(|e| SyncError::NotSync(e.to_string()))?;
+        }
+    }
+    let syncs = futures::future::join_all(handles.iter().map(|(_, h)| async move {
+        h.we_have_their_changes(conn).await;
+        h.they_have_our_changes(conn).await;
+    }));
+    within(timeout, url, "exchanging volumes", syncs).await?;
+    // The volumes as they are now: what is taken in is exactly what is kept (changes that
+    // arrive later stay on the hub for the next sync, never in a kept volume the log was not
+    // offered).
+    let mut docs: BTreeMap<VolumeId, Automerge> = handles
+        .iter()
+        .map(|(v, h)| (*v, h.with_document(|d| d.clone())))
+        .collect();
+    let rotations = index.with_document(|d| rotations_in(d));
+    let (entries, gained) = open_entries(store, ring, &rotations, |r| {
+        docs.iter()
+            .flat_map(|(v, d)| {
+                let from = before.get(v).cloned().unwrap_or_default();
+                entries_of(r, d.diff(&from, &d.get_heads()))
+            })
+            .collect()
+    })?;
+    let (imported, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
+    // Refused: out of the documents kept and offered back (the hub takes the deletions).
+    for (v, h) in &handles {
+        h.with_document(|d| layout::drop_in(d, &dropped))?;
+        if let Some(mut doc) = docs.remove(v) {
+            layout::drop_in(&mut doc, &dropped)?;
+            shelf.set_volume(*v, doc);
+        }
+    }
+    shelf.ring = ring.clone();
+    shelf.catch_up(store)?;
+    // This ledger's counts (and rotations) into the index, for the others to see.
+    let rotations = crypt::rotations_of(store)?;
+    let counts: Counts = shelf.counts.clone();
+    index.with_document(|d| layout::publish(d, &counts, &rotations))?;
+    let syncs = futures::future::join_all(
+        std::iter::once(&index)
+            .chain(handles.iter().map(|(_, h)| h))
+            .map(|h| h.they_have_our_changes(conn)),
+    );
+    within(timeout, url, "taking our changes", syncs).await?;
+    shelf.index.doc = index.with_document(|d| d.clone());
+    Ok((imported, gained, handles.len()))
+}
+
+/// Pushes a mirror's documents (its index and volumes, as they are) to the hub at `url`, and
+/// waits until the hub holds them. For tests and tools that put documents on a hub without a
+/// ledger (a forger, in the tests).
+pub fn push(
+    url: &str,
+    campaign: CampaignId,
+    m: &mut Mirror,
+    timeout: Duration,
+) -> Result<(), SyncError> {
+    let rt = runtime()?;
+    rt.block_on(async {
+        let storage = ShelfStorage::new(None);
+        let mut ids = vec![index_id(campaign)];
+        storage.hold(&ids[0], m.index.save(), Vec::new()).await;
+        for (v, d) in m.volumes.iter_mut() {
+            let id = volume_id(campaign, *v);
+            storage.hold(&id, d.save(), Vec::new()).await;
+            ids.push(id);
+        }
+        let repo = campaign_repo(campaign, storage, true).await;
+        let conn = dial(&repo, url, timeout).await?;
+        for id in ids {
+            if let Some(h) = find(&repo, id).await? {
+                within(
+                    timeout,
+                    url,
+                    "taking our changes",
+                    h.they_have_our_changes(conn),
+                )
+                .await?;
+            }
+        }
+        repo.stop().await;
+        Ok(())
     })
 }
 
@@ -339,7 +469,7 @@ pub enum HubReport {
     Listening {
         /// Where.
         url: String,
-        /// The campaign it serves (a device joins it with `init --join URL --campaign ID`).
+        /// The campaign it serves.
         campaign: CampaignId,
     },
     /// Peers sent events; these were taken into its ledger.
@@ -351,9 +481,9 @@ pub enum HubReport {
 }
 
 /// Serves the store's campaign as a hub on `listener` until `until` completes: peers that
-/// dial in sync the campaign's document through it, what they send is taken into this
-/// ledger (each event checked), and what this ledger gains is offered to them. `report` hears
-/// what happens.
+/// dial in sync the campaign's documents through it, what they send is taken into this
+/// ledger (each event checked), and what this ledger gains is offered to them. Volumes are
+/// read from the ledger only when a peer asks for one. `report` hears what happens.
 pub fn serve(
     store: &mut Store,
     listener: std::net::TcpListener,
@@ -363,26 +493,30 @@ pub fn serve(
     let held_ring = crypt::keyring_of(store)?;
     let ring = crypt::ring_for_sync(store)?;
     crypt::keep_gains(store, held_ring.as_ref(), &ring, &[])?;
-    let k = kept(store)?;
-    let (local, mut mark) = store.events_after_row(k.mark)?;
-    let (seed, local) = seed_of(k, local, &ring)?;
+    let campaign = store.campaign();
+    let mut shelf = Shelf::open(store, ring)?;
+    shelf.catch_up(store)?;
+    shelf.keep(store)?;
+    // The hub's index lists what this ledger holds, and nothing it listed elsewhere.
+    let mut own = layout::fresh_index(campaign)?;
+    layout::publish(&mut own, &shelf.counts, &crypt::rotations_of(store)?)?;
+    let second = store.path().map(Store::open).transpose()?;
+    let storage = ShelfStorage::new(second);
+    for v in shelf.all_volumes(store)? {
+        storage.name(&volume_id(campaign, v), v.name());
+    }
     let rt = runtime()?;
     rt.block_on(async {
-        let repo = seeded_repo(store.campaign(), seed).await?;
-        let doc = find(&repo, store.campaign()).await?;
-        let rotations = crypt::rotations_of(store)?;
-        doc.with_document(|d| put_in(d, &local, &ring, &rotations))?;
-        doc.with_document(|d| {
-            let keys = refused_unheld(d, store, &ring)?;
-            drop_in(d, &keys)
-        })?;
-        let mut seen = doc.with_document(|d| d.get_heads());
+        storage
+            .hold(&index_id(campaign), own.save(), Vec::new())
+            .await;
+        let repo = campaign_repo(campaign, storage.clone(), false).await;
+        let index = find(&repo, index_id(campaign))
+            .await?
+            .ok_or_else(|| net("the campaign's index does not load"))?;
         let (url, server) = listen(&repo, listener)?;
-        report(HubReport::Listening {
-            url,
-            campaign: store.campaign(),
-        });
-        let mut changes = doc.changes();
+        report(HubReport::Listening { url, campaign });
+        let mut changes = index.changes();
         let mut tick = tokio::time::interval(Duration::from_millis(250));
         let until = std::pin::pin!(until);
         let mut until = until;
@@ -392,14 +526,15 @@ pub fn serve(
                 _ = changes.next() => {}
                 _ = tick.tick() => {}
             }
-            match offer_gains(store, &doc, &mut mark) {
-                Ok(0) => {}
-                Ok(n) => report(HubReport::Offered(n)),
-                Err(e) => report(HubReport::Trouble(e.to_string())),
-            }
-            match take_in_since(store, &doc, &mut seen) {
-                Ok(Some(i)) => report(HubReport::TookIn(i)),
-                Ok(None) => {}
+            match hub_round(store, &mut shelf, &repo, &index, &storage).await {
+                Ok((took, offered)) => {
+                    if offered > 0 {
+                        report(HubReport::Offered(offered));
+                    }
+                    if let Some(i) = took {
+                        report(HubReport::TookIn(i));
+                    }
+                }
                 Err(e) => report(HubReport::Trouble(e.to_string())),
             }
         }
@@ -407,6 +542,101 @@ pub fn serve(
         server.abort();
         Ok(())
     })
+}
+
+/// The volume's handle in the hub's repo: found (in memory, in the ledger, or from a peer
+/// that pushed it), or made from the shelf's copy.
+async fn handle_of(
+    repo: &Repo,
+    storage: &ShelfStorage,
+    shelf: &mut Shelf,
+    store: &Store,
+    v: VolumeId,
+) -> Result<Option<DocHandle>, SyncError> {
+    let campaign = store.campaign();
+    let id = volume_id(campaign, v);
+    storage.name(&id, v.name());
+    if let Some(h) = find(repo, id.clone()).await? {
+        return Ok(Some(h));
+    }
+    let doc = shelf.volume(store, v)?.doc.save();
+    storage.hold(&id, doc, Vec::new()).await;
+    find(repo, id).await
+}
+
+/// One round of a hub: offers what the ledger gained (recorded here), takes in what peers
+/// listed in the index beyond what the ledger holds, lists the ledger's counts, keeps.
+async fn hub_round(
+    store: &mut Store,
+    shelf: &mut Shelf,
+    repo: &Repo,
+    index: &DocHandle,
+    storage: &ShelfStorage,
+) -> Result<(Option<Imported>, usize), SyncError> {
+    // The ring as the ledger holds it now (a revocation in another terminal rotates it).
+    let held_ring = crypt::keyring_of(store)?;
+    let mut ring = crypt::ring_for_sync(store)?;
+    shelf.ring = ring.clone();
+    // Offered: the events recorded since the mark, put into the repo's volumes.
+    let (gains, last) = store.events_after_row(shelf.mark)?;
+    let mut by_volume: BTreeMap<VolumeId, Vec<leechbook_core::Envelope>> = BTreeMap::new();
+    for e in &gains {
+        by_volume
+            .entry(VolumeId::of(e))
+            .or_default()
+            .push(e.clone());
+    }
+    let mut offered = 0;
+    for (v, events) in by_volume {
+        if let Some(h) = handle_of(repo, storage, shelf, store, v).await? {
+            offered += h.with_document(|d| layout::put_events(d, &events, &ring))?;
+            shelf.set_volume(v, h.with_document(|d| d.clone()));
+        }
+    }
+    shelf.counted(&gains, last);
+    // Taken in: what the index lists beyond the ledger's counts.
+    let listed = index.with_document(|d| index_counts(d));
+    let behind: Vec<VolumeId> = listed
+        .iter()
+        .filter(|(v, n)| **n > shelf.counts.get(v).copied().unwrap_or(0))
+        .map(|(v, _)| *v)
+        .collect();
+    let mut took = None;
+    if !behind.is_empty() {
+        let mut docs = BTreeMap::new();
+        for v in &behind {
+            let from = shelf.volume(store, *v)?.doc.get_heads();
+            if let Some(h) = handle_of(repo, storage, shelf, store, *v).await? {
+                // As it is now: what is taken in is exactly what is kept.
+                let doc = h.with_document(|d| d.clone());
+                docs.insert(*v, (from, h, doc));
+            }
+        }
+        let rotations = index.with_document(|d| rotations_in(d));
+        let (entries, gained) = open_entries(store, &mut ring, &rotations, |r| {
+            docs.values()
+                .flat_map(|(from, _, d)| entries_of(r, d.diff(from, &d.get_heads())))
+                .collect()
+        })?;
+        let (imported, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
+        crypt::keep_gains(store, held_ring.as_ref(), &ring, &gained)?;
+        for (v, (_, h, mut doc)) in docs {
+            h.with_document(|d| layout::drop_in(d, &dropped))?;
+            layout::drop_in(&mut doc, &dropped)?;
+            shelf.set_volume(v, doc);
+        }
+        shelf.ring = ring.clone();
+        shelf.catch_up(store)?;
+        if imported.added > 0 {
+            took = Some(imported);
+        }
+    }
+    let rotations = crypt::rotations_of(store)?;
+    let counts = shelf.counts.clone();
+    index.with_document(|d| layout::publish(d, &counts, &rotations))?;
+    shelf.index.doc = index.with_document(|d| d.clone());
+    shelf.keep(store)?;
+    Ok((took, offered))
 }
 
 /// Completes when the process is interrupted (Ctrl-C): the usual end of [`serve`].
@@ -447,23 +677,55 @@ fn listen(
     Ok((url, server))
 }
 
+/// A document a hub holds: its id, a whole save and changes appended to it.
+pub type HeldDocument = (DocumentId, Vec<u8>, Vec<u8>);
+
+/// The documents a ledger keeps (its index and every volume), with their ids: what a hub
+/// that saw the ledger's last sync holds (for benchmarks and tests of devices that meet only
+/// through a hub).
+pub fn kept_documents(store: &Store) -> Result<Vec<HeldDocument>, SyncError> {
+    let campaign = store.campaign();
+    let Some(ring) = crypt::keyring_of(store)? else {
+        return Ok(Vec::new());
+    };
+    let shelf = Shelf::open(store, ring)?;
+    let mut out = Vec::new();
+    if let Some((w, a)) = layout::kept_bytes(store, "index")? {
+        out.push((index_id(campaign), w, a));
+    }
+    for v in shelf.all_volumes(store)? {
+        if let Some((w, a)) = layout::kept_bytes(store, &v.name())? {
+            out.push((volume_id(campaign, v), w, a));
+        }
+    }
+    Ok(out)
+}
+
 /// A hub that keeps no ledger: it relays every document its peers sync through it, as any
-/// automerge-repo sync server does, until `until` completes; `holding` is a campaign's
-/// document it starts with (a saved document, as a hub restarted from its storage holds
-/// it). For a hub on a machine that plays no part in the campaign, and for tests and
-/// benchmarks of devices that meet only through a hub.
+/// automerge-repo sync server does, until `until` completes; `holding` are documents it
+/// starts with (as [`kept_documents`] gives them: a hub restarted from its storage). For a
+/// hub on a machine that plays no part in the campaign, and for tests and benchmarks of
+/// devices that meet only through a hub.
 pub fn relay(
     listener: std::net::TcpListener,
-    holding: Option<(CampaignId, Vec<u8>)>,
+    holding: Vec<HeldDocument>,
     until: impl Future<Output = ()>,
     on_listening: impl FnOnce(&str),
 ) -> Result<(), SyncError> {
     runtime()?.block_on(async {
-        let storage = match holding {
-            Some((campaign, doc)) => stored(campaign, Some((doc, Vec::new()))).await?,
-            None => InMemoryStorage::new(),
-        };
-        let repo = Repo::build_tokio().with_storage(storage).load().await;
+        let storage = ShelfStorage::new(None);
+        for (id, whole, appended) in holding {
+            storage.hold(&id, whole, appended).await;
+        }
+        // Answers for what peers ask for; never announces (as the npm sync server).
+        let repo = Repo::build_tokio()
+            .with_storage(storage)
+            .with_share_policy(ShareConfig {
+                announce: false,
+                ..ShareConfig::read_write()
+            })
+            .load()
+            .await;
         let (url, server) = listen(&repo, listener)?;
         on_listening(&url);
         until.await;
@@ -471,78 +733,4 @@ pub fn relay(
         server.abort();
         Ok(())
     })
-}
-
-/// Takes in what peers added to the document since `seen`; `seen` moves on only if it
-/// landed.
-fn take_in_since(
-    store: &mut Store,
-    doc: &DocHandle,
-    seen: &mut Vec<ChangeHash>,
-) -> Result<Option<Imported>, SyncError> {
-    // The ring as the ledger holds it now (a revocation in another terminal rotates it).
-    let held_ring = crypt::keyring_of(store)?;
-    let mut ring = crypt::ring_for_sync(store)?;
-    let (heads, found) = doc.with_document(|d| (d.get_heads(), rotations_in(d)));
-    let (entries, gained) = open_entries(store, &mut ring, &found, |r| {
-        doc.with_document(|d| entries_of(r, d.diff(seen, &heads)))
-    })?;
-    if entries.is_empty() {
-        *seen = heads;
-        return Ok(None);
-    }
-    let (imported, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
-    crypt::keep_gains(store, held_ring.as_ref(), &ring, &gained)?;
-    doc.with_document(|d| drop_in(d, &dropped))?;
-    *seen = heads;
-    Ok((imported.added > 0).then_some(imported))
-}
-
-/// Puts the events the document lacks into it, sealed under `ring`, with the rotations it
-/// lacks, in one change (none when there is nothing to put).
-fn put_in(
-    d: &mut automerge::Automerge,
-    events: &[Envelope],
-    ring: &Keyring,
-    rotations: &[crate::Rotation],
-) -> Result<usize, SyncError> {
-    let fresh: Vec<&crate::Rotation> = rotations
-        .iter()
-        .filter(|r| {
-            d.get(automerge::ROOT, r.filed_under().as_str())
-                .ok()
-                .flatten()
-                .is_none()
-        })
-        .collect();
-    if events.is_empty() && fresh.is_empty() {
-        return Ok(0);
-    }
-    d.transact(|tx| {
-        put_rotations(tx, rotations)?;
-        put_missing(tx, events, ring)
-    })
-    .map(|ok| ok.result)
-    .map_err(|f| f.error)
-}
-
-/// Deletes refused keys from the document, in one change (none when there are none).
-fn drop_in(d: &mut automerge::Automerge, keys: &[String]) -> Result<(), SyncError> {
-    if keys.is_empty() {
-        return Ok(());
-    }
-    d.transact(|tx| drop_keys(tx, keys))
-        .map(|_| ())
-        .map_err(|f| f.error)
-}
-
-/// Puts the events the ledger gained since row `mark` (recorded by another process while
-/// serving) into the document, which shares them with the peers.
-fn offer_gains(store: &Store, doc: &DocHandle, mark: &mut i64) -> Result<usize, SyncError> {
-    let (events, last) = store.events_after_row(*mark)?;
-    let ring = crypt::ring_for_sync(store)?;
-    let rotations = crypt::rotations_of(store)?;
-    let added = doc.with_document(|d| put_in(d, &events, &ring, &rotations))?;
-    *mark = last;
-    Ok(added)
 }

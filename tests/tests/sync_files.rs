@@ -425,18 +425,16 @@ fn a_document_that_holds_a_refused_event_drops_it() {
     let mut forged = events[0].clone();
     forged.id = leechbook_core::ids::EventId(uuid::Uuid::now_v7());
     events.push(forged.clone());
-    let mut m = leechbook_sync::Mirror::new(common::ring_of(&player.db));
-    m.add(&events).unwrap();
     {
+        // Kept the way a sync keeps it: in the forged event's volume, beside the log's.
         let mut store = Store::open(&player.db).unwrap();
-        let row = store.count().unwrap() as i64;
-        store
-            .put_sync_state("automerge-document", &m.save())
-            .unwrap();
-        store.put_sync_state("automerge-increments", &[]).unwrap();
-        store
-            .put_sync_state("automerge-row", &row.to_le_bytes())
-            .unwrap();
+        let ring = common::ring_of(&player.db);
+        let mut shelf = leechbook_sync::layout::Shelf::open(&store, ring.clone()).unwrap();
+        shelf.catch_up(&mut store).unwrap();
+        let v = leechbook_sync::layout::VolumeId::of(&forged);
+        let doc = &mut shelf.volume(&store, v).unwrap().doc;
+        leechbook_sync::layout::put_events(doc, std::slice::from_ref(&forged), &ring).unwrap();
+        shelf.keep(&mut store).unwrap();
     }
     let out = player.run(&["verify"]);
     assert!(
@@ -446,7 +444,7 @@ fn a_document_that_holds_a_refused_event_drops_it() {
     );
     let file = dir.path().join("p.sync");
     player.ok(&["sync", "export", file.to_str().unwrap()]);
-    let mut sent =
+    let sent =
         leechbook_sync::Mirror::load(&std::fs::read(&file).unwrap(), common::ring_of(&player.db))
             .unwrap();
     assert!(sent.envelopes().unwrap().iter().all(|e| e.id != forged.id));
@@ -524,4 +522,78 @@ fn a_copied_ledger_is_refused_by_number_and_can_take_a_new_identity() {
     );
     let last = Store::open(&gm.db).unwrap().events().unwrap();
     assert!(last.iter().any(|e| e.device.to_string() == c_id));
+}
+
+/// Devices that meet through a hub, recording between meetings, then all by file: every log
+/// ends the same (cases the property test found).
+#[test]
+fn devices_that_met_through_a_hub_then_by_file_converge() {
+    // (device, effective impact) strikes; `None` a meeting of devices 2 and 1 at the hub.
+    let script: [Option<(usize, &str, &str)>; 11] = [
+        Some((2, "5", "shock=84")),
+        None,
+        Some((2, "18", "shock=17")),
+        Some((2, "17", "shock=6")),
+        Some((2, "16", "shock=12")),
+        Some((1, "16", "shock=35")),
+        Some((1, "6", "shock=60")),
+        Some((0, "10", "shock=78")),
+        None,
+        Some((1, "3", "shock=3")),
+        None,
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let dbs: Vec<PathBuf> = (0..3)
+        .map(|i| dir.path().join(format!("d{i}.db")))
+        .collect();
+    assert_eq!(run_db(&dbs[0], &["init"]).code, 0);
+    assert_eq!(run_db(&dbs[0], &common::OSRIC).code, 0);
+    let seed = dir.path().join("seed.sync");
+    assert_eq!(
+        run_db(&dbs[0], &["sync", "invite", seed.to_str().unwrap()]).code,
+        0
+    );
+    for db in &dbs[1..] {
+        assert_eq!(
+            run_db(db, &["init", "--join", seed.to_str().unwrap()]).code,
+            0
+        );
+        let (device, key) = identity(db);
+        assert_eq!(
+            run_db(&dbs[0], &["device", "add", &device, &key, "--role", "gm"]).code,
+            0
+        );
+    }
+    sync(dir.path(), &dbs, 0, 1);
+    sync(dir.path(), &dbs, 0, 2);
+    let hub = common::Hub::relay();
+    let count = |d: &PathBuf| Store::open(d).unwrap().count().unwrap();
+    for step in script {
+        match step {
+            Some((d, e, shock)) => {
+                let out = run_db(&dbs[d], &common::thorax_strike_seeded("Osric", e, shock));
+                assert!(out.code == 0 || out.code == 1, "{}", out.stderr);
+            }
+            None => {
+                for d in [2, 1] {
+                    let out = common::connect(&dbs[d], hub.url());
+                    assert_eq!(out.code, 0, "{}", out.stderr);
+                }
+            }
+        }
+        eprintln!("{step:?}: {:?}", dbs.iter().map(count).collect::<Vec<_>>());
+    }
+    for (f, t) in [(0, 1), (1, 2), (2, 0), (0, 1), (1, 2)] {
+        sync(dir.path(), &dbs, f, t);
+        eprintln!(
+            "after {f}->{t}: {:?}",
+            dbs.iter().map(count).collect::<Vec<_>>()
+        );
+    }
+    let logs: Vec<_> = dbs
+        .iter()
+        .map(|d| Store::open(d).unwrap().events().unwrap())
+        .collect();
+    assert_eq!(logs[0], logs[1]);
+    assert_eq!(logs[1], logs[2]);
 }

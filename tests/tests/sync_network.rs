@@ -220,19 +220,16 @@ fn forge_onto_hub(p1: &Path, url: &str) -> (Envelope, Envelope, Envelope) {
     events.push(tampered.clone());
     events.push(replayed.clone());
     let ring = common::ring_of(p1);
-    let mut mirror = leechbook_sync::Mirror::new(ring.clone());
+    let mut mirror = leechbook_sync::Mirror::new(ring);
     mirror.add(&events).unwrap();
-    let mut forger = leechbook_sync::net::NetworkTransport::connect(
+    let campaign = Store::open(p1).unwrap().campaign();
+    leechbook_sync::net::push(
         url,
-        Some((mirror.save(), Vec::new())),
-        &[],
-        &ring,
-        &[],
+        campaign,
+        &mut mirror,
         std::time::Duration::from_secs(20),
     )
     .unwrap();
-    leechbook_sync::Transport::receive(&mut forger).unwrap();
-    forger.finish().unwrap();
     (strike, tampered, replayed)
 }
 
@@ -249,7 +246,7 @@ fn a_refused_event_never_spreads_from_a_device_that_met_it() {
     assert!(out.stderr.contains("tampered or forged"), "{}", out.stderr);
     let file = dir.path().join("p2.sync");
     ok(&p2, &["sync", "export", file.to_str().unwrap()]);
-    let mut sent =
+    let sent =
         leechbook_sync::Mirror::load(&std::fs::read(&file).unwrap(), common::ring_of(&p2)).unwrap();
     let ids: Vec<_> = sent.envelopes().unwrap().iter().map(|e| e.id).collect();
     assert!(ids.contains(&strike.id));

@@ -174,7 +174,7 @@ impl Hub {
         let thread = std::thread::spawn(move || {
             leechbook_sync::net::relay(
                 listener,
-                None,
+                Vec::new(),
                 async {
                     let _ = stopped.await;
                 },

@@ -1,0 +1,514 @@
+//! The layout of a campaign's sync documents: what a sync costs follows what changed, not the
+//! campaign's history.
+//!
+//! - **Volumes.** A device's events live in volumes of [`VOLUME`] consecutive numbers: its
+//!   events #1-#4096 in volume 0, #4097-#8192 in volume 1, and so on. Each volume is an
+//!   automerge document of its own (root map: event id -> sealed envelope), so a volume is
+//!   bounded, has in practice one writer (its device; others only relay the same entries),
+//!   and is closed for good once full: a sync never loads, sends or scans a closed volume
+//!   the other side already holds.
+//! - **The index.** One small document per campaign lists, for every volume, how many events
+//!   of it a device has put there (`DEVICE/NUMBER` -> count; concurrent counts resolve to
+//!   the largest), and carries the key rotations (`keys/EPOCH`). A sync first syncs the index,
+//!   then exactly the volumes whose counts differ between the two sides.
+//! - **The shelf.** A ledger keeps each document it holds in its store's sync state (a
+//!   cache: rebuilt from the log when it is missing) as a whole save plus the changes appended
+//!   since (appended, never rewritten, until they reach half the whole), with the count of its
+//!   log's events per volume and the last log row the volumes hold (written last, in the same
+//!   transaction). An existing ledger's shelf is built from its log on first use, a page of
+//!   rows at a time, closing full volumes as it goes, so memory stays bounded by the open
+//!   volumes.
+//!
+//! One automerge change per recorded batch and volume, never per event.
+
+use crate::{crypt, put_missing, put_rotations, Keyring, SyncError};
+use automerge::{transaction::Transactable, Automerge, ChangeHash, ReadDoc, ScalarValue, ROOT};
+use leechbook_core::ids::DeviceId;
+use leechbook_core::Envelope;
+use leechbook_store::{ReadLog, Store};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Events per volume.
+pub const VOLUME: u64 = 4096;
+
+/// Log rows read at a time when a shelf catches up with its log.
+const PAGE: i64 = 20_000;
+
+/// A volume: one device's events numbered `number * VOLUME + 1 ..= (number + 1) * VOLUME`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct VolumeId {
+    /// The device whose events it holds.
+    pub device: DeviceId,
+    /// Its number among that device's volumes.
+    pub number: u32,
+}
+
+impl VolumeId {
+    /// The volume an event belongs in.
+    pub fn of(env: &Envelope) -> VolumeId {
+        VolumeId {
+            device: env.device,
+            number: (env.seq.saturating_sub(1) / VOLUME) as u32,
+        }
+    }
+
+    /// Its name: `DEVICE/NUMBER` (the index's key for it).
+    pub fn name(&self) -> String {
+        format!("{}/{}", self.device.0, self.number)
+    }
+
+    /// Reads [`VolumeId::name`].
+    pub fn parse(name: &str) -> Option<VolumeId> {
+        let (d, n) = name.split_once('/')?;
+        Some(VolumeId {
+            device: DeviceId(d.parse().ok()?),
+            number: n.parse().ok()?,
+        })
+    }
+}
+
+/// Events per volume.
+pub type Counts = BTreeMap<VolumeId, u64>;
+
+pub(crate) fn counts_to_bytes(c: &Counts) -> Vec<u8> {
+    let mut out = Vec::with_capacity(c.len() * 28);
+    for (v, n) in c {
+        out.extend_from_slice(v.device.as_bytes());
+        out.extend_from_slice(&v.number.to_le_bytes());
+        out.extend_from_slice(&n.to_le_bytes());
+    }
+    out
+}
+
+pub(crate) fn counts_from_bytes(b: &[u8]) -> Option<Counts> {
+    if b.len() % 28 != 0 {
+        return None;
+    }
+    b.chunks_exact(28)
+        .map(|c| {
+            let device = DeviceId(uuid::Uuid::from_slice(&c[..16]).ok()?);
+            let number = u32::from_le_bytes(c[16..20].try_into().ok()?);
+            let n = u64::from_le_bytes(c[20..28].try_into().ok()?);
+            Some((VolumeId { device, number }, n))
+        })
+        .collect()
+}
+
+/// The counts an index document lists (the largest where devices put different ones).
+pub fn index_counts(doc: &Automerge) -> Counts {
+    let mut out = Counts::new();
+    for key in doc.keys(ROOT) {
+        let Some(v) = VolumeId::parse(&key) else {
+            continue;
+        };
+        let n = doc
+            .get_all(ROOT, key.as_str())
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|(value, _)| match value {
+                automerge::Value::Scalar(s) => match s.as_ref() {
+                    ScalarValue::Uint(n) => Some(*n),
+                    ScalarValue::Int(n) => u64::try_from(*n).ok(),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0);
+        out.insert(v, n);
+    }
+    out
+}
+
+/// Puts into the index the counts of `ours` that are larger than what it lists, with the
+/// rotations it lacks, in one change (none when nothing is new). Returns whether it changed.
+pub fn publish(
+    doc: &mut Automerge,
+    ours: &Counts,
+    rotations: &[crypt::Rotation],
+) -> Result<bool, SyncError> {
+    let listed = index_counts(doc);
+    let larger: Vec<(VolumeId, u64)> = ours
+        .iter()
+        .filter(|(v, n)| listed.get(v).is_none_or(|l| *n > l))
+        .map(|(v, n)| (*v, *n))
+        .collect();
+    let fresh = rotations.iter().any(|r| {
+        doc.get(ROOT, r.filed_under().as_str())
+            .ok()
+            .flatten()
+            .is_none()
+    });
+    if larger.is_empty() && !fresh {
+        return Ok(false);
+    }
+    doc.transact(|tx| {
+        for (v, n) in &larger {
+            tx.put(ROOT, v.name(), ScalarValue::Uint(*n))
+                .map_err(|e| SyncError::NotSync(e.to_string()))?;
+        }
+        put_rotations(tx, rotations)
+    })
+    .map_err(|f| f.error)?;
+    Ok(true)
+}
+
+/// An index that lists nothing yet (it names its campaign). Its one change is the same on
+/// every device and every sync (a fixed actor and time), so offering it to a hub that holds
+/// the index adds nothing there; it comes back under a fresh actor for the changes put after.
+pub fn fresh_index(campaign: leechbook_core::ids::CampaignId) -> Result<Automerge, SyncError> {
+    let mut doc =
+        Automerge::new().with_actor(automerge::ActorId::from(campaign.as_bytes().to_vec()));
+    doc.transact_with(
+        |_| automerge::transaction::CommitOptions::default().with_time(0),
+        |tx| {
+            tx.put(ROOT, "campaign", campaign.0.to_string())
+                .map_err(|e| SyncError::NotSync(e.to_string()))
+        },
+    )
+    .map_err(|f| f.error)?;
+    Automerge::load(&doc.save()).map_err(|e| SyncError::NotSync(e.to_string()))
+}
+
+/// Puts the events a volume lacks, sealed under `ring`, in one change (none when it holds
+/// them all). Returns how many it put.
+pub fn put_events(
+    doc: &mut Automerge,
+    events: &[Envelope],
+    ring: &Keyring,
+) -> Result<usize, SyncError> {
+    if events.is_empty() {
+        return Ok(0);
+    }
+    let missing: Vec<&Envelope> = events
+        .iter()
+        .filter(|e| {
+            doc.get(ROOT, e.id.to_string().as_str())
+                .ok()
+                .flatten()
+                .is_none()
+        })
+        .collect();
+    if missing.is_empty() {
+        return Ok(0);
+    }
+    doc.transact(|tx| put_missing(tx, missing, ring))
+        .map(|ok| ok.result)
+        .map_err(|f| f.error)
+}
+
+/// Deletes root keys from a document in one change (none when it holds none of them).
+pub fn drop_in(doc: &mut Automerge, keys: &[String]) -> Result<(), SyncError> {
+    let held: Vec<&String> = keys
+        .iter()
+        .filter(|k| doc.get(ROOT, k.as_str()).ok().flatten().is_some())
+        .collect();
+    if held.is_empty() {
+        return Ok(());
+    }
+    doc.transact(|tx| {
+        for k in &held {
+            tx.delete(ROOT, k.as_str())
+                .map_err(|e| SyncError::NotSync(e.to_string()))?;
+        }
+        Ok::<_, SyncError>(())
+    })
+    .map(|_| ())
+    .map_err(|f| f.error)
+}
+
+/// A document as a store keeps it: the document, the heads of what is kept, and the sizes of
+/// the whole save and of the changes appended to it.
+pub struct Kept {
+    /// The document.
+    pub doc: Automerge,
+    heads: Vec<ChangeHash>,
+    sizes: (usize, usize),
+}
+
+impl Default for Kept {
+    fn default() -> Self {
+        Kept::new()
+    }
+}
+
+impl Kept {
+    /// A new, empty document, nothing kept yet.
+    pub fn new() -> Kept {
+        Kept {
+            doc: Automerge::new(),
+            heads: Vec::new(),
+            sizes: (0, 0),
+        }
+    }
+
+    /// A document received whole (a sync file's volume), to be kept as new.
+    pub fn received(doc: Automerge) -> Kept {
+        Kept {
+            doc,
+            heads: Vec::new(),
+            sizes: (0, 0),
+        }
+    }
+
+    /// Whether the document gained changes since it was kept.
+    pub fn changed(&self) -> bool {
+        self.doc.get_heads() != self.heads
+    }
+
+    /// The heads of what is kept.
+    pub fn kept_heads(&self) -> &[ChangeHash] {
+        &self.heads
+    }
+}
+
+fn whole_key(name: &str) -> String {
+    format!("doc:{name}")
+}
+
+fn appended_key(name: &str) -> String {
+    format!("doc+:{name}")
+}
+
+/// A kept document's bytes: the whole save and the changes appended to it.
+pub type KeptBytes = (Vec<u8>, Vec<u8>);
+
+/// The bytes kept under `name`: the whole save and the changes appended to it.
+pub fn kept_bytes(store: &Store, name: &str) -> Result<Option<KeptBytes>, SyncError> {
+    let Some(whole) = store
+        .sync_state(&whole_key(name))?
+        .filter(|b| !b.is_empty())
+    else {
+        return Ok(None);
+    };
+    let appended = store.sync_state(&appended_key(name))?.unwrap_or_default();
+    Ok(Some((whole, appended)))
+}
+
+/// The document kept under `name`, if there is one and it loads (a cache: one that does not
+/// load is as good as none).
+pub fn load_kept(store: &Store, name: &str) -> Result<Option<Kept>, SyncError> {
+    let Some(whole) = store
+        .sync_state(&whole_key(name))?
+        .filter(|b| !b.is_empty())
+    else {
+        return Ok(None);
+    };
+    let appended = store.sync_state(&appended_key(name))?.unwrap_or_default();
+    let Ok(mut doc) = Automerge::load(&whole) else {
+        return Ok(None);
+    };
+    if !appended.is_empty() && doc.load_incremental(&appended).is_err() {
+        return Ok(None);
+    }
+    Ok(Some(Kept {
+        heads: doc.get_heads(),
+        doc,
+        sizes: (whole.len(), appended.len()),
+    }))
+}
+
+/// What keeping a changed document writes: a whole save when nothing is kept yet or the
+/// appended changes have grown to half the whole, else the changes since it was kept
+/// appended. The document counts as kept afterwards.
+fn keep_items(
+    store: &Store,
+    name: &str,
+    k: &mut Kept,
+    items: &mut Vec<(String, Vec<u8>)>,
+) -> Result<(), SyncError> {
+    let (whole, appended) = k.sizes;
+    if whole == 0 || appended > whole / 2 {
+        let bytes = k.doc.save();
+        k.sizes = (bytes.len(), 0);
+        items.push((whole_key(name), bytes));
+        items.push((appended_key(name), Vec::new()));
+    } else {
+        let chunk = k.doc.save_after(&k.heads);
+        let mut all = store.sync_state(&appended_key(name))?.unwrap_or_default();
+        all.extend_from_slice(&chunk);
+        k.sizes.1 = all.len();
+        items.push((appended_key(name), all));
+    }
+    k.heads = k.doc.get_heads();
+    Ok(())
+}
+
+const INDEX: &str = "index";
+const COUNTS_KEY: &str = "volume-counts";
+const MARK_KEY: &str = "volume-row";
+/// The single-document layout before volumes: dropped when a shelf is first built.
+const OLD_KEYS: [&str; 3] = [
+    "automerge-document",
+    "automerge-increments",
+    "automerge-row",
+];
+
+/// A ledger's sync documents: the index, the volumes loaded so far, the log's count of events
+/// per volume and the last log row the volumes hold.
+pub struct Shelf {
+    /// The campaign's keys.
+    pub ring: Keyring,
+    /// The index document.
+    pub index: Kept,
+    /// The log's events per volume (up to `mark`).
+    pub counts: Counts,
+    /// The last log row the volumes hold.
+    pub mark: i64,
+    volumes: BTreeMap<VolumeId, Kept>,
+    dirty: bool,
+}
+
+impl Shelf {
+    /// The shelf as the store keeps it (empty, and marked at row 0, when none is kept).
+    pub fn open(store: &Store, ring: Keyring) -> Result<Shelf, SyncError> {
+        let counts = store
+            .sync_state(COUNTS_KEY)?
+            .and_then(|b| counts_from_bytes(&b));
+        let mark = store
+            .sync_state(MARK_KEY)?
+            .and_then(|b| <[u8; 8]>::try_from(b.as_slice()).ok())
+            .map(i64::from_le_bytes);
+        let (counts, mark) = match (counts, mark) {
+            (Some(c), Some(m)) => (c, m),
+            _ => (Counts::new(), 0),
+        };
+        let index = if mark == 0 {
+            Kept::new()
+        } else {
+            load_kept(store, INDEX)?.unwrap_or_default()
+        };
+        Ok(Shelf {
+            ring,
+            index,
+            counts,
+            mark,
+            volumes: BTreeMap::new(),
+            dirty: false,
+        })
+    }
+
+    /// The volumes loaded.
+    pub fn loaded(&self) -> impl Iterator<Item = (&VolumeId, &Kept)> {
+        self.volumes.iter()
+    }
+
+    /// A volume, loaded from the store (or new) when it is not loaded yet.
+    pub fn volume(&mut self, store: &Store, v: VolumeId) -> Result<&mut Kept, SyncError> {
+        if !self.volumes.contains_key(&v) {
+            let k = if self.mark == 0 {
+                None
+            } else {
+                load_kept(store, &v.name())?
+            };
+            self.volumes.insert(v, k.unwrap_or_default());
+        }
+        Ok(self.volumes.get_mut(&v).expect("just loaded"))
+    }
+
+    /// Sets a loaded volume's document (one a hub or file brought whole).
+    pub fn set_volume(&mut self, v: VolumeId, doc: Automerge) {
+        match self.volumes.get_mut(&v) {
+            Some(k) => k.doc = doc,
+            None => {
+                self.volumes.insert(v, Kept::received(doc));
+            }
+        }
+    }
+
+    /// Every volume the store keeps (for a full export, and `verify`).
+    pub fn all_volumes(&self, store: &Store) -> Result<Vec<VolumeId>, SyncError> {
+        let mut out: BTreeSet<VolumeId> = store
+            .sync_state_keys("doc:")?
+            .iter()
+            .filter_map(|k| VolumeId::parse(k.strip_prefix("doc:")?))
+            .collect();
+        out.extend(self.volumes.keys().copied());
+        out.extend(self.counts.keys().copied());
+        Ok(out.into_iter().collect())
+    }
+
+    /// Puts the events the log gained since the mark into their volumes (one change per
+    /// volume and page) and counts them; a page at a time, keeping and closing full volumes
+    /// as it goes when there are many. Returns the events it read.
+    pub fn catch_up(&mut self, store: &mut Store) -> Result<usize, SyncError> {
+        let last = store.last_row()?;
+        if self.mark == 0 && last > 0 {
+            // A shelf built anew: the old layout's document goes.
+            store.drop_sync_state(&OLD_KEYS)?;
+        }
+        let mut read = 0;
+        while self.mark < last {
+            let upto = (self.mark + PAGE).min(last);
+            let events = store.events_in_rows(self.mark, upto)?;
+            read += events.len();
+            let mut by_volume: BTreeMap<VolumeId, Vec<Envelope>> = BTreeMap::new();
+            for e in events {
+                by_volume.entry(VolumeId::of(&e)).or_default().push(e);
+            }
+            for (v, events) in by_volume {
+                *self.counts.entry(v).or_default() += events.len() as u64;
+                let ring = self.ring.clone();
+                put_events(&mut self.volume(store, v)?.doc, &events, &ring)?;
+            }
+            self.mark = upto;
+            self.dirty = true;
+            if upto < last {
+                // A long catch-up (a shelf built from a big log): keep what is done and let
+                // the full volumes go, so memory holds only the open ones.
+                self.keep(store)?;
+                let full: Vec<VolumeId> = self
+                    .volumes
+                    .keys()
+                    .filter(|v| self.counts.get(v).is_some_and(|n| *n >= VOLUME))
+                    .copied()
+                    .collect();
+                for v in full {
+                    self.volumes.remove(&v);
+                }
+            }
+        }
+        Ok(read)
+    }
+
+    /// Counts events the log gained without reading them (their volumes already hold them:
+    /// they came from those volumes) and moves the mark to `last`.
+    pub fn counted(&mut self, events: &[Envelope], last: i64) {
+        for e in events {
+            *self.counts.entry(VolumeId::of(e)).or_default() += 1;
+        }
+        self.mark = last;
+        self.dirty = true;
+    }
+
+    /// Puts this ledger's counts and rotations into the index (one change, when anything is
+    /// new).
+    pub fn publish(&mut self, store: &Store) -> Result<bool, SyncError> {
+        publish(
+            &mut self.index.doc,
+            &self.counts,
+            &crypt::rotations_of(store)?,
+        )
+    }
+
+    /// Keeps every changed document, the counts and then the mark, in one transaction.
+    pub fn keep(&mut self, store: &mut Store) -> Result<(), SyncError> {
+        let mut items = Vec::new();
+        for (v, k) in self.volumes.iter_mut() {
+            if k.changed() {
+                keep_items(store, &v.name(), k, &mut items)?;
+            }
+        }
+        if self.index.changed() {
+            keep_items(store, INDEX, &mut self.index, &mut items)?;
+        }
+        if items.is_empty() && !self.dirty {
+            return Ok(());
+        }
+        items.push((COUNTS_KEY.to_string(), counts_to_bytes(&self.counts)));
+        items.push((MARK_KEY.to_string(), self.mark.to_le_bytes().to_vec()));
+        store.put_sync_states(&items)?;
+        self.dirty = false;
+        Ok(())
+    }
+}
