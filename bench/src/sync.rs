@@ -132,6 +132,36 @@ fn two_devices(
     Ok((held, volumes))
 }
 
+/// One device's sync with the hub at `url`, as a process of its own (this binary's
+/// `sync-once`, which runs exactly `sync_with`); returns its peak memory in KiB, read from
+/// /proc while it runs (the high-water mark only rises, so the last reading is the peak but
+/// for the last few milliseconds of its life).
+fn device_sync(db: &Path, url: &str) -> Result<u64> {
+    let mut child = std::process::Command::new(std::env::current_exe()?)
+        .arg("sync-once")
+        .arg(db)
+        .arg(url)
+        .spawn()?;
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0u64;
+    loop {
+        if let Ok(s) = std::fs::read_to_string(&status) {
+            if let Some(kib) = s
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            {
+                peak = peak.max(kib);
+            }
+        }
+        if let Some(done) = child.try_wait()? {
+            anyhow::ensure!(done.success(), "a device's sync failed");
+            return Ok(peak);
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 /// Two devices of a ledger of `n` events, `d` of them recorded on each device alone, converge
 /// through a relay; against raw automerge syncing the same documents.
 pub fn sync(n: usize, d: usize, dir: &Path) -> Result<Measured> {
@@ -142,6 +172,7 @@ pub fn sync(n: usize, d: usize, dir: &Path) -> Result<Measured> {
     let (a, b) = (dir.join("sync-a.db"), dir.join("sync-b.db"));
 
     let ring = leechbook_sync::Keyring::generate(campaign());
+    let mut device_peak = 0u64;
     let mut wire = 0u64;
     let mut doc_bytes = 0usize;
     let mut held: Held = Vec::new();
@@ -172,8 +203,7 @@ pub fn sync(n: usize, d: usize, dir: &Path) -> Result<Measured> {
         let before = proxy.bytes.load(Ordering::Relaxed);
         let (_, t) = timed(|| {
             for p in [&a, &b, &a] {
-                let mut store = Store::open(p)?;
-                leechbook_sync::net::sync_with(&mut store, &url, Duration::from_secs(600))?;
+                device_peak = device_peak.max(device_sync(p, &url)?);
             }
             Ok(())
         })?;
@@ -280,6 +310,10 @@ pub fn sync(n: usize, d: usize, dir: &Path) -> Result<Measured> {
                 format!("{:.1}", floor * 1e6 / exchanged as f64),
             ),
             ("bytes on the wire".into(), wire.to_string()),
+            (
+                "device peak MB".into(),
+                format!("{:.0}", device_peak as f64 / 1024.0),
+            ),
             ("raw automerge bytes".into(), raw_wire.to_string()),
             (
                 "doc bytes/event".into(),

@@ -406,6 +406,20 @@ impl Shelf {
         Ok(self.volumes.get_mut(&v).expect("just loaded"))
     }
 
+    /// A loaded volume as bytes a sync engine loads: what the store keeps of it, and the
+    /// changes since appended (no whole save of the document, which costs a compression).
+    pub fn engine_bytes(&mut self, store: &Store, v: VolumeId) -> Result<KeptBytes, SyncError> {
+        let kept = self.volume(store, v)?;
+        let fresh = kept.doc.save_after(&kept.heads);
+        match kept_bytes(store, &v.name())? {
+            Some((whole, mut appended)) if !kept.heads.is_empty() => {
+                appended.extend_from_slice(&fresh);
+                Ok((whole, appended))
+            }
+            _ => Ok((kept.doc.save(), Vec::new())),
+        }
+    }
+
     /// Sets a loaded volume's document (one a hub or file brought whole).
     pub fn set_volume(&mut self, v: VolumeId, doc: Automerge) {
         match self.volumes.get_mut(&v) {

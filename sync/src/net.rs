@@ -22,7 +22,7 @@ use crate::{
     crypt, drop_refused, entries_of, open_entries, rotations_in, take_in, Acceptance, Imported,
     Mirror, SyncError,
 };
-use automerge::{Automerge, ChangeHash};
+use automerge::{Automerge, ChangeHash, ReadDoc};
 use futures::StreamExt;
 use leechbook_core::ids::CampaignId;
 use leechbook_store::ReadLog;
@@ -80,6 +80,17 @@ pub fn volume_id(campaign: CampaignId, v: VolumeId) -> DocumentId {
 fn is_campaigns(campaign: CampaignId, doc: &DocumentId) -> bool {
     let mine = named(campaign, "");
     doc.as_bytes().get(..8) == mine.as_bytes().get(..8)
+}
+
+/// With `LEECHBOOK_TRACE_SYNC` set, each phase of a sync and its time since the start, on
+/// standard error (to see where a slow sync spends its time).
+fn phase(start: std::time::Instant, what: &str) {
+    if std::env::var_os("LEECHBOOK_TRACE_SYNC").is_some() {
+        eprintln!(
+            "sync: {:>8.1} ms {what}",
+            start.elapsed().as_secs_f64() * 1e3
+        );
+    }
 }
 
 fn net(what: impl std::fmt::Display) -> SyncError {
@@ -269,11 +280,13 @@ pub struct NetSynced {
 /// counts in the index and waits until the hub holds everything. Only the volumes exchanged
 /// are loaded; only the events recorded since the last sync are read from the log.
 pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetSynced, SyncError> {
+    let start = std::time::Instant::now();
     let held_ring = crypt::keyring_of(store)?;
     let mut ring = crypt::ring_for_sync(store)?;
     let campaign = store.campaign();
     let mut shelf = Shelf::open(store, ring.clone())?;
     shelf.catch_up(store)?;
+    phase(start, "caught up with the log");
     let joining = store.count()? == 0;
     let storage = ShelfStorage::new(None);
     let rt = runtime()?;
@@ -295,15 +308,21 @@ pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetS
         let conn = dial(&repo, url, timeout).await?;
         Ok::<_, SyncError>((repo, conn))
     })?;
+    phase(start, "connected");
     let result = rt.block_on(exchange(
         store, &mut shelf, &mut ring, &repo, conn, &storage, url, timeout,
     ));
-    rt.block_on(repo.stop());
+    // The hub holds what it was sent (each sync waited for it to say so) and nothing here
+    // is kept by the engine: hang up without waiting for its tasks to wind down.
+    drop(repo);
+    rt.shutdown_background();
+    phase(start, "exchanged");
     let (imported, gained, volumes) = result?;
     crypt::keep_gains(store, held_ring.as_ref(), &ring, &gained)?;
     // The documents are a cache: failing to keep them loses nothing (the next sync offers
     // the events again).
     let _ = shelf.keep(store);
+    phase(start, "kept");
     Ok(NetSynced {
         imported,
         events: store.count()?,
@@ -323,6 +342,7 @@ async fn exchange(
     url: &str,
     timeout: Duration,
 ) -> Result<(Imported, Vec<crypt::Rotation>, usize), SyncError> {
+    let start = std::time::Instant::now();
     let campaign = store.campaign();
     let index = within(
         timeout,
@@ -339,6 +359,7 @@ async fn exchange(
         index.we_have_their_changes(conn),
     )
     .await?;
+    phase(start, "  index synced");
     let listed = index.with_document(|d| index_counts(d));
     let ours = shelf.counts.clone();
     let wanted: Vec<VolumeId> = listed
@@ -354,14 +375,16 @@ async fn exchange(
     drop_refused(shelf, store, &wanted)?;
     let mut before: BTreeMap<VolumeId, Vec<ChangeHash>> = BTreeMap::new();
     for v in &wanted {
-        let kept = shelf.volume(store, *v)?;
-        before.insert(*v, kept.doc.get_heads());
-        if !kept.doc.get_heads().is_empty() {
+        let heads = shelf.volume(store, *v)?.doc.get_heads();
+        if !heads.is_empty() {
+            let (whole, appended) = shelf.engine_bytes(store, *v)?;
             storage
-                .hold(&volume_id(campaign, *v), kept.doc.save(), Vec::new())
+                .hold(&volume_id(campaign, *v), whole, appended)
                 .await;
         }
+        before.insert(*v, heads);
     }
+    phase(start, "  volumes held");
     let finds =
         futures::future::join_all(wanted.iter().map(|v| find(repo, volume_id(campaign, *v))));
     let handles: Vec<(VolumeId, DocHandle)> = within(timeout, url, "sending volumes", finds)
@@ -373,7 +396,9 @@ async fn exchange(
     // The hub may have announced a volume before this side held its copy: whatever the
     // engine holds, this side's copy goes in.
     for (v, h) in &handles {
-        if let Some((_, kept)) = shelf.loaded().find(|(lv, _)| *lv == v) {
+        let Some(ours) = before.get(v) else { continue };
+        let lacks = h.with_document(|d| ours.iter().any(|x| d.get_change_by_hash(x).is_none()));
+        if let (true, Some((_, kept))) = (lacks, shelf.loaded().find(|(lv, _)| *lv == v)) {
             let mut ours = kept.doc.clone();
             h.with_document(|d| d.merge(&mut ours))
                 .map_err(|e| SyncError::NotSync(e.to_string()))?;
@@ -383,7 +408,9 @@ async fn exchange(
         h.we_have_their_changes(conn).await;
         h.they_have_our_changes(conn).await;
     }));
+    phase(start, "  volumes found");
     within(timeout, url, "exchanging volumes", syncs).await?;
+    phase(start, "  volumes synced");
     // The volumes as they are now: what is taken in is exactly what is kept (changes that
     // arrive later stay on the hub for the next sync, never in a kept volume the log was not
     // offered).
@@ -400,7 +427,9 @@ async fn exchange(
             })
             .collect()
     })?;
+    phase(start, "  entries opened");
     let (imported, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
+    phase(start, "  taken in");
     // Refused: out of the documents kept and offered back (the hub takes the deletions).
     for (v, h) in &handles {
         h.with_document(|d| layout::drop_in(d, &dropped))?;
@@ -421,6 +450,7 @@ async fn exchange(
             .map(|h| h.they_have_our_changes(conn)),
     );
     within(timeout, url, "taking our changes", syncs).await?;
+    phase(start, "  counts listed");
     shelf.index.doc = index.with_document(|d| d.clone());
     Ok((imported, gained, handles.len()))
 }

@@ -171,6 +171,15 @@ fn main() -> Result<()> {
                 .collect::<Result<Vec<usize>, _>>()?;
             table(&sizes)
         }
+        // One device's sync as a process of its own, so that its peak memory is its own
+        // (the sync scenario runs each device so).
+        Some("sync-once") => {
+            let db = args.get(1).context("sync-once DB URL")?;
+            let url = args.get(2).context("sync-once DB URL")?;
+            let mut store = leechbook_store::Store::open(std::path::Path::new(db))?;
+            leechbook_sync::net::sync_with(&mut store, url, std::time::Duration::from_secs(600))?;
+            Ok(())
+        }
         None | Some("table") => table(&[10_000, 100_000, 1_000_000]),
         Some(other) => bail!("unknown argument {other}: scale [--sizes N,...] | one NAME N [D]"),
     }
