@@ -168,3 +168,30 @@ pub fn svg(title: &str, samples: &[Sample]) -> String {
     out.push_str("</svg>\n");
     out
 }
+
+/// The font PNG pictures are drawn with (DejaVu Sans, under the Bitstream Vera licence in
+/// `cli/assets/DejaVuSans.LICENSE`): carried in the binary, so a picture's labels never
+/// depend on the fonts a machine happens to have.
+const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+
+/// The same picture as [`svg`], rasterised to PNG (for a virtual tabletop or a chat that
+/// shows no SVG). The SVG is the one source; this only draws it.
+pub fn png(title: &str, samples: &[Sample]) -> Result<Vec<u8>, String> {
+    use resvg::{tiny_skia, usvg};
+    let mut opt = usvg::Options {
+        font_family: "DejaVu Sans".to_string(),
+        ..usvg::Options::default()
+    };
+    opt.fontdb_mut().load_font_data(FONT.to_vec());
+    let svg = svg(title, samples).replace(
+        r#"font-family="sans-serif""#,
+        r#"font-family="DejaVu Sans""#,
+    );
+    let tree = usvg::Tree::from_str(&svg, &opt).map_err(|e| e.to_string())?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| "the picture has no size".to_string())?;
+    pixmap.fill(tiny_skia::Color::WHITE);
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap.encode_png().map_err(|e| e.to_string())
+}

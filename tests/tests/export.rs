@@ -232,6 +232,62 @@ fn a_wounds_timeline_is_drawn_as_svg() {
         .descendants()
         .any(|n| n.attribute("class") == Some("day") && n.text() == Some("day 11")));
     // Without an injury there is no wound to draw: a usage error, nothing written.
+    // The same picture as PNG (by the file's extension): the SVG's size, its title drawn
+    // (dark pixels where the title's text is: the embedded font, whatever the machine has),
+    // and each series' line where the SVG puts its first point.
+    let png = dir.path().join("osric.png");
+    let out = run_db(
+        &db,
+        &["history", "Osric", &id, "--plot", png.to_str().unwrap()],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let bytes = std::fs::read(&png).unwrap();
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG file");
+    let pixmap = resvg::tiny_skia::Pixmap::decode_png(&bytes).expect("the PNG decodes");
+    let svg = doc.root_element();
+    let size = |a: &str| svg.attribute(a).unwrap().parse::<f64>().unwrap() as u32;
+    assert_eq!(
+        (pixmap.width(), pixmap.height()),
+        (size("width"), size("height"))
+    );
+    let dark = |x: u32, y: u32| {
+        let p = pixmap.pixel(x, y).unwrap();
+        u32::from(p.red()) + u32::from(p.green()) + u32::from(p.blue()) < 600
+    };
+    let title_at = doc
+        .descendants()
+        .find(|n| n.attribute("id") == Some("title"))
+        .unwrap();
+    let (tx, ty) = (
+        title_at.attribute("x").unwrap().parse::<f64>().unwrap() as u32,
+        title_at.attribute("y").unwrap().parse::<f64>().unwrap() as u32,
+    );
+    let inked = (tx..tx + 200)
+        .flat_map(|x| (ty.saturating_sub(14)..ty + 2).map(move |y| (x, y)))
+        .filter(|&(x, y)| dark(x, y))
+        .count();
+    assert!(inked > 100, "the title is drawn ({inked} dark pixels)");
+    for series in ["level", "healing-rate", "blood-loss"] {
+        let points = doc
+            .descendants()
+            .find(|n| n.tag_name().name() == "polyline" && n.attribute("id") == Some(series))
+            .and_then(|n| n.attribute("points"))
+            .unwrap();
+        let (x, y) = points
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .split_once(',')
+            .unwrap();
+        let (x, y) = (x.parse::<f64>().unwrap(), y.parse::<f64>().unwrap());
+        let near = (x as u32 - 1..=x as u32 + 1)
+            .flat_map(|px| (y as u32 - 1..=y as u32 + 1).map(move |py| (px, py)))
+            .any(|(px, py)| {
+                let p = pixmap.pixel(px, py).unwrap();
+                (p.red(), p.green(), p.blue()) != (255, 255, 255)
+            });
+        assert!(near, "the {series} line is drawn at {x},{y}");
+    }
     let other = dir.path().join("none.svg");
     let out = run_db(
         &db,

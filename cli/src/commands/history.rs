@@ -27,7 +27,8 @@ pub struct HistoryArgs {
     #[arg(long)]
     pub json: bool,
     /// Draw the wound's timeline (level, healing rate, infection, blood loss, impairment,
-    /// every roll marked) as an SVG picture into this file (needs INJURY).
+    /// every roll marked) into this file (needs INJURY): a PNG picture when the file ends in
+    /// .png, else SVG.
     #[arg(long, value_name = "FILE", requires = "injury")]
     pub plot: Option<std::path::PathBuf>,
 }
@@ -249,7 +250,16 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             "{}: {} {} ({}), days {first}-{last}",
             story.character, v.code, place, v.short_id
         );
-        std::fs::write(file, crate::plot::svg(&title, &samples))
+        let png = file
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+        let bytes = if png {
+            crate::plot::png(&title, &samples)
+                .map_err(|e| CommandError::user(format!("cannot draw {}: {e}", file.display())))?
+        } else {
+            crate::plot::svg(&title, &samples).into_bytes()
+        };
+        std::fs::write(file, bytes)
             .map_err(|e| CommandError::user(format!("cannot write {}: {e}", file.display())))?;
         ctx.note(format!(
             "drew {} ({} rolls marked)",
