@@ -247,10 +247,21 @@ pub fn draw(f: &mut Frame<'_>, board: &Board, selected: Option<usize>, message: 
     );
 }
 
-/// The command line that records an owed roll (HârnMaster's `roll` kinds), with a face if
-/// one was typed.
-fn roll_args(db: &Path, o: &OwedView, face: Option<&str>) -> Option<Vec<String>> {
-    let kinds = [
+/// How the board records an owed roll.
+#[derive(Debug, PartialEq, Eq)]
+enum Record {
+    /// This command line (run in-process).
+    Run(Vec<String>),
+    /// Not from the board: the line to run instead, or why there is none.
+    Hint(String),
+}
+
+/// How to record an owed roll, with a face if one was typed: HârnMaster's `roll` kinds and
+/// Witch Iron's end-of-round d6 from the board; a Savage Worlds trait roll needs the trait's
+/// die, which no sheet holds, so the board gives the command line; the rest are decisions or
+/// Quarrels of their own.
+fn record_args(db: &Path, o: &OwedView, face: Option<&str>) -> Record {
+    let hm = [
         "shock-reroll",
         "stun-recovery",
         "blood-loss",
@@ -263,26 +274,43 @@ fn roll_args(db: &Path, o: &OwedView, face: Option<&str>) -> Option<Vec<String>>
         "grim-shock",
         "aggravation",
     ];
-    if !kinds.contains(&o.kind) {
-        return None;
-    }
-    let mut args = vec![
-        "leechbook".to_string(),
-        "--db".into(),
-        db.display().to_string(),
-        "roll".into(),
-        o.character.clone(),
-        o.kind.to_string(),
-    ];
-    if let Some(i) = &o.injury {
-        if !matches!(o.kind, "shock-reroll" | "stun-recovery") {
-            args.push(i.clone());
+    let base = |words: &[&str]| {
+        let mut args = vec![
+            "leechbook".to_string(),
+            "--db".into(),
+            db.display().to_string(),
+        ];
+        args.extend(words.iter().map(|w| w.to_string()));
+        args
+    };
+    let who = o.character.as_str();
+    match o.kind {
+        k if hm.contains(&k) => {
+            let mut args = base(&["roll", who, k]);
+            if let Some(i) = &o.injury {
+                if !matches!(k, "shock-reroll" | "stun-recovery") {
+                    args.push(i.clone());
+                }
+            }
+            if let Some(f) = face {
+                args.extend(["--dice".into(), format!("roll={f}")]);
+            }
+            Record::Run(args)
         }
+        "end-of-round" => {
+            let mut args = base(&["wi", "round", who]);
+            if let Some(f) = face {
+                args.extend(["--dice".into(), format!("d6={f}")]);
+            }
+            Record::Run(args)
+        }
+        k @ ("spirit-recovery" | "incapacitation" | "bleeding-out") => Record::Hint(format!(
+            "{who}'s {k} needs the trait's die: leechbook sw roll '{who}' {k} --die dN"
+        )),
+        k => Record::Hint(format!(
+            "{who}'s {k} is recorded by its own command (the GM's ruling or the system's)"
+        )),
     }
-    if let Some(f) = face {
-        args.extend(["--dice".into(), format!("roll={f}")]);
-    }
-    Some(args)
 }
 
 /// Runs a command line in-process and gives its first line of output (or its error).
@@ -354,12 +382,9 @@ pub fn run(db: &Path) -> Result<(), crate::error::CommandError> {
                             typed.clear();
                             message = match selected.and_then(|s| board.agenda.get(s)) {
                                 None => "nothing owed is selected".into(),
-                                Some(o) => match roll_args(db, o, face.as_deref()) {
-                                    Some(args) => say(args),
-                                    None => format!(
-                                        "{}'s {} is recorded by its own command (the GM's ruling or the system's)",
-                                        o.character, o.kind
-                                    ),
+                                Some(o) => match record_args(db, o, face.as_deref()) {
+                                    Record::Run(args) => say(args),
+                                    Record::Hint(line) => line,
                                 },
                             };
                         }
@@ -382,4 +407,51 @@ pub fn run(db: &Path) -> Result<(), crate::error::CommandError> {
     })();
     ratatui::restore();
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn owed(kind: &'static str, injury: Option<&str>) -> OwedView {
+        OwedView {
+            kind,
+            character: "Osric".into(),
+            target: "Osric".into(),
+            injury: injury.map(str::to_string),
+            due_at: None,
+            due_now: true,
+            eml: None,
+            eml_parts: vec![],
+            decision: false,
+            automatic: false,
+            note: "",
+        }
+    }
+
+    #[test]
+    fn each_system_owed_roll_is_recorded_from_the_board_or_given_its_command() {
+        let db = Path::new("c.db");
+        let line = |r: Record| match r {
+            Record::Run(a) => a[3..].join(" "),
+            Record::Hint(h) => h,
+        };
+        assert_eq!(
+            line(record_args(db, &owed("healing", Some("ab12")), Some("42"))),
+            "roll Osric healing ab12 --dice roll=42"
+        );
+        assert_eq!(
+            line(record_args(db, &owed("shock-reroll", Some("ab12")), None)),
+            "roll Osric shock-reroll"
+        );
+        assert_eq!(
+            line(record_args(db, &owed("end-of-round", None), Some("3"))),
+            "wi round Osric --dice d6=3"
+        );
+        assert_eq!(
+            line(record_args(db, &owed("bleeding-out", None), None)),
+            "Osric's bleeding-out needs the trait's die: leechbook sw roll 'Osric' bleeding-out --die dN"
+        );
+        assert!(line(record_args(db, &owed("dying", None), None)).contains("its own command"));
+    }
 }
