@@ -493,6 +493,34 @@ impl Store {
         Ok(())
     }
 
+    /// How many events each device's block of `block` consecutive numbers gained in the rows
+    /// after `after` (a sync's volumes, counted without reading the events).
+    pub fn block_counts_after_row(
+        &self,
+        after: i64,
+        block: u64,
+    ) -> Result<Vec<(DeviceId, u64, u64)>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT device, (seq - 1) / ?2, count(*) FROM events WHERE rowid > ?1 GROUP BY 1, 2",
+        )?;
+        let rows = stmt.query_map(rusqlite::params![after, block as i64], |r| {
+            Ok((
+                r.get::<_, Vec<u8>>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, i64>(2)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (d, b, n) = row?;
+            let device = DeviceId(
+                uuid::Uuid::from_slice(&d).map_err(|e| StoreError::Column(e.to_string()))?,
+            );
+            out.push((device, b.max(0) as u64, n.max(0) as u64));
+        }
+        Ok(out)
+    }
+
     /// The events stored in rows `after + 1 ..= upto` (a page of what was recorded or
     /// imported since row `after`), in the total order.
     pub fn events_in_rows(&self, after: i64, upto: i64) -> Result<Vec<Envelope>, StoreError> {

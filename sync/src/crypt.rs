@@ -241,10 +241,10 @@ impl Keyring {
 
     /// Reads a join code ([`Keyring::code`]).
     pub fn from_code(code: &str) -> Result<Keyring, SyncError> {
+        // The code is not repeated: a nearly right one holds the campaign's keys.
         let bad = || {
             SyncError::Key(format!(
-                "'{}' is not a join code (the GM's `leechbook sync invite` prints one; it starts with {CODE_PREFIX})",
-                code.trim()
+                "that is not a join code (the GM's `leechbook sync invite` prints one; it starts with {CODE_PREFIX})"
             ))
         };
         let hex = code.trim().strip_prefix(CODE_PREFIX).ok_or_else(bad)?;
@@ -288,10 +288,18 @@ pub fn invitation_campaign(bytes: &[u8]) -> Option<CampaignId> {
 
 /// The ledger's ring, if it holds one.
 pub fn keyring_of(store: &Store) -> Result<Option<Keyring>, SyncError> {
-    Ok(store
-        .sync_state(RING_KEY)?
-        .and_then(|b| Keyring::from_bytes(&b))
-        .filter(|r| r.campaign == store.campaign()))
+    match store.sync_state(RING_KEY)? {
+        None => Ok(None),
+        Some(b) if b.is_empty() => Ok(None),
+        Some(b) => match Keyring::from_bytes(&b) {
+            Some(r) if r.campaign == store.campaign() => Ok(Some(r)),
+            // Never silently replaced: a new key would leave this device unable to read
+            // what it sealed before.
+            _ => Err(SyncError::Key(
+                "the ledger's campaign keys do not read (damaged?): take them again with `leechbook sync key CODE` from the GM's `sync invite`".into(),
+            )),
+        },
+    }
 }
 
 /// Keeps the ring in the ledger.
@@ -300,22 +308,31 @@ pub fn keep_keyring(store: &mut Store, ring: &Keyring) -> Result<(), SyncError> 
     Ok(())
 }
 
+/// Whether this ledger's device is a GM device still on the roster (or the campaign's
+/// creator, before any roster): the devices that make keys, rotate them and invite.
+pub fn is_gm_device(store: &Store) -> Result<bool, SyncError> {
+    let roster = Roster::from_log(&store.roster_events()?);
+    Ok(match roster.entries.get(&store.device()) {
+        Some(e) => e.role == Role::Gm && e.revoked.is_none(),
+        None => !roster.in_use() && roster.creator == Some(store.device()),
+    })
+}
+
 /// The ledger's ring; or, for a GM device of a campaign that has none yet (a campaign begun
 /// before encryption), a new one, which the caller keeps once its sync lands (the first GM
 /// device to sync makes the campaign's key). Any other device without one must be given it.
-pub fn ring_for_sync(store: &Store) -> Result<Keyring, SyncError> {
+pub fn ring_for_sync(store: &mut Store) -> Result<Keyring, SyncError> {
     if let Some(ring) = keyring_of(store)? {
         return Ok(ring);
     }
-    let roster = Roster::from_log(&store.roster_events()?);
-    let gm = match roster.entries.get(&store.device()) {
-        Some(e) => e.role == Role::Gm && e.revoked.is_none(),
-        None => !roster.in_use() && roster.creator == Some(store.device()),
-    };
-    if !gm {
+    if !is_gm_device(store)? {
         return Err(SyncError::NoKey);
     }
-    Ok(Keyring::generate(store.campaign()))
+    // Kept at once: documents sealed under it may be kept before the sync lands, and a key
+    // lost while they stay would leave them unreadable to everyone.
+    let ring = Keyring::generate(store.campaign());
+    keep_keyring(store, &ring)?;
+    Ok(ring)
 }
 
 /// A new key, wrapped for each device that is to read on, and signed by the GM device that
@@ -417,7 +434,8 @@ impl Rotation {
         // The next generation in the high bits, a random low half: two GM devices rotating
         // at once (offline) make two epochs, never two keys under one epoch.
         let low: [u8; 2] = random();
-        let epoch = ((ring.current() >> 16) + 1) << 16 | u32::from(u16::from_le_bytes(low));
+        let generation = (ring.current() >> 16).saturating_add(1).min(0xFFFF);
+        let epoch = (generation << 16) | u32::from(u16::from_le_bytes(low));
         let key: [u8; 32] = random();
         let wraps = readers
             .iter()
@@ -455,10 +473,12 @@ impl Rotation {
 
     /// Whether a GM device of `roster` made it (and it is not altered since).
     pub fn vouched(&self, roster: &Roster) -> bool {
+        // A GM device still on the roster: a revoked one (a lost laptop) must not hand the
+        // others a key it holds.
         let gm = roster
             .entries
             .get(&self.issuer)
-            .is_some_and(|e| e.role == Role::Gm);
+            .is_some_and(|e| e.role == Role::Gm && e.revoked.is_none());
         let Some(key) = roster.key(self.issuer).filter(|_| gm) else {
             return false;
         };
@@ -556,7 +576,10 @@ pub fn adopt(
         let Some(r) = Rotation::from_bytes(b) else {
             continue;
         };
-        if r.campaign != ring.campaign || ring.holds(r.epoch) || !r.vouched(roster) {
+        // A rotation is the next generation or a later one a device missed the ones between;
+        // one that jumps far ahead (towards the last generation) is refused.
+        let ahead = (r.epoch >> 16).saturating_sub(ring.current() >> 16);
+        if r.campaign != ring.campaign || ring.holds(r.epoch) || ahead > 64 || !r.vouched(roster) {
             continue;
         }
         if let Some(key) = r.open_for(store) {

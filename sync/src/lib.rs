@@ -1,18 +1,17 @@
-//! Sync: the one place that knows automerge. A campaign's events are mirrored in an automerge
-//! document (its root map, from event id to the encoded envelope, each event once: the root
-//! is the one object every device's document shares, where a nested map made independently
-//! on two devices would be two objects in conflict, one of them hidden), so that merging
-//! is commutative, associative and idempotent; the local SQLite log stays the source of truth
-//! for the fold. The document is persisted in the store's sync state (a cache: rebuilt from
-//! the log if it is lost) so that an export to a known peer carries only the changes since the
-//! last export to that peer. For files, a peer is assumed to hold what was last exported to
-//! it; if it never imported that file, its import of the next one is refused (the changes
-//! build on ones it lacks) and a full export catches it up.
+//! Sync: the one place that knows automerge. A campaign's events travel in automerge
+//! documents: each device's events in volumes of 4,096 numbers, and a small index of counts
+//! per volume (see [`layout`]); each event once, under its id, sealed under the campaign's
+//! key ([`crypt`]), so that merging is commutative, associative and idempotent and a hub
+//! reads nothing. The local SQLite log stays the source of truth for the fold; the documents
+//! are a cache in the store's sync state, rebuilt from the log when lost.
 //!
-//! Transports sit behind [`Transport`]; the file transport is here. An import is refused
-//! whole when the data does not load, belongs to another campaign, holds an event that does
-//! not decode, or holds a new event that [`verify`] does not accept (unrostered device, bad
-//! signature).
+//! Transports sit behind [`Transport`]; the file transport is here, the network in [`net`].
+//! A file to a known peer carries the volumes that gained events since the last file to it,
+//! as the changes since what it was sent; if it never imported that file, its import of the
+//! next one is refused (the changes build on ones it lacks) and a full export catches it up.
+//! An import is refused whole when the data does not load, belongs to another campaign, holds
+//! an entry that does not open or decode, or holds a new event that the roster does not
+//! vouch for (unrostered device, bad signature).
 
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
@@ -679,6 +678,14 @@ pub fn adopt_code(store: &mut Store, code: &str) -> Result<usize, SyncError> {
         ));
     }
     let before = crypt::keyring_of(store)?;
+    if before.is_none() {
+        // A ledger that lost its keys: the code must open what it already holds.
+        if let Some(crypt::Unopened::WrongKey) = first_held_entry(store, &given)? {
+            return Err(SyncError::Key(
+                "the join code does not open this ledger's sync data (a wrong code, or another GM's key)".into(),
+            ));
+        }
+    }
     let mut ring = before.clone().unwrap_or_else(|| given.clone());
     let gained = if before.is_some() {
         ring.merge(&given)?
@@ -689,18 +696,80 @@ pub fn adopt_code(store: &mut Store, code: &str) -> Result<usize, SyncError> {
     Ok(gained)
 }
 
+/// Takes in what the kept volumes hold that the log lacks and that now opens: after this
+/// device gained keys (`sync key`, a rotation that reached it late), the entries it could
+/// not open before are in volumes whose later syncs start past them. Reads every volume
+/// that holds more entries than the log has events of it; rare, and only on a key gained.
+pub fn rescan(store: &mut Store) -> Result<Imported, SyncError> {
+    let ring = crypt::keyring_of(store)?.ok_or(SyncError::NoKey)?;
+    let mut shelf = Shelf::open(store, ring.clone())?;
+    let mut entries = Vec::new();
+    for v in shelf.all_volumes(store)? {
+        let Some(kept) = layout::load_kept(store, &v.name())? else {
+            continue;
+        };
+        if kept.doc.length(ROOT) as u64 <= shelf.counts.get(&v).copied().unwrap_or(0) {
+            continue;
+        }
+        for key in kept.doc.keys(ROOT).filter(|k| !is_rotation(k)) {
+            if let Ok(u) = key.parse::<uuid::Uuid>() {
+                if store.holds(EventId(u))? {
+                    continue;
+                }
+            }
+            let value = kept
+                .doc
+                .get(ROOT, key.as_str())
+                .map_err(|e| SyncError::NotSync(e.to_string()))?;
+            let decoded = entry(&ring, &key, value.as_ref().map(|(v, _)| v));
+            entries.push((key, decoded));
+        }
+    }
+    if entries.is_empty() {
+        return Ok(Imported::default());
+    }
+    let (imported, _) = take_in(store, entries, Acceptance::EachEvent)?;
+    let _ = shelf.catch_up(store).and_then(|_| shelf.keep(store));
+    Ok(imported)
+}
+
+/// How the first sealed event entry this ledger keeps opens under `ring` (`None`: it opens,
+/// or there is none).
+fn first_held_entry(store: &Store, ring: &Keyring) -> Result<Option<crypt::Unopened>, SyncError> {
+    let shelf = Shelf::open(store, ring.clone())?;
+    for v in shelf.all_volumes(store)? {
+        let Some(kept) = layout::load_kept(store, &v.name())? else {
+            continue;
+        };
+        for key in kept.doc.keys(ROOT).filter(|k| !is_rotation(k)) {
+            if let Ok(Some((Value::Scalar(sv), _))) = kept.doc.get(ROOT, key.as_str()) {
+                if let ScalarValue::Bytes(b) = sv.as_ref() {
+                    return Ok(ring.open(&key, b).err());
+                }
+            }
+        }
+    }
+    Ok(None)
+}
+
 /// Rotates the campaign's key after a revocation (a GM device's): a new epoch, wrapped for
 /// every device still on the roster and signed by this one, kept with the ring and offered in
 /// every document from now on. What is sealed after it is unreadable to the revoked device.
 /// Returns the new epoch.
-pub fn rotate_key(store: &mut Store) -> Result<u32, SyncError> {
+/// `leaving` is the device being revoked (left out even before its revocation is recorded).
+pub fn rotate_key(store: &mut Store, leaving: Option<DeviceId>) -> Result<u32, SyncError> {
+    if !crypt::is_gm_device(store)? {
+        return Err(SyncError::Key(
+            "only a GM's device revokes a device and rotates the campaign key".into(),
+        ));
+    }
+    let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
     let before = crypt::keyring_of(store)?;
     let mut ring = crypt::ring_for_sync(store)?;
-    let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
     let readers: Vec<(DeviceId, Vec<u8>)> = roster
         .entries
         .iter()
-        .filter(|(_, e)| e.revoked.is_none())
+        .filter(|(d, e)| e.revoked.is_none() && Some(**d) != leaving)
         .map(|(d, e)| (*d, e.key.clone()))
         .collect();
     let r = Rotation::issue(store, &mut ring, &readers);
@@ -768,15 +837,30 @@ pub fn import_changes(
     };
     let file = Mirror::load(bytes, ring.clone())?;
     let mut shelf = Shelf::open(store, ring.clone())?;
-    shelf.catch_up(store)?;
+    // The log's count per volume, without writing anything (the shelf's, and the rows
+    // since its mark counted in the store).
+    let mut held = shelf.counts.clone();
+    for (device, number, n) in store.block_counts_after_row(shelf.mark, layout::VOLUME)? {
+        *held
+            .entry(VolumeId {
+                device,
+                number: number as u32,
+            })
+            .or_default() += n;
+    }
     // A volume the sender holds more of than this ledger, left out of the file: an earlier
-    // file to this device never arrived.
-    if file.counts.iter().any(|(v, n)| {
-        !file.volumes.contains_key(v)
-            && !file.changes.contains_key(v)
-            && *n > shelf.counts.get(v).copied().unwrap_or(0)
-    }) {
-        return Err(SyncError::MissingChanges);
+    // file to this device never arrived. (Unless this ledger's copy of the volume holds as
+    // many entries: events it refused, a copied ledger's, stay in it.)
+    for (v, n) in &file.counts {
+        if file.volumes.contains_key(v)
+            || file.changes.contains_key(v)
+            || *n <= held.get(v).copied().unwrap_or(0)
+        {
+            continue;
+        }
+        if (shelf.volume(store, *v)?.doc.length(ROOT) as u64) < *n {
+            return Err(SyncError::MissingChanges);
+        }
     }
     let mut before = BTreeMap::new();
     let mut changed = false;
@@ -828,7 +912,7 @@ pub fn import_changes(
         }
         all
     })?;
-    let (imported, dropped) = take_in(store, entries, mode)?;
+    let (mut imported, dropped) = take_in(store, entries, mode)?;
     crypt::keep_gains(store, held_ring.as_ref(), &ring, &gained)?;
     // What was refused for good never enters the documents kept and offered on.
     for v in before.keys() {
@@ -838,6 +922,10 @@ pub fn import_changes(
     // (the next sync rebuilds what is missing from the log).
     shelf.ring = ring;
     let _ = shelf.catch_up(store).and_then(|_| shelf.keep(store));
+    if !gained.is_empty() {
+        // Keys gained: what could not be opened before may open now.
+        imported.added += rescan(store)?.added;
+    }
     Ok(imported)
 }
 

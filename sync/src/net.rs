@@ -11,9 +11,10 @@
 //! standard automerge-repo sync server or a device running [`serve`], which imports into its
 //! own ledger what its peers send and offers its peers what its ledger gains.
 //!
-//! The sync state of each document is fresh on each connection: a document is bounded (a
-//! volume) or small (the index), so the protocol's first message (a Bloom filter over the
-//! document's changes) is small too, and no state per peer needs keeping between connections.
+//! The sync state of each document is fresh on each connection, not kept per peer: a
+//! document is bounded (a volume) or small (the index), so the protocol's first message (a
+//! Bloom filter over the document's changes) is small too, and which documents to sync at
+//! all is decided by the index's counts, which is what per-peer state would have saved.
 //!
 //! The file transport never depends on this module: both sit behind [`crate::Transport`].
 
@@ -317,11 +318,15 @@ pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetS
     drop(repo);
     rt.shutdown_background();
     phase(start, "exchanged");
-    let (imported, gained, volumes) = result?;
+    let (mut imported, gained, volumes) = result?;
     crypt::keep_gains(store, held_ring.as_ref(), &ring, &gained)?;
     // The documents are a cache: failing to keep them loses nothing (the next sync offers
     // the events again).
     let _ = shelf.keep(store);
+    if !gained.is_empty() {
+        // Keys gained: what could not be opened before may open now.
+        imported.added += crate::rescan(store)?.added;
+    }
     phase(start, "kept");
     Ok(NetSynced {
         imported,
@@ -430,7 +435,9 @@ async fn exchange(
     phase(start, "  entries opened");
     let (imported, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
     phase(start, "  taken in");
-    // Refused: out of the documents kept and offered back (the hub takes the deletions).
+    // Refused: out of the documents kept and offered back (the hub takes the deletions), and
+    // only from the volumes that brought them (never an event the log now holds).
+    let dropped = held_back(store, dropped)?;
     for (v, h) in &handles {
         h.with_document(|d| layout::drop_in(d, &dropped))?;
         if let Some(mut doc) = docs.remove(v) {
@@ -439,10 +446,38 @@ async fn exchange(
         }
     }
     shelf.ring = ring.clone();
+    // The rows since the mark: what was just taken in (its volumes hold it already) and
+    // whatever another process recorded meanwhile (a GM's second terminal), which goes into
+    // the volumes exchanged too, so that every count listed below is on the hub.
+    let before_put: BTreeMap<VolumeId, Vec<ChangeHash>> = handles
+        .iter()
+        .map(|(v, _)| {
+            (
+                *v,
+                shelf
+                    .loaded()
+                    .find(|(lv, _)| *lv == v)
+                    .map(|(_, k)| k.doc.get_heads())
+                    .unwrap_or_default(),
+            )
+        })
+        .collect();
     shelf.catch_up(store)?;
-    // This ledger's counts (and rotations) into the index, for the others to see.
+    for (v, h) in &handles {
+        let from = before_put.get(v).cloned().unwrap_or_default();
+        let fresh = shelf.volume(store, *v)?.doc.save_after(&from);
+        if !fresh.is_empty() {
+            h.with_document(|d| d.load_incremental(&fresh))
+                .map_err(|e| SyncError::NotSync(e.to_string()))?;
+        }
+    }
+    // This ledger's counts (and rotations) into the index, for the others to see: only for
+    // the volumes just exchanged (the others are not on this hub any newer than it lists).
     let rotations = crypt::rotations_of(store)?;
-    let counts: Counts = shelf.counts.clone();
+    let counts: Counts = handles
+        .iter()
+        .filter_map(|(v, _)| Some((*v, *shelf.counts.get(v)?)))
+        .collect();
     index.with_document(|d| layout::publish(d, &counts, &rotations))?;
     let syncs = futures::future::join_all(
         std::iter::once(&index)
@@ -453,6 +488,22 @@ async fn exchange(
     phase(start, "  counts listed");
     shelf.index.doc = index.with_document(|d| d.clone());
     Ok((imported, gained, handles.len()))
+}
+
+/// The refused keys that may be dropped: never one the log holds (a genuine event whose id a
+/// bad entry elsewhere reused).
+fn held_back(store: &Store, dropped: Vec<String>) -> Result<Vec<String>, SyncError> {
+    let mut out = Vec::with_capacity(dropped.len());
+    for k in dropped {
+        let held = match k.parse::<uuid::Uuid>() {
+            Ok(u) => store.holds(leechbook_core::ids::EventId(u))?,
+            Err(_) => false,
+        };
+        if !held {
+            out.push(k);
+        }
+    }
+    Ok(out)
 }
 
 /// Pushes a mirror's documents (its index and volumes, as they are) to the hub at `url`, and
@@ -594,8 +645,46 @@ async fn handle_of(
     find(repo, id).await
 }
 
+/// Puts the events the ledger gained since the shelf's mark (recorded here, or just taken
+/// in) into the shelf's volumes, and the same changes into the engine's, so that both hold
+/// exactly the log's events and every count is on the hub. Returns how many were new to the
+/// engine's volumes.
+async fn offer(
+    store: &mut Store,
+    shelf: &mut Shelf,
+    repo: &Repo,
+    storage: &ShelfStorage,
+) -> Result<usize, SyncError> {
+    let (gains, last) = store.events_after_row(shelf.mark)?;
+    let mut by_volume: BTreeMap<VolumeId, Vec<leechbook_core::Envelope>> = BTreeMap::new();
+    for e in &gains {
+        by_volume
+            .entry(VolumeId::of(e))
+            .or_default()
+            .push(e.clone());
+    }
+    let ring = shelf.ring.clone();
+    let mut offered = 0;
+    for (v, events) in by_volume {
+        let kept = shelf.volume(store, v)?;
+        let from = kept.doc.get_heads();
+        let put = layout::put_events(&mut kept.doc, &events, &ring)?;
+        let fresh = kept.doc.save_after(&from);
+        if let Some(h) = handle_of(repo, storage, shelf, store, v).await? {
+            if !fresh.is_empty() {
+                h.with_document(|d| d.load_incremental(&fresh))
+                    .map_err(|e| SyncError::NotSync(e.to_string()))?;
+            }
+            offered += put;
+        }
+    }
+    shelf.counted(&gains, last);
+    Ok(offered)
+}
+
 /// One round of a hub: offers what the ledger gained (recorded here), takes in what peers
-/// listed in the index beyond what the ledger holds, lists the ledger's counts, keeps.
+/// listed in the index beyond what the ledger holds, offers again what that and any other
+/// process added, lists the ledger's counts, keeps.
 async fn hub_round(
     store: &mut Store,
     shelf: &mut Shelf,
@@ -607,23 +696,7 @@ async fn hub_round(
     let held_ring = crypt::keyring_of(store)?;
     let mut ring = crypt::ring_for_sync(store)?;
     shelf.ring = ring.clone();
-    // Offered: the events recorded since the mark, put into the repo's volumes.
-    let (gains, last) = store.events_after_row(shelf.mark)?;
-    let mut by_volume: BTreeMap<VolumeId, Vec<leechbook_core::Envelope>> = BTreeMap::new();
-    for e in &gains {
-        by_volume
-            .entry(VolumeId::of(e))
-            .or_default()
-            .push(e.clone());
-    }
-    let mut offered = 0;
-    for (v, events) in by_volume {
-        if let Some(h) = handle_of(repo, storage, shelf, store, v).await? {
-            offered += h.with_document(|d| layout::put_events(d, &events, &ring))?;
-            shelf.set_volume(v, h.with_document(|d| d.clone()));
-        }
-    }
-    shelf.counted(&gains, last);
+    let mut offered = offer(store, shelf, repo, storage).await?;
     // Taken in: what the index lists beyond the ledger's counts.
     let listed = index.with_document(|d| index_counts(d));
     let behind: Vec<VolumeId> = listed
@@ -650,13 +723,14 @@ async fn hub_round(
         })?;
         let (imported, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
         crypt::keep_gains(store, held_ring.as_ref(), &ring, &gained)?;
+        let dropped = held_back(store, dropped)?;
         for (v, (_, h, mut doc)) in docs {
             h.with_document(|d| layout::drop_in(d, &dropped))?;
             layout::drop_in(&mut doc, &dropped)?;
             shelf.set_volume(v, doc);
         }
         shelf.ring = ring.clone();
-        shelf.catch_up(store)?;
+        offered += offer(store, shelf, repo, storage).await?;
         if imported.added > 0 {
             took = Some(imported);
         }

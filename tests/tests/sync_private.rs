@@ -305,3 +305,80 @@ fn only_a_gm_device_invites_and_a_join_code_gives_a_device_its_keys() {
     assert_eq!(out.code, 1);
     assert!(out.stderr.contains("another campaign"), "{}", out.stderr);
 }
+
+/// A GM device revoked (a lost laptop) cannot hand the others a key it holds: a rotation it
+/// signs after its revocation is refused by every device that knows of the revocation.
+#[test]
+fn a_rotation_from_a_revoked_gm_device_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = Scratch::with_osric();
+    let (lost, player) = (Scratch::new(), Scratch::new());
+    join(&gm, &lost, dir.path(), "lost");
+    join(&gm, &player, dir.path(), "player");
+    for p in [&lost, &player] {
+        assert_eq!(common::carry(&gm.db, &p.db, dir.path()).code, 0);
+    }
+    let (lost_id, _) = identity(&lost.db);
+    let (player_id, _) = identity(&player.db);
+    gm.ok(&["device", "revoke", &lost_id]);
+    assert_eq!(common::carry(&gm.db, &player.db, dir.path()).code, 0);
+    let player_ring = ring_of(&player.db);
+    // The lost laptop, not knowing, revokes the player and rotates under its own signature.
+    lost.ok(&["device", "revoke", &player_id]);
+    assert_ne!(ring_of(&lost.db), ring_of(&gm.db));
+    // The GM's co-device rosters nothing new for the player: the player takes the lost
+    // device's file and its events are refused, and its key is not taken in.
+    let file = dir.path().join("lost.sync");
+    lost.ok(&["sync", "export", file.to_str().unwrap()]);
+    let _ = player.run(&["sync", "import", file.to_str().unwrap()]);
+    assert_eq!(
+        ring_of(&player.db),
+        player_ring,
+        "no key from a revoked device"
+    );
+}
+
+/// A GM ledger from before encryption makes its key on its first sync and keeps it at once,
+/// even when that sync fails: what it sealed stays readable.
+#[test]
+fn a_key_made_for_an_old_ledger_is_kept_even_when_its_first_sync_fails() {
+    let gm = Scratch::with_osric();
+    gm.ok(&STRIKE);
+    common::forget_keys(&gm.db);
+    let out = gm.run(&["sync", "connect", "ws://127.0.0.1:1", "--timeout", "2"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    let ring = ring_of(&gm.db);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.sync");
+    gm.ok(&["sync", "export", file.to_str().unwrap()]);
+    let m = leechbook_sync::Mirror::load(&std::fs::read(&file).unwrap(), ring).unwrap();
+    assert_eq!(
+        m.envelopes().unwrap().len() as u64,
+        Store::open(&gm.db).unwrap().count().unwrap()
+    );
+}
+
+/// `sync key` with a code whose key does not open what the ledger holds: one line, and the
+/// ledger keeps no key.
+#[test]
+fn a_wrong_join_code_for_sync_key_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = Scratch::with_osric();
+    let player = Scratch::new();
+    join(&gm, &player, dir.path(), "p");
+    common::forget_keys(&player.db);
+    let code = common::join_code(&gm.db);
+    let wrong = format!(
+        "{}{}",
+        &code[..code.len() - 2],
+        if code.ends_with("00") { "11" } else { "00" }
+    );
+    let before = player.bytes();
+    let out = player.run(&["sync", "key", &wrong]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    assert!(out.stderr.contains("does not open"), "{}", out.stderr);
+    assert_eq!(player.bytes(), before);
+    player.ok(&["sync", "key", &code]);
+    assert_eq!(ring_of(&player.db), ring_of(&gm.db));
+}

@@ -90,6 +90,7 @@ fn unhex(s: &str) -> Result<Vec<u8>, CommandError> {
 
 /// Runs a device command.
 pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let mut rotated = None;
     let change = match c {
         DeviceCommand::Show => {
             let (store, ledger) = ctx.load()?;
@@ -205,17 +206,19 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                     "device {device} is the campaign's last GM device: revoking it would leave no one able to record (roster another GM first: leechbook device add DEVICE KEY --role gm)"
                 )));
             }
+            // A new campaign key for the devices still on the roster, made (and kept) before
+            // the revocation is recorded, so that a failure leaves the roster as it was: what
+            // is recorded from now on travels sealed under it, unreadable to this device.
+            let mut store = ctx.open()?;
+            let epoch =
+                leechbook_sync::rotate_key(&mut store, Some(device)).map_err(super::sync::err)?;
+            rotated = Some(epoch);
             RosterChange::Revoke { device }
         }
     };
-    let revoked = matches!(change, RosterChange::Revoke { .. });
     let (ledger, env, applied) = ctx.record(|_, _| Ok((Event::Roster(change), None)))?;
     ctx.say(narrate::event(&ledger, &env, &applied));
-    if revoked {
-        // A new campaign key for the devices still on the roster: what is recorded from now
-        // on travels sealed under it, unreadable to the revoked device.
-        let mut store = ctx.open()?;
-        let epoch = leechbook_sync::rotate_key(&mut store).map_err(super::sync::err)?;
+    if let Some(epoch) = rotated {
         ctx.say(format!(
             "rotated the campaign key (epoch {epoch}): the devices still on the roster take it in at their next sync"
         ));

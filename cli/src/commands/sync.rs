@@ -190,6 +190,11 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         SyncCommand::Key(a) => {
             let mut store = ctx.open()?;
             let gained = leechbook_sync::adopt_code(&mut store, &a.code).map_err(err)?;
+            // What this ledger's documents hold that it could not open before.
+            let got = leechbook_sync::rescan(&mut store).map_err(err)?;
+            if got.added > 0 {
+                ctx.say(format!("took in {}", events(got.added, "new event")));
+            }
             ctx.say(format!(
                 "took in {} of the campaign's keys",
                 if gained == 1 {
@@ -228,13 +233,7 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
 
 /// Invitations hand over the campaign's keys: a GM's to give.
 fn gm_only(store: &leechbook_store::Store) -> Result<(), CommandError> {
-    use leechbook_store::ReadLog;
-    let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
-    let gm = match roster.entries.get(&store.device()) {
-        Some(e) => e.role == leechbook_core::roster::Role::Gm && e.revoked.is_none(),
-        None => !roster.in_use() && roster.creator == Some(store.device()),
-    };
-    if gm {
+    if leechbook_sync::crypt::is_gm_device(store).map_err(err)? {
         Ok(())
     } else {
         Err(CommandError::user(
