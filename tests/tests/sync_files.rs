@@ -93,8 +93,10 @@ proptest! {
                 Act::Sync { from, to, incremental, network } => {
                     if from == to {
                     } else if *network {
-                        common::connect(&dbs[*from], hub.url());
-                        common::connect(&dbs[*to], hub.url());
+                        for d in [*from, *to] {
+                            let out = common::connect(&dbs[d], hub.url());
+                            prop_assert_eq!(out.code, 0, "{}", out.stderr);
+                        }
                     } else if *incremental {
                         sync_to(dir.path(), &dbs[*from], &dbs[*to], &ids[*to]);
                     } else {

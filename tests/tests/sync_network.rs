@@ -337,3 +337,42 @@ fn a_hub_that_is_not_there_or_a_bad_address_is_one_line_and_changes_nothing() {
     );
     assert!(!fresh.db.exists());
 }
+
+/// Two devices whose new events cross a volume's boundary (a device's #4096 and #4097 fall
+/// in different documents) converge through a hub that starts empty: every volume goes up,
+/// the full ones and the new ones, and each side takes exactly what it lacks.
+#[test]
+fn devices_whose_events_cross_a_volume_boundary_converge_through_a_hub() {
+    use leechbook_sync::layout::{VolumeId, VOLUME};
+    let (n, d) = (22_000usize, 600usize);
+    let signed = leechbook_bench::sync::signed_log(n, 2 * d);
+    let (base, tails) = signed.split_at(n - 2 * d);
+    let (x, y) = tails.split_at(d);
+    assert!(
+        tails.iter().any(|e| e.seq == VOLUME) && tails.iter().any(|e| e.seq == VOLUME + 1),
+        "the tails cross a volume boundary"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.db"), dir.path().join("b.db"));
+    {
+        let mut store = Store::create_joining(&a, signed[0].campaign).unwrap();
+        store.import(base).unwrap();
+        let ring = leechbook_sync::Keyring::generate(signed[0].campaign);
+        leechbook_sync::crypt::keep_keyring(&mut store, &ring).unwrap();
+    }
+    std::fs::copy(&a, &b).unwrap();
+    for (p, tail) in [(&a, x), (&b, y)] {
+        Store::open(p).unwrap().import(tail).unwrap();
+    }
+    let hub = Hub::relay();
+    for p in [&a, &b, &a] {
+        let mut store = Store::open(p).unwrap();
+        leechbook_sync::net::sync_with(&mut store, hub.url(), std::time::Duration::from_secs(120))
+            .unwrap();
+    }
+    let (la, lb) = (log(&a), log(&b));
+    assert_eq!(la.len(), n);
+    assert_eq!(la, lb);
+    let volumes: std::collections::BTreeSet<VolumeId> = la.iter().map(VolumeId::of).collect();
+    assert!(volumes.iter().any(|v| v.number == 1));
+}
