@@ -420,6 +420,15 @@ impl Shelf {
         }
     }
 
+    /// Lets a loaded volume's document go while keeping what is known of how it is kept (its
+    /// kept heads and sizes): the engine holds a copy, which comes back by
+    /// [`Shelf::set_volume`]. One copy fewer of each volume in memory during a sync.
+    pub fn release(&mut self, v: VolumeId) {
+        if let Some(k) = self.volumes.get_mut(&v) {
+            k.doc = Automerge::new();
+        }
+    }
+
     /// Sets a loaded volume's document (one a hub or file brought whole).
     pub fn set_volume(&mut self, v: VolumeId, doc: Automerge) {
         match self.volumes.get_mut(&v) {

@@ -1203,7 +1203,19 @@ struct Checked {
 fn check_signatures(held: &[Envelope], mut candidates: Vec<Envelope>) -> Checked {
     let mut refused = Vec::new();
     loop {
-        let mut merged: Vec<Envelope> = held.iter().chain(&candidates).cloned().collect();
+        // The roster is worked out from the campaign's creation and the roster changes alone:
+        // only those are copied (an import of 50,000 events copies a handful).
+        let mut merged: Vec<Envelope> = held
+            .iter()
+            .chain(candidates.iter().filter(|e| {
+                matches!(
+                    e.event,
+                    leechbook_core::Event::CampaignCreated { .. }
+                        | leechbook_core::Event::Roster(_)
+                )
+            }))
+            .cloned()
+            .collect();
         merged.sort_by_key(|e| e.order_key());
         let roster = leechbook_core::roster::Roster::from_log(&merged);
         if !roster.in_use() {

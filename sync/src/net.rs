@@ -409,6 +409,9 @@ async fn exchange(
                 .map_err(|e| SyncError::NotSync(e.to_string()))?;
         }
     }
+    for (v, _) in &handles {
+        shelf.release(*v);
+    }
     let syncs = futures::future::join_all(handles.iter().map(|(_, h)| async move {
         h.we_have_their_changes(conn).await;
         h.they_have_our_changes(conn).await;
