@@ -290,6 +290,9 @@ impl Mirror {
                 (_, _, doc) => {
                     let v = VolumeId::parse(&name)
                         .ok_or_else(|| bad("a volume's name does not read"))?;
+                    if m.volumes.contains_key(&v) || m.changes.contains_key(&v) {
+                        return Err(bad("it carries a volume twice"));
+                    }
                     match doc {
                         Some(doc) => {
                             m.volumes.insert(v, doc);

@@ -376,3 +376,60 @@ fn devices_whose_events_cross_a_volume_boundary_converge_through_a_hub() {
     let volumes: std::collections::BTreeSet<VolumeId> = la.iter().map(VolumeId::of).collect();
     assert!(volumes.iter().any(|v| v.number == 1));
 }
+
+/// Revoking a device while the GM serves: the rotation reaches the devices still on the
+/// roster through the hub, and what the GM records after it stays unreadable to the revoked
+/// device, which is told so and takes nothing of it in.
+#[test]
+fn a_revocation_while_serving_rotates_the_key_for_the_others_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = dir.path().join("gm.db");
+    let [p1, p2] = ["p1", "p2"].map(|n| dir.path().join(format!("{n}.db")));
+    ok(&gm, &["init", "--name", "Kaldor"]);
+    add_character(&gm, "Osric");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("ws://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = futures::channel::oneshot::channel::<()>();
+    let serving = gm.clone();
+    let hub = std::thread::spawn(move || {
+        let mut store = Store::open(&serving).unwrap();
+        leechbook_sync::net::serve(
+            &mut store,
+            listener,
+            async {
+                let _ = stopped.await;
+            },
+            &mut |_| {},
+        )
+        .unwrap();
+    });
+    let code = join_code(&gm);
+    for p in [&p1, &p2] {
+        ok(p, &["init", "--join", &url, "--campaign", &code]);
+        let (device, key) = identity(p);
+        ok(&gm, &["device", "add", &device, &key, "--role", "gm"]);
+    }
+    for p in [&p1, &p2] {
+        eventually("the roster reaching the device", || {
+            connect(p, &url);
+            ok(p, &["device", "show"]).contains("role   GM")
+        });
+    }
+    let (p2_id, _) = identity(&p2);
+    ok(&gm, &["device", "revoke", &p2_id]);
+    ok(&gm, &common::thorax_strike("Osric", "8", "shock=12"));
+    let strike = log(&gm)
+        .into_iter()
+        .find(|e| e.event.kind() == "hm.strike")
+        .unwrap();
+    eventually("the strike reaching p1 under the new key", || {
+        connect(&p1, &url);
+        log(&p1).iter().any(|e| e.id == strike.id)
+    });
+    let out = connect(&p2, &url);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("does not hold"), "{}", out.stderr);
+    assert!(log(&p2).iter().all(|e| e.id != strike.id));
+    stop.send(()).unwrap();
+    hub.join().unwrap();
+}
