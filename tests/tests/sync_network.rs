@@ -139,17 +139,19 @@ fn eventually(what: &str, f: impl Fn() -> bool) {
     }
 }
 
-#[test]
-fn the_gm_device_serving_as_hub_takes_in_and_offers_as_it_goes() {
-    let dir = tempfile::tempdir().unwrap();
-    let gm = dir.path().join("gm.db");
-    let p1 = dir.path().join("p1.db");
-    ok(&gm, &["init", "--name", "Kaldor"]);
-    add_character(&gm, "Osric");
+/// The ledger at `gm` served as the hub on a thread (`sync serve`): where devices dial, what
+/// stops it, and the thread, which returns what the hub reported.
+fn serving(
+    gm: &Path,
+) -> (
+    String,
+    futures::channel::oneshot::Sender<()>,
+    std::thread::JoinHandle<Vec<leechbook_sync::net::HubReport>>,
+) {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let url = format!("ws://{}", listener.local_addr().unwrap());
     let (stop, stopped) = futures::channel::oneshot::channel::<()>();
-    let serving = gm.clone();
+    let serving = gm.to_path_buf();
     let hub = std::thread::spawn(move || {
         let mut store = Store::open(&serving).unwrap();
         let mut reports = Vec::new();
@@ -164,6 +166,17 @@ fn the_gm_device_serving_as_hub_takes_in_and_offers_as_it_goes() {
         .unwrap();
         reports
     });
+    (url, stop, hub)
+}
+
+#[test]
+fn the_gm_device_serving_as_hub_takes_in_and_offers_as_it_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = dir.path().join("gm.db");
+    let p1 = dir.path().join("p1.db");
+    ok(&gm, &["init", "--name", "Kaldor"]);
+    add_character(&gm, "Osric");
+    let (url, stop, hub) = serving(&gm);
     let campaign = join_code(&gm);
     ok(&p1, &["init", "--join", &url, "--campaign", &campaign]);
     let (device, key) = identity(&p1);
@@ -387,22 +400,7 @@ fn a_revocation_while_serving_rotates_the_key_for_the_others_only() {
     let [p1, p2] = ["p1", "p2"].map(|n| dir.path().join(format!("{n}.db")));
     ok(&gm, &["init", "--name", "Kaldor"]);
     add_character(&gm, "Osric");
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("ws://{}", listener.local_addr().unwrap());
-    let (stop, stopped) = futures::channel::oneshot::channel::<()>();
-    let serving = gm.clone();
-    let hub = std::thread::spawn(move || {
-        let mut store = Store::open(&serving).unwrap();
-        leechbook_sync::net::serve(
-            &mut store,
-            listener,
-            async {
-                let _ = stopped.await;
-            },
-            &mut |_| {},
-        )
-        .unwrap();
-    });
+    let (url, stop, hub) = serving(&gm);
     let code = join_code(&gm);
     for p in [&p1, &p2] {
         ok(p, &["init", "--join", &url, "--campaign", &code]);
