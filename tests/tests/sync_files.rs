@@ -599,3 +599,41 @@ fn devices_that_met_through_a_hub_then_by_file_converge() {
     assert_eq!(logs[0], logs[1]);
     assert_eq!(logs[1], logs[2]);
 }
+
+/// A ledger synced before volumes keeps its one document under the old keys: the first sync
+/// builds its volumes from the log and lets the old document go.
+#[test]
+fn a_ledger_synced_before_volumes_is_laid_out_anew_from_its_log() {
+    let gm = Scratch::with_osric();
+    gm.ok(&common::thorax_strike("Osric", "6", "shock=12"));
+    {
+        let mut store = Store::open(&gm.db).unwrap();
+        for key in [
+            "automerge-document",
+            "automerge-increments",
+            "automerge-row",
+        ] {
+            store
+                .put_sync_state(key, b"a document of the old layout")
+                .unwrap();
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.sync");
+    gm.ok(&["sync", "export", file.to_str().unwrap()]);
+    let store = Store::open(&gm.db).unwrap();
+    for key in [
+        "automerge-document",
+        "automerge-increments",
+        "automerge-row",
+    ] {
+        assert_eq!(store.sync_state(key).unwrap(), None, "{key} is gone");
+    }
+    let m = leechbook_sync::Mirror::load(&std::fs::read(&file).unwrap(), common::ring_of(&gm.db))
+        .unwrap();
+    let mut sent: Vec<_> = m.envelopes().unwrap().into_iter().map(|e| e.id).collect();
+    let mut held: Vec<_> = store.events().unwrap().into_iter().map(|e| e.id).collect();
+    sent.sort();
+    held.sort();
+    assert_eq!(sent, held);
+}
