@@ -276,6 +276,18 @@ pub fn view(ledger: &Ledger, c: &CharacterState) -> serde_json::Value {
     }
 }
 
+/// Any character as `show --json` prints it, serialised straight from its typed view (the
+/// view as a `serde_json::Value` first cost a third of an as-of query for a character with
+/// two thousand injuries). Keys in each object are sorted, as they always were.
+pub fn view_json(ledger: &Ledger, c: &CharacterState) -> Result<String, serde_json::Error> {
+    match c {
+        CharacterState::HarnMaster(h) => serde_json::to_string_pretty(&character(ledger, h)),
+        CharacterState::SavageWorlds(s) => serde_json::to_string_pretty(&sw_character(ledger, s)),
+        CharacterState::WrathGlory(w) => serde_json::to_string_pretty(&wg_character(ledger, w)),
+        CharacterState::WitchIron(w) => serde_json::to_string_pretty(&wi_character(ledger, w)),
+    }
+}
+
 /// Renders any character for a person.
 pub fn render_any(ledger: &Ledger, c: &CharacterState) -> String {
     match c {

@@ -52,7 +52,9 @@ fn cmd_show_any(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     };
     let ch = super::find_any(&ledger, &a.name)?;
     if a.json {
-        ctx.json(&views::view(&ledger, ch))
+        let text = views::view_json(&ledger, ch)?;
+        ctx.say(text);
+        Ok(())
     } else {
         let text = views::render_any(&ledger, ch);
         ctx.out.push_str(&text);
