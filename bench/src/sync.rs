@@ -320,6 +320,10 @@ pub fn sync(n: usize, d: usize, dir: &Path) -> Result<Measured> {
                 format!("{:.1}", doc_bytes as f64 / n as f64),
             ),
             (
+                "raw doc bytes/event".into(),
+                format!("{:.1}", raw_doc as f64 / n as f64),
+            ),
+            (
                 "raw bytes/event of the volumes exchanged".into(),
                 format!("{:.1}", raw_doc as f64 / exchanged as f64),
             ),
