@@ -1059,9 +1059,10 @@ mod sql {
             ids: &[CharacterId],
             multi: &[&str],
         ) -> Result<crate::Tail, StoreError> {
+            // Two passes: the range's small columns first (its payloads are most of its
+            // bytes, and most rows are other characters'), then the wanted rows whole, by row.
             let mut stmt = self.conn().prepare_cached(
-                "SELECT id, campaign, device, seq, clock, wall_ms, at, schema, payload, signature,
-                    character, kind
+                "SELECT rowid, id, at, character, kind
              FROM events
              WHERE (clock, device, seq) > (?1, ?2, ?3) AND (clock, device, seq) <= (?4, ?5, ?6)
              ORDER BY clock, device, seq",
@@ -1074,17 +1075,25 @@ mod sql {
                 upto.1.as_bytes().as_slice(),
                 upto.2 as i64
             ])?;
-            let (mut out, mut skipped) = (Vec::new(), Vec::new());
+            let (mut wanted_rows, mut skipped) = (Vec::new(), Vec::new());
             while let Some(r) = rows.next()? {
-                let wanted = match r.get_ref(10)?.as_blob_or_null()? {
+                let wanted = match r.get_ref(3)?.as_blob_or_null()? {
                     None => true,
                     Some(c) => ids.iter().any(|id| id.as_bytes().as_slice() == c),
-                } || multi.contains(&r.get_ref(11)?.as_str()?);
+                } || multi.contains(&r.get_ref(4)?.as_str()?);
                 if wanted {
-                    out.push(envelope_of(r)?);
+                    wanted_rows.push(r.get::<_, i64>(0)?);
                 } else {
-                    skipped.push((EventId(uuid(r.get_ref(0)?.as_blob()?)), r.get::<_, i64>(6)?));
+                    skipped.push((EventId(uuid(r.get_ref(1)?.as_blob()?)), r.get::<_, i64>(2)?));
                 }
+            }
+            let mut whole = self.conn().prepare_cached(
+                "SELECT id, campaign, device, seq, clock, wall_ms, at, schema, payload, signature
+             FROM events WHERE rowid = ?1",
+            )?;
+            let mut out = Vec::with_capacity(wanted_rows.len());
+            for row in wanted_rows {
+                out.push(whole.query_row([row], |r| Ok(envelope_of(r)))??);
             }
             Ok((out, skipped))
         }
