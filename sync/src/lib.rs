@@ -138,17 +138,22 @@ pub(crate) fn entries_of(ring: &Keyring, patches: Vec<automerge::Patch>) -> Vec<
         .collect()
 }
 
+/// The bytes filed under a root key (a sealed envelope, a rotation), if bytes are there.
+pub(crate) fn bytes_at(doc: &impl ReadDoc, key: &str) -> Option<Vec<u8>> {
+    match doc.get(ROOT, key).ok().flatten() {
+        Some((Value::Scalar(s), _)) => match s.as_ref() {
+            ScalarValue::Bytes(b) => Some(b.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// The key rotations a document holds (their bytes, unchecked).
 pub(crate) fn rotations_in(doc: &impl ReadDoc) -> Vec<Vec<u8>> {
     doc.keys(ROOT)
         .filter(|k| is_rotation(k))
-        .filter_map(|k| match doc.get(ROOT, k.as_str()).ok().flatten() {
-            Some((Value::Scalar(s), _)) => match s.as_ref() {
-                ScalarValue::Bytes(b) => Some(b.clone()),
-                _ => None,
-            },
-            _ => None,
-        })
+        .filter_map(|k| bytes_at(doc, &k))
         .collect()
 }
 
@@ -329,15 +334,7 @@ impl Mirror {
     /// The raw value filed under `key` in any volume (a sealed envelope), for tests and
     /// audits of what a file shows to one who holds no key.
     pub fn raw(&self, key: &str) -> Option<Vec<u8>> {
-        self.volumes
-            .values()
-            .find_map(|doc| match doc.get(ROOT, key).ok().flatten() {
-                Some((Value::Scalar(s), _)) => match s.as_ref() {
-                    ScalarValue::Bytes(b) => Some(b.clone()),
-                    _ => None,
-                },
-                _ => None,
-            })
+        self.volumes.values().find_map(|doc| bytes_at(doc, key))
     }
 }
 
@@ -376,10 +373,38 @@ pub(crate) fn refused_unheld(
     store: &Store,
     ring: &Keyring,
 ) -> Result<Vec<String>, SyncError> {
-    if doc.length(ROOT) as u64 <= held {
+    let unheld = unheld_entries(doc, held, store, ring)?;
+    if unheld.is_empty() {
         return Ok(Vec::new());
     }
     let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
+    Ok(unheld
+        .into_iter()
+        .filter(|(_, decoded)| match decoded {
+            // Not this device's to judge: it stays for those who hold the key.
+            Err(Undecoded::NoKey(_) | Undecoded::Unopened(_)) => false,
+            Err(Undecoded::Bad(_)) => true,
+            Ok(env) => {
+                env.campaign != store.campaign()
+                    || (roster.in_use() && signature_problem(&roster, env).is_some())
+            }
+        })
+        .map(|(key, _)| key)
+        .collect())
+}
+
+/// The entries of a volume whose events the log lacks, each opened and decoded or with why
+/// not. None are looked for when the volume holds no more entries than the log has events
+/// of it (`held`): a sound volume costs nothing.
+fn unheld_entries(
+    doc: &impl ReadDoc,
+    held: u64,
+    store: &Store,
+    ring: &Keyring,
+) -> Result<Vec<Entry>, SyncError> {
+    if doc.length(ROOT) as u64 <= held {
+        return Ok(Vec::new());
+    }
     let mut out = Vec::new();
     for key in doc.keys(ROOT).filter(|k| !is_rotation(k)) {
         if let Ok(u) = key.parse::<uuid::Uuid>() {
@@ -390,18 +415,8 @@ pub(crate) fn refused_unheld(
         let value = doc
             .get(ROOT, key.as_str())
             .map_err(|e| SyncError::NotSync(e.to_string()))?;
-        let refused = match entry(ring, &key, value.as_ref().map(|(v, _)| v)) {
-            // Not this device's to judge: it stays for those who hold the key.
-            Err(Undecoded::NoKey(_) | Undecoded::Unopened(_)) => false,
-            Err(Undecoded::Bad(_)) => true,
-            Ok(env) => {
-                env.campaign != store.campaign()
-                    || (roster.in_use() && signature_problem(&roster, &env).is_some())
-            }
-        };
-        if refused {
-            out.push(key);
-        }
+        let decoded = entry(ring, &key, value.as_ref().map(|(v, _)| v));
+        out.push((key, decoded));
     }
     Ok(out)
 }
@@ -711,22 +726,8 @@ pub fn rescan(store: &mut Store) -> Result<Imported, SyncError> {
         let Some(kept) = layout::load_kept(store, &v.name())? else {
             continue;
         };
-        if kept.doc.length(ROOT) as u64 <= shelf.counts.get(&v).copied().unwrap_or(0) {
-            continue;
-        }
-        for key in kept.doc.keys(ROOT).filter(|k| !is_rotation(k)) {
-            if let Ok(u) = key.parse::<uuid::Uuid>() {
-                if store.holds(EventId(u))? {
-                    continue;
-                }
-            }
-            let value = kept
-                .doc
-                .get(ROOT, key.as_str())
-                .map_err(|e| SyncError::NotSync(e.to_string()))?;
-            let decoded = entry(&ring, &key, value.as_ref().map(|(v, _)| v));
-            entries.push((key, decoded));
-        }
+        let held = shelf.counts.get(&v).copied().unwrap_or(0);
+        entries.extend(unheld_entries(&kept.doc, held, store, &ring)?);
     }
     if entries.is_empty() {
         return Ok(Imported::default());
@@ -745,10 +746,8 @@ fn first_held_entry(store: &Store, ring: &Keyring) -> Result<Option<crypt::Unope
             continue;
         };
         for key in kept.doc.keys(ROOT).filter(|k| !is_rotation(k)) {
-            if let Ok(Some((Value::Scalar(sv), _))) = kept.doc.get(ROOT, key.as_str()) {
-                if let ScalarValue::Bytes(b) = sv.as_ref() {
-                    return Ok(ring.open(&key, b).err());
-                }
+            if let Some(b) = bytes_at(&kept.doc, &key) {
+                return Ok(ring.open(&key, &b).err());
             }
         }
     }
