@@ -21,7 +21,7 @@
 //!
 //! One automerge change per recorded batch and volume, never per event.
 
-use crate::{crypt, put_missing, put_rotations, Keyring, SyncError};
+use crate::{crypt, put_rotations, Keyring, SyncError};
 use automerge::{transaction::Transactable, Automerge, ChangeHash, ReadDoc, ScalarValue, ROOT};
 use leechbook_core::ids::DeviceId;
 use leechbook_core::Envelope;
@@ -192,9 +192,26 @@ pub fn put_events(
     if missing.is_empty() {
         return Ok(0);
     }
-    doc.transact(|tx| put_missing(tx, missing, ring))
-        .map(|ok| ok.result)
-        .map_err(|f| f.error)
+    doc.transact(|tx| {
+        for e in &missing {
+            let key = e.id.to_string();
+            let sealed = ring.seal(&key, &leechbook_store::codec::encode_envelope(e));
+            tx.put(ROOT, key.as_str(), ScalarValue::Bytes(sealed))
+                .map_err(|e| SyncError::NotSync(e.to_string()))?;
+        }
+        Ok::<_, SyncError>(missing.len())
+    })
+    .map(|ok| ok.result)
+    .map_err(|f| f.error)
+}
+
+/// Events grouped by the volume each belongs in.
+pub fn by_volume(events: impl IntoIterator<Item = Envelope>) -> BTreeMap<VolumeId, Vec<Envelope>> {
+    let mut out: BTreeMap<VolumeId, Vec<Envelope>> = BTreeMap::new();
+    for e in events {
+        out.entry(VolumeId::of(&e)).or_default().push(e);
+    }
+    out
 }
 
 /// Deletes root keys from a document in one change (none when it holds none of them).
@@ -288,13 +305,9 @@ pub fn kept_bytes(store: &Store, name: &str) -> Result<Option<KeptBytes>, SyncEr
 /// The document kept under `name`, if there is one and it loads (a cache: one that does not
 /// load is as good as none).
 pub fn load_kept(store: &Store, name: &str) -> Result<Option<Kept>, SyncError> {
-    let Some(whole) = store
-        .sync_state(&whole_key(name))?
-        .filter(|b| !b.is_empty())
-    else {
+    let Some((whole, appended)) = kept_bytes(store, name)? else {
         return Ok(None);
     };
-    let appended = store.sync_state(&appended_key(name))?.unwrap_or_default();
     let Ok(mut doc) = Automerge::load(&whole) else {
         return Ok(None);
     };
@@ -465,11 +478,7 @@ impl Shelf {
             let upto = (self.mark + PAGE).min(last);
             let events = store.events_in_rows(self.mark, upto)?;
             read += events.len();
-            let mut by_volume: BTreeMap<VolumeId, Vec<Envelope>> = BTreeMap::new();
-            for e in events {
-                by_volume.entry(VolumeId::of(&e)).or_default().push(e);
-            }
-            for (v, events) in by_volume {
+            for (v, events) in by_volume(events) {
                 *self.counts.entry(v).or_default() += events.len() as u64;
                 let ring = self.ring.clone();
                 put_events(&mut self.volume(store, v)?.doc, &events, &ring)?;

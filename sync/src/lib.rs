@@ -210,15 +210,8 @@ impl Mirror {
     /// Puts envelopes into their volumes (sealed), counts them and lists the counts in the
     /// index. Returns how many were new to their volumes.
     pub fn add(&mut self, envelopes: &[Envelope]) -> Result<usize, SyncError> {
-        let mut by_volume: BTreeMap<VolumeId, Vec<Envelope>> = BTreeMap::new();
-        for e in envelopes {
-            by_volume
-                .entry(VolumeId::of(e))
-                .or_default()
-                .push(e.clone());
-        }
         let mut added = 0;
-        for (v, events) in by_volume {
+        for (v, events) in layout::by_volume(envelopes.iter().cloned()) {
             let doc = self.volumes.entry(v).or_default();
             let n = layout::put_events(doc, &events, &self.ring)?;
             *self.counts.entry(v).or_default() += n as u64;
@@ -336,28 +329,6 @@ impl Mirror {
     pub fn raw(&self, key: &str) -> Option<Vec<u8>> {
         self.volumes.values().find_map(|doc| bytes_at(doc, key))
     }
-}
-
-/// Puts each envelope the document lacks under its id in the root map, sealed under `ring`.
-pub(crate) fn put_missing<'a>(
-    doc: &mut impl Transactable,
-    envelopes: impl IntoIterator<Item = &'a Envelope>,
-    ring: &Keyring,
-) -> Result<usize, SyncError> {
-    let mut added = 0;
-    for e in envelopes {
-        let key = e.id.to_string();
-        let held = doc
-            .get(ROOT, key.as_str())
-            .map_err(|e| SyncError::NotSync(e.to_string()))?;
-        if held.is_none() {
-            let sealed = ring.seal(&key, &encode_envelope(e));
-            doc.put(ROOT, key.as_str(), ScalarValue::Bytes(sealed))
-                .map_err(|e| SyncError::NotSync(e.to_string()))?;
-            added += 1;
-        }
-    }
-    Ok(added)
 }
 
 /// The root keys of a volume whose events the log lacks and that an import refuses (they do

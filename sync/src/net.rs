@@ -659,16 +659,9 @@ async fn offer(
     storage: &ShelfStorage,
 ) -> Result<usize, SyncError> {
     let (gains, last) = store.events_after_row(shelf.mark)?;
-    let mut by_volume: BTreeMap<VolumeId, Vec<leechbook_core::Envelope>> = BTreeMap::new();
-    for e in &gains {
-        by_volume
-            .entry(VolumeId::of(e))
-            .or_default()
-            .push(e.clone());
-    }
     let ring = shelf.ring.clone();
     let mut offered = 0;
-    for (v, events) in by_volume {
+    for (v, events) in layout::by_volume(gains.iter().cloned()) {
         let kept = shelf.volume(store, v)?;
         let from = kept.doc.get_heads();
         let put = layout::put_events(&mut kept.doc, &events, &ring)?;
