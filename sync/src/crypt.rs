@@ -319,8 +319,8 @@ pub fn is_gm_device(store: &Store) -> Result<bool, SyncError> {
 }
 
 /// The ledger's ring; or, for a GM device of a campaign that has none yet (a campaign begun
-/// before encryption), a new one, which the caller keeps once its sync lands (the first GM
-/// device to sync makes the campaign's key). Any other device without one must be given it.
+/// before encryption), a new one, kept at once (the first GM device to sync makes the
+/// campaign's key). Any other device without one must be given it.
 pub fn ring_for_sync(store: &mut Store) -> Result<Keyring, SyncError> {
     if let Some(ring) = keyring_of(store)? {
         return Ok(ring);

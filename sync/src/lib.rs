@@ -595,9 +595,8 @@ pub fn export(
     t: &mut dyn Transport,
     to: Option<DeviceId>,
 ) -> Result<Exported, SyncError> {
-    let before = crypt::keyring_of(store)?;
     let ring = crypt::ring_for_sync(store)?;
-    let mut shelf = shelf_of(store, ring.clone())?;
+    let mut shelf = shelf_of(store, ring)?;
     let known = match to {
         Some(peer) => store
             .sync_state(&peer_key(peer))?
@@ -622,7 +621,6 @@ pub fn export(
         &peer_heads,
     )?;
     t.send(&bytes)?;
-    crypt::keep_gains(store, before.as_ref(), &ring, &[])?;
     shelf.keep(store)?;
     if let Some(peer) = to {
         store.put_sync_states(&[
@@ -640,21 +638,16 @@ pub fn export(
 /// A join file for a new device (`sync invite FILE`): the campaign's keys, then every
 /// volume. Whoever holds it reads the campaign; the GM hands it over like a key.
 pub fn invite(store: &mut Store) -> Result<Vec<u8>, SyncError> {
-    let before = crypt::keyring_of(store)?;
     let ring = crypt::ring_for_sync(store)?;
     let mut shelf = shelf_of(store, ring.clone())?;
     let (bytes, _) = file_of(&mut shelf, store, |_| true, &Heads::new())?;
-    crypt::keep_gains(store, before.as_ref(), &ring, &[])?;
     shelf.keep(store)?;
     Ok(ring.invitation(&bytes))
 }
 
 /// The join code for the network (`sync invite` without a file): the campaign's keys.
 pub fn join_code(store: &mut Store) -> Result<String, SyncError> {
-    let before = crypt::keyring_of(store)?;
-    let ring = crypt::ring_for_sync(store)?;
-    crypt::keep_gains(store, before.as_ref(), &ring, &[])?;
-    Ok(ring.code())
+    Ok(crypt::ring_for_sync(store)?.code())
 }
 
 /// Takes a join code's keys into this ledger (`sync key CODE`: a device of a campaign begun

@@ -574,9 +574,7 @@ pub fn serve(
     until: impl Future<Output = ()>,
     report: &mut dyn FnMut(HubReport),
 ) -> Result<(), SyncError> {
-    let held_ring = crypt::keyring_of(store)?;
     let ring = crypt::ring_for_sync(store)?;
-    crypt::keep_gains(store, held_ring.as_ref(), &ring, &[])?;
     let campaign = store.campaign();
     let mut shelf = Shelf::open(store, ring)?;
     shelf.catch_up(store)?;
