@@ -401,9 +401,9 @@ impl Shelf {
         })
     }
 
-    /// The volumes loaded.
-    pub fn loaded(&self) -> impl Iterator<Item = (&VolumeId, &Kept)> {
-        self.volumes.iter()
+    /// A volume, if it is loaded.
+    pub fn loaded(&self, v: VolumeId) -> Option<&Kept> {
+        self.volumes.get(&v)
     }
 
     /// A volume, loaded from the store (or new) when it is not loaded yet.

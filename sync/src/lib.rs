@@ -872,7 +872,7 @@ pub fn import_changes(
     let (entries, gained) = open_entries(store, &mut ring, &rotations, |r| {
         let mut all = Vec::new();
         for (v, from) in &before {
-            if let Some((_, kept)) = shelf.loaded().find(|(lv, _)| *lv == v) {
+            if let Some(kept) = shelf.loaded(*v) {
                 all.extend(entries_of(r, kept.doc.diff(from, &kept.doc.get_heads())));
             }
         }

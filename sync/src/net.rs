@@ -403,7 +403,7 @@ async fn exchange(
     for (v, h) in &handles {
         let Some(ours) = before.get(v) else { continue };
         let lacks = h.with_document(|d| ours.iter().any(|x| d.get_change_by_hash(x).is_none()));
-        if let (true, Some((_, kept))) = (lacks, shelf.loaded().find(|(lv, _)| *lv == v)) {
+        if let (true, Some(kept)) = (lacks, shelf.loaded(*v)) {
             let mut ours = kept.doc.clone();
             h.with_document(|d| d.merge(&mut ours))
                 .map_err(|e| SyncError::NotSync(e.to_string()))?;
@@ -458,9 +458,8 @@ async fn exchange(
             (
                 *v,
                 shelf
-                    .loaded()
-                    .find(|(lv, _)| *lv == v)
-                    .map(|(_, k)| k.doc.get_heads())
+                    .loaded(*v)
+                    .map(|k| k.doc.get_heads())
                     .unwrap_or_default(),
             )
         })
