@@ -282,8 +282,8 @@ pub struct NetSynced {
 /// are loaded; only the events recorded since the last sync are read from the log.
 pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetSynced, SyncError> {
     let start = std::time::Instant::now();
-    let held_ring = crypt::keyring_of(store)?;
-    let mut ring = crypt::ring_for_sync(store)?;
+    let held_ring = crypt::ring_for_sync(store)?;
+    let mut ring = held_ring.clone();
     let campaign = store.campaign();
     let mut shelf = Shelf::open(store, ring.clone())?;
     shelf.catch_up(store)?;
@@ -319,7 +319,7 @@ pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetS
     rt.shutdown_background();
     phase(start, "exchanged");
     let (mut imported, gained, volumes) = result?;
-    crypt::keep_gains(store, held_ring.as_ref(), &ring, &gained)?;
+    crypt::keep_gains(store, Some(&held_ring), &ring, &gained)?;
     // The documents are a cache: failing to keep them loses nothing (the next sync offers
     // the events again).
     let _ = shelf.keep(store);
@@ -686,8 +686,8 @@ async fn hub_round(
     storage: &ShelfStorage,
 ) -> Result<(Option<Imported>, usize), SyncError> {
     // The ring as the ledger holds it now (a revocation in another terminal rotates it).
-    let held_ring = crypt::keyring_of(store)?;
-    let mut ring = crypt::ring_for_sync(store)?;
+    let held_ring = crypt::ring_for_sync(store)?;
+    let mut ring = held_ring.clone();
     shelf.ring = ring.clone();
     let mut offered = offer(store, shelf, repo, storage).await?;
     // Taken in: what the index lists beyond the ledger's counts.
@@ -715,7 +715,7 @@ async fn hub_round(
                 .collect()
         })?;
         let (imported, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
-        crypt::keep_gains(store, held_ring.as_ref(), &ring, &gained)?;
+        crypt::keep_gains(store, Some(&held_ring), &ring, &gained)?;
         let dropped = held_back(store, dropped)?;
         for (v, (_, h, mut doc)) in docs {
             h.with_document(|d| layout::drop_in(d, &dropped))?;
