@@ -87,7 +87,7 @@ impl From<StoreError> for CommandError {
 impl From<FoldError> for CommandError {
     fn from(e: FoldError) -> CommandError {
         match e {
-            FoldError::UnknownTable(_) => {
+            FoldError::HarnMaster(leechbook_core::harnmaster::system::HmError::UnknownTable(_)) => {
                 CommandError::user(format!("{e} (define it with `leechbook table load FILE`)"))
             }
             e => CommandError::user(e.to_string()),

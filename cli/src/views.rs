@@ -149,7 +149,7 @@ pub struct OwedView {
 /// Lists what a character owes, from the core's agenda.
 pub fn owed(ledger: &Ledger, ch: &HmCharacter) -> Vec<OwedView> {
     let now = ledger.now;
-    agenda(ch, ledger.treatment_table(), ledger.options)
+    agenda(ch, ledger.treatment_table(), ledger.options())
         .into_iter()
         .map(|d| OwedView {
             kind: d.kind,

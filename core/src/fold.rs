@@ -6,16 +6,19 @@
 //! log and is listed in [`Ledger::void`] with its reason: nothing is dropped silently.
 
 use crate::event::{Envelope, Event, SheetKind, SystemId};
-use crate::harnmaster::body::{self, BodyTable, TableError};
-use crate::harnmaster::healing::{self, HealOutcome, TreatmentTable};
-use crate::harnmaster::injury::{self, Context, StrikeError, StrikeOutcome};
-use crate::harnmaster::shock::{self, GmRollOutcome, RollError, ShockRollOutcome};
+use crate::harnmaster::body::BodyTable;
+use crate::harnmaster::healing::{HealOutcome, TreatmentTable};
+use crate::harnmaster::injury::StrikeOutcome;
+use crate::harnmaster::shock::{GmRollOutcome, ShockRollOutcome};
 use crate::harnmaster::state::HmCharacter;
-use crate::harnmaster::HmEvent;
+use crate::harnmaster::system::{HarnMaster, HmError};
 use crate::ids::{CampaignId, CharacterId, EventId, InjuryId};
-use crate::ruling::{Decree, Ruling, Rulings};
+use crate::ruling::{Ruling, Rulings};
+use crate::system::{RulesSystem, Settings, World};
 use crate::time::CampaignTime;
 use std::collections::BTreeMap;
+
+pub use crate::harnmaster::system::{Options, OPTION_NAMES};
 
 /// The campaign, as `CampaignCreated` declared it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -51,12 +54,6 @@ pub enum FoldError {
     /// An empty or unusable name.
     #[error("'{0}' is not a usable character name")]
     BadName(String),
-    /// A body table the ledger does not know.
-    #[error("there is no body table named '{0}'")]
-    UnknownTable(String),
-    /// A body table that is malformed.
-    #[error(transparent)]
-    Table(#[from] TableError),
     /// A sheet or event of another system.
     #[error("the campaign plays {campaign}, not {event}")]
     WrongSystem {
@@ -65,13 +62,10 @@ pub enum FoldError {
         /// The event's.
         event: &'static str,
     },
-    /// The strike cannot be resolved.
+    /// HârnMaster refused the event.
     #[error(transparent)]
-    Strike(#[from] StrikeError),
-    /// The roll is not owed or not due.
-    #[error(transparent)]
-    Roll(#[from] RollError),
-    /// An unknown option or a malformed table.
+    HarnMaster(#[from] HmError),
+    /// The roster does not allow the event.
     #[error("{0}")]
     Setting(String),
     /// A rules system refused the event (its own words).
@@ -172,19 +166,8 @@ pub enum Applied {
 }
 
 /// The version of the fold's semantics. Snapshots made by another version are dropped.
-pub const FOLD_VERSION: u32 = 4;
-
-/// The campaign's optional rules.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Options {
-    /// Healing periods of d3+3 days instead of five.
-    pub random_healing_period: bool,
-    /// The Serious-injury aggravation option.
-    pub aggravation: bool,
-}
-
-/// The names `OptionSet` takes.
-pub const OPTION_NAMES: [&str; 2] = ["random-healing-period", "aggravation"];
+/// (5: each system's campaign-wide settings are one field of the ledger's head.)
+pub const FOLD_VERSION: u32 = 5;
 
 /// An event the fold refused, with the reason.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -294,18 +277,10 @@ pub struct Ledger {
     by_id: BTreeMap<CharacterId, usize>,
     /// Every character of the campaign, held or not: id and name, in the order they joined.
     roll: Vec<(CharacterId, String)>,
-    /// Body tables defined in the ledger (the latest definition of a name wins).
-    pub tables: Vec<BodyTable>,
-    human: Option<BodyTable>,
-    treatment: Option<TreatmentTable>,
-    /// The campaign's optional rules.
-    pub options: Options,
+    /// Each system's campaign-wide settings (tables, options, arms).
+    pub settings: Settings,
     /// The roster in force (worked out from the whole log before the fold).
     pub roster: crate::roster::Roster,
-    /// The campaign's weapons and armour.
-    pub arms: crate::harnmaster::arms::Arms,
-    /// Witch Iron's injury tables the GM supplied (arms and legs).
-    pub wi_tables: Vec<crate::witch::PartTable>,
     /// How many events were applied.
     pub applied: u64,
     /// The events that were void, in log order.
@@ -424,13 +399,8 @@ impl Ledger {
             characters: Vec::new(),
             by_id: BTreeMap::new(),
             roll: self.roll.clone(),
-            tables: self.tables.clone(),
-            human: self.human.clone(),
-            treatment: self.treatment.clone(),
-            options: self.options,
+            settings: self.settings.clone(),
             roster: self.roster.clone(),
-            arms: self.arms.clone(),
-            wi_tables: self.wi_tables.clone(),
             applied: self.applied,
             void: self.void.clone(),
             retracted: self.retracted.clone(),
@@ -461,45 +431,34 @@ impl Ledger {
         self.by_id.get(&id).map(|&i| &self.characters[i])
     }
 
-    /// Returns the body table named `name`: the ledger's latest definition, else the built-in
-    /// human table.
+    /// Returns the body table named `name`: the campaign's latest definition, else the
+    /// built-in human table.
     pub fn table(&self, name: &str) -> Option<&BodyTable> {
-        self.tables
-            .iter()
-            .rev()
-            .find(|t| t.name == name)
-            .or_else(|| (name == "human").then(|| self.builtin_human()))
+        self.settings.hm.table(name)
     }
 
     /// Returns the TREATMENT ROLL tables in force: the campaign's, else the built-in ones.
     pub fn treatment_table(&self) -> &TreatmentTable {
-        self.treatment.as_ref().unwrap_or_else(|| &TREATMENT)
+        self.settings.hm.treatment_table()
     }
 
-    fn builtin_human(&self) -> &BodyTable {
-        self.human.as_ref().unwrap_or_else(|| &HUMAN)
-    }
-
-    fn hm_mut(&mut self, id: CharacterId) -> Result<&mut HmCharacter, FoldError> {
-        let i = *self.by_id.get(&id).ok_or(FoldError::UnknownCharacter(id))?;
-        match &mut self.characters[i] {
-            CharacterState::HarnMaster(c) => Ok(c),
-            _ => Err(FoldError::UnknownCharacter(id)),
-        }
+    /// HârnMaster's optional rules in force.
+    pub fn options(&self) -> Options {
+        self.settings.hm.options
     }
 
     fn hm(&self, id: CharacterId) -> Result<&HmCharacter, FoldError> {
-        match self.character(id).ok_or(FoldError::UnknownCharacter(id))? {
-            CharacterState::HarnMaster(c) => Ok(c),
-            _ => Err(FoldError::UnknownCharacter(id)),
-        }
+        self.character(id)
+            .and_then(HarnMaster::held)
+            .ok_or(FoldError::UnknownCharacter(id))
     }
 
-    fn context(&self, at: CampaignTime) -> Context {
-        Context {
-            at,
+    fn world(&self, env: &Envelope) -> World {
+        World {
+            event: env.id,
+            now: env.at,
+            clock: self.now,
             round_seconds: self.campaign.as_ref().map_or(10, |c| c.round_seconds),
-            random_healing_period: self.options.random_healing_period,
         }
     }
 
@@ -552,7 +511,7 @@ impl Ledger {
         if campaign.id != env.campaign {
             return Err(FoldError::ForeignCampaign(env.campaign));
         }
-        let ctx = self.context(env.at);
+        let world = self.world(env);
         if let Some(sys) = env.event.system() {
             if sys != campaign.system {
                 return Err(FoldError::WrongSystem {
@@ -575,7 +534,7 @@ impl Ledger {
                 let state = match sheet {
                     SheetKind::HarnMaster(s) => {
                         if self.table(&s.body).is_none() {
-                            return Err(FoldError::UnknownTable(s.body.clone()));
+                            return Err(HmError::UnknownTable(s.body.clone()).into());
                         }
                         CharacterState::HarnMaster(HmCharacter::new(
                             id,
@@ -606,13 +565,10 @@ impl Ledger {
                 self.now = *to;
                 Ok(Applied::ClockAdvanced { from, to: *to })
             }
-            Event::HarnMaster(e) => {
-                e.check_faces().map_err(StrikeError::from)?;
-                self.apply_hm(env, e, ctx)
-            }
-            Event::Ruling(r) => self.apply_ruling(r, ctx),
-            Event::SavageWorlds(e) => self.apply_system::<crate::system::SavageWorlds>(e, ctx),
-            Event::WitchIron(e) => self.apply_wi(e, ctx),
+            Event::HarnMaster(e) => self.apply_system::<HarnMaster>(e, &world),
+            Event::Ruling(r) => self.apply_ruling(r, &world),
+            Event::SavageWorlds(e) => self.apply_system::<crate::system::SavageWorlds>(e, &world),
+            Event::WitchIron(e) => self.apply_system::<crate::system::WitchIron>(e, &world),
             Event::Roster(change) => Ok(Applied::Setting(match change {
                 crate::roster::RosterChange::Device {
                     device,
@@ -648,209 +604,7 @@ impl Ledger {
                     format!("device {} is revoked", device.short())
                 }
             })),
-            Event::WrathGlory(e) => self.apply_system::<crate::system::WrathGlory>(e, ctx),
-        }
-    }
-
-    fn apply_hm(
-        &mut self,
-        env: &Envelope,
-        e: &HmEvent,
-        ctx: Context,
-    ) -> Result<Applied, FoldError> {
-        match e {
-            HmEvent::BodyTableDefined(t) => {
-                t.validate()?;
-                if t.name == "human" {
-                    self.human = Some(t.clone());
-                } else {
-                    self.tables.push(t.clone());
-                }
-                Ok(Applied::TableDefined(t.name.clone()))
-            }
-            HmEvent::SheetChanged { character, sheet } => {
-                if self.table(&sheet.body).is_none() {
-                    return Err(FoldError::UnknownTable(sheet.body.clone()));
-                }
-                self.hm_mut(*character)?.sheet = sheet.clone();
-                Ok(Applied::SheetChanged(*character))
-            }
-            HmEvent::Strike(s) => {
-                let ch = self.hm(s.target)?;
-                let table = self
-                    .table(&ch.sheet.body)
-                    .ok_or_else(|| FoldError::UnknownTable(ch.sheet.body.clone()))?;
-                let mut dice = injury::Replayed::new(&s.dice);
-                let outcome = injury::resolve_strike(ch, table, s, InjuryId(env.id.0), &mut dice)?;
-                dice.all_read()?;
-                injury::apply_strike(self.hm_mut(s.target)?, &outcome, ctx);
-                Ok(Applied::Strike {
-                    target: s.target,
-                    outcome: Box::new(outcome),
-                })
-            }
-            HmEvent::ShockReroll(r) | HmEvent::StunRecovery(r) => {
-                let reroll = matches!(e, HmEvent::ShockReroll(_));
-                let ch = self.hm(r.character)?;
-                let outcome = if reroll {
-                    shock::resolve_shock_reroll(ch, r.roll, ctx.at)?
-                } else {
-                    shock::resolve_stun_recovery(ch, r.roll, ctx.at)?
-                };
-                shock::apply_shock_roll(self.hm_mut(r.character)?, &outcome, ctx);
-                Ok(Applied::ShockRoll {
-                    character: r.character,
-                    reroll,
-                    outcome,
-                })
-            }
-            HmEvent::GmRoll(r) => {
-                let outcome = shock::resolve_gm_roll(self.hm(r.character)?, r)?;
-                shock::apply_gm_roll(self.hm_mut(r.character)?, r, &outcome);
-                Ok(Applied::GmRoll {
-                    character: r.character,
-                    outcome,
-                })
-            }
-            HmEvent::SeqRoll(r) => {
-                if r.kind == healing::SeqRollKind::Aggravation && !self.options.aggravation {
-                    return Err(FoldError::Setting(
-                        "the Serious-injury aggravation option is off in this campaign".into(),
-                    ));
-                }
-                let ch = self.hm(r.character)?;
-                let outcome = healing::check_seq(ch, r, self.treatment_table(), ctx)?;
-                self.heal(r.character, r.kind.name(), outcome, ctx)
-            }
-            HmEvent::BloodStoppage(b) => {
-                let outcome = healing::check_stoppage(self.hm(b.character)?, b, ctx.at)?;
-                self.heal(b.character, "blood-stoppage", outcome, ctx)
-            }
-            HmEvent::Treatment(t) => {
-                let ch = self.hm(t.character)?;
-                let body = self
-                    .table(&ch.sheet.body)
-                    .ok_or_else(|| FoldError::UnknownTable(ch.sheet.body.clone()))?;
-                let outcome =
-                    healing::check_treatment(ch, t, self.treatment_table(), body, ctx.at)?;
-                self.heal(t.character, "treatment", outcome, ctx)
-            }
-            HmEvent::HealerAttends(a) => {
-                let outcome = healing::check_attends(self.hm(a.character)?, a)?;
-                self.heal(a.character, "healer-attends", outcome, ctx)
-            }
-            HmEvent::OptionSet { name, on } => {
-                match name.as_str() {
-                    "random-healing-period" => self.options.random_healing_period = *on,
-                    "aggravation" => self.options.aggravation = *on,
-                    other => {
-                        return Err(FoldError::Setting(format!(
-                            "there is no option '{other}' (options: {})",
-                            OPTION_NAMES.join(", ")
-                        )))
-                    }
-                }
-                Ok(Applied::Setting(format!(
-                    "option {name} {}",
-                    if *on { "on" } else { "off" }
-                )))
-            }
-            HmEvent::ArmsDefined(a) => {
-                a.validate().map_err(FoldError::Setting)?;
-                self.arms.merge(a);
-                Ok(Applied::Setting(format!(
-                    "arms defined: {} weapons, {} armour pieces",
-                    a.weapons.len(),
-                    a.armour.len()
-                )))
-            }
-            HmEvent::Equipped { character, gear } => {
-                for w in &gear.weapons {
-                    if self.arms.weapon(w).is_none() {
-                        return Err(FoldError::Setting(format!(
-                            "there is no weapon '{w}' in the campaign's arms"
-                        )));
-                    }
-                }
-                for a in &gear.armour {
-                    if self.arms.armour(a).is_none() {
-                        return Err(FoldError::Setting(format!(
-                            "there is no armour '{a}' in the campaign's arms"
-                        )));
-                    }
-                }
-                self.hm_mut(*character)?.gear = gear.clone();
-                Ok(Applied::SheetChanged(*character))
-            }
-            HmEvent::Melee(x) => {
-                let mut dice = injury::Replayed::new(&x.dice);
-                let outcome = self.check_melee(x, InjuryId(env.id.0), &mut dice)?;
-                dice.all_read()?;
-                let (ia, id) = (
-                    *self
-                        .by_id
-                        .get(&x.attacker)
-                        .ok_or(FoldError::UnknownCharacter(x.attacker))?,
-                    *self
-                        .by_id
-                        .get(&x.defender)
-                        .ok_or(FoldError::UnknownCharacter(x.defender))?,
-                );
-                let (lo, hi) = (ia.min(id), ia.max(id));
-                let (left, right) = self.characters.split_at_mut(hi);
-                let (CharacterState::HarnMaster(first), CharacterState::HarnMaster(second)) =
-                    (&mut left[lo], &mut right[0])
-                else {
-                    return Err(FoldError::UnknownCharacter(x.defender));
-                };
-                let (att, def) = if ia < id {
-                    (first, second)
-                } else {
-                    (second, first)
-                };
-                crate::harnmaster::exchange::apply(att, def, &outcome, ctx);
-                Ok(Applied::Melee {
-                    attacker: x.attacker,
-                    defender: x.defender,
-                    outcome: Box::new(outcome),
-                })
-            }
-            HmEvent::Shot(x) => {
-                let mut dice = injury::Replayed::new(&x.dice);
-                let outcome = self.check_shot(x, InjuryId(env.id.0), &mut dice)?;
-                dice.all_read()?;
-                use crate::harnmaster::missile::MissileResult;
-                use crate::harnmaster::state::Owed;
-                let owed: Vec<Owed> = match &outcome.result {
-                    MissileResult::Mishap(kind) | MissileResult::Spoiled(Some(kind)) => {
-                        vec![Owed::TestMishap {
-                            kind: *kind,
-                            automatic: false,
-                        }]
-                    }
-                    MissileResult::AutomaticMishap(kinds) => kinds
-                        .iter()
-                        .map(|&kind| Owed::TestMishap {
-                            kind,
-                            automatic: true,
-                        })
-                        .collect(),
-                    _ => Vec::new(),
-                };
-                self.hm_mut(x.shooter)?.owed.extend(owed);
-                if let Some((target, strike)) = &outcome.strike {
-                    injury::apply_strike(self.hm_mut(*target)?, strike, ctx);
-                }
-                Ok(Applied::Shot {
-                    shooter: x.shooter,
-                    outcome: Box::new(outcome),
-                })
-            }
-            HmEvent::TreatmentTableDefined(t) => {
-                t.validate().map_err(FoldError::Setting)?;
-                self.treatment = Some(t.clone());
-                Ok(Applied::Setting("treatment tables defined".into()))
-            }
+            Event::WrathGlory(e) => self.apply_system::<crate::system::WrathGlory>(e, &world),
         }
     }
 
@@ -862,25 +616,11 @@ impl Ledger {
         id: InjuryId,
         dice: &mut dyn crate::harnmaster::injury::DiceSource,
     ) -> Result<crate::harnmaster::exchange::ExchangeOutcome, FoldError> {
-        let attacker = self.hm(x.attacker)?;
-        let defender = self.hm(x.defender)?;
-        let body = |c: &HmCharacter| {
-            self.table(&c.sheet.body)
-                .ok_or_else(|| FoldError::UnknownTable(c.sheet.body.clone()))
-        };
-        let sides = crate::harnmaster::exchange::Sides {
-            attacker,
-            defender,
-            attacker_body: body(attacker)?,
-            defender_body: body(defender)?,
-            arms: &self.arms,
-            treatment: self.treatment_table(),
-            now: self.now,
-        };
-        crate::harnmaster::exchange::resolve(&sides, x, id, dice).map_err(|e| match e {
-            crate::harnmaster::exchange::ExchangeError::Strike(s) => FoldError::Strike(s),
-            other => FoldError::Setting(other.to_string()),
-        })
+        let (attacker, defender) = (self.hm(x.attacker)?, self.hm(x.defender)?);
+        Ok(self
+            .settings
+            .hm
+            .check_melee(attacker, defender, x, id, self.now, dice)?)
     }
 
     /// Resolves a missile attack against the current state without applying it.
@@ -891,98 +631,51 @@ impl Ledger {
         dice: &mut dyn crate::harnmaster::injury::DiceSource,
     ) -> Result<crate::harnmaster::shot::ShotOutcome, FoldError> {
         let shooter = self.hm(x.shooter)?;
-        let with_body =
-            |c: Option<CharacterId>| -> Result<Option<(&HmCharacter, &BodyTable)>, FoldError> {
-                match c {
-                    Some(c) => {
-                        let ch = self.hm(c)?;
-                        let body = self
-                            .table(&ch.sheet.body)
-                            .ok_or_else(|| FoldError::UnknownTable(ch.sheet.body.clone()))?;
-                        Ok(Some((ch, body)))
-                    }
-                    None => Ok(None),
-                }
-            };
-        crate::harnmaster::shot::resolve(
-            shooter,
-            with_body(x.target)?,
-            with_body(x.struck)?,
-            &self.arms,
-            self.treatment_table(),
-            self.now,
-            x,
-            id,
-            dice,
-        )
-        .map_err(|e| match e {
-            crate::harnmaster::exchange::ExchangeError::Strike(s) => FoldError::Strike(s),
-            other => FoldError::Setting(other.to_string()),
-        })
+        let target = x.target.map(|c| self.hm(c)).transpose()?;
+        let struck = x.struck.map(|c| self.hm(c)).transpose()?;
+        Ok(self
+            .settings
+            .hm
+            .check_shot(shooter, target, struck, x, id, self.now, dice)?)
     }
 
-    fn apply_wi(&mut self, e: &crate::witch::WiEvent, ctx: Context) -> Result<Applied, FoldError> {
-        if let crate::witch::WiEvent::TableDefined(t) = e {
-            t.validate().map_err(FoldError::Setting)?;
-            self.wi_tables.push(t.clone());
-            return Ok(Applied::Setting(format!(
-                "Witch Iron {} table defined",
-                t.part
-            )));
-        }
-        self.apply_system::<crate::system::WitchIron>(e, ctx)
-    }
-
-    /// Applies an event of a rules system the one way every system's events apply: copies
-    /// of the characters it touches, the system's `apply` on them, and the copies written
-    /// back only when it applied whole.
-    fn apply_system<S: crate::system::RulesSystem>(
+    /// Applies an event of a rules system the one way every system's events apply: the
+    /// system decides against the characters the event touches and its settings (reading
+    /// only), then writes the outcome. A refusal writes nothing.
+    fn apply_system<S: RulesSystem>(
         &mut self,
         e: &S::Event,
-        ctx: Context,
+        world: &World,
     ) -> Result<Applied, FoldError> {
         let ids = S::touches(e);
-        let first = *ids.first().ok_or_else(|| FoldError::System {
-            system: S::SYSTEM.name(),
-            message: "the event names no character".into(),
-        })?;
-        if ids[1..].contains(&first) {
-            return Err(FoldError::System {
-                system: S::SYSTEM.name(),
-                message: "a character cannot quarrel with themselves".into(),
-            });
-        }
-        let mut copies = Vec::with_capacity(ids.len());
+        let mut at = Vec::with_capacity(ids.len());
         for id in &ids {
-            let state = self
-                .character(*id)
-                .ok_or(FoldError::UnknownCharacter(*id))?;
-            copies.push(
-                S::held(state)
-                    .ok_or(FoldError::UnknownCharacter(*id))?
-                    .clone(),
-            );
+            let i = *self.by_id.get(id).ok_or(FoldError::UnknownCharacter(*id))?;
+            if at.contains(&i) || S::held(&self.characters[i]).is_none() {
+                return Err(FoldError::UnknownCharacter(*id));
+            }
+            at.push(i);
         }
-        let world = crate::system::World {
-            now: ctx.at,
-            round_seconds: ctx.round_seconds,
-            wi_tables: &self.wi_tables,
+        let outcome = {
+            let held: Vec<&S::Character> = at
+                .iter()
+                .filter_map(|&i| S::held(&self.characters[i]))
+                .collect();
+            S::decide(S::settings(&self.settings), &held, e, world).map_err(S::refusal)?
         };
-        let summary = S::apply(&mut copies, e, &world).map_err(|err| FoldError::System {
-            system: S::SYSTEM.name(),
-            message: err.to_string(),
-        })?;
-        for (id, c) in ids.iter().zip(copies) {
-            let i = self.by_id[id];
-            self.characters[i] = S::state(c);
-        }
-        Ok(Applied::System {
-            character: first,
-            summary,
-        })
+        let mut held: Vec<&mut S::Character> = pick_mut(&mut self.characters, &at)
+            .into_iter()
+            .filter_map(S::held_mut)
+            .collect();
+        Ok(S::apply(
+            S::settings_mut(&mut self.settings),
+            &mut held,
+            outcome,
+            world,
+        ))
     }
 
-    fn apply_ruling(&mut self, r: &Ruling, ctx: Context) -> Result<Applied, FoldError> {
+    fn apply_ruling(&mut self, r: &Ruling, world: &World) -> Result<Applied, FoldError> {
         let Ruling::Override {
             character,
             decree,
@@ -991,93 +684,48 @@ impl Ledger {
         else {
             return Ok(Applied::Ruling(r.reason().to_string()));
         };
-        let tt = self.treatment.clone();
-        let ch = self.hm_mut(*character)?;
-        let name = ch.name.clone();
-        let unknown =
-            |id: InjuryId| FoldError::Setting(format!("{name} has no injury {}", id.short()));
-        let what = match decree {
-            Decree::InjuryLevel { injury, level } => {
-                if *level > 5 {
-                    return Err(FoldError::Setting("an Injury Level is 0-5".into()));
-                }
-                let i = ch
-                    .injuries
-                    .iter_mut()
-                    .find(|i| i.id == *injury)
-                    .ok_or_else(|| unknown(*injury))?;
-                let before = i.code();
-                i.level = *level;
-                i.worst = i.worst.max(*level);
-                if *level <= 1 && i.heal.minor_at.is_none() {
-                    i.heal.minor_at = Some(ctx.at);
-                }
-                if *level == 0 {
-                    i.heal.healed_at = Some(ctx.at);
-                    i.bleeder = false;
-                }
-                format!("{before} becomes IL{level}")
-            }
-            Decree::ShockState(s) => {
-                let before = ch.shock;
-                ch.shock = *s;
-                ch.blood_loss_shock = false;
-                if *s == crate::harnmaster::state::ShockState::Killed {
-                    injury::kill(ch, "the GM's ruling", ctx.at);
-                } else {
-                    if *s == crate::harnmaster::state::ShockState::None {
-                        ch.extended_shock = None;
-                        ch.coma = None;
-                    }
-                    injury::set_shock_owed(ch, ctx);
-                }
-                format!("shock state {before} becomes {s}")
-            }
-            Decree::HealingRate { injury, rate } => {
-                if !(1..=6).contains(rate) {
-                    return Err(FoldError::Setting("a Healing Rate is 1-6".into()));
-                }
-                let i = ch
-                    .injuries
-                    .iter_mut()
-                    .find(|i| i.id == *injury)
-                    .ok_or_else(|| unknown(*injury))?;
-                let table = tt.as_ref().unwrap_or_else(|| &TREATMENT);
-                let before = healing::healing_rate(i, table);
-                i.heal.rate_override = Some(*rate);
-                format!("HR{before} becomes HR{rate}")
-            }
-        };
-        Ok(Applied::Ruling(format!("override: {what} ({reason})")))
-    }
-
-    fn heal(
-        &mut self,
-        character: CharacterId,
-        kind: &'static str,
-        outcome: HealOutcome,
-        ctx: Context,
-    ) -> Result<Applied, FoldError> {
         let i = *self
             .by_id
-            .get(&character)
-            .ok_or(FoldError::UnknownCharacter(character))?;
-        let table = self.treatment.as_ref().unwrap_or_else(|| &TREATMENT);
-        let CharacterState::HarnMaster(c) = &mut self.characters[i] else {
-            return Err(FoldError::UnknownCharacter(character));
-        };
-        healing::apply(c, &outcome, ctx, table);
-        Ok(Applied::Heal {
-            character,
-            kind,
-            outcome: Box::new(outcome),
-        })
+            .get(character)
+            .ok_or(FoldError::UnknownCharacter(*character))?;
+        let all = &self.settings;
+        let what = match &mut self.characters[i] {
+            CharacterState::HarnMaster(c) => {
+                HarnMaster::decree(HarnMaster::settings(all), c, decree, world)
+            }
+            CharacterState::SavageWorlds(c) => {
+                use crate::system::SavageWorlds as S;
+                S::decree(S::settings(all), c, decree, world)
+            }
+            CharacterState::WrathGlory(c) => {
+                use crate::system::WrathGlory as S;
+                S::decree(S::settings(all), c, decree, world)
+            }
+            CharacterState::WitchIron(c) => {
+                use crate::system::WitchIron as S;
+                S::decree(S::settings(all), c, decree, world)
+            }
+        }?;
+        Ok(Applied::Ruling(format!("override: {what} ({reason})")))
     }
 }
 
-static HUMAN: std::sync::LazyLock<BodyTable> = std::sync::LazyLock::new(body::human);
-static TREATMENT: std::sync::LazyLock<TreatmentTable> =
-    std::sync::LazyLock::new(healing::treatment_table);
+/// Mutable borrows of the elements at `at` (distinct indices), in the order of `at`.
+fn pick_mut<'a, T>(all: &'a mut [T], at: &[usize]) -> Vec<&'a mut T> {
+    let mut order: Vec<usize> = (0..at.len()).collect();
+    order.sort_by_key(|&k| at[k]);
+    let mut out: Vec<Option<&'a mut T>> = (0..at.len()).map(|_| None).collect();
+    let mut rest: &'a mut [T] = all;
+    let mut base = 0;
+    for k in order {
+        let tail = std::mem::take(&mut rest);
+        let (one, after) = tail[at[k] - base..].split_at_mut(1);
+        out[k] = one.first_mut();
+        rest = after;
+        base = at[k] + 1;
+    }
+    out.into_iter().flatten().collect()
+}
 
 #[cfg(test)]
 mod tests {

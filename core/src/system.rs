@@ -1,27 +1,54 @@
-//! The seam a rules system implements: [`RulesSystem`]. The fold applies every event of a
-//! system the same way ([`crate::fold::Ledger`]'s `apply_system`): it finds the characters
-//! the event touches, applies the event to copies of them, and writes the copies back only
-//! when the event applied whole, so a refused event changes nothing. Savage Worlds, Wrath &
-//! Glory and Witch Iron implement it here; HârnMaster's sequences read campaign-wide tables
-//! (body, treatment, arms) and keep their own check-then-apply split in `harnmaster`.
+//! The seam a rules system implements: [`RulesSystem`]. The fold applies every system's
+//! events one way ([`crate::fold::Ledger`]'s `apply_system`): it finds the characters the
+//! event touches, asks the system to **decide** (a pure reading of the characters, the
+//! system's campaign-wide [`Settings`] and the event's recorded dice, giving an outcome or a
+//! typed refusal), and then to **apply** that outcome, which cannot fail. A refused event
+//! changes nothing, because nothing is written before the decision is made.
 //!
-//! Adding a system: its module (sheet, character, events, `apply`), a variant in `SystemId`,
-//! `SheetKind`, `CharacterState` and `Event` (appended: the stored format is frozen), an
-//! implementation of [`RulesSystem`] below, and one arm in the fold's dispatch.
+//! HârnMaster ([`crate::harnmaster::system::HarnMaster`]) decides by resolving its
+//! sequences and writes only what they found. Savage Worlds, Wrath & Glory and Witch Iron
+//! decide by running their rules on copies of the characters they touch ([`Copies`]: the
+//! outcome is the characters after), so their rules code stays one function per event.
+//!
+//! Adding a system: its module (sheet, character, events, settings, `decide`/`apply`), a
+//! variant in `SystemId`, `SheetKind`, `CharacterState` and `Event` (appended: the stored
+//! format is frozen), its settings in [`Settings`], and one arm in the fold's dispatch.
 
-use crate::fold::CharacterState;
-use crate::ids::CharacterId;
+use crate::fold::{Applied, CharacterState, FoldError};
+use crate::harnmaster::system::HmSettings;
+use crate::ids::{CharacterId, EventId};
+use crate::ruling::Decree;
 use crate::time::CampaignTime;
 use crate::SystemId;
 
-/// What of the campaign a system's event may read besides its characters.
-pub struct World<'a> {
+/// What of the campaign an event may read besides its characters and its system's settings.
+#[derive(Clone, Copy, Debug)]
+pub struct World {
+    /// The event's id (a strike's injury takes it).
+    pub event: EventId,
     /// The campaign time of the event.
     pub now: CampaignTime,
+    /// The campaign clock before the event (the latest campaign time applied).
+    pub clock: CampaignTime,
     /// Seconds per combat round.
     pub round_seconds: i64,
+}
+
+/// Every system's campaign-wide settings: what its setting events define (tables, options,
+/// arms). A campaign plays one system, so only its own ever changes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Settings {
+    /// HârnMaster's body and treatment tables, options and arms.
+    pub hm: HmSettings,
     /// Witch Iron's Arms & Legs tables the GM supplied.
-    pub wi_tables: &'a [crate::witch::PartTable],
+    pub wi: WiSettings,
+}
+
+/// Witch Iron's campaign-wide settings.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct WiSettings {
+    /// The Arms & Legs tables the GM supplied.
+    pub tables: Vec<crate::witch::PartTable>,
 }
 
 /// A rules system, as the fold uses it.
@@ -29,25 +56,123 @@ pub trait RulesSystem {
     /// Which system.
     const SYSTEM: SystemId;
     /// A character's state.
-    type Character: Clone;
+    type Character;
     /// The system's events.
     type Event;
+    /// Its campaign-wide settings.
+    type Settings;
+    /// What deciding an event found: everything applying it writes.
+    type Outcome;
     /// Why an event of the system does not apply.
     type Error: std::fmt::Display;
 
     /// The system's character in a character state, if it is one.
     fn held(state: &CharacterState) -> Option<&Self::Character>;
-    /// A character state of the system's character.
-    fn state(c: Self::Character) -> CharacterState;
-    /// The characters an event touches, the one it is about first.
+    /// The same, to write.
+    fn held_mut(state: &mut CharacterState) -> Option<&mut Self::Character>;
+    /// The system's settings among every system's.
+    fn settings(all: &Settings) -> &Self::Settings;
+    /// The same, to write.
+    fn settings_mut(all: &mut Settings) -> &mut Self::Settings;
+    /// The characters an event touches, each once, the one it is about first (none for an
+    /// event that changes only the settings).
     fn touches(e: &Self::Event) -> Vec<CharacterId>;
-    /// Applies an event to the characters it touches (in the order [`RulesSystem::touches`]
-    /// gives), returning what happened in words. On error the fold drops the copies.
-    fn apply(
-        characters: &mut [Self::Character],
+    /// Decides an event against the characters it touches (in the order
+    /// [`RulesSystem::touches`] gives) and the settings, reading nothing else: the dice are
+    /// the faces the event records.
+    fn decide(
+        settings: &Self::Settings,
+        characters: &[&Self::Character],
         e: &Self::Event,
-        world: &World<'_>,
-    ) -> Result<String, Self::Error>;
+        world: &World,
+    ) -> Result<Self::Outcome, Self::Error>;
+    /// Writes what [`RulesSystem::decide`] found, and says what happened.
+    fn apply(
+        settings: &mut Self::Settings,
+        characters: &mut [&mut Self::Character],
+        outcome: Self::Outcome,
+        world: &World,
+    ) -> Applied;
+    /// The fold's word for a refusal (by default the system's own words).
+    fn refusal(e: Self::Error) -> FoldError {
+        FoldError::System {
+            system: Self::SYSTEM.name(),
+            message: e.to_string(),
+        }
+    }
+    /// A GM's override ([`Decree`]) of a character's state; the decrees are HârnMaster's
+    /// (injury level, shock state, healing rate), and another system refuses them.
+    fn decree(
+        settings: &Self::Settings,
+        character: &mut Self::Character,
+        decree: &Decree,
+        world: &World,
+    ) -> Result<String, FoldError> {
+        let _ = (settings, character, decree, world);
+        Err(FoldError::System {
+            system: Self::SYSTEM.name(),
+            message: format!(
+                "a {} character takes no override of injury level, shock state or healing rate",
+                Self::SYSTEM.name()
+            ),
+        })
+    }
+}
+
+/// The outcome of a system that decides on copies: the touched characters after the event,
+/// in the order [`RulesSystem::touches`] gave, and what happened in the system's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Copies<C> {
+    /// The characters after.
+    pub characters: Vec<C>,
+    /// What happened.
+    pub summary: String,
+}
+
+impl<C> Copies<C> {
+    /// Writes the copies back over the characters they were made from.
+    fn write_back(self, characters: &mut [&mut C]) -> String {
+        for (slot, c) in characters.iter_mut().zip(self.characters) {
+            **slot = c;
+        }
+        self.summary
+    }
+}
+
+fn copies<C: Clone>(characters: &[&C]) -> Vec<C> {
+    characters.iter().map(|c| (*c).clone()).collect()
+}
+
+fn system_applied(characters: &[&mut impl HasId], summary: String) -> Applied {
+    Applied::System {
+        character: characters
+            .first()
+            .map_or(CharacterId(uuid::Uuid::nil()), |c| c.id()),
+        summary,
+    }
+}
+
+/// A character with an id (for narration).
+trait HasId {
+    fn id(&self) -> CharacterId;
+}
+
+impl HasId for crate::savage::SwCharacter {
+    fn id(&self) -> CharacterId {
+        self.id
+    }
+}
+
+impl HasId for crate::wrath::WgCharacter {
+    fn id(&self) -> CharacterId {
+        self.id
+    }
+}
+
+impl HasId for crate::witch::WiCharacter {
+    fn id(&self) -> CharacterId {
+        self.id
+    }
 }
 
 /// Savage Worlds (rules text 004).
@@ -57,6 +182,8 @@ impl RulesSystem for SavageWorlds {
     const SYSTEM: SystemId = SystemId::SavageWorlds;
     type Character = crate::savage::SwCharacter;
     type Event = crate::savage::SwEvent;
+    type Settings = ();
+    type Outcome = Copies<Self::Character>;
     type Error = crate::savage::SwError;
 
     fn held(state: &CharacterState) -> Option<&Self::Character> {
@@ -66,20 +193,48 @@ impl RulesSystem for SavageWorlds {
         }
     }
 
-    fn state(c: Self::Character) -> CharacterState {
-        CharacterState::SavageWorlds(c)
+    fn held_mut(state: &mut CharacterState) -> Option<&mut Self::Character> {
+        match state {
+            CharacterState::SavageWorlds(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    fn settings(_: &Settings) -> &() {
+        &()
+    }
+
+    fn settings_mut(_: &mut Settings) -> &mut () {
+        // A unit borrows nothing: leaking a boxed `()` allocates nothing.
+        Box::leak(Box::new(()))
     }
 
     fn touches(e: &Self::Event) -> Vec<CharacterId> {
         vec![e.character()]
     }
 
-    fn apply(
-        characters: &mut [Self::Character],
+    fn decide(
+        _: &(),
+        characters: &[&Self::Character],
         e: &Self::Event,
-        world: &World<'_>,
-    ) -> Result<String, Self::Error> {
-        crate::savage::apply(&mut characters[0], e, world.now).map(|o| o.summary)
+        world: &World,
+    ) -> Result<Self::Outcome, Self::Error> {
+        let mut after = copies(characters);
+        let summary = crate::savage::apply(&mut after[0], e, world.now)?.summary;
+        Ok(Copies {
+            characters: after,
+            summary,
+        })
+    }
+
+    fn apply(
+        _: &mut (),
+        characters: &mut [&mut Self::Character],
+        outcome: Self::Outcome,
+        _: &World,
+    ) -> Applied {
+        let summary = outcome.write_back(characters);
+        system_applied(characters, summary)
     }
 }
 
@@ -103,6 +258,8 @@ impl RulesSystem for WrathGlory {
     const SYSTEM: SystemId = SystemId::WrathGlory;
     type Character = crate::wrath::WgCharacter;
     type Event = crate::wrath::WgEvent;
+    type Settings = ();
+    type Outcome = Copies<Self::Character>;
     type Error = WgApplyError;
 
     fn held(state: &CharacterState) -> Option<&Self::Character> {
@@ -112,34 +269,71 @@ impl RulesSystem for WrathGlory {
         }
     }
 
-    fn state(c: Self::Character) -> CharacterState {
-        CharacterState::WrathGlory(c)
+    fn held_mut(state: &mut CharacterState) -> Option<&mut Self::Character> {
+        match state {
+            CharacterState::WrathGlory(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    fn settings(_: &Settings) -> &() {
+        &()
+    }
+
+    fn settings_mut(_: &mut Settings) -> &mut () {
+        Box::leak(Box::new(()))
     }
 
     fn touches(e: &Self::Event) -> Vec<CharacterId> {
         vec![e.character()]
     }
 
-    fn apply(
-        characters: &mut [Self::Character],
+    fn decide(
+        _: &(),
+        characters: &[&Self::Character],
         e: &Self::Event,
-        world: &World<'_>,
-    ) -> Result<String, Self::Error> {
+        world: &World,
+    ) -> Result<Self::Outcome, Self::Error> {
+        let mut after = copies(characters);
         let mut dice = crate::harnmaster::injury::Replayed::new(e.dice());
-        let summary = crate::wrath::apply(&mut characters[0], e, &mut dice, world.now)?;
+        let summary = crate::wrath::apply(&mut after[0], e, &mut dice, world.now)?;
         dice.all_read()?;
-        Ok(summary)
+        Ok(Copies {
+            characters: after,
+            summary,
+        })
+    }
+
+    fn apply(
+        _: &mut (),
+        characters: &mut [&mut Self::Character],
+        outcome: Self::Outcome,
+        _: &World,
+    ) -> Applied {
+        let summary = outcome.write_back(characters);
+        system_applied(characters, summary)
     }
 }
 
 /// Witch Iron (rules text 003). A Quarrel touches its defender and its attacker; the Arms &
-/// Legs table the GM supplies is campaign-wide (the fold keeps it).
+/// Legs tables the GM supplies are its settings.
 pub struct WitchIron;
+
+/// What a Witch Iron event found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WiOutcome {
+    /// The characters after a Quarrel, an injury, a condition or care.
+    Changed(Copies<crate::witch::WiCharacter>),
+    /// An Arms & Legs table the GM supplied.
+    TableDefined(crate::witch::PartTable),
+}
 
 impl RulesSystem for WitchIron {
     const SYSTEM: SystemId = SystemId::WitchIron;
     type Character = crate::witch::WiCharacter;
     type Event = crate::witch::WiEvent;
+    type Settings = WiSettings;
+    type Outcome = WiOutcome;
     type Error = String;
 
     fn held(state: &CharacterState) -> Option<&Self::Character> {
@@ -149,33 +343,82 @@ impl RulesSystem for WitchIron {
         }
     }
 
-    fn state(c: Self::Character) -> CharacterState {
-        CharacterState::WitchIron(c)
+    fn held_mut(state: &mut CharacterState) -> Option<&mut Self::Character> {
+        match state {
+            CharacterState::WitchIron(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    fn settings(all: &Settings) -> &WiSettings {
+        &all.wi
+    }
+
+    fn settings_mut(all: &mut Settings) -> &mut WiSettings {
+        &mut all.wi
     }
 
     fn touches(e: &Self::Event) -> Vec<CharacterId> {
         let mut out: Vec<CharacterId> = e.character().into_iter().collect();
         if let crate::witch::WiEvent::Quarrel { attacker, .. } = e {
-            out.push(*attacker);
+            if !out.contains(attacker) {
+                out.push(*attacker);
+            }
         }
         out
     }
 
-    fn apply(
-        characters: &mut [Self::Character],
+    fn decide(
+        settings: &WiSettings,
+        characters: &[&Self::Character],
         e: &Self::Event,
-        world: &World<'_>,
-    ) -> Result<String, Self::Error> {
-        let (target, rest) = characters
-            .split_first_mut()
-            .ok_or_else(|| "the event names no character".to_string())?;
-        crate::witch::apply(
-            target,
-            rest.first_mut(),
-            world.wi_tables,
-            e,
-            world.now,
-            world.round_seconds,
-        )
+        world: &World,
+    ) -> Result<Self::Outcome, Self::Error> {
+        match e {
+            crate::witch::WiEvent::TableDefined(t) => {
+                t.validate()?;
+                Ok(WiOutcome::TableDefined(t.clone()))
+            }
+            crate::witch::WiEvent::Quarrel {
+                attacker, defender, ..
+            } if attacker == defender => Err("a character cannot quarrel with themselves".into()),
+            _ => {
+                let mut after = copies(characters);
+                let (target, rest) = after
+                    .split_first_mut()
+                    .ok_or_else(|| "the event names no character".to_string())?;
+                let summary = crate::witch::apply(
+                    target,
+                    rest.first_mut(),
+                    &settings.tables,
+                    e,
+                    world.now,
+                    world.round_seconds,
+                )?;
+                Ok(WiOutcome::Changed(Copies {
+                    characters: after,
+                    summary,
+                }))
+            }
+        }
+    }
+
+    fn apply(
+        settings: &mut WiSettings,
+        characters: &mut [&mut Self::Character],
+        outcome: Self::Outcome,
+        _: &World,
+    ) -> Applied {
+        match outcome {
+            WiOutcome::TableDefined(t) => {
+                let what = format!("Witch Iron {} table defined", t.part);
+                settings.tables.push(t);
+                Applied::Setting(what)
+            }
+            WiOutcome::Changed(c) => {
+                let summary = c.write_back(characters);
+                system_applied(characters, summary)
+            }
+        }
     }
 }

@@ -144,7 +144,9 @@ fn examples_1_bleeding_and_2_extended_shock() {
     assert_eq!(c.fatigue(), 15, "5 weakness fatigue per BP");
     assert!(matches!(
         seq(&mut w, t, SeqRollKind::BloodLoss, Some(id), 12),
-        Err(FoldError::Roll(_))
+        Err(FoldError::HarnMaster(
+            leechbook_core::harnmaster::system::HmError::Roll(_)
+        ))
     ));
 
     // Example 2. HB13 x HR5 = 65 - 15 fatigue = 50; the ally's Physician SV5 gives +5: EML55.
@@ -607,7 +609,9 @@ fn aggravation_needs_the_option_and_lowers_the_hr() {
         .id;
     assert!(matches!(
         seq(&mut w, t, SeqRollKind::Aggravation, Some(id), 77),
-        Err(FoldError::Setting(_))
+        Err(FoldError::HarnMaster(
+            leechbook_core::harnmaster::system::HmError::Setting(_)
+        ))
     ));
     opt(&mut w, "aggravation", true);
     seq(&mut w, t, SeqRollKind::Aggravation, Some(id), 77).unwrap(); // F against Shock ML50

@@ -545,7 +545,12 @@ fn unconscious_reroll_waits_ten_minutes_and_cf_means_coma() {
         character: t,
         roll: 50,
     }));
-    assert!(matches!(w.apply(reroll.clone()), Err(FoldError::Roll(_))));
+    assert!(matches!(
+        w.apply(reroll.clone()),
+        Err(FoldError::HarnMaster(
+            leechbook_core::harnmaster::system::HmError::Roll(_)
+        ))
+    ));
     w.at = CampaignTime(600);
     match w.apply(reroll).unwrap() {
         Applied::ShockRoll { outcome, .. } => {

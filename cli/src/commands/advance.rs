@@ -84,7 +84,7 @@ fn next_due(ledger: &Ledger, until: CampaignTime) -> Option<Next> {
     let mut best: Option<Next> = None;
     for c in &ledger.characters {
         let Some(h) = c.hm() else { continue };
-        for d in agenda(h, ledger.treatment_table(), ledger.options) {
+        for d in agenda(h, ledger.treatment_table(), ledger.options()) {
             let Some(at) = d.due_at else { continue };
             if !rollable(&d) || at > until {
                 continue;
@@ -197,13 +197,13 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             }),
             _ => {
                 let kind = n.due.seq.unwrap_or(SeqRollKind::Healing);
-                let period = if kind == SeqRollKind::Healing && ledger.options.random_healing_period
-                {
-                    let d3 = Die::new(3).map_err(|e| CommandError::internal(e.to_string()))?;
-                    Some(face(&format!("{what} next period"), d3)?)
-                } else {
-                    None
-                };
+                let period =
+                    if kind == SeqRollKind::Healing && ledger.options().random_healing_period {
+                        let d3 = Die::new(3).map_err(|e| CommandError::internal(e.to_string()))?;
+                        Some(face(&format!("{what} next period"), d3)?)
+                    } else {
+                        None
+                    };
                 HmEvent::SeqRoll(SeqRoll {
                     character: n.character,
                     kind,

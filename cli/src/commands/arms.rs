@@ -65,9 +65,9 @@ pub fn cmd_arms(c: ArmsCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         ArmsCommand::Show(a) => {
             let (_, ledger) = ctx.load()?;
             if a.json {
-                return ctx.json(&ledger.arms);
+                return ctx.json(&ledger.settings.hm.arms);
             }
-            let text = toml::to_string(&ledger.arms)
+            let text = toml::to_string(&ledger.settings.hm.arms)
                 .map_err(|e| CommandError::internal(format!("TOML: {e}")))?;
             ctx.out.push_str(&text);
             Ok(())

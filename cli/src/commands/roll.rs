@@ -159,7 +159,7 @@ fn only_injury(
     kind: SeqRollKind,
 ) -> Result<InjuryId, CommandError> {
     let owing: Vec<InjuryId> =
-        leechbook_core::harnmaster::agenda::agenda(ch, ledger.treatment_table(), ledger.options)
+        leechbook_core::harnmaster::agenda::agenda(ch, ledger.treatment_table(), ledger.options())
             .into_iter()
             .filter(|d| d.seq == Some(kind))
             .filter_map(|d| d.injury)
@@ -212,7 +212,7 @@ pub fn cmd_roll(a: RollArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 } else {
                     dice.one("roll", Die::D100)?
                 };
-                let period = if seq == SeqRollKind::Healing && ledger.options.random_healing_period {
+                let period = if seq == SeqRollKind::Healing && ledger.options().random_healing_period {
                     Some(dice.one("period", Die::new(3).map_err(|e| CommandError::internal(e.to_string()))?)?)
                 } else {
                     None

@@ -53,7 +53,7 @@ pub fn cmd_table(c: TableCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         TableCommand::List(a) => {
             let (_, ledger) = ctx.load()?;
             let mut names: Vec<String> = vec!["human".into()];
-            for t in &ledger.tables {
+            for t in &ledger.settings.hm.tables {
                 if !names.contains(&t.name) {
                     names.push(t.name.clone());
                 }

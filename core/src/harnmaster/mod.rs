@@ -15,6 +15,7 @@ pub mod missile;
 pub mod shock;
 pub mod shot;
 pub mod state;
+pub mod system;
 
 use serde::{Deserialize, Serialize};
 

@@ -1,0 +1,630 @@
+//! HârnMaster as a [`RulesSystem`]: its campaign-wide settings ([`HmSettings`]: body tables,
+//! TREATMENT ROLL tables, options, arms), its typed refusals ([`HmError`]) and the outcome of
+//! one event ([`HmOutcome`]).
+//!
+//! [`HarnMaster::decide`] reads: it resolves the event against the characters it touches and
+//! the settings, reading every die from the event (replay never rolls), and returns what the
+//! sequence found or why the event cannot apply. [`HarnMaster::apply`] writes that outcome
+//! and cannot fail. Nothing is cloned per event: a strike on a character with a long history
+//! costs the strike, not the history.
+
+use super::arms::{Arms, Gear};
+use super::body::{self, BodyTable, TableError};
+use super::exchange::{self, ExchangeError, ExchangeOutcome, MeleeExchange};
+use super::healing::{self, HealOutcome, TreatmentTable};
+use super::injury::{self, Context, DiceSource, StrikeError, StrikeOutcome};
+use super::shock::{self, GmRoll, GmRollOutcome, RollError, ShockRollOutcome};
+use super::shot::{Shot, ShotOutcome};
+use super::state::{HmCharacter, Sheet};
+use super::HmEvent;
+use crate::fold::{Applied, CharacterState, FoldError};
+use crate::ids::{CharacterId, InjuryId};
+use crate::ruling::Decree;
+use crate::system::{RulesSystem, Settings, World};
+use crate::SystemId;
+
+/// The campaign's optional rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Options {
+    /// Healing periods of d3+3 days instead of five.
+    pub random_healing_period: bool,
+    /// The Serious-injury aggravation option.
+    pub aggravation: bool,
+}
+
+/// The names `OptionSet` takes.
+pub const OPTION_NAMES: [&str; 2] = ["random-healing-period", "aggravation"];
+
+/// HârnMaster's campaign-wide settings: what its setting events define, and what its
+/// sequences read besides the characters.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct HmSettings {
+    /// Body tables defined in the campaign (the latest definition of a name wins).
+    pub tables: Vec<BodyTable>,
+    human: Option<BodyTable>,
+    treatment: Option<TreatmentTable>,
+    /// The campaign's optional rules.
+    pub options: Options,
+    /// The campaign's weapons and armour.
+    pub arms: Arms,
+}
+
+static HUMAN: std::sync::LazyLock<BodyTable> = std::sync::LazyLock::new(body::human);
+static TREATMENT: std::sync::LazyLock<TreatmentTable> =
+    std::sync::LazyLock::new(healing::treatment_table);
+
+impl HmSettings {
+    /// The body table named `name`: the campaign's latest definition, else the built-in
+    /// human table (or the campaign's override of it).
+    pub fn table(&self, name: &str) -> Option<&BodyTable> {
+        self.tables
+            .iter()
+            .rev()
+            .find(|t| t.name == name)
+            .or_else(|| (name == "human").then(|| self.human.as_ref().unwrap_or(&HUMAN)))
+    }
+
+    /// The TREATMENT ROLL tables in force: the campaign's, else the built-in ones.
+    pub fn treatment_table(&self) -> &TreatmentTable {
+        self.treatment.as_ref().unwrap_or(&TREATMENT)
+    }
+
+    /// The body table of a character's sheet.
+    pub fn body_of(&self, ch: &HmCharacter) -> Result<&BodyTable, HmError> {
+        self.table(&ch.sheet.body)
+            .ok_or_else(|| HmError::UnknownTable(ch.sheet.body.clone()))
+    }
+
+    fn context(&self, world: &World) -> Context {
+        Context {
+            at: world.now,
+            round_seconds: world.round_seconds,
+            random_healing_period: self.options.random_healing_period,
+        }
+    }
+
+    /// Resolves a melee exchange between two characters without applying it, reading the
+    /// dice from `dice` (the fold's recorded faces, or a command's roller for a preview).
+    pub fn check_melee(
+        &self,
+        attacker: &HmCharacter,
+        defender: &HmCharacter,
+        x: &MeleeExchange,
+        id: InjuryId,
+        clock: crate::time::CampaignTime,
+        dice: &mut dyn DiceSource,
+    ) -> Result<ExchangeOutcome, HmError> {
+        let sides = exchange::Sides {
+            attacker,
+            defender,
+            attacker_body: self.body_of(attacker)?,
+            defender_body: self.body_of(defender)?,
+            arms: &self.arms,
+            treatment: self.treatment_table(),
+            now: clock,
+        };
+        exchange::resolve(&sides, x, id, dice).map_err(HmError::from)
+    }
+
+    /// Resolves a missile attack without applying it: the shooter, and the target and the
+    /// character struck instead, when the shot names them.
+    #[allow(clippy::too_many_arguments)]
+    pub fn check_shot<'a>(
+        &'a self,
+        shooter: &'a HmCharacter,
+        target: Option<&'a HmCharacter>,
+        struck: Option<&'a HmCharacter>,
+        x: &Shot,
+        id: InjuryId,
+        clock: crate::time::CampaignTime,
+        dice: &mut dyn DiceSource,
+    ) -> Result<ShotOutcome, HmError> {
+        let with_body = |c: Option<&'a HmCharacter>| -> Result<_, HmError> {
+            c.map(|c| Ok((c, self.body_of(c)?))).transpose()
+        };
+        super::shot::resolve(
+            shooter,
+            with_body(target)?,
+            with_body(struck)?,
+            &self.arms,
+            self.treatment_table(),
+            clock,
+            x,
+            id,
+            dice,
+        )
+        .map_err(HmError::from)
+    }
+}
+
+/// Why a HârnMaster event does not apply.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HmError {
+    /// The event names a character the ledger does not hold as a HârnMaster character.
+    #[error("no character has id {0}")]
+    UnknownCharacter(CharacterId),
+    /// A body table the campaign does not know.
+    #[error("there is no body table named '{0}'")]
+    UnknownTable(String),
+    /// A body table that is malformed.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// The strike cannot be resolved (a die, a declaration).
+    #[error(transparent)]
+    Strike(#[from] StrikeError),
+    /// The roll is not owed or not due.
+    #[error(transparent)]
+    Roll(#[from] RollError),
+    /// A setting the campaign does not have, or a declaration the rules do not allow.
+    #[error("{0}")]
+    Setting(String),
+}
+
+impl From<ExchangeError> for HmError {
+    fn from(e: ExchangeError) -> HmError {
+        match e {
+            ExchangeError::Strike(s) => HmError::Strike(s),
+            other => HmError::Setting(other.to_string()),
+        }
+    }
+}
+
+impl From<crate::dice::DiceError> for HmError {
+    fn from(e: crate::dice::DiceError) -> HmError {
+        HmError::Strike(StrikeError::from(e))
+    }
+}
+
+/// What one HârnMaster event found: everything [`HarnMaster::apply`] writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HmOutcome {
+    /// A body table defined.
+    TableDefined(BodyTable),
+    /// A character's new sheet.
+    SheetChanged(Sheet),
+    /// A strike resolved.
+    Strike(Box<StrikeOutcome>),
+    /// A Shock Reroll (`reroll`) or stun recovery test.
+    ShockRoll {
+        /// Reroll (true) or stun recovery (false).
+        reroll: bool,
+        /// What it did.
+        outcome: ShockRollOutcome,
+    },
+    /// A GM-resolved roll.
+    GmRoll {
+        /// The roll.
+        roll: GmRoll,
+        /// What it resolved.
+        outcome: GmRollOutcome,
+    },
+    /// A Healing Sequence roll.
+    Heal {
+        /// What kind (`healing`, `blood-loss`, `treatment`, ...).
+        kind: &'static str,
+        /// What it did.
+        outcome: Box<HealOutcome>,
+    },
+    /// An option turned on or off.
+    OptionSet {
+        /// The option.
+        name: String,
+        /// On or off.
+        on: bool,
+    },
+    /// Weapons and armour defined.
+    ArmsDefined(Arms),
+    /// A character's gear.
+    Equipped(Gear),
+    /// A melee exchange resolved.
+    Melee(Box<ExchangeOutcome>),
+    /// A missile attack resolved.
+    Shot(Box<ShotOutcome>),
+    /// The TREATMENT ROLL tables defined.
+    TreatmentTableDefined(TreatmentTable),
+}
+
+/// HârnMaster (rules texts 001: the Missile, Melee, Injury and Healing Sequences).
+pub struct HarnMaster;
+
+fn get<'a>(cs: &[&'a HmCharacter], id: CharacterId) -> Result<&'a HmCharacter, HmError> {
+    cs.iter()
+        .find(|c| c.id == id)
+        .copied()
+        .ok_or(HmError::UnknownCharacter(id))
+}
+
+fn get_mut<'a>(cs: &'a mut [&mut HmCharacter], id: CharacterId) -> Option<&'a mut HmCharacter> {
+    cs.iter_mut().find(|c| c.id == id).map(|c| &mut **c)
+}
+
+impl RulesSystem for HarnMaster {
+    const SYSTEM: SystemId = SystemId::HarnMaster;
+    type Character = HmCharacter;
+    type Event = HmEvent;
+    type Settings = HmSettings;
+    type Outcome = HmOutcome;
+    type Error = HmError;
+
+    fn held(state: &CharacterState) -> Option<&HmCharacter> {
+        match state {
+            CharacterState::HarnMaster(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    fn held_mut(state: &mut CharacterState) -> Option<&mut HmCharacter> {
+        match state {
+            CharacterState::HarnMaster(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    fn settings(all: &Settings) -> &HmSettings {
+        &all.hm
+    }
+
+    fn settings_mut(all: &mut Settings) -> &mut HmSettings {
+        &mut all.hm
+    }
+
+    fn touches(e: &HmEvent) -> Vec<CharacterId> {
+        let mut out: Vec<CharacterId> = match e {
+            HmEvent::SheetChanged { character, .. } | HmEvent::Equipped { character, .. } => {
+                vec![*character]
+            }
+            HmEvent::Strike(s) => vec![s.target],
+            HmEvent::ShockReroll(r) | HmEvent::StunRecovery(r) => vec![r.character],
+            HmEvent::GmRoll(r) => vec![r.character],
+            HmEvent::SeqRoll(r) => vec![r.character],
+            HmEvent::BloodStoppage(r) => vec![r.character],
+            HmEvent::Treatment(r) => vec![r.character],
+            HmEvent::HealerAttends(r) => vec![r.character],
+            HmEvent::Melee(x) => vec![x.attacker, x.defender],
+            HmEvent::Shot(x) => std::iter::once(x.shooter)
+                .chain(x.target)
+                .chain(x.struck)
+                .collect(),
+            HmEvent::BodyTableDefined(_)
+            | HmEvent::OptionSet { .. }
+            | HmEvent::TreatmentTableDefined(_)
+            | HmEvent::ArmsDefined(_) => Vec::new(),
+        };
+        let mut seen = Vec::with_capacity(out.len());
+        out.retain(|id| {
+            let new = !seen.contains(id);
+            seen.push(*id);
+            new
+        });
+        out
+    }
+
+    fn decide(
+        settings: &HmSettings,
+        cs: &[&HmCharacter],
+        e: &HmEvent,
+        world: &World,
+    ) -> Result<HmOutcome, HmError> {
+        e.check_faces()?;
+        let ctx = settings.context(world);
+        let id = InjuryId(world.event.0);
+        Ok(match e {
+            HmEvent::BodyTableDefined(t) => {
+                t.validate()?;
+                HmOutcome::TableDefined(t.clone())
+            }
+            HmEvent::SheetChanged { sheet, .. } => {
+                if settings.table(&sheet.body).is_none() {
+                    return Err(HmError::UnknownTable(sheet.body.clone()));
+                }
+                HmOutcome::SheetChanged(sheet.clone())
+            }
+            HmEvent::Strike(s) => {
+                let ch = get(cs, s.target)?;
+                let mut dice = injury::Replayed::new(&s.dice);
+                let outcome = injury::resolve_strike(ch, settings.body_of(ch)?, s, id, &mut dice)?;
+                dice.all_read()?;
+                HmOutcome::Strike(Box::new(outcome))
+            }
+            HmEvent::ShockReroll(r) | HmEvent::StunRecovery(r) => {
+                let reroll = matches!(e, HmEvent::ShockReroll(_));
+                let ch = get(cs, r.character)?;
+                let outcome = if reroll {
+                    shock::resolve_shock_reroll(ch, r.roll, ctx.at)?
+                } else {
+                    shock::resolve_stun_recovery(ch, r.roll, ctx.at)?
+                };
+                HmOutcome::ShockRoll { reroll, outcome }
+            }
+            HmEvent::GmRoll(r) => HmOutcome::GmRoll {
+                roll: r.clone(),
+                outcome: shock::resolve_gm_roll(get(cs, r.character)?, r)?,
+            },
+            HmEvent::SeqRoll(r) => {
+                if r.kind == healing::SeqRollKind::Aggravation && !settings.options.aggravation {
+                    return Err(HmError::Setting(
+                        "the Serious-injury aggravation option is off in this campaign".into(),
+                    ));
+                }
+                let ch = get(cs, r.character)?;
+                let outcome = healing::check_seq(ch, r, settings.treatment_table(), ctx)?;
+                heal(r.kind.name(), outcome)
+            }
+            HmEvent::BloodStoppage(b) => heal(
+                "blood-stoppage",
+                healing::check_stoppage(get(cs, b.character)?, b, ctx.at)?,
+            ),
+            HmEvent::Treatment(t) => {
+                let ch = get(cs, t.character)?;
+                let body = settings.body_of(ch)?;
+                let outcome =
+                    healing::check_treatment(ch, t, settings.treatment_table(), body, ctx.at)?;
+                heal("treatment", outcome)
+            }
+            HmEvent::HealerAttends(a) => heal(
+                "healer-attends",
+                healing::check_attends(get(cs, a.character)?, a)?,
+            ),
+            HmEvent::OptionSet { name, on } => {
+                if !OPTION_NAMES.contains(&name.as_str()) {
+                    return Err(HmError::Setting(format!(
+                        "there is no option '{name}' (options: {})",
+                        OPTION_NAMES.join(", ")
+                    )));
+                }
+                HmOutcome::OptionSet {
+                    name: name.clone(),
+                    on: *on,
+                }
+            }
+            HmEvent::ArmsDefined(a) => {
+                a.validate().map_err(HmError::Setting)?;
+                HmOutcome::ArmsDefined(a.clone())
+            }
+            HmEvent::Equipped { gear, .. } => {
+                for w in &gear.weapons {
+                    if settings.arms.weapon(w).is_none() {
+                        return Err(HmError::Setting(format!(
+                            "there is no weapon '{w}' in the campaign's arms"
+                        )));
+                    }
+                }
+                for a in &gear.armour {
+                    if settings.arms.armour(a).is_none() {
+                        return Err(HmError::Setting(format!(
+                            "there is no armour '{a}' in the campaign's arms"
+                        )));
+                    }
+                }
+                HmOutcome::Equipped(gear.clone())
+            }
+            HmEvent::Melee(x) => {
+                let mut dice = injury::Replayed::new(&x.dice);
+                let outcome = settings.check_melee(
+                    get(cs, x.attacker)?,
+                    get(cs, x.defender)?,
+                    x,
+                    id,
+                    world.clock,
+                    &mut dice,
+                )?;
+                dice.all_read()?;
+                HmOutcome::Melee(Box::new(outcome))
+            }
+            HmEvent::Shot(x) => {
+                let mut dice = injury::Replayed::new(&x.dice);
+                let outcome = settings.check_shot(
+                    get(cs, x.shooter)?,
+                    x.target.map(|t| get(cs, t)).transpose()?,
+                    x.struck.map(|t| get(cs, t)).transpose()?,
+                    x,
+                    id,
+                    world.clock,
+                    &mut dice,
+                )?;
+                dice.all_read()?;
+                HmOutcome::Shot(Box::new(outcome))
+            }
+            HmEvent::TreatmentTableDefined(t) => {
+                t.validate().map_err(HmError::Setting)?;
+                HmOutcome::TreatmentTableDefined(t.clone())
+            }
+        })
+    }
+
+    fn apply(
+        settings: &mut HmSettings,
+        cs: &mut [&mut HmCharacter],
+        outcome: HmOutcome,
+        world: &World,
+    ) -> Applied {
+        let ctx = settings.context(world);
+        match outcome {
+            HmOutcome::TableDefined(t) => {
+                let name = t.name.clone();
+                if t.name == "human" {
+                    settings.human = Some(t);
+                } else {
+                    settings.tables.push(t);
+                }
+                Applied::TableDefined(name)
+            }
+            HmOutcome::SheetChanged(sheet) => {
+                cs[0].sheet = sheet;
+                Applied::SheetChanged(cs[0].id)
+            }
+            HmOutcome::Strike(outcome) => {
+                injury::apply_strike(cs[0], &outcome, ctx);
+                Applied::Strike {
+                    target: cs[0].id,
+                    outcome,
+                }
+            }
+            HmOutcome::ShockRoll { reroll, outcome } => {
+                shock::apply_shock_roll(cs[0], &outcome, ctx);
+                Applied::ShockRoll {
+                    character: cs[0].id,
+                    reroll,
+                    outcome,
+                }
+            }
+            HmOutcome::GmRoll { roll, outcome } => {
+                shock::apply_gm_roll(cs[0], &roll, &outcome);
+                Applied::GmRoll {
+                    character: cs[0].id,
+                    outcome,
+                }
+            }
+            HmOutcome::Heal { kind, outcome } => {
+                healing::apply(cs[0], &outcome, ctx, settings.treatment_table());
+                Applied::Heal {
+                    character: cs[0].id,
+                    kind,
+                    outcome,
+                }
+            }
+            HmOutcome::OptionSet { name, on } => {
+                match name.as_str() {
+                    "random-healing-period" => settings.options.random_healing_period = on,
+                    _ => settings.options.aggravation = on,
+                }
+                Applied::Setting(format!("option {name} {}", if on { "on" } else { "off" }))
+            }
+            HmOutcome::ArmsDefined(a) => {
+                settings.arms.merge(&a);
+                Applied::Setting(format!(
+                    "arms defined: {} weapons, {} armour pieces",
+                    a.weapons.len(),
+                    a.armour.len()
+                ))
+            }
+            HmOutcome::Equipped(gear) => {
+                cs[0].gear = gear;
+                Applied::SheetChanged(cs[0].id)
+            }
+            HmOutcome::Melee(outcome) => {
+                // `decide` refused an attack on oneself: the exchange touches two.
+                let (attacker, defender) = (cs[0].id, cs[cs.len() - 1].id);
+                if let [att, def] = cs {
+                    exchange::apply(att, def, &outcome, ctx);
+                }
+                Applied::Melee {
+                    attacker,
+                    defender,
+                    outcome,
+                }
+            }
+            HmOutcome::Shot(outcome) => {
+                use super::missile::MissileResult;
+                use super::state::Owed;
+                let owed: Vec<Owed> = match &outcome.result {
+                    MissileResult::Mishap(kind) | MissileResult::Spoiled(Some(kind)) => {
+                        vec![Owed::TestMishap {
+                            kind: *kind,
+                            automatic: false,
+                        }]
+                    }
+                    MissileResult::AutomaticMishap(kinds) => kinds
+                        .iter()
+                        .map(|&kind| Owed::TestMishap {
+                            kind,
+                            automatic: true,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let shooter = cs[0].id;
+                cs[0].owed.extend(owed);
+                if let Some((target, strike)) = &outcome.strike {
+                    if let Some(t) = get_mut(cs, *target) {
+                        injury::apply_strike(t, strike, ctx);
+                    }
+                }
+                Applied::Shot { shooter, outcome }
+            }
+            HmOutcome::TreatmentTableDefined(t) => {
+                settings.treatment = Some(t);
+                Applied::Setting("treatment tables defined".into())
+            }
+        }
+    }
+
+    fn refusal(e: HmError) -> FoldError {
+        FoldError::HarnMaster(e)
+    }
+
+    fn decree(
+        settings: &HmSettings,
+        ch: &mut HmCharacter,
+        decree: &Decree,
+        world: &World,
+    ) -> Result<String, FoldError> {
+        let ctx = settings.context(world);
+        let name = ch.name.clone();
+        let unknown = |id: InjuryId| {
+            FoldError::HarnMaster(HmError::Setting(format!(
+                "{name} has no injury {}",
+                id.short()
+            )))
+        };
+        let setting = |s: &str| FoldError::HarnMaster(HmError::Setting(s.into()));
+        Ok(match decree {
+            Decree::InjuryLevel { injury, level } => {
+                if *level > 5 {
+                    return Err(setting("an Injury Level is 0-5"));
+                }
+                let i = ch
+                    .injuries
+                    .iter_mut()
+                    .find(|i| i.id == *injury)
+                    .ok_or_else(|| unknown(*injury))?;
+                let before = i.code();
+                i.level = *level;
+                i.worst = i.worst.max(*level);
+                if *level <= 1 && i.heal.minor_at.is_none() {
+                    i.heal.minor_at = Some(ctx.at);
+                }
+                if *level == 0 {
+                    i.heal.healed_at = Some(ctx.at);
+                    i.bleeder = false;
+                }
+                format!("{before} becomes IL{level}")
+            }
+            Decree::ShockState(s) => {
+                let before = ch.shock;
+                ch.shock = *s;
+                ch.blood_loss_shock = false;
+                if *s == super::state::ShockState::Killed {
+                    injury::kill(ch, "the GM's ruling", ctx.at);
+                } else {
+                    if *s == super::state::ShockState::None {
+                        ch.extended_shock = None;
+                        ch.coma = None;
+                    }
+                    injury::set_shock_owed(ch, ctx);
+                }
+                format!("shock state {before} becomes {s}")
+            }
+            Decree::HealingRate { injury, rate } => {
+                if !(1..=6).contains(rate) {
+                    return Err(setting("a Healing Rate is 1-6"));
+                }
+                let i = ch
+                    .injuries
+                    .iter_mut()
+                    .find(|i| i.id == *injury)
+                    .ok_or_else(|| unknown(*injury))?;
+                let before = healing::healing_rate(i, settings.treatment_table());
+                i.heal.rate_override = Some(*rate);
+                format!("HR{before} becomes HR{rate}")
+            }
+        })
+    }
+}
+
+fn heal(kind: &'static str, outcome: HealOutcome) -> HmOutcome {
+    HmOutcome::Heal {
+        kind,
+        outcome: Box::new(outcome),
+    }
+}
