@@ -152,13 +152,19 @@ pub fn cli_snapshots(log: &[Envelope], keep: impl Fn(&[u64]) -> Vec<u64>) -> Vec
     snapshots
 }
 
-/// The snapshots the CLI keeps for `log`, thinned out as [`leechbook_ledger::snapshots_kept`] says.
-fn keep_snapshots(store: &mut Store, log: &[Envelope]) -> Result<()> {
-    // Kept as the write path keeps them: a head and one entry per character.
-    for s in cli_snapshots(log, leechbook_ledger::snapshots_kept) {
+/// Keeps for `log` (imported whole) what the write path would have kept while recording it:
+/// the checkpoints `keep` picks (see [`cli_snapshots`]), each a head and one entry per
+/// character, and the archive's records of healed injuries, which the entries leave out.
+pub fn keep_checkpoints(
+    store: &mut Store,
+    log: &[Envelope],
+    keep: impl Fn(&[u64]) -> Vec<u64>,
+) -> Result<()> {
+    for s in cli_snapshots(log, keep) {
         let state = codec::decode_ledger(&s.payload)?;
         leechbook_ledger::checkpoint::save_checkpoint(store, s.position, s.last, &state)?;
     }
+    leechbook_ledger::archive::save(store, &Ledger::fold(log))?;
     Ok(())
 }
 
@@ -186,7 +192,7 @@ pub fn ledger(n: usize) -> Result<PathBuf> {
     for chunk in log.chunks(10_000) {
         store.import(chunk)?;
     }
-    keep_snapshots(&mut store, &log)?;
+    keep_checkpoints(&mut store, &log, leechbook_ledger::snapshots_kept)?;
     // And the projection the write path keeps (as the CLI leaves a ledger after a sync).
     let mut replica = leechbook_ledger::Replica::from_store(store);
     replica.refresh()?;

@@ -337,7 +337,7 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
                 let place = ledger
                     .character(*character)
                     .and_then(|c| c.hm())
-                    .and_then(|h| h.injury(id))
+                    .and_then(|h| h.any_injury(id))
                     .map(|i| format!(" ({})", i.place.label()))
                     .unwrap_or_default();
                 s.push_str(&place);

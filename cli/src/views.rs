@@ -923,8 +923,8 @@ pub fn character(ledger: &Ledger, ch: &HmCharacter) -> CharacterView {
                         && !i.healed())
             }),
         injuries: ch
-            .injuries
-            .iter()
+            .all_injuries()
+            .into_iter()
             .map(|i| InjuryView::of(i, tt, now))
             .collect(),
         impairment: zones

@@ -166,8 +166,9 @@ pub enum Applied {
 }
 
 /// The version of the fold's semantics. Snapshots made by another version are dropped.
-/// (5: each system's campaign-wide settings are one field of the ledger's head.)
-pub const FOLD_VERSION: u32 = 5;
+/// (5: each system's campaign-wide settings are one field of the ledger's head; 6: healed
+/// injuries no rule reads again are filed in an archive kept apart from the character.)
+pub const FOLD_VERSION: u32 = 6;
 
 /// An event the fold refused, with the reason.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -456,6 +457,7 @@ impl Ledger {
     fn world(&self, env: &Envelope) -> World {
         World {
             event: env.id,
+            order: env.order_key(),
             now: env.at,
             clock: self.now,
             round_seconds: self.campaign.as_ref().map_or(10, |c| c.round_seconds),

@@ -26,6 +26,8 @@ use crate::SystemId;
 pub struct World {
     /// The event's id (a strike's injury takes it).
     pub event: EventId,
+    /// The event's place in the fold's total order.
+    pub order: crate::harnmaster::state::OrderKey,
     /// The campaign time of the event.
     pub now: CampaignTime,
     /// The campaign clock before the event (the latest campaign time applied).

@@ -779,7 +779,7 @@ fn a_minor_injury_accrues_no_permanent_impairment() {
     );
     w.at = CampaignTime(25 * DAY);
     seq(&mut w, t, SeqRollKind::Healing, Some(id), 1).unwrap();
-    assert!(w.hm(t).injuries[0].healed());
+    assert!(w.hm(t).all_injuries()[0].healed());
     w.at = CampaignTime(90 * DAY);
     w.apply(Event::ClockAdvanced { to: w.at }).unwrap();
     assert_eq!(zone(&w, t, "torso"), (0, false));

@@ -14,7 +14,7 @@ use leechbook_core::ids::CharacterId;
 use leechbook_core::ids::EventId;
 use leechbook_core::ruling::Rulings;
 use leechbook_core::Envelope;
-use leechbook_store::{OrderKey, ReadLog, Snapshot, WriteLog, Writer};
+use leechbook_store::{OrderKey, ReadLog, Snapshot, SnapshotHead, WriteLog, Writer};
 use std::collections::HashMap;
 
 /// How many events apart the write path keeps checkpoints of the folded state.
@@ -83,6 +83,15 @@ pub fn fold_latest_from(
     log: &impl ReadLog,
     upto: Option<OrderKey>,
 ) -> Result<(Ledger, Option<u64>), LedgerError> {
+    fold_latest_after(log, upto).map(|(ledger, head)| (ledger, head.map(|h| h.position)))
+}
+
+/// [`fold_latest`], with the checkpoint it started from (None: from scratch). The state
+/// holds every character with its archive's records.
+pub(crate) fn fold_latest_after(
+    log: &impl ReadLog,
+    upto: Option<OrderKey>,
+) -> Result<(Ledger, Option<SnapshotHead>), LedgerError> {
     for head in log.snapshot_heads()? {
         if head.fold_version != FOLD_VERSION || upto.is_some_and(|u| head.last > u) {
             continue;
@@ -95,7 +104,7 @@ pub fn fold_latest_from(
             None => log.events_after(head.last)?,
         };
         if let Some(ledger) = resume(state, tail) {
-            return Ok((ledger, Some(head.position)));
+            return Ok((ledger, Some(head)));
         }
     }
     let ledger = match upto {
@@ -146,11 +155,32 @@ pub fn full_fold(log: &impl ReadLog) -> Result<Ledger, LedgerError> {
     })
 }
 
-/// The state a checkpoint holds, with the characters `ids` (every character when None):
-/// a checkpoint is a head (its payload) and one entry per character, or, as written before
-/// checkpoints were kept per character, the whole state in its payload. None when it does
-/// not decode or lacks an entry.
+/// The state a checkpoint holds, with the characters `ids` (every character when None) and
+/// their archive's records as they stood then: a checkpoint is a head (its payload) and one
+/// entry per character, or, as written before checkpoints were kept per character, the
+/// whole state in its payload. None when it does not decode or lacks an entry.
 pub fn checkpoint_state(
+    log: &impl ReadLog,
+    position: u64,
+    ids: Option<&[CharacterId]>,
+) -> Result<Option<Ledger>, LedgerError> {
+    let Some(last) = log
+        .snapshot_heads()?
+        .into_iter()
+        .find(|h| h.position == position)
+        .map(|h| h.last)
+    else {
+        return Ok(None);
+    };
+    let Some(mut ledger) = checkpoint_entries(log, position, ids)? else {
+        return Ok(None);
+    };
+    crate::archive::load(log, &mut ledger, ids, Some(last))?;
+    Ok(Some(ledger))
+}
+
+/// [`checkpoint_state`] without the archive's records.
+fn checkpoint_entries(
     log: &impl ReadLog,
     position: u64,
     ids: Option<&[CharacterId]>,

@@ -11,12 +11,15 @@
 //!   force over it judged against the whole log.
 //! - `projection`: the current state kept as a head and one entry per character, written
 //!   in each append's transaction, so that a command costs what it touches.
+//! - [`archive`]: the records of healed injuries that no rule reads again, kept apart from
+//!   the characters' entries and read only by the views that list them.
 //! - [`replica`]: the services over one ledger file.
 //! - [`audit`]: what each roll's outcome was when recorded against what it is after every
 //!   ruling in force.
 
 #![warn(missing_docs)]
 
+pub mod archive;
 pub mod audit;
 pub mod checkpoint;
 mod error;

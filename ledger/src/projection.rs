@@ -11,12 +11,16 @@
 //! - The write service updates it in the append's transaction: the head and every character
 //!   the ledger held (the ones the event could touch), with the new last row as its mark. A
 //!   ruling (which re-derives history) and a stale projection write it whole.
+//! - Its entries hold no archived injury's record: those are the archive's
+//!   ([`crate::archive`]), written in the same transaction.
 
+use crate::archive::filed;
 use crate::LedgerError;
 use leechbook_core::fold::{CharacterState, Ledger, FOLD_VERSION};
 use leechbook_core::ids::CharacterId;
 use leechbook_store::codec::{decode_character, decode_ledger, encode_character, encode_ledger};
-use leechbook_store::{ReadLog, Writer};
+use leechbook_store::{OrderKey, ReadLog, Writer};
+use std::ops::Bound;
 
 /// Whether the projection holds the log as it stands.
 pub(crate) fn current(log: &impl ReadLog) -> Result<bool, LedgerError> {
@@ -70,10 +74,31 @@ pub(crate) fn with(
     Ok(Some(Ledger::with_characters(head, characters)))
 }
 
-/// Writes `ledger` (the state after the event just appended) into the projection in the
-/// writer's transaction: the head and the characters it holds; `whole` drops the others
-/// first (it must then hold every character).
-pub(crate) fn write(w: &Writer<'_>, ledger: &Ledger, whole: bool) -> Result<(), LedgerError> {
+/// What a write of the projection covers, and so which archive records it files.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Cover {
+    /// The characters the ledger holds, after the events this transaction appended, the
+    /// first of which has this order key: the records filed from it on are added.
+    Held(OrderKey),
+    /// Every character, the record folded from the checkpoint after the event with this
+    /// order key (from the start when None): the archive's records filed after it are
+    /// replaced by the ledger's.
+    Whole(Option<OrderKey>),
+}
+
+/// Writes `ledger` (the state after the events just appended) into the projection in the
+/// writer's transaction, with the archive's records it filed: the head and the characters
+/// it holds; [`Cover::Whole`] drops the others first (it must then hold every character).
+pub(crate) fn write(w: &Writer<'_>, ledger: &Ledger, cover: Cover) -> Result<(), LedgerError> {
+    let (whole, rows, rewrite) = match cover {
+        Cover::Held(first) => (false, filed(ledger, Bound::Included(first)), None),
+        Cover::Whole(base) => (
+            true,
+            filed(ledger, base.map_or(Bound::Unbounded, Bound::Excluded)),
+            Some(base),
+        ),
+    };
+    w.put_archive(&rows, rewrite)?;
     let characters: Vec<(CharacterId, Vec<u8>)> = ledger
         .characters
         .iter()

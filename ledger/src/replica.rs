@@ -1,7 +1,7 @@
 //! A [`Replica`]: one device's ledger of a campaign, and the services over it.
 
-use crate::checkpoint::{fold_latest, keep_checkpoint};
-use crate::projection;
+use crate::checkpoint::{fold_latest, fold_latest_after, keep_checkpoint};
+use crate::projection::{self, Cover};
 use crate::LedgerError;
 use leechbook_core::fold::{Applied, Ledger};
 use leechbook_core::ids::{CharacterId, EventId};
@@ -54,26 +54,31 @@ impl Replica {
         self.store
     }
 
-    /// The state now, every character held: from the projection when it is current, else
-    /// folded from the latest usable checkpoint and the events after it.
+    /// The state now, every character held with its archive's records: from the projection
+    /// when it is current, else folded from the latest usable checkpoint and the events
+    /// after it.
     pub fn state(&self) -> Result<Ledger, LedgerError> {
         let r = self.store.read()?;
         match projection::load(&r, None)? {
-            Some(l) => Ok(l),
+            Some(mut l) => {
+                crate::archive::load(&r, &mut l, None, None)?;
+                Ok(l)
+            }
             None => fold_latest(&r, None),
         }
     }
 
     /// The state now holding the characters named (at least: every character when the
-    /// projection is not current). Names the campaign does not know are passed over (the
-    /// command's own lookup says so).
+    /// projection is not current), with their archive's records. Names the campaign does not
+    /// know are passed over (the command's own lookup says so).
     pub fn state_for(&self, names: &[&str]) -> Result<Ledger, LedgerError> {
         let r = self.store.read()?;
         if let Some(head) = projection::head(&r)? {
             let mut ids: Vec<CharacterId> = names.iter().filter_map(|n| head.id_named(n)).collect();
             ids.sort_unstable();
             ids.dedup();
-            if let Some(l) = projection::with(&r, head, Some(&ids))? {
+            if let Some(mut l) = projection::with(&r, head, Some(&ids))? {
+                crate::archive::load(&r, &mut l, Some(&ids), None)?;
                 return Ok(l);
             }
         }
@@ -139,10 +144,14 @@ impl Replica {
             (Some(h), None) => projection::with(&w, h.clone(), None)?,
             (None, _) => None,
         };
-        // A stale projection (a sync, another fold version) is written whole again below.
+        // A stale projection (a sync, another fold version) is written whole again below,
+        // with the archive's records filed after the checkpoint it was folded from.
         let (mut ledger, mut whole) = match held {
-            Some(l) => (l, false),
-            None => (fold_latest(&w, None)?, true),
+            Some(l) => (l, None),
+            None => {
+                let (l, from) = fold_latest_after(&w, None)?;
+                (l, Some(from.map(|h| h.last)))
+            }
         };
         let events = make(&ledger)?;
         let mut done = Vec::with_capacity(events.len());
@@ -164,10 +173,15 @@ impl Replica {
                 ledger = match projection::with(&w, ledger.head(), Some(&ids))? {
                     Some(l) => l,
                     None => {
-                        whole = true;
-                        fold_latest(&w, None)?
+                        let (l, from) = fold_latest_after(&w, None)?;
+                        whole = Some(from.map(|h| h.last));
+                        l
                     }
                 };
+            }
+            // A ruling may reopen an archived injury: the characters' records are read first.
+            if matches!(event, Event::Ruling(_)) {
+                crate::archive::load(&w, &mut ledger, None, None)?;
             }
             let at = at.unwrap_or(ledger.now);
             let env = w
@@ -190,15 +204,19 @@ impl Replica {
                     .into());
                 }
                 ledger = derived;
-                whole = true;
+                whole = Some(None);
             }
             w.append(&env).map_err(LedgerError::from)?;
             done.push((env, applied));
         }
-        let Some((last, _)) = done.last() else {
+        let (Some((first, _)), Some((last, _))) = (done.first(), done.last()) else {
             return Ok((ledger, done));
         };
-        projection::write(&w, &ledger, whole)?;
+        let cover = match whole {
+            Some(from) => Cover::Whole(from),
+            None => Cover::Held(first.order_key()),
+        };
+        projection::write(&w, &ledger, cover)?;
         keep_checkpoint(&w, last.order_key(), &ledger);
         w.commit().map_err(LedgerError::from)?;
         Ok((ledger, done))
@@ -218,8 +236,8 @@ impl Replica {
         if projection::current(&w)? {
             return Ok(());
         }
-        let ledger = fold_latest(&w, None)?;
-        projection::write(&w, &ledger, true)?;
+        let (ledger, from) = fold_latest_after(&w, None)?;
+        projection::write(&w, &ledger, Cover::Whole(from.map(|h| h.last)))?;
         w.commit()?;
         Ok(())
     }

@@ -81,6 +81,22 @@ pub fn encode_character(c: &leechbook_core::fold::CharacterState) -> Vec<u8> {
     }
 }
 
+/// Encodes one archived injury's record (codec byte, then bincode).
+pub fn encode_injury(i: &leechbook_core::harnmaster::state::Injury) -> Vec<u8> {
+    let mut out = vec![CODEC_BINCODE2];
+    match bincode::serde::encode_into_std_write(i, &mut out, config()) {
+        Ok(_) => out,
+        Err(e) => unreachable!("encoding an injury into memory failed: {e}"),
+    }
+}
+
+/// Decodes one archived injury's record.
+pub fn decode_injury(
+    bytes: &[u8],
+) -> Result<leechbook_core::harnmaster::state::Injury, CodecError> {
+    decode_whole(bytes)
+}
+
 /// Decodes one character's folded state.
 pub fn decode_character(bytes: &[u8]) -> Result<leechbook_core::fold::CharacterState, CodecError> {
     decode_whole(bytes)

@@ -563,6 +563,20 @@ pub type Tail = (Vec<Envelope>, Vec<(EventId, i64)>);
 /// An order key: (Lamport clock, device, sequence number).
 pub type OrderKey = (u64, DeviceId, u64);
 
+/// One record of the archive of healed injuries: the character, the order key of the event
+/// after which the injury was filed, the injury's id, and its encoded record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArchiveRow {
+    /// The character.
+    pub character: CharacterId,
+    /// The order key of the event after which it was filed.
+    pub since: OrderKey,
+    /// The injury.
+    pub injury: leechbook_core::ids::InjuryId,
+    /// The record (`codec::encode_injury`).
+    pub payload: Vec<u8>,
+}
+
 /// A snapshot's place in the log, without its payload (which may be large: read it only for
 /// the snapshot that is used).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -651,6 +665,14 @@ pub trait ReadLog {
     /// of the ids (no index of random suffixes slows every append).
     fn events_with_id_suffix(&self, suffix: &str) -> Result<Vec<(EventId, OrderKey)>, StoreError>;
 
+    /// The archive's records of the characters `ids` (every character when None) filed at or
+    /// before the order key `upto` (all when None), each character's in the order filed.
+    fn archived(
+        &self,
+        ids: Option<&[CharacterId]>,
+        upto: Option<OrderKey>,
+    ) -> Result<Vec<ArchiveRow>, StoreError>;
+
     /// The entries of the checkpoint at `position` for the characters `ids` (those it has),
     /// or for every character when `ids` is None.
     fn checkpoint_characters(
@@ -700,6 +722,14 @@ pub trait WriteLog: ReadLog {
         whole: bool,
         mark: (i64, u32),
     ) -> Result<(), StoreError>;
+    /// Files records in the archive, first dropping every record filed after the order key
+    /// `after` when `rewrite` (every record when `after` is None): a re-derived record
+    /// replaces what was filed after the checkpoint it was folded from.
+    fn put_archive(
+        &mut self,
+        rows: &[ArchiveRow],
+        rewrite: Option<Option<OrderKey>>,
+    ) -> Result<(), StoreError>;
 }
 
 impl WriteLog for Store {
@@ -736,6 +766,16 @@ impl WriteLog for Store {
         w.put_projection(head, characters, whole, mark)?;
         w.commit()
     }
+
+    fn put_archive(
+        &mut self,
+        rows: &[ArchiveRow],
+        rewrite: Option<Option<OrderKey>>,
+    ) -> Result<(), StoreError> {
+        let w = self.write()?;
+        w.put_archive(rows, rewrite)?;
+        w.commit()
+    }
 }
 
 mod sql {
@@ -743,7 +783,8 @@ mod sql {
     //! trait's never meet in one scope.
     use super::{
         each_event_where, envelope_of, read_events, read_events_after, read_events_where, uuid,
-        CharacterId, DeviceId, Envelope, Event, EventId, OrderKey, SnapshotHead, StoreError,
+        ArchiveRow, CharacterId, DeviceId, Envelope, Event, EventId, OrderKey, SnapshotHead,
+        StoreError,
     };
     use rusqlite::{params, Connection, OptionalExtension};
     use uuid::Uuid;
@@ -1018,6 +1059,64 @@ mod sql {
             Ok(out)
         }
 
+        fn archived(
+            &self,
+            ids: Option<&[CharacterId]>,
+            upto: Option<OrderKey>,
+        ) -> Result<Vec<ArchiveRow>, StoreError> {
+            let (c, d, q) = upto.unwrap_or((u64::MAX >> 1, DeviceId(Uuid::max()), u64::MAX >> 1));
+            let row = |r: &rusqlite::Row<'_>| -> rusqlite::Result<ArchiveRow> {
+                Ok(ArchiveRow {
+                    character: CharacterId(uuid(r.get_ref(0)?.as_blob()?)),
+                    since: (
+                        r.get::<_, i64>(1)? as u64,
+                        DeviceId(uuid(r.get_ref(2)?.as_blob()?)),
+                        r.get::<_, i64>(3)? as u64,
+                    ),
+                    injury: leechbook_core::ids::InjuryId(uuid(r.get_ref(4)?.as_blob()?)),
+                    payload: r.get(5)?,
+                })
+            };
+            const COLUMNS: &str =
+                "SELECT character, since_clock, since_device, since_seq, injury, payload FROM archive";
+            let mut out = Vec::new();
+            match ids {
+                None => {
+                    let mut stmt = self.conn().prepare_cached(&format!(
+                        "{COLUMNS} WHERE (since_clock, since_device, since_seq) <= (?1, ?2, ?3)
+                         ORDER BY character, since_clock, since_device, since_seq"
+                    ))?;
+                    let rows =
+                        stmt.query_map(params![c as i64, d.as_bytes().as_slice(), q as i64], row)?;
+                    for r in rows {
+                        out.push(r?);
+                    }
+                }
+                Some(ids) => {
+                    let mut stmt = self.conn().prepare_cached(&format!(
+                        "{COLUMNS} WHERE character = ?1
+                         AND (since_clock, since_device, since_seq) <= (?2, ?3, ?4)
+                         ORDER BY since_clock, since_device, since_seq"
+                    ))?;
+                    for id in ids {
+                        let rows = stmt.query_map(
+                            params![
+                                id.as_bytes().as_slice(),
+                                c as i64,
+                                d.as_bytes().as_slice(),
+                                q as i64
+                            ],
+                            row,
+                        )?;
+                        for r in rows {
+                            out.push(r?);
+                        }
+                    }
+                }
+            }
+            Ok(out)
+        }
+
         fn checkpoint_characters(
             &self,
             position: u64,
@@ -1186,6 +1285,14 @@ macro_rules! read_log_by_sql {
             ids: Option<&[CharacterId]>,
         ) -> Result<Vec<Vec<u8>>, StoreError> {
             sql::SqlRead::checkpoint_characters(self, position, ids)
+        }
+
+        fn archived(
+            &self,
+            ids: Option<&[CharacterId]>,
+            upto: Option<OrderKey>,
+        ) -> Result<Vec<ArchiveRow>, StoreError> {
+            sql::SqlRead::archived(self, ids, upto)
         }
 
         fn tail_for(
@@ -1379,6 +1486,44 @@ impl Writer<'_> {
                  fold_version = excluded.fold_version",
             params![mark.0, i64::from(mark.1)],
         )?;
+        Ok(())
+    }
+
+    /// Files records in the archive in this transaction, first dropping every record filed
+    /// after `after` when `rewrite` (every record when `after` is None).
+    pub fn put_archive(
+        &self,
+        rows: &[ArchiveRow],
+        rewrite: Option<Option<OrderKey>>,
+    ) -> Result<(), StoreError> {
+        match rewrite {
+            Some(None) => {
+                self.tx.execute("DELETE FROM archive", [])?;
+            }
+            Some(Some((c, d, q))) => {
+                self.tx.execute(
+                    "DELETE FROM archive
+                     WHERE (since_clock, since_device, since_seq) > (?1, ?2, ?3)",
+                    params![c as i64, d.as_bytes().as_slice(), q as i64],
+                )?;
+            }
+            None => {}
+        }
+        let mut put = self.tx.prepare_cached(
+            "INSERT INTO archive (character, since_clock, since_device, since_seq, injury, payload)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT DO UPDATE SET payload = excluded.payload",
+        )?;
+        for r in rows {
+            put.execute(params![
+                r.character.as_bytes().as_slice(),
+                r.since.0 as i64,
+                r.since.1.as_bytes().as_slice(),
+                r.since.2 as i64,
+                r.injury.0.as_bytes().as_slice(),
+                r.payload
+            ])?;
+        }
         Ok(())
     }
 

@@ -3,7 +3,7 @@
 //! against both (`store/tests/conformance.rs`); for tests, and for anything that wants a
 //! ledger without a file.
 
-use crate::{OrderKey, ReadLog, Snapshot, SnapshotHead, StoreError, Tail, WriteLog};
+use crate::{ArchiveRow, OrderKey, ReadLog, Snapshot, SnapshotHead, StoreError, Tail, WriteLog};
 use leechbook_core::ids::{CampaignId, CharacterId, DeviceId, EventId};
 use leechbook_core::{Envelope, Event};
 use std::collections::{BTreeMap, HashMap};
@@ -20,6 +20,7 @@ pub struct MemoryLog {
     projection: BTreeMap<Vec<u8>, Vec<u8>>,
     mark: Option<(i64, u32)>,
     checkpoint_entries: BTreeMap<(u64, Vec<u8>), Vec<u8>>,
+    archive: BTreeMap<(CharacterId, OrderKey, leechbook_core::ids::InjuryId), Vec<u8>>,
 }
 
 impl MemoryLog {
@@ -34,6 +35,7 @@ impl MemoryLog {
             projection: BTreeMap::new(),
             mark: None,
             checkpoint_entries: BTreeMap::new(),
+            archive: BTreeMap::new(),
         }
     }
 
@@ -50,6 +52,26 @@ impl MemoryLog {
 }
 
 impl ReadLog for MemoryLog {
+    fn archived(
+        &self,
+        ids: Option<&[CharacterId]>,
+        upto: Option<OrderKey>,
+    ) -> Result<Vec<ArchiveRow>, StoreError> {
+        Ok(self
+            .archive
+            .iter()
+            .filter(|((c, since, _), _)| {
+                ids.is_none_or(|ids| ids.contains(c)) && upto.is_none_or(|u| *since <= u)
+            })
+            .map(|((character, since, injury), payload)| ArchiveRow {
+                character: *character,
+                since: *since,
+                injury: *injury,
+                payload: payload.clone(),
+            })
+            .collect())
+    }
+
     fn events(&self) -> Result<Vec<Envelope>, StoreError> {
         Ok(self.in_order().cloned().collect())
     }
@@ -344,6 +366,23 @@ impl WriteLog for MemoryLog {
                 .insert(id.as_bytes().to_vec(), payload.clone());
         }
         self.mark = Some(mark);
+        Ok(())
+    }
+
+    fn put_archive(
+        &mut self,
+        rows: &[ArchiveRow],
+        rewrite: Option<Option<OrderKey>>,
+    ) -> Result<(), StoreError> {
+        match rewrite {
+            Some(None) => self.archive.clear(),
+            Some(Some(after)) => self.archive.retain(|(_, since, _), _| *since <= after),
+            None => {}
+        }
+        for r in rows {
+            self.archive
+                .insert((r.character, r.since, r.injury), r.payload.clone());
+        }
         Ok(())
     }
 }

@@ -102,4 +102,20 @@ pub const MIGRATIONS: &[&str] = &[
         DELETE FROM checkpoint_entries WHERE position = old.position;
     END;
     "#,
+    // 8: the archive of healed injuries, a cache beside the log like the projection: one
+    // record per injury a character filed (the fold's `HmCharacter::file_healed`), keyed by
+    // the character and the order key of the event after which it was filed, so that a
+    // character's entry (projection and checkpoints) holds only what the rules read and the
+    // records are read only by the views that list them.
+    r#"
+    CREATE TABLE archive (
+        character    BLOB NOT NULL,
+        since_clock  INTEGER NOT NULL,
+        since_device BLOB NOT NULL,
+        since_seq    INTEGER NOT NULL,
+        injury       BLOB NOT NULL,
+        payload      BLOB NOT NULL,
+        PRIMARY KEY (character, since_clock, since_device, since_seq, injury)
+    ) STRICT, WITHOUT ROWID;
+    "#,
 ];

@@ -437,6 +437,86 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
         vec![b"b3".to_vec()]
     );
     assert_eq!(log.projection_mark().unwrap(), Some((7, 4)));
+    archive_contract(log, all, a, b);
+}
+
+/// The archive of healed injuries: rows by character and the order key they were filed
+/// after, read up to a moment; a rewrite drops what was filed after a point (or everything)
+/// and keeps what came before.
+fn archive_contract(
+    log: &mut impl WriteLog,
+    all: &[Envelope],
+    a: leechbook_core::ids::CharacterId,
+    b: leechbook_core::ids::CharacterId,
+) {
+    use leechbook_core::ids::InjuryId;
+    use leechbook_store::ArchiveRow;
+    let row = |character, k: usize, injury: u128, payload: &[u8]| ArchiveRow {
+        character,
+        since: all[k].order_key(),
+        injury: InjuryId(uuid::Uuid::from_u128(injury)),
+        payload: payload.to_vec(),
+    };
+    assert!(log.archived(None, None).unwrap().is_empty());
+    let rows = [
+        row(a, 100, 1, b"a1"),
+        row(b, 200, 2, b"b2"),
+        row(a, 300, 3, b"a3"),
+        row(a, 400, 1, b"a1 again"),
+    ];
+    // Filed out of order, read back by character in the order filed.
+    log.put_archive(&[rows[2].clone(), rows[0].clone()], None)
+        .unwrap();
+    log.put_archive(&[rows[3].clone(), rows[1].clone()], None)
+        .unwrap();
+    let mut every = log.archived(None, None).unwrap();
+    every.sort_by_key(|r| (r.character, r.since));
+    assert_eq!(
+        every,
+        vec![
+            rows[0].clone(),
+            rows[2].clone(),
+            rows[3].clone(),
+            rows[1].clone()
+        ]
+    );
+    assert_eq!(
+        log.archived(Some(&[a]), None).unwrap(),
+        vec![rows[0].clone(), rows[2].clone(), rows[3].clone()]
+    );
+    // Up to a moment: the rows filed at or before it.
+    assert_eq!(
+        log.archived(Some(&[a]), Some(all[300].order_key()))
+            .unwrap(),
+        vec![rows[0].clone(), rows[2].clone()]
+    );
+    assert_eq!(
+        log.archived(Some(&[b]), Some(all[199].order_key()))
+            .unwrap(),
+        vec![]
+    );
+    // Filing one again replaces its record.
+    let redone = row(a, 300, 3, b"a3 redone");
+    log.put_archive(std::slice::from_ref(&redone), None)
+        .unwrap();
+    assert_eq!(
+        log.archived(Some(&[a]), Some(all[300].order_key()))
+            .unwrap(),
+        vec![rows[0].clone(), redone.clone()]
+    );
+    // A rewrite after a point keeps what was filed up to it.
+    let late = row(b, 350, 5, b"b5");
+    log.put_archive(
+        std::slice::from_ref(&late),
+        Some(Some(all[250].order_key())),
+    )
+    .unwrap();
+    let mut every = log.archived(None, None).unwrap();
+    every.sort_by_key(|r| (r.character, r.since));
+    assert_eq!(every, vec![rows[0].clone(), rows[1].clone(), late]);
+    // A rewrite from the start drops everything.
+    log.put_archive(&[rows[1].clone()], Some(None)).unwrap();
+    assert_eq!(log.archived(None, None).unwrap(), vec![rows[1].clone()]);
 }
 
 #[test]

@@ -222,6 +222,7 @@ fn synthetic_ledger(
     for s in &snaps {
         store.save_snapshot(s).unwrap();
     }
+    leechbook_ledger::archive::save(&mut store, &Ledger::fold(&log)).unwrap();
     (path, log)
 }
 
@@ -309,11 +310,7 @@ fn checkpointed_ledger(
     let me = (store.device(), store.public_key().to_vec());
     let log = leechbook_core::synthetic::campaign_keyed(n, |d| vec![d; 32], Some(me));
     store.import(&log).unwrap();
-    for s in leechbook_bench::cli_snapshots(&log, |made| made.to_vec()) {
-        let state = codec::decode_ledger(&s.payload).unwrap();
-        leechbook_ledger::checkpoint::save_checkpoint(&mut store, s.position, s.last, &state)
-            .unwrap();
-    }
+    leechbook_bench::keep_checkpoints(&mut store, &log, |made| made.to_vec()).unwrap();
     (path, log)
 }
 

@@ -112,7 +112,7 @@ pub fn concerns(
                             before.is_some_and(|b| b.shock_injury == Some(injury))
                         }
                         "blood-regeneration" => before
-                            .and_then(|b| b.injury(injury))
+                            .and_then(|b| b.any_injury(injury))
                             .is_some_and(|i| i.heal.next_blood_loss > i.inflicted_at.plus(5 * 60)),
                         _ => false,
                     })
@@ -154,7 +154,7 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 };
                 if keep {
                     if let (Some(id), Some(c)) = (injury, hm(ledger, who)) {
-                        if let Some(i) = c.injury(id) {
+                        if let Some(i) = c.any_injury(id) {
                             let tt = ledger.treatment_table();
                             let (imp, _) = leechbook_core::harnmaster::healing::impairment_of(
                                 i, tt, ledger.now,
@@ -197,7 +197,7 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     }
     let (view, ending) = match injury {
         Some(id) => {
-            let c = hm(&full, who).and_then(|c| c.injury(id));
+            let c = hm(&full, who).and_then(|c| c.any_injury(id));
             let tt = full.treatment_table();
             let view = c.and_then(|i| {
                 views::character(&full, ch)

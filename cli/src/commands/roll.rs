@@ -97,10 +97,12 @@ pub struct RollArgs {
 /// Finds an injury of `ch` by full id or unique short id.
 pub fn find_injury(ch: &HmCharacter, text: &str) -> Result<InjuryId, CommandError> {
     let t = text.trim().to_ascii_lowercase().replace('-', "");
+    // Healed injuries in the archive are named too: the rules refuse them as healed.
     let hits: Vec<InjuryId> = ch
         .injuries
         .iter()
         .map(|i| i.id)
+        .chain(ch.archived.iter().map(|f| f.id))
         .filter(|id| {
             let full = id.0.simple().to_string();
             full == t || (t.len() >= 4 && full.ends_with(&t))

@@ -173,7 +173,7 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         })
         .collect();
     let now = match full.character(ch.id).and_then(CharacterState::hm) {
-        Some(h) => h.injury(injury).map(|i| {
+        Some(h) => h.any_injury(injury).map(|i| {
             let tt = full.treatment_table();
             format!(
                 "now {}{}, healing at HR{}{}",

@@ -835,6 +835,7 @@ pub fn resolve_strike_armoured(
         shock_roll_succeeded: false,
         inflicted_at: CampaignTime::START,
         heal: HealState::default(),
+        n: target.injuries_suffered(),
     });
 
     // 3.1 Compound injury.

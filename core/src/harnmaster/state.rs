@@ -205,6 +205,9 @@ pub struct Injury {
     pub inflicted_at: CampaignTime,
     /// Its course through the Healing Sequence.
     pub heal: HealState,
+    /// Its number among the character's injuries, from 0, in the order inflicted (open and
+    /// archived alike: views list them in this order).
+    pub n: u32,
 }
 
 /// One injury's course through the Healing Sequence.
@@ -413,8 +416,17 @@ pub struct HmCharacter {
     pub name: String,
     /// The sheet.
     pub sheet: Sheet,
-    /// Every injury, in the order inflicted (healed ones stay, at level 0).
+    /// The injuries the rules still read, in the order inflicted: the open ones, and the
+    /// healed ones that still matter (see [`HmCharacter::file_healed`]).
     pub injuries: Vec<Injury>,
+    /// The healed injuries filed in the archive: enough of each to name it (every rule that
+    /// meets one refuses it as healed). Their whole records are in [`HmCharacter::archive`].
+    pub archived: Vec<Filed>,
+    /// The archived injuries' whole records: not part of the character's encoding (the store
+    /// keeps them apart, one row each), so a command that does not list them never reads
+    /// them. The fold never reads them but for a GM's decree on one.
+    #[serde(skip)]
+    pub archive: Archive,
     /// The current Shock State.
     pub shock: ShockState,
     /// The injury whose shock set the current state (for the coma's HR).
@@ -445,6 +457,93 @@ pub struct HmCharacter {
     pub gear: Gear,
 }
 
+/// The order key of an event (Lamport clock, device, sequence number): where it stands in
+/// the fold's total order.
+pub type OrderKey = (u64, crate::ids::DeviceId, u64);
+
+/// A healed injury filed in the archive, as the character keeps it: enough to name it in a
+/// refusal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Filed {
+    /// The injury's id.
+    pub id: InjuryId,
+    /// The highest Injury Level it reached.
+    pub worst: u8,
+    /// Its aspect.
+    pub aspect: Aspect,
+}
+
+impl Filed {
+    /// The injury as an event that names it sees it: healed, with its id and code (the
+    /// record itself is in the archive).
+    pub fn as_healed(&self) -> Injury {
+        Injury {
+            id: self.id,
+            place: Place {
+                location: String::new(),
+                side: None,
+                zone: String::new(),
+                kind: None,
+            },
+            aspect: self.aspect,
+            area: false,
+            projectile: false,
+            level: 0,
+            worst: self.worst,
+            location_shock: 0,
+            bleeder: false,
+            severed: false,
+            impaled: false,
+            shock_roll_succeeded: false,
+            inflicted_at: CampaignTime::START,
+            heal: HealState::default(),
+            n: 0,
+        }
+    }
+}
+
+/// One archived injury's whole record, and the event that filed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Archived {
+    /// The order key of the event after which it was filed.
+    pub since: OrderKey,
+    /// The injury as it was filed (it never changes while filed).
+    pub injury: Injury,
+    /// The order key of the GM's decree that reopened it, if one did: the record stays, as
+    /// what the archive held from `since` until then (a checkpoint of that time lists it).
+    pub reopened: Option<OrderKey>,
+}
+
+/// The archived injuries' records a character holds in memory.
+#[derive(Clone, Debug, Default)]
+pub struct Archive {
+    /// Whether every record is held: a character folded from the start holds them all; one
+    /// read from the projection or a checkpoint holds none until they are read
+    /// (`leechbook-ledger` reads them for the views that list them).
+    pub held: bool,
+    /// The records, in the order filed (only those filed since it was read, when not held),
+    /// with the reopened ones a fold met.
+    pub records: Vec<Archived>,
+}
+
+impl Archive {
+    /// The records of the injuries filed now (not reopened), in the order filed.
+    pub fn filed(&self) -> impl DoubleEndedIterator<Item = &Archived> {
+        self.records.iter().filter(|a| a.reopened.is_none())
+    }
+}
+
+/// Two archives are the same when they hold the same records of the injuries filed now: a
+/// reopened record is history kept for the store, which a read of the archive at a later
+/// moment does not bring back.
+impl PartialEq for Archive {
+    fn eq(&self, other: &Archive) -> bool {
+        self.held == other.held && self.filed().eq(other.filed())
+    }
+}
+
+impl Eq for Archive {}
+
 /// An infection (Healing Sequence step 7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Infection {
@@ -466,6 +565,11 @@ impl HmCharacter {
             name,
             sheet,
             injuries: Vec::new(),
+            archived: Vec::new(),
+            archive: Archive {
+                held: true,
+                records: Vec::new(),
+            },
             shock: ShockState::None,
             shock_injury: None,
             extended_shock: None,
@@ -488,9 +592,117 @@ impl HmCharacter {
         self.death.is_some()
     }
 
-    /// Finds an injury by id.
+    /// Finds an injury the rules still read by id (not an archived one).
     pub fn injury(&self, id: InjuryId) -> Option<&Injury> {
         self.injuries.iter().rev().find(|i| i.id == id)
+    }
+
+    /// Finds an archived injury by id.
+    pub fn filed(&self, id: InjuryId) -> Option<&Filed> {
+        self.archived.iter().rev().find(|f| f.id == id)
+    }
+
+    /// How many injuries the character has suffered (open and archived): the next one's
+    /// number.
+    pub fn injuries_suffered(&self) -> u32 {
+        (self.injuries.len() + self.archived.len()) as u32
+    }
+
+    /// Every injury, open and archived, in the order inflicted. Needs the archive held
+    /// ([`Archive::held`]): a character read without it lists only what the rules read.
+    pub fn all_injuries(&self) -> Vec<&Injury> {
+        let mut all: Vec<&Injury> = self.injuries.iter().collect();
+        all.extend(self.archive.filed().map(|a| &a.injury));
+        all.sort_by_key(|i| i.n);
+        all
+    }
+
+    /// Finds an injury by id, open or archived (an archived one only when the archive is
+    /// held).
+    pub fn any_injury(&self, id: InjuryId) -> Option<&Injury> {
+        self.injury(id).or_else(|| {
+            self.archive
+                .filed()
+                .find(|a| a.injury.id == id)
+                .map(|a| &a.injury)
+        })
+    }
+
+    /// Files the healed injuries that no rule will read again in the archive, as of the event
+    /// at `since` (the fold calls it after every event that changes the character).
+    ///
+    /// An injury is filed once it has healed and nothing can read it again: it is not severed
+    /// (a severed location stays unusable), it accrues no permanent impairment (its worst
+    /// level was Minor, or the treatment cell it healed under carries no permanent mark: an
+    /// untreated one reads the campaign's treatment table, which the GM may change, so it
+    /// stays), it is not the infected one, and no Shock State, owed roll or infection names
+    /// it. Its impairment is then nothing at every later moment, so the rules' sums over the
+    /// injuries are unchanged; an event that names it is refused as for any healed injury
+    /// ([`Filed`] keeps the code such refusals print). Only a GM's decree reopens one.
+    pub fn file_healed(&mut self, since: OrderKey) {
+        if !self.injuries.iter().any(|i| i.healed()) {
+            return;
+        }
+        let named = |id: InjuryId, ch: &HmCharacter| {
+            ch.shock_injury == Some(id)
+                || ch.infection.is_some_and(|i| i.injury == id)
+                || ch.owed.iter().any(|o| match o {
+                    Owed::Morale { injury } | Owed::Mishap { injury, .. } => *injury == id,
+                    _ => false,
+                })
+        };
+        let inert: Vec<bool> = self
+            .injuries
+            .iter()
+            .map(|i| {
+                i.healed()
+                    && !i.severed
+                    && !i.impaled
+                    && !i.heal.infected
+                    && (i.worst <= 1
+                        || i.heal.treatment.as_ref().is_some_and(|t| !t.cell.permanent))
+                    && !named(i.id, self)
+            })
+            .collect();
+        if !inert.contains(&true) {
+            return;
+        }
+        let mut keep = Vec::with_capacity(self.injuries.len());
+        for (inj, filed) in std::mem::take(&mut self.injuries).into_iter().zip(inert) {
+            if filed {
+                self.archived.push(Filed {
+                    id: inj.id,
+                    worst: inj.worst,
+                    aspect: inj.aspect,
+                });
+                self.archive.records.push(Archived {
+                    since,
+                    injury: inj,
+                    reopened: None,
+                });
+            } else {
+                keep.push(inj);
+            }
+        }
+        self.injuries = keep;
+    }
+
+    /// Takes an archived injury back among the ones the rules read (a GM's decree on it, the
+    /// event at `at`); its record stays in the archive, marked reopened, as the record of
+    /// what it was until then. None when it is not archived, or its record is not held.
+    pub fn reopen(&mut self, id: InjuryId, at: OrderKey) -> Option<&mut Injury> {
+        let f = self.archived.iter().rposition(|f| f.id == id)?;
+        let a = self
+            .archive
+            .records
+            .iter()
+            .rposition(|a| a.injury.id == id && a.reopened.is_none())?;
+        self.archived.remove(f);
+        self.archive.records[a].reopened = Some(at);
+        let inj = self.archive.records[a].injury.clone();
+        let at = self.injuries.partition_point(|i| i.n < inj.n);
+        self.injuries.insert(at, inj);
+        Some(&mut self.injuries[at])
     }
 
     /// Returns the fatigue penalty: the sheet's, 5 weakness per Blood Loss Point (anaemia),

@@ -15,7 +15,7 @@ use super::healing::{self, HealOutcome, TreatmentTable};
 use super::injury::{self, Context, DiceSource, StrikeError, StrikeOutcome};
 use super::shock::{self, GmRoll, GmRollOutcome, RollError, ShockRollOutcome};
 use super::shot::{Shot, ShotOutcome};
-use super::state::{HmCharacter, Sheet};
+use super::state::{HmCharacter, Injury, OrderKey, Sheet};
 use super::HmEvent;
 use crate::fold::{Applied, CharacterState, FoldError};
 use crate::ids::{CharacterId, InjuryId};
@@ -438,117 +438,12 @@ impl RulesSystem for HarnMaster {
         outcome: HmOutcome,
         world: &World,
     ) -> Applied {
-        let ctx = settings.context(world);
-        match outcome {
-            HmOutcome::TableDefined(t) => {
-                let name = t.name.clone();
-                if t.name == "human" {
-                    settings.human = Some(t);
-                } else {
-                    settings.tables.push(t);
-                }
-                Applied::TableDefined(name)
-            }
-            HmOutcome::SheetChanged(sheet) => {
-                cs[0].sheet = sheet;
-                Applied::SheetChanged(cs[0].id)
-            }
-            HmOutcome::Strike(outcome) => {
-                injury::apply_strike(cs[0], &outcome, ctx);
-                Applied::Strike {
-                    target: cs[0].id,
-                    outcome,
-                }
-            }
-            HmOutcome::ShockRoll { reroll, outcome } => {
-                shock::apply_shock_roll(cs[0], &outcome, ctx);
-                Applied::ShockRoll {
-                    character: cs[0].id,
-                    reroll,
-                    outcome,
-                }
-            }
-            HmOutcome::GmRoll { roll, outcome } => {
-                shock::apply_gm_roll(cs[0], &roll, &outcome);
-                Applied::GmRoll {
-                    character: cs[0].id,
-                    outcome,
-                }
-            }
-            HmOutcome::Heal { kind, outcome } => {
-                healing::apply(cs[0], &outcome, ctx, settings.treatment_table());
-                Applied::Heal {
-                    character: cs[0].id,
-                    kind,
-                    outcome,
-                }
-            }
-            HmOutcome::OptionSet { name, on } => {
-                match name.as_str() {
-                    "random-healing-period" => settings.options.random_healing_period = on,
-                    _ => settings.options.aggravation = on,
-                }
-                Applied::Setting(format!("option {name} {}", if on { "on" } else { "off" }))
-            }
-            HmOutcome::ArmsDefined(a) => {
-                settings.arms.merge(&a);
-                Applied::Setting(format!(
-                    "arms defined: {} weapons, {} armour pieces",
-                    a.weapons.len(),
-                    a.armour.len()
-                ))
-            }
-            HmOutcome::Equipped(gear) => {
-                cs[0].gear = gear;
-                Applied::SheetChanged(cs[0].id)
-            }
-            HmOutcome::Melee(outcome) => {
-                // `decide` refused an attack on oneself: the exchange touches two.
-                let (attacker, defender) = (cs[0].id, cs[cs.len() - 1].id);
-                if let [att, def] = cs {
-                    exchange::apply(att, def, &outcome, ctx);
-                }
-                Applied::Melee {
-                    attacker,
-                    defender,
-                    outcome,
-                }
-            }
-            HmOutcome::Shot(outcome) => {
-                use super::missile::MissileResult;
-                use super::state::Owed;
-                let owed: Vec<Owed> = match &outcome.result {
-                    MissileResult::Mishap(kind) | MissileResult::Spoiled(Some(kind)) => {
-                        vec![Owed::TestMishap {
-                            kind: *kind,
-                            automatic: false,
-                        }]
-                    }
-                    MissileResult::AutomaticMishap(kinds) => kinds
-                        .iter()
-                        .map(|&kind| Owed::TestMishap {
-                            kind,
-                            automatic: true,
-                        })
-                        .collect(),
-                    _ => Vec::new(),
-                };
-                let shooter = cs[0].id;
-                cs[0].owed.extend(owed);
-                if let Some((target, strike)) = &outcome.strike {
-                    if let Some(t) = get_mut(cs, *target) {
-                        injury::apply_strike(t, strike, ctx);
-                    }
-                }
-                Applied::Shot { shooter, outcome }
-            }
-            HmOutcome::TreatmentTableDefined(t) => {
-                settings.treatment = Some(t);
-                Applied::Setting("treatment tables defined".into())
-            }
+        let applied = apply_outcome(settings, cs, outcome, world);
+        for c in cs.iter_mut() {
+            c.file_healed(world.order);
         }
+        applied
     }
-
     fn refusal(e: HmError) -> FoldError {
         FoldError::HarnMaster(e)
     }
@@ -568,16 +463,12 @@ impl RulesSystem for HarnMaster {
             )))
         };
         let setting = |s: &str| FoldError::HarnMaster(HmError::Setting(s.into()));
-        Ok(match decree {
+        let said = match decree {
             Decree::InjuryLevel { injury, level } => {
                 if *level > 5 {
                     return Err(setting("an Injury Level is 0-5"));
                 }
-                let i = ch
-                    .injuries
-                    .iter_mut()
-                    .find(|i| i.id == *injury)
-                    .ok_or_else(|| unknown(*injury))?;
+                let i = reopened(ch, *injury, world.order).ok_or_else(|| unknown(*injury))?;
                 let before = i.code();
                 i.level = *level;
                 i.worst = i.worst.max(*level);
@@ -609,16 +500,141 @@ impl RulesSystem for HarnMaster {
                 if !(1..=6).contains(rate) {
                     return Err(setting("a Healing Rate is 1-6"));
                 }
-                let i = ch
-                    .injuries
-                    .iter_mut()
-                    .find(|i| i.id == *injury)
-                    .ok_or_else(|| unknown(*injury))?;
+                let i = reopened(ch, *injury, world.order).ok_or_else(|| unknown(*injury))?;
                 let before = healing::healing_rate(i, settings.treatment_table());
                 i.heal.rate_override = Some(*rate);
                 format!("HR{before} becomes HR{rate}")
             }
-        })
+        };
+        ch.file_healed(world.order);
+        Ok(said)
+    }
+}
+
+/// [`HarnMaster::apply`] of one outcome, before healed injuries are filed.
+fn apply_outcome(
+    settings: &mut HmSettings,
+    cs: &mut [&mut HmCharacter],
+    outcome: HmOutcome,
+    world: &World,
+) -> Applied {
+    let ctx = settings.context(world);
+    match outcome {
+        HmOutcome::TableDefined(t) => {
+            let name = t.name.clone();
+            if t.name == "human" {
+                settings.human = Some(t);
+            } else {
+                settings.tables.push(t);
+            }
+            Applied::TableDefined(name)
+        }
+        HmOutcome::SheetChanged(sheet) => {
+            cs[0].sheet = sheet;
+            Applied::SheetChanged(cs[0].id)
+        }
+        HmOutcome::Strike(outcome) => {
+            injury::apply_strike(cs[0], &outcome, ctx);
+            Applied::Strike {
+                target: cs[0].id,
+                outcome,
+            }
+        }
+        HmOutcome::ShockRoll { reroll, outcome } => {
+            shock::apply_shock_roll(cs[0], &outcome, ctx);
+            Applied::ShockRoll {
+                character: cs[0].id,
+                reroll,
+                outcome,
+            }
+        }
+        HmOutcome::GmRoll { roll, outcome } => {
+            shock::apply_gm_roll(cs[0], &roll, &outcome);
+            Applied::GmRoll {
+                character: cs[0].id,
+                outcome,
+            }
+        }
+        HmOutcome::Heal { kind, outcome } => {
+            healing::apply(cs[0], &outcome, ctx, settings.treatment_table());
+            Applied::Heal {
+                character: cs[0].id,
+                kind,
+                outcome,
+            }
+        }
+        HmOutcome::OptionSet { name, on } => {
+            match name.as_str() {
+                "random-healing-period" => settings.options.random_healing_period = on,
+                _ => settings.options.aggravation = on,
+            }
+            Applied::Setting(format!("option {name} {}", if on { "on" } else { "off" }))
+        }
+        HmOutcome::ArmsDefined(a) => {
+            settings.arms.merge(&a);
+            Applied::Setting(format!(
+                "arms defined: {} weapons, {} armour pieces",
+                a.weapons.len(),
+                a.armour.len()
+            ))
+        }
+        HmOutcome::Equipped(gear) => {
+            cs[0].gear = gear;
+            Applied::SheetChanged(cs[0].id)
+        }
+        HmOutcome::Melee(outcome) => {
+            // `decide` refused an attack on oneself: the exchange touches two.
+            let (attacker, defender) = (cs[0].id, cs[cs.len() - 1].id);
+            if let [att, def] = cs {
+                exchange::apply(att, def, &outcome, ctx);
+            }
+            Applied::Melee {
+                attacker,
+                defender,
+                outcome,
+            }
+        }
+        HmOutcome::Shot(outcome) => {
+            use super::missile::MissileResult;
+            use super::state::Owed;
+            let owed: Vec<Owed> = match &outcome.result {
+                MissileResult::Mishap(kind) | MissileResult::Spoiled(Some(kind)) => {
+                    vec![Owed::TestMishap {
+                        kind: *kind,
+                        automatic: false,
+                    }]
+                }
+                MissileResult::AutomaticMishap(kinds) => kinds
+                    .iter()
+                    .map(|&kind| Owed::TestMishap {
+                        kind,
+                        automatic: true,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let shooter = cs[0].id;
+            cs[0].owed.extend(owed);
+            if let Some((target, strike)) = &outcome.strike {
+                if let Some(t) = get_mut(cs, *target) {
+                    injury::apply_strike(t, strike, ctx);
+                }
+            }
+            Applied::Shot { shooter, outcome }
+        }
+        HmOutcome::TreatmentTableDefined(t) => {
+            settings.treatment = Some(t);
+            Applied::Setting("treatment tables defined".into())
+        }
+    }
+}
+
+/// The injury `id` for a decree: one the rules read, or an archived one taken back among them
+/// (a GM's decree may reopen a healed wound).
+fn reopened(ch: &mut HmCharacter, id: InjuryId, at: OrderKey) -> Option<&mut Injury> {
+    match ch.injuries.iter().position(|i| i.id == id) {
+        Some(k) => Some(&mut ch.injuries[k]),
+        None => ch.reopen(id, at),
     }
 }
 

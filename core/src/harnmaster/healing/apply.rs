@@ -122,6 +122,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                         end_infection(ch, at);
                     }
                     let mut new = old.clone();
+                    new.n = ch.injuries_suffered();
                     new.id = InjuryId(uuid_for(id));
                     new.aspect = Aspect::Edge;
                     new.projectile = false;

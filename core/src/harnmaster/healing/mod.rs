@@ -104,13 +104,19 @@ pub(crate) fn check_due(
     Ok(())
 }
 
+/// An archived injury is found as healed (its code and id, all a refusal of it prints), so
+/// that every roll refuses it as it refuses any healed injury.
 pub(crate) fn injury<'a>(
     ch: &'a HmCharacter,
     id: Option<InjuryId>,
     what: &'static str,
-) -> Result<&'a Injury, RollError> {
+) -> Result<std::borrow::Cow<'a, Injury>, RollError> {
     let id = id.ok_or_else(|| RollError::Roll(format!("a {what} is for one injury: name it")))?;
-    ch.injury(id)
+    if let Some(i) = ch.injury(id) {
+        return Ok(std::borrow::Cow::Borrowed(i));
+    }
+    ch.filed(id)
+        .map(|f| std::borrow::Cow::Owned(f.as_healed()))
         .ok_or_else(|| not_owed(ch, what, format!("they have no injury {}", id.short())))
 }
 

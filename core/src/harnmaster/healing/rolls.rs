@@ -102,7 +102,7 @@ pub fn check_seq(
                 ));
             }
             check_due(ch, "Healing Roll", inj.heal.next_healing, now, r.forced)?;
-            let hr = healing_rate(inj, table);
+            let hr = healing_rate(&inj, table);
             let parts = vec![part(
                 format!("HB{} x HR{hr}", ch.sheet.healing_base),
                 ch.sheet.healing_base * hr,
@@ -121,10 +121,10 @@ pub fn check_seq(
                 _ => 0,
             };
             let infect = test.level == SuccessLevel::CF
-                && marks(inj, table).infection
+                && marks(&inj, table).infection
                 && ch.infection.is_none();
             let summary = if by > 0 {
-                level_change(inj, by)
+                level_change(&inj, by)
             } else if infect {
                 "no healing; the injury is infected".into()
             } else {
@@ -144,6 +144,14 @@ pub fn check_seq(
         }
         SeqRollKind::HealingPeriod => {
             let inj = injury(ch, r.injury, "healing period roll")?;
+            // A healed injury has no period left to roll, forced or not.
+            if inj.healed() {
+                return Err(not_owed(
+                    ch,
+                    "healing period roll",
+                    format!("injury {} has healed", inj.id.short()),
+                ));
+            }
             if !inj.heal.period_unrolled && !r.forced {
                 return Err(not_owed(
                     ch,
@@ -308,7 +316,7 @@ pub fn check_seq(
         }
         SeqRollKind::GrimShock => {
             let inj = injury(ch, r.injury, "grim wound Shock Roll")?;
-            if !grim(inj) {
+            if !grim(&inj) {
                 return Err(not_owed(
                     ch,
                     "grim wound Shock Roll",

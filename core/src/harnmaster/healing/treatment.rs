@@ -132,7 +132,7 @@ pub fn check_treatment(
             ));
         }
     }
-    let col = table.column(inj);
+    let col = table.column(&inj);
     let amputable = body
         .find_location(&inj.place.location)
         .and_then(|(_, l)| l.triangle)
