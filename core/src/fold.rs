@@ -170,6 +170,18 @@ pub enum Applied {
 /// injuries no rule reads again are filed in an archive kept apart from the character.)
 pub const FOLD_VERSION: u32 = 6;
 
+/// What became of events that did not simply apply: a [`Ledger`]'s `void`, `retracted` and
+/// `amended`, kept apart from the rest of its head where they are stored.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Fates {
+    /// The events that were void.
+    pub void: Vec<VoidEvent>,
+    /// The events struck by a retraction in force: the event, the ruling and its reason.
+    pub retracted: Vec<(EventId, EventId, String)>,
+    /// The events whose amended content was used: the event, the ruling and its reason.
+    pub amended: Vec<(EventId, EventId, String)>,
+}
+
 /// An event the fold refused, with the reason.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct VoidEvent {
@@ -407,6 +419,24 @@ impl Ledger {
             retracted: self.retracted.clone(),
             amended: self.amended.clone(),
         }
+    }
+
+    /// The head without what became of events (void, retracted, amended), which it hands
+    /// over: the write path keeps them apart, since only a ruling (which re-derives the
+    /// record) changes them, and a command that records reads none of them.
+    pub fn take_fates(&mut self) -> Fates {
+        Fates {
+            void: std::mem::take(&mut self.void),
+            retracted: std::mem::take(&mut self.retracted),
+            amended: std::mem::take(&mut self.amended),
+        }
+    }
+
+    /// Puts back what [`Ledger::take_fates`] took.
+    pub fn set_fates(&mut self, fates: Fates) {
+        self.void = fates.void;
+        self.retracted = fates.retracted;
+        self.amended = fates.amended;
     }
 
     /// A ledger of `head` (a [`Ledger::head`]) holding `characters` (some or all of the

@@ -195,6 +195,18 @@ fn checkpoint_entries(
         // The whole state (or a campaign with no character yet).
         return Ok(Some(head));
     }
+    let mut head = head;
+    // What became of events, kept apart: read for the whole record, not for a view of some
+    // characters.
+    if ids.is_none() {
+        match log
+            .fates(Some(position))?
+            .map(|b| leechbook_store::codec::decode_fates(&b))
+        {
+            Some(Ok(fates)) => head.set_fates(fates),
+            _ => return Ok(None),
+        }
+    }
     let mut characters = Vec::new();
     for bytes in log.checkpoint_characters(position, ids)? {
         match leechbook_store::codec::decode_character(&bytes) {
@@ -221,30 +233,33 @@ pub fn save_checkpoint(
     last: OrderKey,
     ledger: &Ledger,
 ) -> Result<(), LedgerError> {
-    let (snapshot, entries) = checkpoint_of(position, last, ledger);
+    let (snapshot, entries, fates) = checkpoint_of(position, last, ledger);
     store.save_checkpoint(&snapshot, &entries)?;
+    store.put_fates(Some(position), &fates)?;
     Ok(())
 }
 
-/// A checkpoint of `ledger` as stored: the head as the snapshot's payload, and one encoded
-/// entry per character it holds.
+/// A checkpoint of `ledger` as stored: the head (without what became of events) as the
+/// snapshot's payload, one encoded entry per character it holds, and what became of events.
 fn checkpoint_of(
     position: u64,
     last: OrderKey,
     ledger: &Ledger,
-) -> (Snapshot, Vec<(CharacterId, Vec<u8>)>) {
+) -> (Snapshot, Vec<(CharacterId, Vec<u8>)>, Vec<u8>) {
     let entries = ledger
         .characters
         .iter()
         .map(|c| (c.id(), leechbook_store::codec::encode_character(c)))
         .collect();
+    let mut head = ledger.head();
+    let fates = leechbook_store::codec::encode_fates(&head.take_fates());
     let snapshot = Snapshot {
         position,
         last,
         fold_version: FOLD_VERSION,
-        payload: leechbook_store::codec::encode_ledger(&ledger.head()),
+        payload: leechbook_store::codec::encode_ledger(&head),
     };
-    (snapshot, entries)
+    (snapshot, entries, fates)
 }
 
 /// The kinds of event that touch more than the character they are about.
@@ -341,8 +356,9 @@ pub fn state_for_upto(
 /// after that event) when [`SNAPSHOT_EVERY`] events have passed since the latest, then the
 /// thinning. Inside the transaction no other writer can append or rule between the state
 /// and the checkpoint of it. A cache: failing to keep one is no error (the next recording
-/// keeps it), and never fails the recording.
-pub(crate) fn keep_checkpoint(w: &Writer<'_>, last: OrderKey, ledger: &Ledger) {
+/// keeps it), and never fails the recording. `whole`: the ledger is the whole record (every
+/// character and what became of events), as a write of the whole projection has it.
+pub(crate) fn keep_checkpoint(w: &Writer<'_>, last: OrderKey, ledger: &Ledger, whole: bool) {
     // Rows are never deleted, so the last row is the number of events (and costs no scan).
     let Ok(position) = w.last_row().map(|r| r as u64) else {
         return;
@@ -354,22 +370,24 @@ pub(crate) fn keep_checkpoint(w: &Writer<'_>, last: OrderKey, ledger: &Ledger) {
     if position < latest + SNAPSHOT_EVERY {
         return;
     }
-    // A checkpoint holds every character: a ledger that holds some is completed from the
-    // projection just written in this transaction.
-    let whole;
-    let ledger = if ledger.complete() {
+    // A checkpoint holds every character and what became of events: a ledger the write path
+    // read for some characters is completed from the projection just written in this
+    // transaction.
+    let read;
+    let ledger = if whole {
         ledger
     } else {
         match crate::projection::load(w, None) {
             Ok(Some(l)) => {
-                whole = l;
-                &whole
+                read = l;
+                &read
             }
             _ => return,
         }
     };
-    let (snapshot, entries) = checkpoint_of(position, last, ledger);
-    if w.save_checkpoint(&snapshot, &entries).is_ok() {
+    let (snapshot, entries, fates) = checkpoint_of(position, last, ledger);
+    if w.save_checkpoint(&snapshot, &entries).is_ok() && w.put_fates(Some(position), &fates).is_ok()
+    {
         let _ = w.thin_snapshots(snapshots_kept);
     }
 }

@@ -18,7 +18,9 @@ use crate::archive::filed;
 use crate::LedgerError;
 use leechbook_core::fold::{CharacterState, Ledger, FOLD_VERSION};
 use leechbook_core::ids::CharacterId;
-use leechbook_store::codec::{decode_character, decode_ledger, encode_character, encode_ledger};
+use leechbook_store::codec::{
+    decode_character, decode_fates, decode_ledger, encode_character, encode_fates, encode_ledger,
+};
 use leechbook_store::{OrderKey, ReadLog, Writer};
 use std::ops::Bound;
 
@@ -27,7 +29,8 @@ pub(crate) fn current(log: &impl ReadLog) -> Result<bool, LedgerError> {
     Ok(log.projection_mark()? == Some((log.last_row()?, FOLD_VERSION)))
 }
 
-/// The head, when the projection is current and it decodes.
+/// The head, when the projection is current and it decodes, without what became of events
+/// (kept apart: see [`load`]).
 pub(crate) fn head(log: &impl ReadLog) -> Result<Option<Ledger>, LedgerError> {
     if !current(log)? {
         return Ok(None);
@@ -38,15 +41,20 @@ pub(crate) fn head(log: &impl ReadLog) -> Result<Option<Ledger>, LedgerError> {
         .filter(|h| h.characters.is_empty()))
 }
 
-/// The state holding the characters `ids` (every character when None), from a current
-/// projection; None when it is not current or an entry does not decode.
+/// The state holding the characters `ids` (every character when None) and what became of
+/// events, from a current projection; None when it is not current or an entry does not
+/// decode.
 pub(crate) fn load(
     log: &impl ReadLog,
     ids: Option<&[CharacterId]>,
 ) -> Result<Option<Ledger>, LedgerError> {
-    let Some(head) = head(log)? else {
+    let Some(mut head) = head(log)? else {
         return Ok(None);
     };
+    match log.fates(None)?.map(|b| decode_fates(&b)) {
+        Some(Ok(fates)) => head.set_fates(fates),
+        _ => return Ok(None),
+    }
     with(log, head, ids)
 }
 
@@ -104,8 +112,15 @@ pub(crate) fn write(w: &Writer<'_>, ledger: &Ledger, cover: Cover) -> Result<(),
         .iter()
         .map(|c| (c.id(), encode_character(c)))
         .collect();
+    // What became of events changes only when the record is re-derived (a ruling, a stale
+    // projection): only a whole write keeps it.
+    let mut head = ledger.head();
+    let fates = head.take_fates();
+    if whole {
+        w.put_fates(None, &encode_fates(&fates))?;
+    }
     w.put_projection(
-        &encode_ledger(&ledger.head()),
+        &encode_ledger(&head),
         &characters,
         whole,
         (w.last_row()?, FOLD_VERSION),

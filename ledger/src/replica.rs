@@ -217,7 +217,7 @@ impl Replica {
             None => Cover::Held(first.order_key()),
         };
         projection::write(&w, &ledger, cover)?;
-        keep_checkpoint(&w, last.order_key(), &ledger);
+        keep_checkpoint(&w, last.order_key(), &ledger, whole.is_some());
         w.commit().map_err(LedgerError::from)?;
         Ok((ledger, done))
     }

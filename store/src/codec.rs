@@ -81,6 +81,20 @@ pub fn encode_character(c: &leechbook_core::fold::CharacterState) -> Vec<u8> {
     }
 }
 
+/// Encodes what became of events (a ledger's fates: codec byte, then bincode).
+pub fn encode_fates(f: &leechbook_core::fold::Fates) -> Vec<u8> {
+    let mut out = vec![CODEC_BINCODE2];
+    match bincode::serde::encode_into_std_write(f, &mut out, config()) {
+        Ok(_) => out,
+        Err(e) => unreachable!("encoding fates into memory failed: {e}"),
+    }
+}
+
+/// Decodes what became of events.
+pub fn decode_fates(bytes: &[u8]) -> Result<leechbook_core::fold::Fates, CodecError> {
+    decode_whole(bytes)
+}
+
 /// Encodes one archived injury's record (codec byte, then bincode).
 pub fn encode_injury(i: &leechbook_core::harnmaster::state::Injury) -> Vec<u8> {
     let mut out = vec![CODEC_BINCODE2];

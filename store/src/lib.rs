@@ -665,6 +665,10 @@ pub trait ReadLog {
     /// of the ids (no index of random suffixes slows every append).
     fn events_with_id_suffix(&self, suffix: &str) -> Result<Vec<(EventId, OrderKey)>, StoreError>;
 
+    /// What became of events (void, retracted, amended) as the projection (`checkpoint`
+    /// None) or the checkpoint at that position holds it, kept apart from its head.
+    fn fates(&self, checkpoint: Option<u64>) -> Result<Option<Vec<u8>>, StoreError>;
+
     /// The archive's records of the characters `ids` (every character when None) filed at or
     /// before the order key `upto` (all when None), each character's in the order filed.
     fn archived(
@@ -722,6 +726,9 @@ pub trait WriteLog: ReadLog {
         whole: bool,
         mark: (i64, u32),
     ) -> Result<(), StoreError>;
+    /// Keeps what became of events for the projection (`checkpoint` None) or the checkpoint
+    /// at that position (which must be kept; it goes with it).
+    fn put_fates(&mut self, checkpoint: Option<u64>, payload: &[u8]) -> Result<(), StoreError>;
     /// Files records in the archive, first dropping every record filed after the order key
     /// `after` when `rewrite` (every record when `after` is None): a re-derived record
     /// replaces what was filed after the checkpoint it was folded from.
@@ -774,6 +781,12 @@ impl WriteLog for Store {
     ) -> Result<(), StoreError> {
         let w = self.write()?;
         w.put_archive(rows, rewrite)?;
+        w.commit()
+    }
+
+    fn put_fates(&mut self, checkpoint: Option<u64>, payload: &[u8]) -> Result<(), StoreError> {
+        let w = self.write()?;
+        w.put_fates(checkpoint, payload)?;
         w.commit()
     }
 }
@@ -1059,6 +1072,14 @@ mod sql {
             Ok(out)
         }
 
+        fn fates(&self, checkpoint: Option<u64>) -> Result<Option<Vec<u8>>, StoreError> {
+            Ok(self
+                .conn()
+                .prepare_cached("SELECT payload FROM fates WHERE scope = ?1")?
+                .query_row([checkpoint.map_or(-1, |p| p as i64)], |r| r.get(0))
+                .optional()?)
+        }
+
         fn archived(
             &self,
             ids: Option<&[CharacterId]>,
@@ -1295,6 +1316,10 @@ macro_rules! read_log_by_sql {
             sql::SqlRead::archived(self, ids, upto)
         }
 
+        fn fates(&self, checkpoint: Option<u64>) -> Result<Option<Vec<u8>>, StoreError> {
+            sql::SqlRead::fates(self, checkpoint)
+        }
+
         fn tail_for(
             &self,
             after: OrderKey,
@@ -1485,6 +1510,17 @@ impl Writer<'_> {
              ON CONFLICT (one) DO UPDATE SET last_row = excluded.last_row,
                  fold_version = excluded.fold_version",
             params![mark.0, i64::from(mark.1)],
+        )?;
+        Ok(())
+    }
+
+    /// Keeps what became of events for the projection (`checkpoint` None) or the checkpoint
+    /// at that position, in this transaction.
+    pub fn put_fates(&self, checkpoint: Option<u64>, payload: &[u8]) -> Result<(), StoreError> {
+        self.tx.execute(
+            "INSERT INTO fates (scope, payload) VALUES (?1, ?2)
+             ON CONFLICT (scope) DO UPDATE SET payload = excluded.payload",
+            params![checkpoint.map_or(-1, |p| p as i64), payload],
         )?;
         Ok(())
     }

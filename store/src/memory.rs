@@ -21,6 +21,7 @@ pub struct MemoryLog {
     mark: Option<(i64, u32)>,
     checkpoint_entries: BTreeMap<(u64, Vec<u8>), Vec<u8>>,
     archive: BTreeMap<(CharacterId, OrderKey, leechbook_core::ids::InjuryId), Vec<u8>>,
+    fates: BTreeMap<Option<u64>, Vec<u8>>,
 }
 
 impl MemoryLog {
@@ -36,7 +37,16 @@ impl MemoryLog {
             mark: None,
             checkpoint_entries: BTreeMap::new(),
             archive: BTreeMap::new(),
+            fates: BTreeMap::new(),
         }
+    }
+
+    /// Drops what goes with a checkpoint no longer kept (its entries and fates).
+    fn drop_orphans(&mut self) {
+        let kept: Vec<u64> = self.snapshots.keys().copied().collect();
+        self.checkpoint_entries.retain(|(p, _), _| kept.contains(p));
+        self.fates
+            .retain(|scope, _| scope.is_none_or(|p| kept.contains(&p)));
     }
 
     fn in_order(&self) -> impl Iterator<Item = &Envelope> {
@@ -52,6 +62,10 @@ impl MemoryLog {
 }
 
 impl ReadLog for MemoryLog {
+    fn fates(&self, checkpoint: Option<u64>) -> Result<Option<Vec<u8>>, StoreError> {
+        Ok(self.fates.get(&checkpoint).cloned())
+    }
+
     fn archived(
         &self,
         ids: Option<&[CharacterId]>,
@@ -306,14 +320,12 @@ impl WriteLog for MemoryLog {
                 if let Some(&i) = r.target().and_then(|t| self.by_id.get(&t)) {
                     let key = self.rows[i].order_key();
                     self.snapshots.retain(|_, s| s.last < key);
-                    let kept: Vec<u64> = self.snapshots.keys().copied().collect();
-                    self.checkpoint_entries.retain(|(p, _), _| kept.contains(p));
+                    self.drop_orphans();
                 }
             }
             let key = env.order_key();
             self.snapshots.retain(|_, s| s.last < key);
-            let kept: Vec<u64> = self.snapshots.keys().copied().collect();
-            self.checkpoint_entries.retain(|(p, _), _| kept.contains(p));
+            self.drop_orphans();
             if self.by_id.contains_key(&env.id) {
                 continue;
             }
@@ -332,7 +344,12 @@ impl WriteLog for MemoryLog {
 
     fn drop_snapshot(&mut self, position: u64) -> Result<(), StoreError> {
         self.snapshots.remove(&position);
-        self.checkpoint_entries.retain(|(p, _), _| *p != position);
+        self.drop_orphans();
+        Ok(())
+    }
+
+    fn put_fates(&mut self, checkpoint: Option<u64>, payload: &[u8]) -> Result<(), StoreError> {
+        self.fates.insert(checkpoint, payload.to_vec());
         Ok(())
     }
 

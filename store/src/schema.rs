@@ -118,4 +118,18 @@ pub const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (character, since_clock, since_device, since_seq, injury)
     ) STRICT, WITHOUT ROWID;
     "#,
+    // 9: what became of events (void, retracted, amended) kept apart from the head of the
+    // projection (scope -1) and of each checkpoint (scope its position): they grow with the
+    // campaign's rulings, change only when a ruling re-derives the record, and a command
+    // that records reads none of them. A checkpoint's go with it.
+    r#"
+    CREATE TABLE fates (
+        scope   INTEGER PRIMARY KEY,
+        payload BLOB NOT NULL
+    ) STRICT;
+    CREATE TRIGGER snapshots_drop_fates AFTER DELETE ON snapshots
+    BEGIN
+        DELETE FROM fates WHERE scope = old.position;
+    END;
+    "#,
 ];

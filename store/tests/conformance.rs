@@ -437,6 +437,27 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
         vec![b"b3".to_vec()]
     );
     assert_eq!(log.projection_mark().unwrap(), Some((7, 4)));
+    // What became of events, kept apart for the projection and each checkpoint; a
+    // checkpoint's go with it.
+    assert_eq!(log.fates(None).unwrap(), None);
+    log.put_fates(None, b"f0").unwrap();
+    log.put_fates(None, b"f1").unwrap();
+    assert_eq!(log.fates(None).unwrap(), Some(b"f1".to_vec()));
+    log.save_checkpoint(
+        &Snapshot {
+            position: 2_500,
+            last: all[2_499].order_key(),
+            fold_version: 1,
+            payload: vec![9],
+        },
+        &[(a, b"a".to_vec())],
+    )
+    .unwrap();
+    log.put_fates(Some(2_500), b"f2500").unwrap();
+    assert_eq!(log.fates(Some(2_500)).unwrap(), Some(b"f2500".to_vec()));
+    log.drop_snapshot(2_500).unwrap();
+    assert_eq!(log.fates(Some(2_500)).unwrap(), None);
+    assert_eq!(log.fates(None).unwrap(), Some(b"f1".to_vec()));
     archive_contract(log, all, a, b);
 }
 
