@@ -233,19 +233,24 @@ pub fn save_checkpoint(
     last: OrderKey,
     ledger: &Ledger,
 ) -> Result<(), LedgerError> {
-    let (snapshot, entries, fates) = checkpoint_of(position, last, ledger);
-    store.save_checkpoint(&snapshot, &entries)?;
-    store.put_fates(Some(position), &fates)?;
+    let c = checkpoint_of(position, last, ledger);
+    store.save_checkpoint(&c.snapshot, &c.entries)?;
+    store.put_fates(Some(position), &c.fates)?;
     Ok(())
 }
 
-/// A checkpoint of `ledger` as stored: the head (without what became of events) as the
-/// snapshot's payload, one encoded entry per character it holds, and what became of events.
-fn checkpoint_of(
-    position: u64,
-    last: OrderKey,
-    ledger: &Ledger,
-) -> (Snapshot, Vec<(CharacterId, Vec<u8>)>, Vec<u8>) {
+/// A checkpoint as stored.
+struct Stored {
+    /// The head (without what became of events) as the snapshot's payload.
+    snapshot: Snapshot,
+    /// One encoded entry per character.
+    entries: Vec<(CharacterId, Vec<u8>)>,
+    /// What became of events, encoded.
+    fates: Vec<u8>,
+}
+
+/// A checkpoint of `ledger` as stored.
+fn checkpoint_of(position: u64, last: OrderKey, ledger: &Ledger) -> Stored {
     let entries = ledger
         .characters
         .iter()
@@ -259,7 +264,11 @@ fn checkpoint_of(
         fold_version: FOLD_VERSION,
         payload: leechbook_store::codec::encode_ledger(&head),
     };
-    (snapshot, entries, fates)
+    Stored {
+        snapshot,
+        entries,
+        fates,
+    }
 }
 
 /// The kinds of event that touch more than the character they are about.
@@ -385,8 +394,9 @@ pub(crate) fn keep_checkpoint(w: &Writer<'_>, last: OrderKey, ledger: &Ledger, w
             _ => return,
         }
     };
-    let (snapshot, entries, fates) = checkpoint_of(position, last, ledger);
-    if w.save_checkpoint(&snapshot, &entries).is_ok() && w.put_fates(Some(position), &fates).is_ok()
+    let c = checkpoint_of(position, last, ledger);
+    if w.save_checkpoint(&c.snapshot, &c.entries).is_ok()
+        && w.put_fates(Some(position), &c.fates).is_ok()
     {
         let _ = w.thin_snapshots(snapshots_kept);
     }
