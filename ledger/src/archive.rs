@@ -8,8 +8,10 @@
 //!   keyed by its character and the order key of the event after which it was filed. A
 //!   record never changes while it is filed; a GM's decree may reopen one, and a later event
 //!   may file it again (a new row).
-//! - The records of a character at a moment are, for each injury its entry lists as filed,
-//!   the row of that injury filed latest at or before the moment.
+//! - The records of a character at a moment are the rows filed at or before it and not
+//!   reopened by then, the latest for each injury; they also give the character's list of
+//!   what is filed, which a checkpoint's entries leave out (the projection's keep it, so
+//!   that a recording reads no record).
 //! - The append's transaction adds the rows its events filed. A re-derived record (a ruling,
 //!   or a stale projection folded again from a checkpoint) drops every row filed after the
 //!   point it was folded from and files its own: rows up to a checkpoint that still stands
@@ -20,7 +22,7 @@
 
 use crate::LedgerError;
 use leechbook_core::fold::{CharacterState, Ledger};
-use leechbook_core::harnmaster::state::{Archived, HmCharacter};
+use leechbook_core::harnmaster::state::{Archived, Filed, HmCharacter};
 use leechbook_core::ids::CharacterId;
 use leechbook_store::codec::{decode_injury, encode_injury};
 use leechbook_store::{ArchiveRow, OrderKey, ReadLog, WriteLog};
@@ -29,7 +31,9 @@ use std::ops::{Bound, RangeBounds};
 
 /// Reads the records of the HârnMaster characters `ids` holds (every one when None) as they
 /// stood after the event with order key `upto` (now when None), and marks their archives
-/// held. A character already held is left as it is.
+/// held. The characters' lists of what is filed are made from those records (a
+/// checkpoint's entries leave them out: they would repeat the archive at every checkpoint).
+/// A character already held is left as it is.
 pub fn load(
     log: &impl ReadLog,
     ledger: &mut Ledger,
@@ -48,11 +52,19 @@ pub fn load(
     if wanted.is_empty() {
         return Ok(());
     }
-    let all = ids.is_none() && wanted.len() == ledger.characters.len();
+    let all = wanted.len() == ledger.characters.len();
     let rows = log.archived((!all).then_some(wanted.as_slice()), upto)?;
     let mut by_character: HashMap<CharacterId, Vec<ArchiveRow>> = HashMap::new();
     for r in rows {
-        by_character.entry(r.character).or_default().push(r);
+        // Filed then, unless a decree had reopened it by then.
+        let filed_then = match (r.reopened, upto) {
+            (None, _) => true,
+            (Some(k), Some(u)) => k > u,
+            (Some(_), None) => false,
+        };
+        if filed_then {
+            by_character.entry(r.character).or_default().push(r);
+        }
     }
     for c in ledger.characters.iter_mut() {
         let CharacterState::HarnMaster(h) = c else {
@@ -61,42 +73,55 @@ pub fn load(
         if h.archive.held || !wanted.contains(&h.id) {
             continue;
         }
-        let rows = by_character.remove(&h.id).unwrap_or_default();
-        fill(h, rows)?;
+        fill(h, by_character.remove(&h.id).unwrap_or_default())?;
     }
     Ok(())
 }
 
-/// Fills `h`'s archive from its rows (in the order filed): for each injury it lists as
-/// filed, the latest row. Records filed since it was read stay after them.
+/// Fills `h`'s archive and its list of what is filed from the records filed at the moment
+/// read (for each injury, the latest), then those it filed since it was read.
 fn fill(h: &mut HmCharacter, rows: Vec<ArchiveRow>) -> Result<(), LedgerError> {
+    let since_read = std::mem::take(&mut h.archive.records);
     let mut latest: HashMap<_, ArchiveRow> = HashMap::with_capacity(rows.len());
     for r in rows {
-        latest.insert(r.injury, r);
-    }
-    let mut records = Vec::with_capacity(h.archived.len());
-    for f in &h.archived {
-        // One filed since the entry was read is in the records already.
-        if h.archive.filed().any(|a| a.injury.id == f.id) {
-            continue;
+        match latest.get(&r.injury) {
+            Some(held) if held.since > r.since => {}
+            _ => {
+                latest.insert(r.injury, r);
+            }
         }
-        let r = latest.remove(&f.id).ok_or_else(|| {
-            LedgerError::Internal(format!(
-                "the archive lacks the record of {}'s injury {}",
-                h.name,
-                f.id.short()
-            ))
-        })?;
+    }
+    let mut records = Vec::with_capacity(latest.len());
+    for r in latest.into_values() {
         let injury = decode_injury(&r.payload)
-            .map_err(|e| LedgerError::Internal(format!("an archived injury: {e}")))?;
+            .map_err(|e| LedgerError::Internal(format!("{}'s archived injury: {e}", h.name)))?;
         records.push(Archived {
             since: r.since,
             injury,
             reopened: None,
         });
     }
+    // The order the fold filed them in: by the event that filed them, then as they stood
+    // among the character's injuries (the order inflicted).
     records.sort_by_key(|a| (a.since, a.injury.n));
-    records.append(&mut h.archive.records);
+    h.archived = records
+        .iter()
+        .map(|a| Filed {
+            id: a.injury.id,
+            worst: a.injury.worst,
+            aspect: a.injury.aspect,
+        })
+        .collect();
+    for a in since_read {
+        if a.reopened.is_none() {
+            h.archived.push(Filed {
+                id: a.injury.id,
+                worst: a.injury.worst,
+                aspect: a.injury.aspect,
+            });
+        }
+        records.push(a);
+    }
     h.archive.records = records;
     h.archive.held = true;
     Ok(())
@@ -110,12 +135,14 @@ pub(crate) fn filed(ledger: &Ledger, from: Bound<OrderKey>) -> Vec<ArchiveRow> {
             continue;
         };
         for a in &h.archive.records {
-            if (from, Bound::Unbounded).contains(&a.since) {
+            let range = (from, Bound::Unbounded);
+            if range.contains(&a.since) || a.reopened.is_some_and(|k| range.contains(&k)) {
                 rows.push(ArchiveRow {
                     character: h.id,
                     since: a.since,
                     injury: a.injury.id,
                     payload: encode_injury(&a.injury),
+                    reopened: a.reopened,
                 });
             }
         }

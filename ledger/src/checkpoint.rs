@@ -9,7 +9,7 @@
 
 use crate::LedgerError;
 use leechbook_core::event::Ruling;
-use leechbook_core::fold::{Ledger, FOLD_VERSION};
+use leechbook_core::fold::{CharacterState, Ledger, FOLD_VERSION};
 use leechbook_core::ids::CharacterId;
 use leechbook_core::ids::EventId;
 use leechbook_core::ruling::Rulings;
@@ -251,10 +251,22 @@ struct Stored {
 
 /// A checkpoint of `ledger` as stored.
 fn checkpoint_of(position: u64, last: OrderKey, ledger: &Ledger) -> Stored {
+    // A checkpoint's entries leave out the lists of what is filed: the archive's records
+    // give them back (`archive::load`), and at every checkpoint they would repeat it.
     let entries = ledger
         .characters
         .iter()
-        .map(|c| (c.id(), leechbook_store::codec::encode_character(c)))
+        .map(|c| {
+            let bytes = match c {
+                CharacterState::HarnMaster(h) if !h.archived.is_empty() => {
+                    let mut h = h.clone();
+                    h.archived.clear();
+                    leechbook_store::codec::encode_character(&CharacterState::HarnMaster(h))
+                }
+                _ => leechbook_store::codec::encode_character(c),
+            };
+            (c.id(), bytes)
+        })
         .collect();
     let mut head = ledger.head();
     let fates = leechbook_store::codec::encode_fates(&head.take_fates());

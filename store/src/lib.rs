@@ -575,6 +575,9 @@ pub struct ArchiveRow {
     pub injury: leechbook_core::ids::InjuryId,
     /// The record (`codec::encode_injury`).
     pub payload: Vec<u8>,
+    /// The order key of the GM's decree that reopened it, if one did: it was filed from
+    /// `since` until then.
+    pub reopened: Option<OrderKey>,
 }
 
 /// A snapshot's place in the log, without its payload (which may be large: read it only for
@@ -729,9 +732,11 @@ pub trait WriteLog: ReadLog {
     /// Keeps what became of events for the projection (`checkpoint` None) or the checkpoint
     /// at that position (which must be kept; it goes with it).
     fn put_fates(&mut self, checkpoint: Option<u64>, payload: &[u8]) -> Result<(), StoreError>;
-    /// Files records in the archive, first dropping every record filed after the order key
-    /// `after` when `rewrite` (every record when `after` is None): a re-derived record
-    /// replaces what was filed after the checkpoint it was folded from.
+    /// Files records in the archive (a record filed again, by its character, order key and
+    /// injury, is replaced), first dropping every record filed after the order key `after`
+    /// and forgetting every reopening after it when `rewrite` (every record when `after` is
+    /// None): a re-derived record replaces what happened after the checkpoint it was folded
+    /// from.
     fn put_archive(
         &mut self,
         rows: &[ArchiveRow],
@@ -1096,10 +1101,18 @@ mod sql {
                     ),
                     injury: leechbook_core::ids::InjuryId(uuid(r.get_ref(4)?.as_blob()?)),
                     payload: r.get(5)?,
+                    reopened: match r.get::<_, Option<i64>>(6)? {
+                        None => None,
+                        Some(clock) => Some((
+                            clock as u64,
+                            DeviceId(uuid(r.get_ref(7)?.as_blob()?)),
+                            r.get::<_, i64>(8)? as u64,
+                        )),
+                    },
                 })
             };
-            const COLUMNS: &str =
-                "SELECT character, since_clock, since_device, since_seq, injury, payload FROM archive";
+            const COLUMNS: &str = "SELECT character, since_clock, since_device, since_seq, injury,
+                 payload, reopened_clock, reopened_device, reopened_seq FROM archive";
             let mut out = Vec::new();
             match ids {
                 None => {
@@ -1542,22 +1555,36 @@ impl Writer<'_> {
                      WHERE (since_clock, since_device, since_seq) > (?1, ?2, ?3)",
                     params![c as i64, d.as_bytes().as_slice(), q as i64],
                 )?;
+                self.tx.execute(
+                    "UPDATE archive
+                     SET reopened_clock = NULL, reopened_device = NULL, reopened_seq = NULL
+                     WHERE (reopened_clock, reopened_device, reopened_seq) > (?1, ?2, ?3)",
+                    params![c as i64, d.as_bytes().as_slice(), q as i64],
+                )?;
             }
             None => {}
         }
         let mut put = self.tx.prepare_cached(
-            "INSERT INTO archive (character, since_clock, since_device, since_seq, injury, payload)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-             ON CONFLICT DO UPDATE SET payload = excluded.payload",
+            "INSERT INTO archive (character, since_clock, since_device, since_seq, injury, payload,
+                 reopened_clock, reopened_device, reopened_seq)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+             ON CONFLICT DO UPDATE SET payload = excluded.payload,
+                 reopened_clock = excluded.reopened_clock,
+                 reopened_device = excluded.reopened_device,
+                 reopened_seq = excluded.reopened_seq",
         )?;
         for r in rows {
+            let reopened = r.reopened.map(|(c, d, q)| (c as i64, d, q as i64));
             put.execute(params![
                 r.character.as_bytes().as_slice(),
                 r.since.0 as i64,
                 r.since.1.as_bytes().as_slice(),
                 r.since.2 as i64,
                 r.injury.0.as_bytes().as_slice(),
-                r.payload
+                r.payload,
+                reopened.map(|k| k.0),
+                reopened.as_ref().map(|k| k.1.as_bytes().to_vec()),
+                reopened.map(|k| k.2),
             ])?;
         }
         Ok(())

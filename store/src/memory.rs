@@ -20,7 +20,7 @@ pub struct MemoryLog {
     projection: BTreeMap<Vec<u8>, Vec<u8>>,
     mark: Option<(i64, u32)>,
     checkpoint_entries: BTreeMap<(u64, Vec<u8>), Vec<u8>>,
-    archive: BTreeMap<(CharacterId, OrderKey, leechbook_core::ids::InjuryId), Vec<u8>>,
+    archive: BTreeMap<(CharacterId, OrderKey, leechbook_core::ids::InjuryId), ArchiveRow>,
     fates: BTreeMap<Option<u64>, Vec<u8>>,
 }
 
@@ -77,12 +77,7 @@ impl ReadLog for MemoryLog {
             .filter(|((c, since, _), _)| {
                 ids.is_none_or(|ids| ids.contains(c)) && upto.is_none_or(|u| *since <= u)
             })
-            .map(|((character, since, injury), payload)| ArchiveRow {
-                character: *character,
-                since: *since,
-                injury: *injury,
-                payload: payload.clone(),
-            })
+            .map(|(_, r)| r.clone())
             .collect())
     }
 
@@ -393,12 +388,19 @@ impl WriteLog for MemoryLog {
     ) -> Result<(), StoreError> {
         match rewrite {
             Some(None) => self.archive.clear(),
-            Some(Some(after)) => self.archive.retain(|(_, since, _), _| *since <= after),
+            Some(Some(after)) => {
+                self.archive.retain(|(_, since, _), _| *since <= after);
+                for r in self.archive.values_mut() {
+                    if r.reopened.is_some_and(|k| k > after) {
+                        r.reopened = None;
+                    }
+                }
+            }
             None => {}
         }
         for r in rows {
             self.archive
-                .insert((r.character, r.since, r.injury), r.payload.clone());
+                .insert((r.character, r.since, r.injury), r.clone());
         }
         Ok(())
     }

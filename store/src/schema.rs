@@ -106,7 +106,8 @@ pub const MIGRATIONS: &[&str] = &[
     // record per injury a character filed (the fold's `HmCharacter::file_healed`), keyed by
     // the character and the order key of the event after which it was filed, so that a
     // character's entry (projection and checkpoints) holds only what the rules read and the
-    // records are read only by the views that list them.
+    // records are read only by the views that list them. A record a GM's decree reopened
+    // keeps the order key of that decree: it was filed from `since` until then.
     r#"
     CREATE TABLE archive (
         character    BLOB NOT NULL,
@@ -115,6 +116,9 @@ pub const MIGRATIONS: &[&str] = &[
         since_seq    INTEGER NOT NULL,
         injury       BLOB NOT NULL,
         payload      BLOB NOT NULL,
+        reopened_clock  INTEGER,
+        reopened_device BLOB,
+        reopened_seq    INTEGER,
         PRIMARY KEY (character, since_clock, since_device, since_seq, injury)
     ) STRICT, WITHOUT ROWID;
     "#,

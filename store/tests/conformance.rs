@@ -477,6 +477,7 @@ fn archive_contract(
         since: all[k].order_key(),
         injury: InjuryId(uuid::Uuid::from_u128(injury)),
         payload: payload.to_vec(),
+        reopened: None,
     };
     assert!(log.archived(None, None).unwrap().is_empty());
     let rows = [
@@ -535,6 +536,23 @@ fn archive_contract(
     let mut every = log.archived(None, None).unwrap();
     every.sort_by_key(|r| (r.character, r.since));
     assert_eq!(every, vec![rows[0].clone(), rows[1].clone(), late]);
+    // A reopening is kept with its record; a rewrite after a point before it forgets it.
+    let reopened = ArchiveRow {
+        reopened: Some(all[500].order_key()),
+        ..rows[0].clone()
+    };
+    log.put_archive(std::slice::from_ref(&reopened), None)
+        .unwrap();
+    assert_eq!(
+        log.archived(Some(&[a]), None).unwrap(),
+        vec![reopened.clone()]
+    );
+    log.put_archive(&[], Some(Some(all[450].order_key())))
+        .unwrap();
+    assert_eq!(
+        log.archived(Some(&[a]), None).unwrap(),
+        vec![rows[0].clone()]
+    );
     // A rewrite from the start drops everything.
     log.put_archive(&[rows[1].clone()], Some(None)).unwrap();
     assert_eq!(log.archived(None, None).unwrap(), vec![rows[1].clone()]);
