@@ -563,6 +563,16 @@ pub type Tail = (Vec<Envelope>, Vec<(EventId, i64)>);
 /// An order key: (Lamport clock, device, sequence number).
 pub type OrderKey = (u64, DeviceId, u64);
 
+/// The condition that finds the roster's events: the very text of the partial index
+/// `events_roster` (migration 10), which SQLite uses only for a read that says the same.
+pub const ROSTER_KINDS: &str =
+    "WHERE kind IN ('campaign-created', 'roster.device', 'roster.revoke')";
+
+/// The condition that finds the rulings: the very text of the partial index
+/// `events_rulings` (migration 10). A new kind of ruling needs a new index.
+pub const RULING_KINDS: &str =
+    "WHERE kind IN ('ruling.retract', 'ruling.reinstate', 'ruling.amend', 'ruling.override')";
+
 /// One record of the archive of healed injuries: the character, the order key of the event
 /// after which the injury was filed, the injury's id, and its encoded record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -802,7 +812,7 @@ mod sql {
     use super::{
         each_event_where, envelope_of, read_events, read_events_after, read_events_where, uuid,
         ArchiveRow, CharacterId, DeviceId, Envelope, Event, EventId, OrderKey, SnapshotHead,
-        StoreError,
+        StoreError, ROSTER_KINDS, RULING_KINDS,
     };
     use rusqlite::{params, Connection, OptionalExtension};
     use uuid::Uuid;
@@ -871,11 +881,7 @@ mod sql {
         /// The events the roster is worked out from (the campaign's creation and the roster
         /// changes), in the total order: found by kind, without reading the rest of the log.
         fn roster_events(&self) -> Result<Vec<Envelope>, StoreError> {
-            read_events_where(
-                self.conn(),
-                "WHERE kind IN ('campaign-created', 'roster.device', 'roster.revoke')",
-                [],
-            )
+            read_events_where(self.conn(), ROSTER_KINDS, [])
         }
 
         /// Every event in the fold's total order, handed to `f` one at a time as it is decoded
@@ -890,11 +896,7 @@ mod sql {
         /// The rulings and the events they rule on, in the total order: all that working out the
         /// rulings in force needs (found by kind and by id, without reading the rest of the log).
         fn rulings_and_targets(&self) -> Result<Vec<Envelope>, StoreError> {
-            let mut out = read_events_where(
-            self.conn(),
-            "WHERE kind IN ('ruling.retract', 'ruling.reinstate', 'ruling.amend', 'ruling.override')",
-            [],
-        )?;
+            let mut out = read_events_where(self.conn(), RULING_KINDS, [])?;
             let mut held: std::collections::HashSet<EventId> = out.iter().map(|e| e.id).collect();
             let targets: Vec<EventId> = out
                 .iter()

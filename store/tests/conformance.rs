@@ -571,3 +571,33 @@ fn the_log_contract_in_memory() {
     let (campaign, all) = synthetic();
     log_contract(&mut MemoryLog::new(campaign), &all);
 }
+
+/// The roster's events and the rulings are read through their partial indexes (migration
+/// 10), which SQLite uses only while the reads say exactly what the indexes' conditions say.
+#[test]
+fn the_roster_and_the_rulings_are_read_through_their_partial_indexes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.db");
+    drop(Store::create(&path).unwrap());
+    let conn = raw(&path);
+    for (condition, index) in [
+        (leechbook_store::ROSTER_KINDS, "events_roster"),
+        (leechbook_store::RULING_KINDS, "events_rulings"),
+    ] {
+        let plan: Vec<String> = conn
+            .prepare(&format!(
+                "EXPLAIN QUERY PLAN SELECT payload FROM events {condition} \
+                 ORDER BY clock, device, seq"
+            ))
+            .unwrap()
+            .query_map([], |r| r.get::<_, String>(3))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert!(
+            plan.iter()
+                .any(|p| p.contains(&format!("USING INDEX {index}"))),
+            "{condition}: {plan:?}"
+        );
+    }
+}
