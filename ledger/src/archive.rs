@@ -52,7 +52,8 @@ pub fn load(
     if wanted.is_empty() {
         return Ok(());
     }
-    let all = wanted.len() == ledger.characters.len();
+    // Every character of the campaign: one read of the whole archive.
+    let all = ledger.complete() && wanted.len() == ledger.characters.len();
     let rows = log.archived((!all).then_some(wanted.as_slice()), upto)?;
     let mut by_character: HashMap<CharacterId, Vec<ArchiveRow>> = HashMap::new();
     for r in rows {

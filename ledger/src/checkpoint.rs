@@ -21,12 +21,13 @@ use std::collections::HashMap;
 pub const SNAPSHOT_EVERY: u64 = 1000;
 
 /// Which snapshots to keep, of those at `positions` (in any order): every one within the
-/// last 10,000 events of the latest, then the earliest in each stretch of 10,000 events
-/// before that, so that a query at any moment folds at most about 10,000 events after the
-/// checkpoint it starts from. A checkpoint holds the open state of each character (healed
-/// injuries are in the archive, kept once) and what became of events, so keeping one per
-/// 10,000 events costs a few hundred bytes an event at most. (Stretches, not exact
-/// multiples: a snapshot dropped by a ruling is made again a few events later.)
+/// last 10,000 events of the latest, the earliest in each stretch of 10,000 events over the
+/// last 100,000, and the earliest in each stretch of 20,000 before that, so that a query at
+/// any moment folds at most about 20,000 events after the checkpoint it starts from. A
+/// checkpoint holds the open state of each character (healed injuries are in the archive,
+/// kept once) and what became of events: about 0.8 MB at a million events, so the ledger
+/// stays under 400 bytes an event (BENCHMARKS.md). (Stretches, not exact multiples: a
+/// snapshot dropped by a ruling is made again a few events later.)
 pub fn snapshots_kept(positions: &[u64]) -> Vec<u64> {
     let mut sorted = positions.to_vec();
     sorted.sort_unstable();
@@ -37,7 +38,13 @@ pub fn snapshots_kept(positions: &[u64]) -> Vec<u64> {
     let mut stretch = None;
     for p in sorted {
         let age = latest - p;
-        let this = (age >= 10 * SNAPSHOT_EVERY).then_some(p / (10 * SNAPSHOT_EVERY));
+        let this = if age < 10 * SNAPSHOT_EVERY {
+            None
+        } else if age < 100 * SNAPSHOT_EVERY {
+            Some((1, p / (10 * SNAPSHOT_EVERY)))
+        } else {
+            Some((2, p / (20 * SNAPSHOT_EVERY)))
+        };
         if this.is_none() || this != stretch {
             kept.push(p);
         }
@@ -415,10 +422,11 @@ mod tests {
     fn thinning_keeps_the_recent_and_one_per_stretch() {
         let made: Vec<u64> = (1..=200).map(|k| k * SNAPSHOT_EVERY).collect();
         let kept = snapshots_kept(&made);
-        // The last ten thousand events: all ten; then one per ten thousand.
+        // The last ten thousand events: all ten; over the last 100,000 one per ten thousand
+        // (101,000 to 190,000: ten stretches, 10 to 19); before, one per twenty thousand
+        // (1,000 to 100,000: six stretches, 0 to 5).
         assert!(kept.ends_with(&(191..=200).map(|k| k * SNAPSHOT_EVERY).collect::<Vec<_>>()));
-        // 1,000 to 190,000 fall in twenty stretches (0 to 19).
-        assert_eq!(kept.len(), 10 + 20, "{kept:?}");
+        assert_eq!(kept.len(), 10 + 10 + 6, "{kept:?}");
         assert_eq!(snapshots_kept(&kept), kept, "thinning is stable");
     }
 }

@@ -255,15 +255,15 @@ fn snapshots_thin_out_with_age() {
     let kept = leechbook_ledger::snapshots_kept(&made);
     // The last ten thousand events: every snapshot (991,000 to 1,000,000).
     assert!((991..=1000).all(|k| kept.contains(&(k * 1000))));
-    // Before: the first of each stretch of 10,000.
+    // Within the last 100,000: the first of each stretch of 10,000; before: of 20,000.
     assert!(kept.contains(&910_000) && !kept.contains(&915_000));
-    assert!(kept.contains(&500_000) && !kept.contains(&509_000) && kept.contains(&510_000));
-    assert!(kept.contains(&1_000) && !kept.contains(&9_000) && kept.contains(&10_000));
+    assert!(kept.contains(&900_000) && !kept.contains(&890_000) && kept.contains(&880_000));
+    assert!(kept.contains(&1_000) && !kept.contains(&19_000));
     // The moved snapshot opens its stretch (20,000 is gone), and takes no other's place.
-    assert!(kept.contains(&20_001) && !kept.contains(&21_000) && kept.contains(&30_000));
-    // 1,000 to 990,000 fall in a hundred stretches (0 to 99; 990,000 alone in the last);
-    // then the last ten.
-    assert_eq!(kept.len(), 100 + 10);
+    assert!(kept.contains(&20_001) && !kept.contains(&21_000) && kept.contains(&40_000));
+    // 1,000 to 900,000 fall in 46 stretches of 20,000 (0 to 45); 901,000 to 990,000 in
+    // ten of 10,000 (90 to 99); then the last ten.
+    assert_eq!(kept.len(), 46 + 10 + 10);
     // Thinning what is kept keeps it.
     assert_eq!(leechbook_ledger::snapshots_kept(&kept), kept);
 }
