@@ -22,8 +22,8 @@ pub const SNAPSHOT_EVERY: u64 = 1000;
 
 /// Which snapshots to keep, of those at `positions` (in any order): every one within the
 /// last 10,000 events of the latest, the earliest in each stretch of 10,000 events over the
-/// last 100,000, and the earliest in each stretch of 20,000 before that, so that a query at
-/// any moment folds at most about 20,000 events after the checkpoint it starts from. A
+/// last 100,000, and the earliest in each stretch of 25,000 before that, so that a query at
+/// any moment folds at most about 25,000 events after the checkpoint it starts from. A
 /// checkpoint holds the open state of each character (healed injuries are in the archive,
 /// kept once) and what became of events: about 0.8 MB at a million events, so the ledger
 /// stays under 400 bytes an event (BENCHMARKS.md). (Stretches, not exact multiples: a
@@ -43,7 +43,7 @@ pub fn snapshots_kept(positions: &[u64]) -> Vec<u64> {
         } else if age < 100 * SNAPSHOT_EVERY {
             Some((1, p / (10 * SNAPSHOT_EVERY)))
         } else {
-            Some((2, p / (20 * SNAPSHOT_EVERY)))
+            Some((2, p / (25 * SNAPSHOT_EVERY)))
         };
         if this.is_none() || this != stretch {
             kept.push(p);
@@ -423,10 +423,10 @@ mod tests {
         let made: Vec<u64> = (1..=200).map(|k| k * SNAPSHOT_EVERY).collect();
         let kept = snapshots_kept(&made);
         // The last ten thousand events: all ten; over the last 100,000 one per ten thousand
-        // (101,000 to 190,000: ten stretches, 10 to 19); before, one per twenty thousand
-        // (1,000 to 100,000: six stretches, 0 to 5).
+        // (101,000 to 190,000: ten stretches, 10 to 19); before, one per 25,000 (1,000 to
+        // 100,000: five stretches, 0 to 4).
         assert!(kept.ends_with(&(191..=200).map(|k| k * SNAPSHOT_EVERY).collect::<Vec<_>>()));
-        assert_eq!(kept.len(), 10 + 10 + 6, "{kept:?}");
+        assert_eq!(kept.len(), 10 + 10 + 5, "{kept:?}");
         assert_eq!(snapshots_kept(&kept), kept, "thinning is stable");
     }
 }

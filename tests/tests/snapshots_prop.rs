@@ -246,24 +246,24 @@ proptest! {
 
 #[test]
 fn snapshots_thin_out_with_age() {
-    // A snapshot every 1,000 events of a million, but one that a ruling moved to 20,001.
+    // A snapshot every 1,000 events of a million, but one that a ruling moved to 25,001.
     let mut made: Vec<u64> = (1..=1_000)
         .map(|k| k * leechbook_ledger::SNAPSHOT_EVERY)
         .collect();
-    made.retain(|p| *p != 20_000);
-    made.push(20_001);
+    made.retain(|p| *p != 25_000);
+    made.push(25_001);
     let kept = leechbook_ledger::snapshots_kept(&made);
     // The last ten thousand events: every snapshot (991,000 to 1,000,000).
     assert!((991..=1000).all(|k| kept.contains(&(k * 1000))));
-    // Within the last 100,000: the first of each stretch of 10,000; before: of 20,000.
+    // Within the last 100,000: the first of each stretch of 10,000; before: of 25,000.
     assert!(kept.contains(&910_000) && !kept.contains(&915_000));
-    assert!(kept.contains(&900_000) && !kept.contains(&890_000) && kept.contains(&880_000));
-    assert!(kept.contains(&1_000) && !kept.contains(&19_000));
-    // The moved snapshot opens its stretch (20,000 is gone), and takes no other's place.
-    assert!(kept.contains(&20_001) && !kept.contains(&21_000) && kept.contains(&40_000));
-    // 1,000 to 900,000 fall in 46 stretches of 20,000 (0 to 45); 901,000 to 990,000 in
+    assert!(kept.contains(&900_000) && !kept.contains(&890_000) && kept.contains(&875_000));
+    assert!(kept.contains(&1_000) && !kept.contains(&24_000));
+    // The moved snapshot opens its stretch (25,000 is gone), and takes no other's place.
+    assert!(kept.contains(&25_001) && !kept.contains(&26_000) && kept.contains(&50_000));
+    // 1,000 to 900,000 fall in 37 stretches of 25,000 (0 to 36); 901,000 to 990,000 in
     // ten of 10,000 (90 to 99); then the last ten.
-    assert_eq!(kept.len(), 46 + 10 + 10);
+    assert_eq!(kept.len(), 37 + 10 + 10);
     // Thinning what is kept keeps it.
     assert_eq!(leechbook_ledger::snapshots_kept(&kept), kept);
 }
