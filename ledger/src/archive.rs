@@ -105,21 +105,10 @@ fn fill(h: &mut HmCharacter, rows: Vec<ArchiveRow>) -> Result<(), LedgerError> {
     // The order the fold filed them in: by the event that filed them, then as they stood
     // among the character's injuries (the order inflicted).
     records.sort_by_key(|a| (a.since, a.injury.n));
-    h.archived = records
-        .iter()
-        .map(|a| Filed {
-            id: a.injury.id,
-            worst: a.injury.worst,
-            aspect: a.injury.aspect,
-        })
-        .collect();
+    h.archived = records.iter().map(|a| Filed::of(&a.injury)).collect();
     for a in since_read {
         if a.reopened.is_none() {
-            h.archived.push(Filed {
-                id: a.injury.id,
-                worst: a.injury.worst,
-                aspect: a.injury.aspect,
-            });
+            h.archived.push(Filed::of(&a.injury));
         }
         records.push(a);
     }

@@ -474,6 +474,15 @@ pub struct Filed {
 }
 
 impl Filed {
+    /// What the character keeps of `inj` once it is filed.
+    pub fn of(inj: &Injury) -> Filed {
+        Filed {
+            id: inj.id,
+            worst: inj.worst,
+            aspect: inj.aspect,
+        }
+    }
+
     /// The injury as an event that names it sees it: healed, with its id and code (the
     /// record itself is in the archive).
     pub fn as_healed(&self) -> Injury {
@@ -670,11 +679,7 @@ impl HmCharacter {
         let mut keep = Vec::with_capacity(self.injuries.len());
         for (inj, filed) in std::mem::take(&mut self.injuries).into_iter().zip(inert) {
             if filed {
-                self.archived.push(Filed {
-                    id: inj.id,
-                    worst: inj.worst,
-                    aspect: inj.aspect,
-                });
+                self.archived.push(Filed::of(&inj));
                 self.archive.records.push(Archived {
                     since,
                     injury: inj,
