@@ -154,19 +154,7 @@ fn healed_serious(w: &mut World, who: CharacterId, treat: bool) -> InjuryId {
         .unwrap()
         .id;
     if treat {
-        w.apply(Event::HarnMaster(HmEvent::Treatment(Treatment {
-            character: who,
-            injury: id,
-            healer: "Healer".into(),
-            physician_ml: 50,
-            physician_index: 4,
-            dex_mod: 0,
-            broadhead: false,
-            amputate: false,
-            roll: 61,
-            forced: false,
-        })))
-        .unwrap();
+        common::treat(w, who, id, 50, 4, 61).unwrap();
     }
     for day in [5, 10, 15, 20] {
         w.at = CampaignTime(day * DAY);

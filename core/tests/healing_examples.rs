@@ -56,32 +56,6 @@ fn staunch(w: &mut World, who: CharacterId, injury: InjuryId, ml: i32, roll: u16
     }
 }
 
-fn treat(
-    w: &mut World,
-    who: CharacterId,
-    injury: InjuryId,
-    ml: i32,
-    index: i32,
-    roll: u16,
-) -> Result<HealOutcome, FoldError> {
-    let t = Treatment {
-        character: who,
-        injury,
-        healer: "Healer".into(),
-        physician_ml: ml,
-        physician_index: index,
-        dex_mod: 0,
-        broadhead: false,
-        amputate: false,
-        roll,
-        forced: false,
-    };
-    match w.apply(Event::HarnMaster(HmEvent::Treatment(t)))? {
-        Applied::Heal { outcome, .. } => Ok(*outcome),
-        other => panic!("{other:?}"),
-    }
-}
-
 fn zone(w: &World, who: CharacterId, name: &str) -> (i32, bool) {
     let z = impairment(
         w.hm(who),

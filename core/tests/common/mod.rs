@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use chrono::{TimeZone, Utc};
+use leechbook_core::harnmaster::healing::{HealOutcome, Treatment};
 use leechbook_core::harnmaster::injury::*;
 use leechbook_core::harnmaster::state::*;
 use leechbook_core::harnmaster::HmEvent;
@@ -123,5 +124,32 @@ pub fn chosen(
         projectile: false,
         face_option: false,
         dice: dice(d),
+    }
+}
+
+/// A Treatment Roll by "Healer" (Physician ML `ml`, index `index`), not forced.
+pub fn treat(
+    w: &mut World,
+    who: CharacterId,
+    injury: InjuryId,
+    ml: i32,
+    index: i32,
+    roll: u16,
+) -> Result<HealOutcome, FoldError> {
+    let t = Treatment {
+        character: who,
+        injury,
+        healer: "Healer".into(),
+        physician_ml: ml,
+        physician_index: index,
+        dex_mod: 0,
+        broadhead: false,
+        amputate: false,
+        roll,
+        forced: false,
+    };
+    match w.apply(Event::HarnMaster(HmEvent::Treatment(t)))? {
+        Applied::Heal { outcome, .. } => Ok(*outcome),
+        other => panic!("{other:?}"),
     }
 }
