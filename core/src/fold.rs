@@ -14,7 +14,7 @@ use crate::harnmaster::state::HmCharacter;
 use crate::harnmaster::system::{HarnMaster, HmError};
 use crate::ids::{CampaignId, CharacterId, EventId, InjuryId};
 use crate::ruling::{Ruling, Rulings};
-use crate::system::{RulesSystem, Settings, World};
+use crate::system::{RulesSystem, Settings, Touched, World};
 use crate::time::CampaignTime;
 use std::collections::BTreeMap;
 
@@ -147,12 +147,12 @@ pub enum Applied {
         /// Everything it found.
         outcome: Box<crate::harnmaster::shot::ShotOutcome>,
     },
-    /// An event of a system other than HârnMaster, narrated by its module.
+    /// An event of a system other than HârnMaster.
     System {
         /// Whose.
         character: CharacterId,
-        /// What happened.
-        summary: String,
+        /// What the system's rules found.
+        outcome: crate::system::SystemOutcome,
     },
     /// A melee exchange was resolved.
     Melee {
@@ -679,32 +679,44 @@ impl Ledger {
         e: &S::Event,
         world: &World,
     ) -> Result<Applied, FoldError> {
+        // Every event of a replay comes through here: it allocates nothing for the one or
+        // two characters an event touches (a Vec for three, a shot's, is rare).
         let ids = S::touches(e);
-        let mut at = Vec::with_capacity(ids.len());
-        for id in &ids {
+        let ids = ids.as_slice();
+        let mut at = [0usize; Touched::MAX];
+        for (k, id) in ids.iter().enumerate() {
             let i = *self.by_id.get(id).ok_or(FoldError::UnknownCharacter(*id))?;
-            if at.contains(&i) || S::held(&self.characters[i]).is_none() {
+            if at[..k].contains(&i) || S::held(&self.characters[i]).is_none() {
                 return Err(FoldError::UnknownCharacter(*id));
             }
-            at.push(i);
+            at[k] = i;
         }
-        let outcome = {
-            let held: Vec<&S::Character> = at
-                .iter()
-                .filter_map(|&i| S::held(&self.characters[i]))
-                .collect();
-            S::decide(S::settings(&self.settings), &held, e, world).map_err(S::refusal)?
-        };
-        let mut held: Vec<&mut S::Character> = pick_mut(&mut self.characters, &at)
-            .into_iter()
-            .filter_map(S::held_mut)
-            .collect();
-        Ok(S::apply(
-            S::settings_mut(&mut self.settings),
-            &mut held,
-            outcome,
-            world,
-        ))
+        let at = &at[..ids.len()];
+        let held =
+            |k: usize| S::held(&self.characters[at[k]]).ok_or(FoldError::UnknownCharacter(ids[k]));
+        let settings = S::settings(&self.settings);
+        let outcome = match at.len() {
+            0 => S::decide(settings, &[], e, world),
+            1 => S::decide(settings, &[held(0)?], e, world),
+            2 => S::decide(settings, &[held(0)?, held(1)?], e, world),
+            _ => S::decide(settings, &[held(0)?, held(1)?, held(2)?], e, world),
+        }
+        .map_err(S::refusal)?;
+        let settings = S::settings_mut(&mut self.settings);
+        Ok(match at {
+            [] => S::apply(settings, &mut [], outcome, world),
+            [i] => match S::held_mut(&mut self.characters[*i]) {
+                Some(c) => S::apply(settings, &mut [c], outcome, world),
+                None => return Err(FoldError::UnknownCharacter(ids[0])),
+            },
+            _ => {
+                let mut held: Vec<&mut S::Character> = pick_mut(&mut self.characters, at)
+                    .into_iter()
+                    .filter_map(S::held_mut)
+                    .collect();
+                S::apply(settings, &mut held, outcome, world)
+            }
+        })
     }
 
     fn apply_ruling(&mut self, r: &Ruling, world: &World) -> Result<Applied, FoldError> {

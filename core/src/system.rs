@@ -53,6 +53,61 @@ pub struct WiSettings {
     pub tables: Vec<crate::witch::PartTable>,
 }
 
+/// The characters an event touches, each once, the one it is about first: at most three (a
+/// missile attack's shooter, target and the one struck instead), held without allocating,
+/// since the fold asks for them on every event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Touched {
+    ids: [CharacterId; Touched::MAX],
+    len: usize,
+}
+
+impl Touched {
+    /// The most characters one event touches.
+    pub const MAX: usize = 3;
+
+    /// No character (an event that changes only the settings).
+    pub fn none() -> Touched {
+        Touched {
+            ids: [CharacterId(uuid::Uuid::nil()); Touched::MAX],
+            len: 0,
+        }
+    }
+
+    /// One character.
+    pub fn one(id: CharacterId) -> Touched {
+        Touched::none().and(id)
+    }
+
+    /// These characters and `id`, unless it is among them already.
+    ///
+    /// Architecture invariant: no event names more than [`Touched::MAX`] characters (each
+    /// system's `touches` says which it names); a fourth is a bug, and debug builds stop.
+    pub fn and(mut self, id: CharacterId) -> Touched {
+        if !self.as_slice().contains(&id) {
+            debug_assert!(self.len < Touched::MAX, "an event touches at most three");
+            if self.len < Touched::MAX {
+                self.ids[self.len] = id;
+                self.len += 1;
+            }
+        }
+        self
+    }
+
+    /// These characters and `id`, if there is one.
+    pub fn and_maybe(self, id: Option<CharacterId>) -> Touched {
+        match id {
+            Some(id) => self.and(id),
+            None => self,
+        }
+    }
+
+    /// The characters, in order.
+    pub fn as_slice(&self) -> &[CharacterId] {
+        &self.ids[..self.len]
+    }
+}
+
 /// A rules system, as the fold uses it.
 pub trait RulesSystem {
     /// Which system.
@@ -78,7 +133,7 @@ pub trait RulesSystem {
     fn settings_mut(all: &mut Settings) -> &mut Self::Settings;
     /// The characters an event touches, each once, the one it is about first (none for an
     /// event that changes only the settings).
-    fn touches(e: &Self::Event) -> Vec<CharacterId>;
+    fn touches(e: &Self::Event) -> Touched;
     /// Decides an event against the characters it touches (in the order
     /// [`RulesSystem::touches`] gives) and the settings, reading nothing else: the dice are
     /// the faces the event records.
@@ -122,35 +177,47 @@ pub trait RulesSystem {
 }
 
 /// The outcome of a system that decides on copies: the touched characters after the event,
-/// in the order [`RulesSystem::touches`] gave, and what happened in the system's words.
+/// in the order [`RulesSystem::touches`] gave, and what the rules found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Copies<C> {
+pub struct Copies<C, O> {
     /// The characters after.
     pub characters: Vec<C>,
-    /// What happened.
-    pub summary: String,
+    /// What the rules found.
+    pub outcome: O,
 }
 
-impl<C> Copies<C> {
+impl<C, O> Copies<C, O> {
     /// Writes the copies back over the characters they were made from.
-    fn write_back(self, characters: &mut [&mut C]) -> String {
+    fn write_back(self, characters: &mut [&mut C]) -> O {
         for (slot, c) in characters.iter_mut().zip(self.characters) {
             **slot = c;
         }
-        self.summary
+        self.outcome
     }
+}
+
+/// What an event of a system that decides on copies found, for narration: each system's own
+/// typed outcome (the CLI words it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SystemOutcome {
+    /// Savage Worlds.
+    SavageWorlds(crate::savage::SwOutcome),
+    /// Wrath & Glory, step by step.
+    WrathGlory(Vec<crate::wrath::WgStep>),
+    /// Witch Iron, in its module's words.
+    WitchIron(String),
 }
 
 fn copies<C: Clone>(characters: &[&C]) -> Vec<C> {
     characters.iter().map(|c| (*c).clone()).collect()
 }
 
-fn system_applied(characters: &[&mut impl HasId], summary: String) -> Applied {
+fn system_applied(characters: &[&mut impl HasId], outcome: SystemOutcome) -> Applied {
     Applied::System {
         character: characters
             .first()
             .map_or(CharacterId(uuid::Uuid::nil()), |c| c.id()),
-        summary,
+        outcome,
     }
 }
 
@@ -185,7 +252,7 @@ impl RulesSystem for SavageWorlds {
     type Character = crate::savage::SwCharacter;
     type Event = crate::savage::SwEvent;
     type Settings = ();
-    type Outcome = Copies<Self::Character>;
+    type Outcome = Copies<Self::Character, crate::savage::SwOutcome>;
     type Error = crate::savage::SwError;
 
     fn held(state: &CharacterState) -> Option<&Self::Character> {
@@ -211,8 +278,8 @@ impl RulesSystem for SavageWorlds {
         Box::leak(Box::new(()))
     }
 
-    fn touches(e: &Self::Event) -> Vec<CharacterId> {
-        vec![e.character()]
+    fn touches(e: &Self::Event) -> Touched {
+        Touched::one(e.character())
     }
 
     fn decide(
@@ -222,10 +289,10 @@ impl RulesSystem for SavageWorlds {
         world: &World,
     ) -> Result<Self::Outcome, Self::Error> {
         let mut after = copies(characters);
-        let summary = crate::savage::apply(&mut after[0], e, world.now)?.summary;
+        let outcome = crate::savage::apply(&mut after[0], e, world.now)?;
         Ok(Copies {
             characters: after,
-            summary,
+            outcome,
         })
     }
 
@@ -235,8 +302,8 @@ impl RulesSystem for SavageWorlds {
         outcome: Self::Outcome,
         _: &World,
     ) -> Applied {
-        let summary = outcome.write_back(characters);
-        system_applied(characters, summary)
+        let outcome = outcome.write_back(characters);
+        system_applied(characters, SystemOutcome::SavageWorlds(outcome))
     }
 }
 
@@ -261,7 +328,7 @@ impl RulesSystem for WrathGlory {
     type Character = crate::wrath::WgCharacter;
     type Event = crate::wrath::WgEvent;
     type Settings = ();
-    type Outcome = Copies<Self::Character>;
+    type Outcome = Copies<Self::Character, Vec<crate::wrath::WgStep>>;
     type Error = WgApplyError;
 
     fn held(state: &CharacterState) -> Option<&Self::Character> {
@@ -286,8 +353,8 @@ impl RulesSystem for WrathGlory {
         Box::leak(Box::new(()))
     }
 
-    fn touches(e: &Self::Event) -> Vec<CharacterId> {
-        vec![e.character()]
+    fn touches(e: &Self::Event) -> Touched {
+        Touched::one(e.character())
     }
 
     fn decide(
@@ -298,11 +365,11 @@ impl RulesSystem for WrathGlory {
     ) -> Result<Self::Outcome, Self::Error> {
         let mut after = copies(characters);
         let mut dice = crate::harnmaster::injury::Replayed::new(e.dice());
-        let summary = crate::wrath::apply(&mut after[0], e, &mut dice, world.now)?;
+        let outcome = crate::wrath::apply(&mut after[0], e, &mut dice, world.now)?;
         dice.all_read()?;
         Ok(Copies {
             characters: after,
-            summary,
+            outcome,
         })
     }
 
@@ -312,8 +379,8 @@ impl RulesSystem for WrathGlory {
         outcome: Self::Outcome,
         _: &World,
     ) -> Applied {
-        let summary = outcome.write_back(characters);
-        system_applied(characters, summary)
+        let outcome = outcome.write_back(characters);
+        system_applied(characters, SystemOutcome::WrathGlory(outcome))
     }
 }
 
@@ -325,7 +392,7 @@ pub struct WitchIron;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WiOutcome {
     /// The characters after a Quarrel, an injury, a condition or care.
-    Changed(Copies<crate::witch::WiCharacter>),
+    Changed(Copies<crate::witch::WiCharacter, String>),
     /// An Arms & Legs table the GM supplied.
     TableDefined(crate::witch::PartTable),
 }
@@ -360,14 +427,12 @@ impl RulesSystem for WitchIron {
         &mut all.wi
     }
 
-    fn touches(e: &Self::Event) -> Vec<CharacterId> {
-        let mut out: Vec<CharacterId> = e.character().into_iter().collect();
-        if let crate::witch::WiEvent::Quarrel { attacker, .. } = e {
-            if !out.contains(attacker) {
-                out.push(*attacker);
-            }
+    fn touches(e: &Self::Event) -> Touched {
+        let out = Touched::none().and_maybe(e.character());
+        match e {
+            crate::witch::WiEvent::Quarrel { attacker, .. } => out.and(*attacker),
+            _ => out,
         }
-        out
     }
 
     fn decide(
@@ -399,7 +464,7 @@ impl RulesSystem for WitchIron {
                 )?;
                 Ok(WiOutcome::Changed(Copies {
                     characters: after,
-                    summary,
+                    outcome: summary,
                 }))
             }
         }
@@ -419,7 +484,7 @@ impl RulesSystem for WitchIron {
             }
             WiOutcome::Changed(c) => {
                 let summary = c.write_back(characters);
-                system_applied(characters, summary)
+                system_applied(characters, SystemOutcome::WitchIron(summary))
             }
         }
     }

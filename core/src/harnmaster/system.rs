@@ -20,7 +20,7 @@ use super::HmEvent;
 use crate::fold::{Applied, CharacterState, FoldError};
 use crate::ids::{CharacterId, InjuryId};
 use crate::ruling::Decree;
-use crate::system::{RulesSystem, Settings, World};
+use crate::system::{RulesSystem, Settings, Touched, World};
 use crate::SystemId;
 
 /// The campaign's optional rules.
@@ -268,35 +268,27 @@ impl RulesSystem for HarnMaster {
         &mut all.hm
     }
 
-    fn touches(e: &HmEvent) -> Vec<CharacterId> {
-        let mut out: Vec<CharacterId> = match e {
+    fn touches(e: &HmEvent) -> Touched {
+        match e {
             HmEvent::SheetChanged { character, .. } | HmEvent::Equipped { character, .. } => {
-                vec![*character]
+                Touched::one(*character)
             }
-            HmEvent::Strike(s) => vec![s.target],
-            HmEvent::ShockReroll(r) | HmEvent::StunRecovery(r) => vec![r.character],
-            HmEvent::GmRoll(r) => vec![r.character],
-            HmEvent::SeqRoll(r) => vec![r.character],
-            HmEvent::BloodStoppage(r) => vec![r.character],
-            HmEvent::Treatment(r) => vec![r.character],
-            HmEvent::HealerAttends(r) => vec![r.character],
-            HmEvent::Melee(x) => vec![x.attacker, x.defender],
-            HmEvent::Shot(x) => std::iter::once(x.shooter)
-                .chain(x.target)
-                .chain(x.struck)
-                .collect(),
+            HmEvent::Strike(s) => Touched::one(s.target),
+            HmEvent::ShockReroll(r) | HmEvent::StunRecovery(r) => Touched::one(r.character),
+            HmEvent::GmRoll(r) => Touched::one(r.character),
+            HmEvent::SeqRoll(r) => Touched::one(r.character),
+            HmEvent::BloodStoppage(r) => Touched::one(r.character),
+            HmEvent::Treatment(r) => Touched::one(r.character),
+            HmEvent::HealerAttends(r) => Touched::one(r.character),
+            HmEvent::Melee(x) => Touched::one(x.attacker).and(x.defender),
+            HmEvent::Shot(x) => Touched::one(x.shooter)
+                .and_maybe(x.target)
+                .and_maybe(x.struck),
             HmEvent::BodyTableDefined(_)
             | HmEvent::OptionSet { .. }
             | HmEvent::TreatmentTableDefined(_)
-            | HmEvent::ArmsDefined(_) => Vec::new(),
-        };
-        let mut seen = Vec::with_capacity(out.len());
-        out.retain(|id| {
-            let new = !seen.contains(id);
-            seen.push(*id);
-            new
-        });
-        out
+            | HmEvent::ArmsDefined(_) => Touched::none(),
+        }
     }
 
     fn decide(
