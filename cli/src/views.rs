@@ -752,9 +752,25 @@ pub struct SwView {
     /// Why and when.
     pub death: Option<String>,
     /// Injury Table results, with whether each is in effect now.
-    pub injuries: Vec<serde_json::Value>,
+    pub injuries: Vec<SwInjuryView>,
     /// Rolls owed.
     pub owed: Vec<OwedView>,
+}
+
+/// One Injury Table result of a Savage Worlds character, as `show` prints it. Its fields
+/// are declared in the order of their JSON keys, which have always been sorted.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct SwInjuryView {
+    /// Whether it is in effect now.
+    pub active: bool,
+    /// Its effect.
+    pub effect: String,
+    /// How long it lasts, in words.
+    pub lasting: String,
+    /// The 2d6 total.
+    pub roll: u8,
+    /// What it is (`Guts: Battered`).
+    pub what: String,
 }
 
 /// Builds a Savage Worlds character's view.
@@ -810,18 +826,16 @@ pub fn sw_character(ledger: &Ledger, c: &leechbook_core::savage::SwCharacter) ->
         injuries: c
             .injuries
             .iter()
-            .map(|i| {
-                serde_json::json!({
-                    "roll": i.roll,
-                    "what": i.what,
-                    "effect": i.effect,
-                    "lasting": match i.lasting {
-                        Lasting::Permanent => "permanent".to_string(),
-                        Lasting::UntilHealed => "until all wounds heal".to_string(),
-                        Lasting::Day(t) => format!("until {t} or all wounds heal"),
-                    },
-                    "active": active.iter().any(|a| std::ptr::eq(*a, i)),
-                })
+            .map(|i| SwInjuryView {
+                active: active.iter().any(|a| std::ptr::eq(*a, i)),
+                effect: i.effect.clone(),
+                lasting: match i.lasting {
+                    Lasting::Permanent => "permanent".to_string(),
+                    Lasting::UntilHealed => "until all wounds heal".to_string(),
+                    Lasting::Day(t) => format!("until {t} or all wounds heal"),
+                },
+                roll: i.roll,
+                what: i.what.clone(),
             })
             .collect(),
         owed,
@@ -863,11 +877,11 @@ pub fn render_sw(v: &SwView) -> String {
         let _ = writeln!(
             out,
             "  injury {}: {}: {} ({}{})",
-            i["roll"],
-            i["what"].as_str().unwrap_or(""),
-            i["effect"].as_str().unwrap_or(""),
-            i["lasting"].as_str().unwrap_or(""),
-            if i["active"] == true { "" } else { ", over" }
+            i.roll,
+            i.what,
+            i.effect,
+            i.lasting,
+            if i.active { "" } else { ", over" }
         );
     }
     for o in &v.owed {
