@@ -10,8 +10,21 @@ use leechbook_core::harnmaster::shock::GmRollKind;
 use leechbook_core::harnmaster::shot::ShotOutcome;
 use leechbook_core::harnmaster::state::ShockState;
 use leechbook_core::harnmaster::HmEvent;
+use leechbook_core::system::SystemOutcome;
 use leechbook_core::time::format_duration;
 use leechbook_core::{Envelope, Event};
+
+mod savage;
+mod wrath;
+
+/// Narrates what an event of a system that is not HârnMaster found.
+fn system_outcome(o: &SystemOutcome) -> String {
+    match o {
+        SystemOutcome::SavageWorlds(o) => savage::outcome(o),
+        SystemOutcome::WrathGlory(steps) => wrath::outcome(steps),
+        SystemOutcome::WitchIron(s) => s.clone(),
+    }
+}
 
 fn signed(n: i32) -> String {
     if n < 0 {
@@ -274,7 +287,9 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
             s
         }
         Applied::Setting(what) => what.clone(),
-        Applied::System { character, summary } => format!("{} {summary}", who(*character)),
+        Applied::System { character, outcome } => {
+            format!("{} {}", who(*character), system_outcome(outcome))
+        }
         Applied::Shot { shooter, outcome } => {
             let (struck, letter) = match &outcome.strike {
                 Some((t, s)) => (

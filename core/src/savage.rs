@@ -401,11 +401,65 @@ pub fn injury_table(
     })
 }
 
-/// What a Savage Worlds event did, in words.
+/// What a Savage Worlds event did: the numbers and results the rules found, which the CLI
+/// puts into words (the core formats no prose).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SwOutcome {
-    /// The narration.
-    pub summary: String,
+pub enum SwOutcome {
+    /// Damage against Toughness.
+    Damage {
+        /// The damage total.
+        total: i32,
+        /// The character's Toughness.
+        toughness: i32,
+        /// Raises over Toughness (each 4 points).
+        raises: u8,
+        /// Wounds taken (a raise each, or 1 for a Shaken character Shaken again).
+        wounds: u8,
+        /// The Wounds held when this damage Incapacitated the character (None when it did
+        /// not).
+        incapacitated: Option<u8>,
+    },
+    /// A Spirit roll to recover from Shaken.
+    SpiritRecovery {
+        /// The roll's total.
+        total: i32,
+        /// The wound penalty it included.
+        wound_penalty: i32,
+        /// Whether the character is no longer Shaken.
+        recovered: bool,
+    },
+    /// The Incapacitation Vigor roll and, unless it killed, the Injury Table's result.
+    Incapacitation {
+        /// The roll's total.
+        total: i32,
+        /// How it came out.
+        outcome: Outcome,
+        /// The injury (None when a critical failure killed the character).
+        injury: Option<SwInjury>,
+    },
+    /// A Bleeding Out Vigor roll.
+    BleedingOut {
+        /// The roll's total.
+        total: i32,
+        /// How it came out (a failure perishes, a raise stabilises).
+        outcome: Outcome,
+    },
+    /// Another's Healing roll to stabilise.
+    Stabilise {
+        /// The healer.
+        healer: String,
+        /// The roll's total.
+        total: i32,
+        /// Whether it stabilised the character.
+        stabilised: bool,
+    },
+    /// Wounds healed.
+    WoundsHealed {
+        /// How many the event healed.
+        count: u8,
+        /// How many are left.
+        left: u8,
+    },
 }
 
 /// Applies an event to a character, or says why it cannot apply (leaving it unchanged).
@@ -413,7 +467,7 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
     if ch.death.is_some() {
         return Err(SwError::NotOwed(format!("{} is dead", ch.name)));
     }
-    let summary = match e {
+    Ok(match e {
         SwEvent::Damage { dice, modifier, .. } => {
             let mut total = *modifier;
             for (i, d) in dice.iter().enumerate() {
@@ -421,7 +475,13 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
             }
             let t = ch.sheet.toughness;
             if total < t {
-                format!("damage {total} vs Toughness {t}: no effect")
+                SwOutcome::Damage {
+                    total,
+                    toughness: t,
+                    raises: 0,
+                    wounds: 0,
+                    incapacitated: None,
+                }
             } else {
                 let raises = ((total - t) / 4) as u8;
                 let wounds = if raises > 0 {
@@ -434,23 +494,19 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
                 ch.shaken = true;
                 ch.wounds = ch.wounds.saturating_add(wounds);
                 let limit = if ch.sheet.wild_card { 4 } else { 1 };
-                let mut s = format!(
-                    "damage {total} vs Toughness {t}: {}",
-                    match (raises, wounds) {
-                        (0, 0) => "Shaken".to_string(),
-                        (0, _) => "Shaken again: 1 Wound".to_string(),
-                        (r, w) => format!("{r} raise(s): Shaken and {w} Wound(s)"),
-                    }
-                );
+                let mut incapacitated = None;
                 if wounds > 0 && ch.wounds >= limit && !ch.incapacitated {
                     ch.incapacitated = true;
                     ch.vigor_owed = true;
-                    s.push_str(&format!(
-                        "; {} Wounds: Incapacitated, a Vigor roll is owed",
-                        ch.wounds
-                    ));
+                    incapacitated = Some(ch.wounds);
                 }
-                s
+                SwOutcome::Damage {
+                    total,
+                    toughness: t,
+                    raises,
+                    wounds,
+                    incapacitated,
+                }
             }
         }
         SwEvent::SpiritRecovery { roll, .. } => {
@@ -458,17 +514,14 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
                 return Err(SwError::NotOwed(format!("{} is not Shaken", ch.name)));
             }
             let r = trait_roll(roll, ch.wound_penalty())?;
-            if matches!(r.outcome, Outcome::Success | Outcome::Raise) {
+            let recovered = matches!(r.outcome, Outcome::Success | Outcome::Raise);
+            if recovered {
                 ch.shaken = false;
-                format!(
-                    "Spirit {} ({} wound penalty): no longer Shaken",
-                    r.total, r.wound_penalty
-                )
-            } else {
-                format!(
-                    "Spirit {} ({} wound penalty): still Shaken",
-                    r.total, r.wound_penalty
-                )
+            }
+            SwOutcome::SpiritRecovery {
+                total: r.total,
+                wound_penalty: r.wound_penalty,
+                recovered,
             }
         }
         SwEvent::Incapacitation {
@@ -491,8 +544,10 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
                         "a critical failure on the Incapacitation Vigor roll".into(),
                         now,
                     ));
-                    return Ok(SwOutcome {
-                        summary: format!("Vigor {}: critical failure: dies", r.total),
+                    return Ok(SwOutcome::Incapacitation {
+                        total: r.total,
+                        outcome: r.outcome,
+                        injury: None,
                     });
                 }
                 Outcome::Failure => Lasting::Permanent,
@@ -501,20 +556,15 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
             };
             let inj = injury_table(*injury, *sub, has_leg, lasting)?;
             ch.vigor_owed = false;
-            let words = match lasting {
-                Lasting::Permanent => {
-                    ch.bleeding_out = true;
-                    "permanent, and Bleeding Out"
-                }
-                Lasting::UntilHealed => "until all Wounds heal",
-                Lasting::Day(_) => "for 24 hours or until all Wounds heal",
-            };
-            let s = format!(
-                "Vigor {} ({:?}): Injury {} {}: {} ({words})",
-                r.total, r.outcome, inj.roll, inj.what, inj.effect
-            );
-            ch.injuries.push(inj);
-            s
+            if lasting == Lasting::Permanent {
+                ch.bleeding_out = true;
+            }
+            ch.injuries.push(inj.clone());
+            SwOutcome::Incapacitation {
+                total: r.total,
+                outcome: r.outcome,
+                injury: Some(inj),
+            }
         }
         SwEvent::BleedingOut { roll, .. } => {
             if !ch.bleeding_out {
@@ -524,13 +574,13 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
             match r.outcome {
                 Outcome::CriticalFailure | Outcome::Failure => {
                     ch.death = Some(("bled out".into(), now));
-                    format!("Vigor {}: fails: perishes", r.total)
                 }
-                Outcome::Success => format!("Vigor {}: survives this turn", r.total),
-                Outcome::Raise => {
-                    ch.bleeding_out = false;
-                    format!("Vigor {}: a raise: stabilised", r.total)
-                }
+                Outcome::Success => {}
+                Outcome::Raise => ch.bleeding_out = false,
+            }
+            SwOutcome::BleedingOut {
+                total: r.total,
+                outcome: r.outcome,
             }
         }
         SwEvent::Stabilise { healer, roll, .. } => {
@@ -538,11 +588,14 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
                 return Err(SwError::NotOwed(format!("{} is not Bleeding Out", ch.name)));
             }
             let r = trait_roll(roll, 0)?;
-            if matches!(r.outcome, Outcome::Success | Outcome::Raise) {
+            let stabilised = matches!(r.outcome, Outcome::Success | Outcome::Raise);
+            if stabilised {
                 ch.bleeding_out = false;
-                format!("{healer}'s Healing {}: stabilised", r.total)
-            } else {
-                format!("{healer}'s Healing {}: fails", r.total)
+            }
+            SwOutcome::Stabilise {
+                healer: healer.clone(),
+                total: r.total,
+                stabilised,
             }
         }
         SwEvent::WoundsHealed { count, .. } => {
@@ -563,10 +616,12 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
             if ch.wounds < limit {
                 ch.incapacitated = false;
             }
-            format!("{count} Wound(s) healed: {} left", ch.wounds)
+            SwOutcome::WoundsHealed {
+                count: *count,
+                left: ch.wounds,
+            }
         }
-    };
-    Ok(SwOutcome { summary })
+    })
 }
 
 #[cfg(test)]
@@ -635,7 +690,18 @@ mod tests {
         c.wounds = 3;
         c.shaken = true;
         let o = apply(&mut c, &dmg(&[&[5], &[1]]), CampaignTime::START).unwrap();
-        assert!(c.incapacitated && c.vigor_owed, "{}", o.summary);
+        assert!(c.incapacitated && c.vigor_owed, "{o:?}");
+        // 6 against Toughness 6 while Shaken: Shaken again, one Wound, the fourth.
+        assert_eq!(
+            o,
+            SwOutcome::Damage {
+                total: 6,
+                toughness: 6,
+                raises: 0,
+                wounds: 1,
+                incapacitated: Some(4),
+            }
+        );
         assert_eq!(c.wound_penalty(), -3, "the penalty stays at -3");
         let mut e = ch(false);
         apply(&mut e, &dmg(&[&[6, 4]]), CampaignTime::START).unwrap(); // 10: one raise

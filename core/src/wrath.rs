@@ -214,7 +214,108 @@ fn d6(dice: &mut dyn DiceSource, name: &'static str) -> Result<u16, WgError> {
     Ok(dice.faces(name, Die::D6, 1)?[0])
 }
 
-fn memorable(ch: &mut WgCharacter, roll: u16) -> String {
+/// What a Wrath & Glory event did, step by step: the numbers and results the rules found,
+/// which the CLI puts into words (the core formats no prose).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WgStep {
+    /// Mortal Wounds, which Resilience does not reduce.
+    Mortal {
+        /// How many.
+        damage: i32,
+    },
+    /// Damage against Resilience.
+    Damage {
+        /// The damage.
+        damage: i32,
+        /// The character's Resilience.
+        resilience: i32,
+        /// Wounds before Determination.
+        wounds: i32,
+        /// Whether it dealt 1 Shock (damage equal to Resilience).
+        shock: bool,
+    },
+    /// The Determination roll.
+    Determination {
+        /// The faces rolled.
+        faces: Vec<u16>,
+        /// Icons among them.
+        icons: i32,
+        /// Wounds that became Shock.
+        converted: i32,
+    },
+    /// More Wounds from one attack than twice Max Wounds.
+    Annihilated {
+        /// The Wounds.
+        wounds: i32,
+        /// Max Wounds.
+        max_wounds: i32,
+    },
+    /// More Wounds than Max Wounds: Dying, prone.
+    Dying {
+        /// The Wounds now.
+        wounds: i32,
+        /// Max Wounds.
+        max_wounds: i32,
+    },
+    /// The Memorable Injury roll.
+    Memorable {
+        /// The d6.
+        roll: u16,
+        /// What it did.
+        result: MemorableResult,
+    },
+    /// A Traumatic Injury.
+    Traumatic {
+        /// The d6.
+        roll: u16,
+        /// The side, for a hand, arm, foot, leg or eye.
+        side: Option<String>,
+        /// The part.
+        part: String,
+        /// Its effect.
+        effect: String,
+        /// Whether it was one more than Tier + 1, which kills.
+        dies: bool,
+    },
+    /// More Shock than Max Shock: Exhausted.
+    Exhausted {
+        /// Shock now.
+        shock: i32,
+        /// Max Shock.
+        max_shock: i32,
+    },
+    /// A Regroup.
+    Regroup {
+        /// Wounds regained.
+        regained: i32,
+        /// Wounds left.
+        left: i32,
+        /// Whether it ended Dying.
+        no_longer_dying: bool,
+    },
+    /// A Respite: Wounds and Shock to zero.
+    Respite,
+    /// A point of Wrath spent to restore Shock.
+    RestoreShock {
+        /// Shock restored (Rank + Tier).
+        restored: i32,
+        /// Shock left.
+        left: i32,
+    },
+}
+
+/// What the Memorable Injury roll did.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MemorableResult {
+    /// A new Memorable Injury.
+    New(String),
+    /// The same row again: it escalates.
+    Escalates(String),
+    /// The same row, already escalated: ignored.
+    Ignored,
+}
+
+fn memorable(ch: &mut WgCharacter, roll: u16) -> WgStep {
     let row = match roll {
         1 | 2 => 0u8,
         3 => 1,
@@ -222,13 +323,13 @@ fn memorable(ch: &mut WgCharacter, roll: u16) -> String {
         5 => 3,
         _ => 4,
     };
-    match ch.memorable.iter_mut().find(|m| m.row == row) {
+    let result = match ch.memorable.iter_mut().find(|m| m.row == row) {
         Some(m) if !m.escalated => {
             m.escalated = true;
             m.name = MEMORABLE[usize::from(row)].1.to_string();
-            format!("Memorable Injury d6 {roll}: escalates to {}", m.name)
+            MemorableResult::Escalates(m.name.clone())
         }
-        Some(_) => format!("Memorable Injury d6 {roll}: already escalated, ignored"),
+        Some(_) => MemorableResult::Ignored,
         None => {
             let name = MEMORABLE[usize::from(row)].0.to_string();
             ch.memorable.push(Memorable {
@@ -236,16 +337,17 @@ fn memorable(ch: &mut WgCharacter, roll: u16) -> String {
                 name: name.clone(),
                 escalated: false,
             });
-            format!("Memorable Injury d6 {roll}: {name}")
+            MemorableResult::New(name)
         }
-    }
+    };
+    WgStep::Memorable { roll, result }
 }
 
 fn traumatic(
     ch: &mut WgCharacter,
     dice: &mut dyn DiceSource,
     now: CampaignTime,
-) -> Result<String, WgError> {
+) -> Result<WgStep, WgError> {
     let roll = d6(dice, "traumatic")?;
     let (part, effect) = match roll {
         1 => ("Hand", "can no longer use that hand"),
@@ -267,36 +369,39 @@ fn traumatic(
             .to_string(),
         )
     };
-    let mut s = format!(
-        "Traumatic Injury d6 {roll}: {}{part}: {effect}",
-        side.as_deref().map(|x| format!("{x} ")).unwrap_or_default()
-    );
     ch.traumatic.push(Traumatic {
         part: part.into(),
-        side,
+        side: side.clone(),
         effect: effect.into(),
     });
-    if ch.traumatic.len() as i32 > ch.sheet.tier + 1 {
+    let dies = ch.traumatic.len() as i32 > ch.sheet.tier + 1;
+    if dies {
         ch.death = Some(("more Traumatic Injuries than Tier + 1".into(), now));
-        s.push_str("; more Traumatic Injuries than Tier + 1: dies");
     }
-    Ok(s)
+    Ok(WgStep::Traumatic {
+        roll,
+        side,
+        part: part.into(),
+        effect: effect.into(),
+        dies,
+    })
 }
 
 /// Applies an event; on error the character is left as it was (the caller applies to a copy).
+/// Returns what it did, step by step.
 pub fn apply(
     ch: &mut WgCharacter,
     e: &WgEvent,
     dice: &mut dyn DiceSource,
     now: CampaignTime,
-) -> Result<String, WgError> {
+) -> Result<Vec<WgStep>, WgError> {
     if ch.death.is_some() {
         return Err(WgError::Refused(format!("{} is dead", ch.name)));
     }
     Ok(match e {
         WgEvent::Damage { damage, mortal, .. } => {
             let r = ch.sheet.resilience;
-            let mut parts = Vec::new();
+            let mut steps = Vec::new();
             let (mut wounds, mut shock) = if *mortal {
                 (*damage, 0)
             } else if *damage > r {
@@ -306,13 +411,15 @@ pub fn apply(
             } else {
                 (0, 0)
             };
-            parts.push(if *mortal {
-                format!("{damage} Mortal Wounds")
+            steps.push(if *mortal {
+                WgStep::Mortal { damage: *damage }
             } else {
-                format!(
-                    "damage {damage} vs Resilience {r}: {wounds} Wound(s){}",
-                    if shock > 0 { ", 1 Shock" } else { "" }
-                )
+                WgStep::Damage {
+                    damage: *damage,
+                    resilience: r,
+                    wounds,
+                    shock: shock > 0,
+                }
             });
             if wounds > 0 && !*mortal {
                 let n = ch.sheet.toughness.max(0) as usize;
@@ -328,51 +435,47 @@ pub fn apply(
                 let converted = icons.min(wounds);
                 wounds -= converted;
                 shock += converted;
-                parts.push(format!(
-                    "Determination {}: {icons} Icon(s), {converted} Wound(s) become Shock",
-                    faces
-                        .iter()
-                        .map(u16::to_string)
-                        .collect::<Vec<_>>()
-                        .join("/")
-                ));
+                steps.push(WgStep::Determination {
+                    faces,
+                    icons,
+                    converted,
+                });
             }
             ch.shock += shock;
             if wounds > 2 * ch.max_wounds() {
                 ch.wounds += wounds;
                 ch.death = Some(("Annihilated".into(), now));
-                parts.push(format!(
-                    "{wounds} Wounds from one attack > 2 x Max Wounds {}: Annihilated",
-                    ch.max_wounds()
-                ));
+                steps.push(WgStep::Annihilated {
+                    wounds,
+                    max_wounds: ch.max_wounds(),
+                });
             } else if wounds > 0 && ch.dying {
-                parts.push(traumatic(ch, dice, now)?);
+                steps.push(traumatic(ch, dice, now)?);
             } else {
                 ch.wounds += wounds;
                 if ch.wounds > ch.max_wounds() && !ch.dying {
                     ch.dying = true;
-                    parts.push(format!(
-                        "{} Wounds > Max Wounds {}: Dying, prone",
-                        ch.wounds,
-                        ch.max_wounds()
-                    ));
+                    steps.push(WgStep::Dying {
+                        wounds: ch.wounds,
+                        max_wounds: ch.max_wounds(),
+                    });
                     let roll = d6(dice, "memorable")?;
-                    parts.push(memorable(ch, roll));
+                    steps.push(memorable(ch, roll));
                 }
             }
             if ch.exhausted() {
-                parts.push(format!(
-                    "Shock {} > Max Shock {}: Exhausted",
-                    ch.shock, ch.sheet.max_shock
-                ));
+                steps.push(WgStep::Exhausted {
+                    shock: ch.shock,
+                    max_shock: ch.sheet.max_shock,
+                });
             }
-            parts.join("; ")
+            steps
         }
         WgEvent::DyingComplication { .. } => {
             if !ch.dying {
                 return Err(WgError::Refused(format!("{} is not Dying", ch.name)));
             }
-            traumatic(ch, dice, now)?
+            vec![traumatic(ch, dice, now)?]
         }
         WgEvent::Regroup { regained, .. } => {
             if *regained < 0 {
@@ -381,12 +484,15 @@ pub fn apply(
                 ));
             }
             ch.wounds = (ch.wounds - regained).max(0);
-            let mut s = format!("Regroup: {regained} Wound(s) regained, {} left", ch.wounds);
-            if *regained > 0 && ch.dying {
+            let no_longer_dying = *regained > 0 && ch.dying;
+            if no_longer_dying {
                 ch.dying = false;
-                s.push_str("; no longer Dying");
             }
-            s
+            vec![WgStep::Regroup {
+                regained: *regained,
+                left: ch.wounds,
+                no_longer_dying,
+            }]
         }
         WgEvent::Respite { .. } => {
             if ch.dying {
@@ -397,12 +503,15 @@ pub fn apply(
             }
             ch.wounds = 0;
             ch.shock = 0;
-            "Respite: Wounds and Shock restored to zero, Wrath reset to 2".into()
+            vec![WgStep::Respite]
         }
         WgEvent::RestoreShock { .. } => {
             let n = ch.sheet.rank + ch.sheet.tier;
             ch.shock = (ch.shock - n).max(0);
-            format!("a point of Wrath restores {n} Shock ({} left)", ch.shock)
+            vec![WgStep::RestoreShock {
+                restored: n,
+                left: ch.shock,
+            }]
         }
     })
 }
@@ -436,7 +545,11 @@ mod tests {
             .collect()
     }
 
-    fn hit(c: &mut WgCharacter, damage: i32, dice: &[(&str, &[u16])]) -> Result<String, WgError> {
+    fn hit(
+        c: &mut WgCharacter,
+        damage: i32,
+        dice: &[(&str, &[u16])],
+    ) -> Result<Vec<WgStep>, WgError> {
         let dice = d(dice);
         let e = WgEvent::Damage {
             character: c.id,
@@ -460,7 +573,23 @@ mod tests {
         hit(&mut c, 6, &[]).unwrap();
         assert_eq!((c.wounds, c.shock), (0, 1), "equal to Resilience: 1 Shock");
         // 9 - 6 = 3 Wounds; Determination 3d6: 6 (2 icons), 2, 4 (1): all 3 become Shock.
-        hit(&mut c, 9, &[("determination", &[6, 2, 4])]).unwrap();
+        let steps = hit(&mut c, 9, &[("determination", &[6, 2, 4])]).unwrap();
+        assert_eq!(
+            steps,
+            vec![
+                WgStep::Damage {
+                    damage: 9,
+                    resilience: 6,
+                    wounds: 3,
+                    shock: false
+                },
+                WgStep::Determination {
+                    faces: vec![6, 2, 4],
+                    icons: 3,
+                    converted: 3
+                },
+            ]
+        );
         assert_eq!((c.wounds, c.shock), (0, 4));
         assert!(!c.exhausted(), "4 is Max Shock: not over it");
         hit(&mut c, 6, &[]).unwrap();
@@ -519,9 +648,19 @@ mod tests {
     #[test]
     fn memorable_injuries_escalate_once() {
         let mut c = ch();
-        assert!(memorable(&mut c, 1).contains("Battle Scar"));
-        assert!(memorable(&mut c, 2).contains("escalates to Missing Fingers"));
-        assert!(memorable(&mut c, 1).contains("ignored"));
+        let result = |step| match step {
+            WgStep::Memorable { result, .. } => result,
+            other => panic!("not a Memorable Injury roll: {other:?}"),
+        };
+        assert_eq!(
+            result(memorable(&mut c, 1)),
+            MemorableResult::New("Battle Scar".into())
+        );
+        assert_eq!(
+            result(memorable(&mut c, 2)),
+            MemorableResult::Escalates("Missing Fingers".into())
+        );
+        assert_eq!(result(memorable(&mut c, 1)), MemorableResult::Ignored);
         assert_eq!(c.memorable.len(), 1);
     }
 
