@@ -33,11 +33,18 @@ fn config() -> bincode::config::Configuration {
 
 /// Encodes an event behind the current codec byte.
 pub fn encode_event(event: &Event) -> Vec<u8> {
-    let mut out = vec![CODEC_BINCODE2];
+    let mut out = Vec::new();
+    encode_event_into(event, &mut out);
+    out
+}
+
+/// [`encode_event`] into `out` (cleared first), so that a bulk append reuses one buffer.
+pub fn encode_event_into(event: &Event, out: &mut Vec<u8>) {
+    out.clear();
+    out.push(CODEC_BINCODE2);
     // Encoding into a Vec cannot fail for these types: every field is a plain serde value.
-    match bincode::serde::encode_into_std_write(event, &mut out, config()) {
-        Ok(_) => out,
-        Err(e) => unreachable!("encoding an event into memory failed: {e}"),
+    if let Err(e) = bincode::serde::encode_into_std_write(event, out, config()) {
+        unreachable!("encoding an event into memory failed: {e}");
     }
 }
 

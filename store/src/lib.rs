@@ -389,29 +389,35 @@ impl Store {
     pub fn import(&mut self, envelopes: &[Envelope]) -> Result<usize, StoreError> {
         let w = self.write()?;
         let mut added = 0;
-        for env in envelopes {
-            if env.campaign != w.campaign {
-                return Err(StoreError::ForeignEvent {
-                    id: env.id,
-                    campaign: env.campaign,
-                });
-            }
-            invalidate_for(&w.tx, env, false)?;
-            // A known id is skipped; another event under a number the log holds fails the
-            // (device, seq) constraint, and is never dropped silently: the clash is named.
-            // (Looked up only then: a lookup per event cost a tenth of a bulk import.)
-            match insert(&w.tx, env, true) {
-                Ok(n) => added += n,
-                Err(e) => {
-                    return Err(match w.event_at(env.device, env.seq)? {
-                        Some(held) if held != env.id => StoreError::SeqClash {
-                            device: env.device,
-                            seq: env.seq,
-                            held,
-                            incoming: env.id,
-                        },
-                        _ => e,
-                    })
+        {
+            // One statement and one payload buffer for the batch (a bulk append's hot path).
+            let mut stmt = w.tx.prepare_cached(insert_sql(true))?;
+            let mut payload = Vec::new();
+            for env in envelopes {
+                if env.campaign != w.campaign {
+                    return Err(StoreError::ForeignEvent {
+                        id: env.id,
+                        campaign: env.campaign,
+                    });
+                }
+                invalidate_for(&w.tx, env, false)?;
+                // A known id is skipped; another event under a number the log holds fails
+                // the (device, seq) constraint, and is never dropped silently: the clash is
+                // named. (Looked up only then: a lookup per event cost a tenth of a bulk
+                // import.)
+                match insert_with(&mut stmt, env, &mut payload) {
+                    Ok(n) => added += n,
+                    Err(e) => {
+                        return Err(match w.event_at(env.device, env.seq)? {
+                            Some(held) if held != env.id => StoreError::SeqClash {
+                                device: env.device,
+                                seq: env.seq,
+                                held,
+                                incoming: env.id,
+                            },
+                            _ => e,
+                        })
+                    }
                 }
             }
         }
@@ -1682,8 +1688,9 @@ fn invalidate_for(conn: &Connection, env: &Envelope, itself: bool) -> Result<(),
     Ok(())
 }
 
-fn insert(conn: &Connection, env: &Envelope, skip_known: bool) -> Result<usize, StoreError> {
-    let sql = if skip_known {
+/// The insert of one event; with `ON CONFLICT (id) DO NOTHING`, a known id is skipped.
+fn insert_sql(skip_known: bool) -> &'static str {
+    if skip_known {
         "INSERT INTO events (id, campaign, device, seq, clock, wall_ms, at, kind,
             character, schema, payload, signature)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
@@ -1692,10 +1699,24 @@ fn insert(conn: &Connection, env: &Envelope, skip_known: bool) -> Result<usize, 
         "INSERT INTO events (id, campaign, device, seq, clock, wall_ms, at, kind,
             character, schema, payload, signature)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
-    };
-    let payload = codec::encode_event(&env.event);
+    }
+}
+
+fn insert(conn: &Connection, env: &Envelope, skip_known: bool) -> Result<usize, StoreError> {
+    let mut stmt = conn.prepare_cached(insert_sql(skip_known))?;
+    insert_with(&mut stmt, env, &mut Vec::new())
+}
+
+/// Inserts one event through a prepared [`insert_sql`], encoding its payload into `payload`
+/// (a buffer a bulk append reuses).
+fn insert_with(
+    stmt: &mut rusqlite::Statement<'_>,
+    env: &Envelope,
+    payload: &mut Vec<u8>,
+) -> Result<usize, StoreError> {
+    codec::encode_event_into(&env.event, payload);
     let character: Option<CharacterId> = env.event.character();
-    let n = conn.prepare_cached(sql)?.execute(params![
+    let n = stmt.execute(params![
         env.id.as_bytes().as_slice(),
         env.campaign.as_bytes().as_slice(),
         env.device.as_bytes().as_slice(),
@@ -1706,7 +1727,7 @@ fn insert(conn: &Connection, env: &Envelope, skip_known: bool) -> Result<usize, 
         env.event.kind(),
         character.as_ref().map(|c| c.as_bytes().as_slice()),
         i64::from(env.schema),
-        payload,
+        payload.as_slice(),
         env.signature.as_deref(),
     ])?;
     Ok(n)

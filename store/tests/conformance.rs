@@ -602,3 +602,31 @@ fn the_roster_and_the_rulings_are_read_through_their_partial_index() {
         );
     }
 }
+
+/// The log keeps exactly the indexes its reads use: each costs every append a b-tree insert
+/// (migration 11 dropped the index by character, which no read used).
+#[test]
+fn the_log_keeps_only_the_indexes_its_reads_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.db");
+    drop(Store::create(&path).unwrap());
+    let conn = raw(&path);
+    let mut names: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'")
+        .unwrap()
+        .query_map([], |r| r.get::<_, String>(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "events_order",
+            "events_rare",
+            // UNIQUE (id) and UNIQUE (device, seq).
+            "sqlite_autoindex_events_1",
+            "sqlite_autoindex_events_2",
+        ]
+    );
+}
