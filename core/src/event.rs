@@ -204,17 +204,28 @@ impl Event {
     /// shot or a Quarrel reaches (what a ledger must hold to apply it).
     pub fn characters(&self) -> Vec<CharacterId> {
         let mut out: Vec<CharacterId> = self.character().into_iter().collect();
-        match self {
-            Event::HarnMaster(HmEvent::Melee(x)) => out.push(x.defender),
-            Event::HarnMaster(HmEvent::Shot(x)) => out.extend(x.target.iter().chain(&x.struck)),
-            Event::WitchIron(crate::witch::WiEvent::Quarrel { attacker, .. }) => {
-                out.push(*attacker)
-            }
-            _ => {}
-        }
+        out.extend(self.others().into_iter().flatten());
         out.sort();
         out.dedup();
         out
+    }
+
+    /// Whether the event touches the character `id` ([`Event::characters`] without a list:
+    /// a replay asks it of every event).
+    pub fn touches(&self, id: CharacterId) -> bool {
+        self.character() == Some(id) || self.others().contains(&Some(id))
+    }
+
+    /// The characters an exchange, a shot or a Quarrel reaches besides the one it is about.
+    fn others(&self) -> [Option<CharacterId>; 2] {
+        match self {
+            Event::HarnMaster(HmEvent::Melee(x)) => [Some(x.defender), None],
+            Event::HarnMaster(HmEvent::Shot(x)) => [x.target, x.struck],
+            Event::WitchIron(crate::witch::WiEvent::Quarrel { attacker, .. }) => {
+                [Some(*attacker), None]
+            }
+            _ => [None, None],
+        }
     }
 
     /// Checks the faces the event records (an amendment: its replacement's); see

@@ -119,6 +119,19 @@ pub(crate) fn fold_latest_after(
 /// on this thread while another folds it, a batch at a time, so no list of the whole log is
 /// ever held. The same state as `Ledger::fold` of the whole log.
 pub fn full_fold(log: &impl ReadLog) -> Result<Ledger, LedgerError> {
+    replay(log, |ledger, env, rulings| {
+        ledger.step(env, rulings, &mut |_, _, _| {});
+    })
+}
+
+/// [`full_fold`] with each step the caller's: `each` is handed the state before each event
+/// of the log (in the total order), the event and the rulings in force over the whole log,
+/// and steps the state itself ([`Ledger::step`]), observing what it needs (a wound's story,
+/// the chain behind an injury). It runs on the folding thread, so it must be `Send`.
+pub fn replay(
+    log: &impl ReadLog,
+    mut each: impl FnMut(&mut Ledger, &Envelope, &Rulings) + Send,
+) -> Result<Ledger, LedgerError> {
     let rulings = Rulings::from_log(&log.rulings_and_targets()?);
     let mut ledger = Ledger::new();
     ledger.roster = leechbook_core::roster::Roster::from_log(&log.roster_events()?);
@@ -129,7 +142,7 @@ pub fn full_fold(log: &impl ReadLog) -> Result<Ledger, LedgerError> {
         let folder = s.spawn(move || {
             for batch in rx {
                 for env in &batch {
-                    ledger.step(env, rulings, &mut |_, _, _| {});
+                    each(&mut ledger, env, rulings);
                 }
             }
             ledger

@@ -27,7 +27,7 @@ pub mod moment;
 mod projection;
 pub mod replica;
 
-pub use checkpoint::{fold_latest, full_fold, snapshots_kept, SNAPSHOT_EVERY};
+pub use checkpoint::{fold_latest, full_fold, replay, snapshots_kept, SNAPSHOT_EVERY};
 pub use error::LedgerError;
 pub use moment::{find_event, Moment};
 pub use replica::{Recorded, Replica};

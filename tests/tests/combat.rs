@@ -46,10 +46,9 @@ fn duel() -> Scratch {
     s
 }
 
-#[test]
-fn block_example_cs_against_f_two_stars_and_an_impact_ta() {
-    let s = duel();
-    let out = s.ok(&[
+/// The Block example: Attacker's broadsword edge against Defender's block, an Impact TA.
+fn block_example(s: &Scratch) -> String {
+    s.ok(&[
         "melee",
         "Attacker",
         "Defender",
@@ -65,7 +64,13 @@ fn block_example_cs_against_f_two_stars_and_an_impact_ta() {
         "impact",
         "--dice",
         "attack=35,defence=71,zone=4,location=7,impact=8,shock=12",
-    ]);
+    ])
+}
+
+#[test]
+fn block_example_cs_against_f_two_stars_and_an_impact_ta() {
+    let s = duel();
+    let out = block_example(&s);
     assert!(out.contains("35 vs EML60 (Melee ML60): CS; block 71 vs EML60 (Melee ML60): F; Attacker wins **; TA impact"), "{out}");
     // Base impact d10+3, +1 Strength, +5E for the Impact TA: 8+3+1+5 = 17E.
     assert!(
@@ -1140,4 +1145,36 @@ fn a_bow_feels_both_arms_and_the_shock_state() {
         out.stderr
     );
     assert_eq!(s.bytes(), before);
+}
+
+/// A wound the defender took in a melee exchange is told in the defender's history, though
+/// the exchange is recorded as the attacker's event (a story steps past the events that do
+/// not touch its character, and an exchange touches both).
+#[test]
+fn a_defenders_history_tells_the_exchange_that_wounded_them() {
+    let s = duel();
+    let out = block_example(&s);
+    assert!(out.contains("G4E"), "{out}");
+    let show: serde_json::Value = serde_json::from_str(&s.ok(&["show", "Defender", "--json"]))
+        .expect("show --json prints JSON");
+    let id = show["injuries"][0]["short_id"]
+        .as_str()
+        .expect("the defender has an injury")
+        .to_string();
+    let story: serde_json::Value =
+        serde_json::from_str(&s.ok(&["history", "Defender", &id, "--json"])).expect("JSON");
+    let entries = story["entries"].as_array().expect("entries");
+    assert_eq!(entries[0]["kind"], "hm.melee", "{story}");
+    let every: serde_json::Value =
+        serde_json::from_str(&s.ok(&["history", "Defender", "--json"])).expect("JSON");
+    let kinds: Vec<&str> = every["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .filter_map(|e| e["kind"].as_str())
+        .collect();
+    assert_eq!(
+        kinds[0], "character-added",
+        "the story opens with the joining"
+    );
 }

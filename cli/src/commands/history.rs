@@ -12,7 +12,6 @@ use clap::Args;
 use leechbook_core::fold::{Applied, Fate, Ledger};
 use leechbook_core::harnmaster::state::HmCharacter;
 use leechbook_core::ids::{CharacterId, InjuryId};
-use leechbook_core::ruling::Rulings;
 use leechbook_core::time::DAY;
 use serde::Serialize;
 
@@ -70,14 +69,31 @@ fn hm(ledger: &Ledger, id: CharacterId) -> Option<&HmCharacter> {
     ledger.character(id)?.hm()
 }
 
-/// Returns whether an applied event concerns `injury` of character `who`, given the state
-/// just before it.
-pub fn concerns(
-    before: Option<&HmCharacter>,
-    who: CharacterId,
-    applied: &Applied,
-    injury: InjuryId,
-) -> bool {
+/// What [`concerns`] reads of a character just before an event: the injury its Shock State
+/// came from, and whether the injury asked about was regenerating blood. Taken only before
+/// the events that touch the character: a copy of the whole character (its archive's
+/// records included) before every event made a story at a million events take minutes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Before {
+    shock_injury: Option<InjuryId>,
+    regenerating: bool,
+}
+
+impl Before {
+    /// What `c` (None: not in the campaign yet) holds just before an event, for `injury`.
+    pub fn of(c: Option<&HmCharacter>, injury: InjuryId) -> Before {
+        c.map_or_else(Before::default, |c| Before {
+            shock_injury: c.shock_injury,
+            regenerating: c
+                .any_injury(injury)
+                .is_some_and(|i| i.heal.next_blood_loss > i.inflicted_at.plus(5 * 60)),
+        })
+    }
+}
+
+/// Returns whether an applied event concerns `injury` of character `who`, given what the
+/// character held just before it.
+pub fn concerns(before: Before, who: CharacterId, applied: &Applied, injury: InjuryId) -> bool {
     match applied {
         Applied::Shot { outcome, .. } => outcome.strike.as_ref().is_some_and(|(t, s)| {
             *t == who
@@ -95,7 +111,7 @@ pub fn concerns(
                     || outcome.raised.is_some_and(|r| r.0 == injury))
         }
         Applied::ShockRoll { character, .. } => {
-            *character == who && before.is_some_and(|b| b.shock_injury == Some(injury))
+            *character == who && before.shock_injury == Some(injury)
         }
         Applied::GmRoll { character, outcome } => {
             *character == who && outcome.injury == Some(injury)
@@ -108,12 +124,8 @@ pub fn concerns(
             *character == who
                 && (outcome.injury == Some(injury)
                     || match *kind {
-                        "extended-shock" | "coma" => {
-                            before.is_some_and(|b| b.shock_injury == Some(injury))
-                        }
-                        "blood-regeneration" => before
-                            .and_then(|b| b.any_injury(injury))
-                            .is_some_and(|i| i.heal.next_blood_loss > i.inflicted_at.plus(5 * 60)),
+                        "extended-shock" | "coma" => before.shock_injury == Some(injury),
+                        "blood-regeneration" => before.regenerating,
                         _ => false,
                     })
         }
@@ -131,22 +143,31 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         .as_deref()
         .map(|i| find_injury(ch, i))
         .transpose()?;
-    let events = store.events()?;
-    let rulings = Rulings::from_log(&events);
-    let mut ledger = Ledger::new();
     let mut entries = Vec::new();
     let mut samples: Vec<crate::plot::Sample> = Vec::new();
-    for env in &events {
-        let before = hm(&ledger, who).cloned();
+    leechbook_ledger::replay(&store, |ledger, env, rulings| {
+        // The character's own joining is about it too (its id is that event's).
+        let about = env.event.touches(who)
+            || env.id.0 == who.0
+            || rulings
+                .amended
+                .get(&env.id)
+                .is_some_and(|(_, e, _)| e.touches(who));
+        if !about {
+            // Not about the character: stepped, never told.
+            ledger.step(env, rulings, &mut |_, _, _| {});
+            return;
+        }
+        let before = injury.map_or_else(Before::default, |id| Before::of(hm(ledger, who), id));
         ledger.step(
             env,
-            &rulings,
+            rulings,
             &mut |ledger: &Ledger, env: &leechbook_core::Envelope, fate: &Fate| {
                 let Fate::Applied(applied) = fate else {
                     return;
                 };
                 let keep = match injury {
-                    Some(id) => concerns(before.as_ref(), who, applied, id),
+                    Some(id) => concerns(before, who, applied, id),
                     None => {
                         env.event.character() == Some(who)
                             || matches!(applied, Applied::CharacterAdded(c) if *c == who)
@@ -194,7 +215,7 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 }
             },
         );
-    }
+    })?;
     let (view, ending) = match injury {
         Some(id) => {
             let c = hm(&full, who).and_then(|c| c.any_injury(id));

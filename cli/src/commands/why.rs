@@ -2,7 +2,7 @@
 //! injury's state, from the strike to today.
 
 use super::find;
-use super::history::concerns;
+use super::history::{concerns, Before};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -111,28 +111,41 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let mut ids: Vec<EventId> = Vec::new();
     let mut ledger = Ledger::new();
     for env in &events {
-        let before = ledger
-            .character(ch.id)
-            .and_then(CharacterState::hm)
-            .cloned();
+        // What the chain reads of the character before an event is taken only before the
+        // events that may concern it (see `Before`); every other event is stepped untold.
+        let maybe = env.event.touches(ch.id)
+            || rulings
+                .amended
+                .get(&env.id)
+                .is_some_and(|(_, amended, _)| amended.touches(ch.id));
+        let before = if maybe {
+            Before::of(ledger.character(ch.id).and_then(CharacterState::hm), injury)
+        } else {
+            Before::default()
+        };
         ledger.step(
             env,
             &rulings,
             &mut |l: &Ledger, e: &Envelope, fate: &Fate| {
                 let (keep, summary) = match fate {
-                    Fate::Applied(applied) => (
-                        concerns(before.as_ref(), ch.id, applied, injury)
+                    Fate::Applied(applied) => {
+                        let keep = concerns(before, ch.id, applied, injury)
                             || e.event.injury() == Some(injury)
-                                && matches!(e.event, Event::Ruling(_)),
-                        narrate::event(l, e, applied),
-                    ),
+                                && matches!(e.event, Event::Ruling(_));
+                        // Narrated only when told: narrating every event of a long
+                        // campaign cost more than folding it.
+                        (keep, keep.then(|| narrate::event(l, e, applied)))
+                    }
                     Fate::Retracted(why) => (
                         e.id.0 == injury.0 || e.event.injury() == Some(injury),
-                        format!("struck from the record: {why}"),
+                        Some(format!("struck from the record: {why}")),
                     ),
-                    Fate::Void(why) => (e.event.injury() == Some(injury), format!("void: {why}")),
+                    Fate::Void(why) => (
+                        e.event.injury() == Some(injury),
+                        Some(format!("void: {why}")),
+                    ),
                 };
-                if keep {
+                if let (true, Some(summary)) = (keep, summary) {
                     let mut fl = flags.get(&e.id).cloned().unwrap_or_default();
                     if let Some((r, _, reason)) = rulings.amended.get(&e.id) {
                         fl.push(format!("amended by ruling {} ({reason})", r.short()));
