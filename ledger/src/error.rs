@@ -19,6 +19,9 @@ pub enum LedgerError {
     /// A ruling that would be void the moment it is made.
     #[error("the ruling cannot stand: {0}")]
     RulingCannotStand(String),
+    /// An amendment whose amended event would be void in the record it leaves.
+    #[error("the amended event would not stand: {0}")]
+    AmendmentCannotStand(String),
     /// A roster change that would be void the moment it is made.
     #[error("the roster change cannot stand: {0}")]
     RosterChangeCannotStand(String),

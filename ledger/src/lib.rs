@@ -29,5 +29,5 @@ pub mod replica;
 
 pub use checkpoint::{fold_latest, full_fold, replay, snapshots_kept, SNAPSHOT_EVERY};
 pub use error::LedgerError;
-pub use moment::{find_event, Moment};
+pub use moment::{find_event, ruling_context, Moment};
 pub use replica::{Recorded, Replica};

@@ -114,6 +114,35 @@ pub fn event_key(
     }
 }
 
+/// The events a ruling's builder reads when `spec` names its target: the rulings and the
+/// events they rule on (what the rulings in force are judged from), and every event whose id
+/// ends with `spec`'s digits (so a short id that is ambiguous in the log stays ambiguous), in
+/// the total order. Found through the store's indexes: a ruling at a million events reads a
+/// few thousand events, not the log.
+pub fn ruling_context(
+    log: &impl leechbook_store::ReadLog,
+    spec: &str,
+) -> Result<Vec<Envelope>, LedgerError> {
+    let mut out = log.rulings_and_targets()?;
+    if let Ok(t) = id_digits(spec) {
+        for (id, key) in log.events_with_id_suffix(&t)? {
+            if out.iter().any(|e| e.id == id) {
+                continue;
+            }
+            // The one event at `key`: the keys after (clock, device, seq - 1) up to it (a
+            // device's numbers start at 1, and no key lies between those two).
+            let below = (key.0, key.1, key.2.saturating_sub(1));
+            out.extend(
+                log.events_between(Some(below), key)?
+                    .into_iter()
+                    .filter(|e| e.id == id),
+            );
+        }
+    }
+    out.sort_by_key(Envelope::order_key);
+    Ok(out)
+}
+
 /// Folds the log at a moment.
 pub fn state_at(m: &Moment) -> Ledger {
     let mut l = Ledger::derive_with(&m.events, &m.rulings, |_, _, _| {});

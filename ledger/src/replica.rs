@@ -3,12 +3,13 @@
 use crate::checkpoint::{fold_latest, fold_latest_after, keep_checkpoint};
 use crate::projection::{self, Cover};
 use crate::LedgerError;
-use leechbook_core::fold::{Applied, Ledger};
-use leechbook_core::ids::{CharacterId, EventId};
+use leechbook_core::fold::{Applied, Fates, Ledger};
+use leechbook_core::ids::CharacterId;
 use leechbook_core::ruling::Ruling;
 use leechbook_core::time::CampaignTime;
 use leechbook_core::{Envelope, Event};
-use leechbook_store::{OrderKey, Store};
+use leechbook_store::codec::decode_fates;
+use leechbook_store::{OrderKey, ReadLog, Store};
 use std::path::Path;
 
 /// One device's ledger of a campaign.
@@ -83,6 +84,18 @@ impl Replica {
             }
         }
         fold_latest(&r, None)
+    }
+
+    /// What became of events in the record now (void, retracted, amended): read from the
+    /// projection when it is current, else from the state folded from the latest checkpoint.
+    pub fn fates(&self) -> Result<Fates, LedgerError> {
+        let r = self.store.read()?;
+        if projection::current(&r)? {
+            if let Some(Ok(fates)) = r.fates(None)?.map(|b| decode_fates(&b)) {
+                return Ok(fates);
+            }
+        }
+        Ok(fold_latest(&r, None)?.take_fates())
     }
 
     /// The record as it stood up to and including the event with order key `upto`.
@@ -179,34 +192,29 @@ impl Replica {
                     }
                 };
             }
-            // A ruling may reopen an archived injury: the characters' records are read first.
-            if matches!(event, Event::Ruling(_)) {
-                crate::archive::load(&w, &mut ledger, None, None)?;
+            // An override may reopen an archived injury: its character's records are read
+            // first (the other rulings touch no character).
+            if let Event::Ruling(Ruling::Override { character, .. }) = &event {
+                crate::archive::load(&w, &mut ledger, Some(&[*character]), None)?;
             }
             let at = at.unwrap_or(ledger.now);
             let env = w
                 .prepare(event, at, chrono::Utc::now())
                 .map_err(LedgerError::from)?;
             let applied = ledger.apply(&env).map_err(LedgerError::from)?;
+            w.append(&env).map_err(LedgerError::from)?;
             if matches!(env.event, Event::Ruling(_) | Event::Roster(_)) {
                 // A ruling re-derives the record: it must be in force, and what is shown is
                 // the record it leaves. A roster change does too: the roster in force is
-                // worked out from the whole log before the fold.
-                let mut all = w.events().map_err(LedgerError::from)?;
-                all.push(env.clone());
-                let derived = Ledger::fold(&all);
-                if let Some(v) = derived.void.iter().find(|v| v.id == env.id) {
-                    let why = v.reason.clone();
-                    return Err(match env.event {
-                        Event::Roster(_) => LedgerError::RosterChangeCannotStand(why),
-                        _ => LedgerError::RulingCannotStand(why),
-                    }
-                    .into());
-                }
+                // worked out from the whole log before the fold. The append dropped every
+                // checkpoint from the ruling's target on, so the record is folded from the
+                // latest one before it (the whole log only for a roster change); a refusal
+                // drops the transaction, and the append with it.
+                let (derived, from) = fold_latest_after(&w, None)?;
+                stands(&derived, &env)?;
                 ledger = derived;
-                whole = Some(None);
+                whole = Some(from.map(|h| h.last));
             }
-            w.append(&env).map_err(LedgerError::from)?;
             done.push((env, applied));
         }
         let (Some((first, _)), Some((last, _))) = (done.first(), done.last()) else {
@@ -243,24 +251,42 @@ impl Replica {
     }
 
     /// The record now and as it would be if `ruling` were made (nothing is recorded). The
-    /// ruling must be able to stand.
-    pub fn what_if(&self, ruling: Ruling) -> Result<(Ledger, Ledger), LedgerError> {
-        let events = self.store.events()?;
-        let now = Ledger::fold(&events);
-        let last = events.last().ok_or(LedgerError::Empty)?;
-        let probe = EventId(uuid::Uuid::from_u128(u128::MAX));
-        let mut all = events.clone();
-        all.push(Envelope {
-            id: probe,
-            clock: last.clock + 1,
-            seq: u64::MAX,
-            event: Event::Ruling(ruling),
-            ..last.clone()
-        });
-        let then = Ledger::fold(&all);
-        if let Some(v) = then.void.iter().find(|v| v.id == probe) {
-            return Err(LedgerError::RulingCannotStand(v.reason.clone()));
-        }
+    /// ruling must be able to stand. It is appended in a write transaction that is never
+    /// committed, so the record after it is folded as a recording's is: from the latest
+    /// checkpoint before its target, not from the whole log.
+    pub fn what_if(&mut self, ruling: Ruling) -> Result<(Ledger, Ledger), LedgerError> {
+        let now = self.state()?;
+        let mut w = self.store.write()?;
+        let env = w.prepare(Event::Ruling(ruling), now.now, chrono::Utc::now())?;
+        w.append(&env)?;
+        let (then, _) = fold_latest_after(&w, None)?;
+        // Dropping the transaction rolls the ruling back: nothing was recorded.
+        drop(w);
+        stands(&then, &env)?;
         Ok((now, then))
     }
+}
+
+/// Whether the ruling or roster change `env` stands in the record `derived` it leaves: it
+/// is not void, and an amendment's amended event is not void either.
+fn stands(derived: &Ledger, env: &Envelope) -> Result<(), LedgerError> {
+    let void = |id| {
+        derived
+            .void
+            .iter()
+            .find(|v| v.id == id)
+            .map(|v| v.reason.clone())
+    };
+    if let Some(why) = void(env.id) {
+        return Err(match env.event {
+            Event::Roster(_) => LedgerError::RosterChangeCannotStand(why),
+            _ => LedgerError::RulingCannotStand(why),
+        });
+    }
+    if let Event::Ruling(Ruling::Amend { target, .. }) = &env.event {
+        if let Some(why) = void(*target) {
+            return Err(LedgerError::AmendmentCannotStand(why));
+        }
+    }
+    Ok(())
 }

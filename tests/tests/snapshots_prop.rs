@@ -439,3 +439,88 @@ fn a_view_after_a_new_character_and_a_retracted_advance_is_the_fold_of_the_prefi
         }
     }
 }
+
+/// A ruling is re-derived from the latest checkpoint before its target (the append drops
+/// every later one), not from the whole log: after a retraction deep in a checkpointed log,
+/// its reinstatement, an amendment and a what-if, the record (state, void list and the
+/// projection, which `verify` compares with a fold from scratch) is the fold of the whole
+/// log.
+#[test]
+fn a_ruling_on_a_checkpointed_log_is_the_fold_of_the_whole_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, log) = checkpointed_ledger(dir.path(), 3_500);
+    let run = |args: &[&str]| common::run_db(&path, args);
+    let ok = |args: &[&str]| {
+        let out = run(args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        out.stdout
+    };
+    let whole = || {
+        let all = Store::open(&path).unwrap().events().unwrap();
+        (Ledger::fold(&all), all.len())
+    };
+    let record = || {
+        leechbook_ledger::Replica::open(&path)
+            .unwrap()
+            .state()
+            .unwrap()
+    };
+    // A healing roll a thousand events back (before the latest checkpoints) and a strike
+    // near the end.
+    let struck = leechbook_core::ruling::Rulings::from_log(&log).retracted;
+    let pick = |events: &[leechbook_core::Envelope], kind: &str| {
+        events
+            .iter()
+            .rev()
+            .find(|e| e.event.kind() == kind && !struck.contains_key(&e.id))
+            .unwrap()
+            .id
+            .0
+            .to_string()
+    };
+    let deep = pick(&log[..2_400], "hm.seq-roll");
+    let late = pick(&log, "hm.strike");
+    let what = ok(&["what-if", "retract", &deep, "--reason", "asked"]);
+    assert!(!what.is_empty());
+    assert_eq!(whole().1, log.len(), "a what-if records nothing");
+    for args in [
+        vec!["retract", deep.as_str(), "--reason", "the wrong day"],
+        vec!["retract", late.as_str(), "--reason", "never happened"],
+        vec![
+            "reinstate",
+            deep.as_str(),
+            "--reason",
+            "it was the right day",
+        ],
+    ] {
+        ok(&args);
+        let (full, _) = whole();
+        let got = record();
+        assert!(
+            got == full,
+            "{args:?}: the record is not the fold of the whole log"
+        );
+        assert_eq!(got.void, full.void, "{args:?}");
+    }
+    // An amendment of the healing roll deep in the log re-derives everything after it.
+    ok(&["amend", &deep, "--dice", "roll=99", "--reason", "misread"]);
+    let (full, _) = whole();
+    assert!(record() == full, "after the amendment");
+    // `verify` refolds from scratch and checks every snapshot and the projection against it
+    // (the synthetic log's signatures are made up, so only those lines are looked at).
+    let verified = run(&["verify"]).stdout;
+    let problems: Vec<&str> = verified
+        .lines()
+        .filter(|l| !l.contains("signature does not match"))
+        .filter(|l| !l.ends_with(": ok"))
+        .filter(|l| !l.contains(" events, "))
+        .collect();
+    assert!(problems.is_empty(), "{verified}");
+    // Checkpoints before the deep target survived the rulings, so they were folded from.
+    assert!(
+        verified
+            .lines()
+            .any(|l| l.starts_with("snapshot at 1000: ok")),
+        "{verified}"
+    );
+}

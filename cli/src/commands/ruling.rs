@@ -9,7 +9,7 @@ use crate::narrate;
 use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::dice::DiceExpr;
-use leechbook_core::fold::{Fate, Ledger};
+use leechbook_core::fold::Ledger;
 use leechbook_core::harnmaster::injury::{ImpactInput, Targeting, STRIKE_DICE};
 use leechbook_core::harnmaster::state::ShockState;
 use leechbook_core::harnmaster::HmEvent;
@@ -119,22 +119,29 @@ pub struct OverrideArgs {
     pub shock: Option<ShockArg>,
 }
 
+/// Records the ruling `make` builds from the events a ruling reads when `spec` names its
+/// target ([`leechbook_ledger::ruling_context`]: the rulings, their targets and the events
+/// `spec` may name, not the whole log) and the state now, then says what it changed
+/// downstream: the events it makes void and those that apply again.
 fn record_ruling(
     ctx: &mut Ctx,
+    spec: Option<&str>,
     make: impl FnOnce(&[Envelope], &Ledger) -> Result<Ruling, CommandError>,
 ) -> Result<(), CommandError> {
-    let events = ctx.open()?.events()?;
+    let replica = leechbook_ledger::Replica::open(&ctx.db_path()?)?;
+    let events = match spec {
+        Some(spec) => leechbook_ledger::ruling_context(replica.store(), spec)?,
+        None => Vec::new(),
+    };
+    let before = replica.fates()?;
+    drop(replica);
     let (ledger, env, applied) = ctx.record(|ledger, _| {
         let ruling = make(&events, ledger)?;
         Ok((Event::Ruling(ruling), None))
     })?;
     ctx.say(narrate::event(&ledger, &env, &applied));
-    // Say what the ruling changed downstream: events now void, and the record's new shape.
     if let Event::Ruling(r) = &env.event {
         if let Some(target) = r.target() {
-            let mut all = ctx.open()?.events()?;
-            all.retain(|e| e.id != env.id);
-            let before = Ledger::fold(&all);
             let void_now: Vec<String> = ledger
                 .void
                 .iter()
@@ -160,7 +167,7 @@ fn record_ruling(
 
 /// `retract`.
 pub fn cmd_retract(a: RetractArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    record_ruling(ctx, |events, _| build_retract(events, &a))
+    record_ruling(ctx, Some(&a.event), |events, _| build_retract(events, &a))
 }
 
 /// Builds a retraction.
@@ -182,7 +189,7 @@ pub fn build_retract(events: &[Envelope], a: &RetractArgs) -> Result<Ruling, Com
 
 /// `reinstate`.
 pub fn cmd_reinstate(a: ReinstateArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    record_ruling(ctx, |events, _| build_reinstate(events, &a))
+    record_ruling(ctx, Some(&a.event), |events, _| build_reinstate(events, &a))
 }
 
 /// Builds a reinstatement.
@@ -204,7 +211,7 @@ pub fn build_reinstate(events: &[Envelope], a: &ReinstateArgs) -> Result<Ruling,
 
 /// `amend`.
 pub fn cmd_amend(a: AmendArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    record_ruling(ctx, |events, _| build_amend(events, &a))
+    record_ruling(ctx, Some(&a.event), |events, _| build_amend(events, &a))
 }
 
 /// Builds an amendment from the content in force and the changes asked for.
@@ -348,31 +355,9 @@ pub fn build_amend(events: &[Envelope], a: &AmendArgs) -> Result<Ruling, Command
                 target.event.kind()
             )));
         }
-        // The corrected event must still resolve (a new die it now needs must be given).
-        let mut all: Vec<Envelope> = events.to_vec();
-        let probe = Envelope {
-            event: Event::Ruling(Ruling::Amend {
-                target: target.id,
-                replacement: Box::new(event.clone()),
-                reason: a.reason.clone(),
-            }),
-            ..target.clone()
-        };
-        let mut probe = probe;
-        probe.id = leechbook_core::ids::EventId(uuid::Uuid::from_u128(u128::MAX));
-        probe.clock = u64::MAX;
-        all.push(probe);
-        let mut target_fate = None;
-        Ledger::derive(&all, |_, env, fate| {
-            if env.id == target.id {
-                target_fate = Some(fate.clone());
-            }
-        });
-        if let Some(Fate::Void(why)) = target_fate {
-            return Err(CommandError::user(format!(
-                "the amended event would not stand: {why}"
-            )));
-        }
+        // The corrected event must still resolve (a new die it now needs must be given):
+        // the ledger refuses an amendment whose amended event is void in the record it
+        // leaves (`LedgerError::AmendmentCannotStand`).
         Ok(Ruling::Amend {
             target: target.id,
             replacement: Box::new(event),
@@ -383,7 +368,7 @@ pub fn build_amend(events: &[Envelope], a: &AmendArgs) -> Result<Ruling, Command
 
 /// `override`.
 pub fn cmd_override(a: OverrideArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    record_ruling(ctx, |_, ledger| build_override(ledger, &a))
+    record_ruling(ctx, None, |_, ledger| build_override(ledger, &a))
 }
 
 /// Builds an override.
