@@ -1,7 +1,7 @@
 //! The audit of rulings: what each roll's outcome was when it was recorded against what it
 //! is after every ruling in force.
 
-use leechbook_core::fold::{Applied, Fate, Ledger};
+use leechbook_core::fold::{Applied, CharacterState, Fate, Ledger};
 use leechbook_core::ids::EventId;
 use leechbook_core::ruling::Rulings;
 use leechbook_core::test_roll::TestResult;
@@ -28,26 +28,8 @@ pub fn tests_of(applied: &Applied) -> Vec<TestResult> {
 /// target moved ("rolled 48 against EML52, now EML44: S becomes F"), amended faces, and
 /// events that applied when recorded but are void now.
 pub fn flags(events: &[Envelope]) -> HashMap<EventId, Vec<String>> {
-    // The outcome of each event as it was recorded: the log up to it, with the rulings made
-    // by then.
-    let mut recorded: HashMap<EventId, Fate> = HashMap::new();
-    let mut ledger = Ledger::new();
-    let mut rulings = Rulings::default();
-    for (i, env) in events.iter().enumerate() {
-        if let Event::Ruling(r) = &env.event {
-            if r.target().is_some() {
-                rulings = Rulings::from_log(&events[..=i]);
-                ledger = Ledger::new();
-                for e in &events[..=i] {
-                    ledger.step(e, &rulings, &mut |_, _, _| {});
-                }
-                continue;
-            }
-        }
-        ledger.step(env, &rulings, &mut |_, e, fate| {
-            recorded.insert(e.id, fate.clone());
-        });
-    }
+    let recorded = recorded(events, 2_000);
+    let rulings = Rulings::from_log(events);
     if rulings.retracted.is_empty()
         && rulings.amended.is_empty()
         && !events.iter().any(|e| matches!(e.event, Event::Ruling(_)))
@@ -96,4 +78,209 @@ pub fn flags(events: &[Envelope]) -> HashMap<EventId, Vec<String>> {
         }
     });
     out
+}
+
+/// The outcome of each event as it was recorded: the fold of the log up to it, with the
+/// rulings made by then. Snapshots are kept every `every` events.
+fn recorded(events: &[Envelope], every: usize) -> HashMap<EventId, Fate> {
+    // The outcome of each event as it was recorded: the log up to it, with the rulings made
+    // by then. A ruling changes the record from the first event whose standing it changes
+    // (`first_change`); the state before that is the same under the rulings before and
+    // after it, so the record is folded again from the latest snapshot at or before that
+    // event, not from the start (which cost a long campaign's audit hours: one fold of the
+    // log per ruling). Snapshots are kept every `every` events, without the archive's
+    // records (see `Lean`), and every one from a changed event on is dropped and made again.
+    let position: HashMap<EventId, usize> =
+        events.iter().enumerate().map(|(i, e)| (e.id, i)).collect();
+    let mut recorded: HashMap<EventId, Fate> = HashMap::new();
+    let mut ledger = Lean::new();
+    let mut snapshots: Vec<(usize, Lean)> = Vec::new();
+    let mut rulings = Rulings::default();
+    let mut so_far: Vec<Envelope> = Vec::new();
+    let mut i = 0;
+    while i < events.len() {
+        let env = &events[i];
+        if let Event::Ruling(r) = &env.event {
+            if let Some(t) = r.target() {
+                // The rulings in force over the log up to here: from the rulings and their
+                // targets alone (a ruling on a ruling reaches its target's target too).
+                if let Some(&p) = position.get(&t) {
+                    so_far.push(events[p].clone());
+                }
+                so_far.push(env.clone());
+                so_far.sort_by_key(Envelope::order_key);
+                so_far.dedup_by_key(|e| e.id);
+                let now = Rulings::from_log(&so_far);
+                let from = first_change(&rulings, &now, &position).unwrap_or(i);
+                rulings = now;
+                snapshots.retain(|(at, _)| *at <= from);
+                let (at, state) = match snapshots.last() {
+                    Some((at, s)) => (*at, s.restore(*at, events, &mut ledger)),
+                    None => (0, Lean::new()),
+                };
+                ledger = state;
+                for (k, e) in events.iter().enumerate().take(i + 1).skip(at) {
+                    if k % every == 0 && k > at {
+                        keep(&mut snapshots, k, ledger.keep(), every);
+                    }
+                    ledger.0.step(e, &rulings, &mut |_, _, _| {});
+                }
+                i += 1;
+                continue;
+            }
+        }
+        if i % every == 0 && snapshots.last().is_none_or(|(at, _)| *at < i) {
+            keep(&mut snapshots, i, ledger.keep(), every);
+        }
+        ledger.0.step(env, &rulings, &mut |_, e, fate| {
+            recorded.insert(e.id, fate.clone());
+        });
+        i += 1;
+    }
+    recorded
+}
+
+/// Keeps the snapshot `state` at place `at`, thinning the older ones: every one of the last
+/// sixteen, and one each `25 * every` places before (a ruling rarely reaches far back, and
+/// each snapshot costs the characters' open state).
+fn keep(snapshots: &mut Vec<(usize, Lean)>, at: usize, state: Lean, every: usize) {
+    snapshots.push((at, state));
+    let recent = at.saturating_sub(16 * every);
+    snapshots.retain(|(k, _)| *k >= recent || *k % (25 * every) == 0);
+}
+
+/// The first event (its place in the log) whose standing differs between two sets of rulings
+/// in force: retracted or not, amended or not (or otherwise), void or not.
+fn first_change(
+    before: &Rulings,
+    after: &Rulings,
+    position: &HashMap<EventId, usize>,
+) -> Option<usize> {
+    changed(&before.retracted, &after.retracted)
+        .chain(changed(&before.amended, &after.amended))
+        .chain(changed(&before.void, &after.void))
+        .filter_map(|id| position.get(&id))
+        .min()
+        .copied()
+}
+
+/// The keys whose values differ between two maps (in one and not the other, or both with
+/// different values).
+fn changed<'a, V: PartialEq>(
+    before: &'a HashMap<EventId, V>,
+    after: &'a HashMap<EventId, V>,
+) -> impl Iterator<Item = EventId> + 'a {
+    let gone = before.keys().filter(|id| !after.contains_key(id));
+    let new = after
+        .iter()
+        .filter(|(id, v)| before.get(id) != Some(v))
+        .map(|(id, _)| id);
+    gone.chain(new).copied()
+}
+
+/// A ledger for the audit's folds, whose snapshots leave out the archive's records: they
+/// grow with the campaign (a copy of them per snapshot cost more than the fold) and are
+/// only ever appended or marked reopened, in the order of the log, so the records as of a
+/// snapshot's place are the current ones filed by then, with the reopenings after it undone.
+struct Lean(Ledger);
+
+impl Lean {
+    fn new() -> Lean {
+        Lean(Ledger::new())
+    }
+
+    /// A copy of the state without the archive's records.
+    fn keep(&mut self) -> Lean {
+        let taken: Vec<Vec<leechbook_core::harnmaster::state::Archived>> = self
+            .0
+            .characters
+            .iter_mut()
+            .map(|c| match c {
+                CharacterState::HarnMaster(h) => std::mem::take(&mut h.archive.records),
+                _ => Vec::new(),
+            })
+            .collect();
+        let copy = Lean(self.0.clone());
+        for (c, records) in self.0.characters.iter_mut().zip(taken) {
+            if let CharacterState::HarnMaster(h) = c {
+                h.archive.records = records;
+            }
+        }
+        copy
+    }
+
+    /// The state kept before place `at` of `events`, with the archive's records as they
+    /// stood then, taken from `current` (a fold that has passed `at` under rulings that agree
+    /// with the ones now in force before it, so it filed the same records by then, in the
+    /// order of the log): those filed before the event at `at`, with the reopenings from it
+    /// on undone. `current` is left without its records.
+    fn restore(&self, at: usize, events: &[Envelope], current: &mut Lean) -> Lean {
+        let mut l = Lean(self.0.clone());
+        let Some(key) = events.get(at).map(Envelope::order_key) else {
+            return l;
+        };
+        for c in l.0.characters.iter_mut() {
+            let CharacterState::HarnMaster(h) = c else {
+                continue;
+            };
+            let Some(CharacterState::HarnMaster(now)) =
+                current.0.characters.iter_mut().find(|c| c.id() == h.id)
+            else {
+                continue;
+            };
+            let mut records = std::mem::take(&mut now.archive.records);
+            records.truncate(records.partition_point(|a| a.since < key));
+            for a in records.iter_mut() {
+                if a.reopened.is_some_and(|r| r >= key) {
+                    a.reopened = None;
+                }
+            }
+            h.archive.records = records;
+        }
+        l
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The outcome of each event as recorded, by the definition: the fold of the log up to
+    /// it with the rulings made by then, folded again from the start at every ruling.
+    fn recorded_by_definition(events: &[Envelope]) -> HashMap<EventId, Fate> {
+        let mut recorded = HashMap::new();
+        let mut ledger = Ledger::new();
+        let mut rulings = Rulings::default();
+        for (i, env) in events.iter().enumerate() {
+            if let Event::Ruling(r) = &env.event {
+                if r.target().is_some() {
+                    rulings = Rulings::from_log(&events[..=i]);
+                    ledger = Ledger::new();
+                    for e in &events[..=i] {
+                        ledger.step(e, &rulings, &mut |_, _, _| {});
+                    }
+                    continue;
+                }
+            }
+            ledger.step(env, &rulings, &mut |_, e, fate| {
+                recorded.insert(e.id, fate.clone());
+            });
+        }
+        recorded
+    }
+
+    /// Folding again from snapshots after each ruling gives every event the outcome the
+    /// definition gives it, on a campaign with a retraction every few hundred events.
+    #[test]
+    fn the_recorded_outcomes_from_snapshots_are_those_by_definition() {
+        let events = leechbook_core::synthetic::campaign(25_000);
+        assert!(
+            events
+                .iter()
+                .filter(|e| matches!(e.event, Event::Ruling(_)))
+                .count()
+                > 20
+        );
+        assert_eq!(recorded(&events, 300), recorded_by_definition(&events));
+    }
 }
