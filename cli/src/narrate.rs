@@ -15,6 +15,7 @@ use leechbook_core::time::format_duration;
 use leechbook_core::{Envelope, Event};
 
 mod savage;
+mod witch;
 mod wrath;
 
 /// Narrates what an event of a system that is not HârnMaster found.
@@ -22,7 +23,7 @@ fn system_outcome(o: &SystemOutcome) -> String {
     match o {
         SystemOutcome::SavageWorlds(o) => savage::outcome(o),
         SystemOutcome::WrathGlory(steps) => wrath::outcome(steps),
-        SystemOutcome::WitchIron(s) => s.clone(),
+        SystemOutcome::WitchIron(steps) => witch::outcome(steps),
     }
 }
 

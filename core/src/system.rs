@@ -204,8 +204,8 @@ pub enum SystemOutcome {
     SavageWorlds(crate::savage::SwOutcome),
     /// Wrath & Glory, step by step.
     WrathGlory(Vec<crate::wrath::WgStep>),
-    /// Witch Iron, in its module's words.
-    WitchIron(String),
+    /// Witch Iron, step by step.
+    WitchIron(Vec<crate::witch::WiStep>),
 }
 
 fn copies<C: Clone>(characters: &[&C]) -> Vec<C> {
@@ -392,7 +392,7 @@ pub struct WitchIron;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WiOutcome {
     /// The characters after a Quarrel, an injury, a condition or care.
-    Changed(Copies<crate::witch::WiCharacter, String>),
+    Changed(Copies<crate::witch::WiCharacter, Vec<crate::witch::WiStep>>),
     /// An Arms & Legs table the GM supplied.
     TableDefined(crate::witch::PartTable),
 }
@@ -454,7 +454,7 @@ impl RulesSystem for WitchIron {
                 let (target, rest) = after
                     .split_first_mut()
                     .ok_or_else(|| "the event names no character".to_string())?;
-                let summary = crate::witch::apply(
+                let steps = crate::witch::apply(
                     target,
                     rest.first_mut(),
                     &settings.tables,
@@ -464,7 +464,7 @@ impl RulesSystem for WitchIron {
                 )?;
                 Ok(WiOutcome::Changed(Copies {
                     characters: after,
-                    outcome: summary,
+                    outcome: steps,
                 }))
             }
         }
@@ -483,8 +483,8 @@ impl RulesSystem for WitchIron {
                 Applied::Setting(what)
             }
             WiOutcome::Changed(c) => {
-                let summary = c.write_back(characters);
-                system_applied(characters, SystemOutcome::WitchIron(summary))
+                let steps = c.write_back(characters);
+                system_applied(characters, SystemOutcome::WitchIron(steps))
             }
         }
     }

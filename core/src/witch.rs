@@ -915,7 +915,7 @@ fn suffer(
     c: Cell,
     now: CampaignTime,
     round: i64,
-) -> String {
+) -> Injured {
     // Receiving damage removes Helpless (a marked Helpless is its injury's, and stays).
     ch.conditions.remove(&Condition::Helpless);
     for (effect, care) in effects(&c) {
@@ -937,17 +937,11 @@ fn suffer(
                 .push(effect.strip_prefix("Lost ").unwrap_or(&effect).to_string());
         }
     }
-    let s = format!(
-        "{} {}: {} ({}){}",
-        location,
-        net,
-        c.name,
-        c.effects,
-        c.requires
-            .as_deref()
-            .map(|r| format!(", requires {r}"))
-            .unwrap_or_default()
-    );
+    let injured = Injured {
+        location: location.clone(),
+        net_damage: net,
+        cell: c.clone(),
+    };
     ch.injuries.push(WiInjury {
         part: part.into(),
         location,
@@ -956,7 +950,129 @@ fn suffer(
         at: now,
         care: Vec::new(),
     });
-    s
+    injured
+}
+
+/// An injury suffered: where, by how much Net Damage, and the table's cell.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Injured {
+    /// The location (`left eye`).
+    pub location: String,
+    /// The Net Damage.
+    pub net_damage: i32,
+    /// The cell read (its name, effects and the care it requires).
+    pub cell: Cell,
+}
+
+/// What a Witch Iron event did, step by step: the numbers and results the rules found,
+/// which the CLI puts into words (the core formats no prose).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WiStep {
+    /// A Quarrel's attack and its Net Hits.
+    Attacked {
+        /// The attacker's name.
+        by: String,
+        /// Net Hits (negative: the defender's).
+        net_hits: i32,
+    },
+    /// Giving ground on a second Check in a row: Prone instead.
+    GaveGroundTwice {
+        /// Who.
+        who: String,
+    },
+    /// A fumble: Prone.
+    Fumbled {
+        /// Who.
+        who: String,
+    },
+    /// The defender dodged: no one is injured.
+    Dodged,
+    /// The weapon is clipped (+1 Damage now, one less for good).
+    WeaponClipped,
+    /// The armour is dented.
+    ArmourDented {
+        /// The d6: AV now.
+        d6: u16,
+    },
+    /// Net Damage: (weapon + hits) - (AV + RB) + critical.
+    NetDamage {
+        /// Weapon Damage (clipped included).
+        weapon: i32,
+        /// The hits.
+        hits: i32,
+        /// AV (dented included).
+        av: i32,
+        /// The RB.
+        rb: i32,
+        /// The critical d6E (0: none).
+        critical: i32,
+        /// The Net Damage.
+        net: i32,
+    },
+    /// No Net Damage: unhurt.
+    Unhurt {
+        /// Who (None: the event's character).
+        who: Option<String>,
+    },
+    /// An injury.
+    Injured {
+        /// Who (None: the event's character).
+        who: Option<String>,
+        /// The injury.
+        injury: Injured,
+    },
+    /// The end-of-round d6 over the Aflame/Bleed/Poison rating: nothing this round.
+    HardshipSpared {
+        /// The d6.
+        d6: u16,
+        /// The rating.
+        rating: i32,
+    },
+    /// The Hardship Quarrel.
+    Hardship {
+        /// The d6.
+        d6: u16,
+        /// The rating.
+        rating: i32,
+        /// The Hardship Quarrel's Hits.
+        hits: i32,
+        /// Whether the character dies (else every Aflame, Bleed and Poison is removed).
+        dies: bool,
+    },
+    /// A condition removed.
+    ConditionRemoved {
+        /// Which.
+        condition: Condition,
+        /// By whom or what.
+        by: String,
+    },
+    /// A condition's rating changed.
+    ConditionChanged {
+        /// Which.
+        condition: Condition,
+        /// By how much.
+        delta: i32,
+        /// By whom or what.
+        by: String,
+        /// Its rating now.
+        now: i32,
+    },
+    /// An Arms & Legs table defined.
+    TableDefined {
+        /// The part.
+        part: String,
+    },
+    /// Care given to a location's injury: the effects it ended.
+    Cared {
+        /// Healing or surgery.
+        care: Care,
+        /// The location.
+        location: String,
+        /// By whom.
+        by: String,
+        /// The effects it removed.
+        ended: Vec<String>,
+    },
 }
 
 /// Exploding d6 faces: every 6 but the last continues.
@@ -1002,7 +1118,7 @@ pub fn apply(
     e: &WiEvent,
     now: CampaignTime,
     round: i64,
-) -> Result<String, String> {
+) -> Result<Vec<WiStep>, String> {
     if target.death.is_some() {
         return Err(format!("{} is dead", target.name));
     }
@@ -1031,7 +1147,10 @@ pub fn apply(
                 *give_ground,
                 *defence,
             );
-            let mut parts = vec![format!("is attacked by {}: Net Hits {net:+}", att.name)];
+            let mut parts = vec![WiStep::Attacked {
+                by: att.name.clone(),
+                net_hits: net,
+            }];
             // Giving Ground on two Checks in a row: Prone instead of the move (the +2 stays).
             let gives = *give_ground && *defence == WiDefence::LightFoot;
             let twice = gives && target.gave_ground;
@@ -1039,26 +1158,29 @@ pub fn apply(
             att.gave_ground = false;
             if twice {
                 target.add(Condition::Prone, 1, now, round, None);
-                parts.push(format!(
-                    "{} gives ground on a second Check in a row: Prone instead",
-                    target.name
-                ));
+                parts.push(WiStep::GaveGroundTwice {
+                    who: target.name.clone(),
+                });
             }
             if *attacker_fumble {
                 att.add(Condition::Prone, 1, now, round, None);
-                parts.push(format!("{} fumbles and falls Prone", att.name));
+                parts.push(WiStep::Fumbled {
+                    who: att.name.clone(),
+                });
             }
             if *defender_fumble {
                 target.add(Condition::Prone, 1, now, round, None);
-                parts.push(format!("{} fumbles and falls Prone", target.name));
+                parts.push(WiStep::Fumbled {
+                    who: target.name.clone(),
+                });
             }
             let (who, hits): (&mut WiCharacter, i32) = if net >= 0 {
                 (&mut *target, net)
             } else if *defence == WiDefence::Melee && !*brace {
                 (&mut *att, -net)
             } else {
-                parts.push("dodged".into());
-                return Ok(parts.join("; "));
+                parts.push(WiStep::Dodged);
+                return Ok(parts);
             };
             let s = strike
                 .as_ref()
@@ -1077,31 +1199,28 @@ pub fn apply(
             let av = s.av + s.dent_armour.map_or(0, i32::from);
             let nd = (weapon + hits) - (av + s.rb) + crit;
             if s.clip_weapon {
-                parts.push("the weapon is clipped: +1 Damage now, one less for good".into());
+                parts.push(WiStep::WeaponClipped);
             }
             if let Some(d) = s.dent_armour {
-                parts.push(format!(
-                    "the armour is dented: +{d} AV now, one less for good"
-                ));
+                parts.push(WiStep::ArmourDented { d6: d });
             }
-            parts.push(format!(
-                "Net Damage ({weapon} + {hits}) - ({av} + {}){} = {nd}",
-                s.rb,
-                if crit > 0 {
-                    format!(" + {crit} critical")
-                } else {
-                    String::new()
-                }
-            ));
+            parts.push(WiStep::NetDamage {
+                weapon,
+                hits,
+                av,
+                rb: s.rb,
+                critical: crit,
+                net: nd,
+            });
             let name = who.name.clone();
             match injury(tables, &s.part, s.units, nd)? {
-                None => parts.push(format!("{name} unhurt")),
-                Some((loc, c)) => parts.push(format!(
-                    "{name}: {}",
-                    suffer(who, &s.part, loc, nd, c, now, round)
-                )),
+                None => parts.push(WiStep::Unhurt { who: Some(name) }),
+                Some((loc, c)) => parts.push(WiStep::Injured {
+                    who: Some(name),
+                    injury: suffer(who, &s.part, loc, nd, c, now, round),
+                }),
             }
-            Ok(parts.join("; "))
+            Ok(parts)
         }
         WiEvent::Injure {
             part,
@@ -1109,8 +1228,11 @@ pub fn apply(
             net_damage,
             ..
         } => match injury(tables, part, *units, *net_damage)? {
-            None => Ok("no injury".into()),
-            Some((loc, c)) => Ok(suffer(target, part, loc, *net_damage, c, now, round)),
+            None => Ok(vec![WiStep::Unhurt { who: None }]),
+            Some((loc, c)) => Ok(vec![WiStep::Injured {
+                who: None,
+                injury: suffer(target, part, loc, *net_damage, c, now, round),
+            }]),
         },
         WiEvent::EndOfRound {
             d6, hardship_hits, ..
@@ -1128,29 +1250,30 @@ pub fn apply(
                         "the d6 {d6} is over the rating {rating}: no Hardship Quarrel"
                     ));
                 }
-                return Ok(format!(
-                    "d6 {d6} over Aflame/Bleed/Poison {rating}: nothing this round"
-                ));
+                return Ok(vec![WiStep::HardshipSpared { d6: *d6, rating }]);
             }
             let hits = hardship_hits.ok_or_else(|| {
                 format!(
                     "the d6 {d6} is within the rating {rating}: give the Hardship Quarrel's Hits"
                 )
             })?;
-            if hits >= rating {
-                for c in [Condition::Aflame, Condition::Bleed, Condition::Poison] {
-                    target.conditions.remove(&c);
-                }
-                Ok(format!("d6 {d6} within {rating}: Hardship {hits} Hits vs {rating}: all Aflame, Bleed and Poison removed"))
-            } else {
+            let dies = hits < rating;
+            if dies {
                 target.death = Some((
                     "Aflame, Bleed or Poison (a lost Hardship Quarrel)".into(),
                     now,
                 ));
-                Ok(format!(
-                    "d6 {d6} within {rating}: Hardship {hits} Hits vs {rating}: dies"
-                ))
+            } else {
+                for c in [Condition::Aflame, Condition::Bleed, Condition::Poison] {
+                    target.conditions.remove(&c);
+                }
             }
+            Ok(vec![WiStep::Hardship {
+                d6: *d6,
+                rating,
+                hits,
+                dies,
+            }])
         }
         WiEvent::Condition {
             condition,
@@ -1173,21 +1296,26 @@ pub fn apply(
                         condition.word()
                     ));
                 }
-                Ok(format!("{} removed ({by})", condition.word()))
+                Ok(vec![WiStep::ConditionRemoved {
+                    condition: *condition,
+                    by: by.clone(),
+                }])
             }
             Some(d) => {
                 target.add(*condition, *d, now, round, None);
-                Ok(format!(
-                    "{} {:+} ({by}): now {}",
-                    condition.word(),
-                    d,
-                    target.rating(*condition, now, round)
-                ))
+                Ok(vec![WiStep::ConditionChanged {
+                    condition: *condition,
+                    delta: *d,
+                    by: by.clone(),
+                    now: target.rating(*condition, now, round),
+                }])
             }
         },
         WiEvent::TableDefined(t) => {
             t.validate()?;
-            Ok(format!("{} table defined", t.part))
+            Ok(vec![WiStep::TableDefined {
+                part: t.part.clone(),
+            }])
         }
         WiEvent::Cared {
             location, care, by, ..
@@ -1211,11 +1339,12 @@ pub fn apply(
                 .map(|(e, _)| e)
                 .collect();
             inj.care.push(*care);
-            Ok(format!(
-                "{} for the {loc} ({by}): {} removed",
-                care.word(),
-                ended.join(", ")
-            ))
+            Ok(vec![WiStep::Cared {
+                care: *care,
+                location: loc,
+                by: by.clone(),
+                ended,
+            }])
         }
     }
 }
