@@ -28,7 +28,17 @@ pub fn tests_of(applied: &Applied) -> Vec<TestResult> {
 /// target moved ("rolled 48 against EML52, now EML44: S becomes F"), amended faces, and
 /// events that applied when recorded but are void now.
 pub fn flags(events: &[Envelope]) -> HashMap<EventId, Vec<String>> {
-    let recorded = recorded(events, 2_000);
+    flags_for(events, |_| true)
+}
+
+/// [`flags`] of the events `wanted` picks only (a character's, a wound's chain): the others'
+/// outcomes as recorded are not kept, which at a million events is most of the audit's
+/// memory.
+pub fn flags_for(
+    events: &[Envelope],
+    wanted: impl Fn(&EventId) -> bool,
+) -> HashMap<EventId, Vec<String>> {
+    let recorded = recorded(events, 2_000, &wanted);
     let rulings = Rulings::from_log(events);
     if rulings.retracted.is_empty()
         && rulings.amended.is_empty()
@@ -82,7 +92,11 @@ pub fn flags(events: &[Envelope]) -> HashMap<EventId, Vec<String>> {
 
 /// The outcome of each event as it was recorded: the fold of the log up to it, with the
 /// rulings made by then. Snapshots are kept every `every` events.
-fn recorded(events: &[Envelope], every: usize) -> HashMap<EventId, Fate> {
+fn recorded(
+    events: &[Envelope],
+    every: usize,
+    wanted: &impl Fn(&EventId) -> bool,
+) -> HashMap<EventId, Fate> {
     // The outcome of each event as it was recorded: the log up to it, with the rulings made
     // by then. A ruling changes the record from the first event whose standing it changes
     // (`first_change`); the state before that is the same under the rulings before and
@@ -133,7 +147,9 @@ fn recorded(events: &[Envelope], every: usize) -> HashMap<EventId, Fate> {
             keep(&mut snapshots, i, ledger.keep(), every);
         }
         ledger.0.step(env, &rulings, &mut |_, e, fate| {
-            recorded.insert(e.id, fate.clone());
+            if wanted(&e.id) {
+                recorded.insert(e.id, fate.clone());
+            }
         });
         i += 1;
     }
@@ -281,6 +297,9 @@ mod tests {
                 .count()
                 > 20
         );
-        assert_eq!(recorded(&events, 300), recorded_by_definition(&events));
+        assert_eq!(
+            recorded(&events, 300, &|_| true),
+            recorded_by_definition(&events)
+        );
     }
 }

@@ -73,7 +73,6 @@ pub fn views(
         }
         None => leechbook_core::ruling::Rulings::from_log(&events),
     };
-    let flags = leechbook_ledger::audit::flags(&events);
     // The events about the character: those that touch it, its joining (the character's id
     // is that event's), and every ruling on one of those (or on such a ruling), so its
     // audit shows what was retracted or amended and by whom. A ruling follows its target in
@@ -91,6 +90,9 @@ pub fn views(
             }
         }
         about
+    });
+    let flags = leechbook_ledger::audit::flags_for(&events, |id| {
+        about.as_ref().is_none_or(|about| about.contains(id))
     });
     let mut views = Vec::with_capacity(events.len());
     Ledger::derive_with(&events, &rulings, |ledger, env, fate| {

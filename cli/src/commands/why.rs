@@ -13,7 +13,7 @@ use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::{EventId, InjuryId};
 use leechbook_core::ruling::{Ruling, Rulings};
 use leechbook_core::{Envelope, Event};
-use leechbook_ledger::audit::flags;
+use leechbook_ledger::audit::flags_for;
 use serde::Serialize;
 
 /// Explain an injury.
@@ -105,7 +105,6 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let ch = find(&full, &a.name)?.clone();
     let events = store.events()?;
     let injury = injury_id(&events, &ch, &a.injury)?;
-    let flags = flags(&events);
     let rulings = Rulings::from_log(&events);
     let mut chain: Vec<Link> = Vec::new();
     let mut ids: Vec<EventId> = Vec::new();
@@ -146,7 +145,9 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                     ),
                 };
                 if let (true, Some(summary)) = (keep, summary) {
-                    let mut fl = flags.get(&e.id).cloned().unwrap_or_default();
+                    // The audit's flags come first; they are added below, once the chain
+                    // is known (the audit keeps only its events' outcomes).
+                    let mut fl = Vec::new();
                     if let Some((r, _, reason)) = rulings.amended.get(&e.id) {
                         fl.push(format!("amended by ruling {} ({reason})", r.short()));
                     }
@@ -162,6 +163,13 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 }
             },
         );
+    }
+    let told: std::collections::HashSet<EventId> = ids.iter().copied().collect();
+    let flags = flags_for(&events, |id| told.contains(id));
+    for (link, id) in chain.iter_mut().zip(&ids) {
+        if let Some(f) = flags.get(id) {
+            link.flags.splice(0..0, f.iter().cloned());
+        }
     }
     // The rulings about those events.
     let about: Vec<Link> = events
