@@ -90,6 +90,9 @@ impl From<FoldError> for CommandError {
             FoldError::HarnMaster(leechbook_core::harnmaster::system::HmError::UnknownTable(_)) => {
                 CommandError::user(format!("{e} (define it with `leechbook table load FILE`)"))
             }
+            FoldError::WitchIron(leechbook_core::witch::WiError::TableNotLoaded { .. }) => {
+                CommandError::user(format!("{e} (leechbook wi table FILE)"))
+            }
             e => CommandError::user(e.to_string()),
         }
     }

@@ -68,6 +68,15 @@ pub enum FoldError {
     /// The roster does not allow the event.
     #[error("{0}")]
     Setting(String),
+    /// Savage Worlds refused the event.
+    #[error(transparent)]
+    SavageWorlds(#[from] crate::savage::SwError),
+    /// Wrath & Glory refused the event.
+    #[error(transparent)]
+    WrathGlory(#[from] crate::system::WgApplyError),
+    /// Witch Iron refused the event.
+    #[error(transparent)]
+    WitchIron(#[from] crate::witch::WiError),
     /// A rules system refused the event (its own words).
     #[error("{message}")]
     System {

@@ -255,6 +255,10 @@ impl RulesSystem for SavageWorlds {
     type Outcome = Copies<Self::Character, crate::savage::SwOutcome>;
     type Error = crate::savage::SwError;
 
+    fn refusal(e: Self::Error) -> FoldError {
+        e.into()
+    }
+
     fn held(state: &CharacterState) -> Option<&Self::Character> {
         match state {
             CharacterState::SavageWorlds(c) => Some(c),
@@ -313,7 +317,7 @@ pub struct WrathGlory;
 
 /// Why a Wrath & Glory event does not apply: the rules' refusal, or a recorded die its
 /// sequence does not read.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WgApplyError {
     /// The rules refused.
     #[error(transparent)]
@@ -330,6 +334,10 @@ impl RulesSystem for WrathGlory {
     type Settings = ();
     type Outcome = Copies<Self::Character, Vec<crate::wrath::WgStep>>;
     type Error = WgApplyError;
+
+    fn refusal(e: Self::Error) -> FoldError {
+        e.into()
+    }
 
     fn held(state: &CharacterState) -> Option<&Self::Character> {
         match state {
@@ -403,7 +411,11 @@ impl RulesSystem for WitchIron {
     type Event = crate::witch::WiEvent;
     type Settings = WiSettings;
     type Outcome = WiOutcome;
-    type Error = String;
+    type Error = crate::witch::WiError;
+
+    fn refusal(e: Self::Error) -> FoldError {
+        e.into()
+    }
 
     fn held(state: &CharacterState) -> Option<&Self::Character> {
         match state {
@@ -448,12 +460,12 @@ impl RulesSystem for WitchIron {
             }
             crate::witch::WiEvent::Quarrel {
                 attacker, defender, ..
-            } if attacker == defender => Err("a character cannot quarrel with themselves".into()),
+            } if attacker == defender => Err(crate::witch::WiError::SelfQuarrel),
             _ => {
                 let mut after = copies(characters);
                 let (target, rest) = after
                     .split_first_mut()
-                    .ok_or_else(|| "the event names no character".to_string())?;
+                    .ok_or(crate::witch::WiError::NoCharacter)?;
                 let steps = crate::witch::apply(
                     target,
                     rest.first_mut(),

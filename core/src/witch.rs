@@ -228,32 +228,30 @@ pub struct PartTable {
 
 impl PartTable {
     /// Checks: locations cover units 1-10, and each has ten rows.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), WiError> {
         let mut seen = [false; 10];
         for l in &self.locations {
             if l.rows.len() != 10 {
-                return Err(format!(
-                    "{} table, {}: {} severity rows, not 10",
-                    self.part,
-                    l.name,
-                    l.rows.len()
-                ));
+                return Err(WiError::Rows {
+                    part: self.part.clone(),
+                    location: l.name.clone(),
+                    rows: l.rows.len(),
+                });
             }
             for &u in &l.units {
                 if !(1..=10).contains(&u) || seen[usize::from(u - 1)] {
-                    return Err(format!(
-                        "{} table: units face {u} is missing or taken twice",
-                        self.part
-                    ));
+                    return Err(WiError::UnitsFace {
+                        part: self.part.clone(),
+                        face: u,
+                    });
                 }
                 seen[usize::from(u - 1)] = true;
             }
         }
         if seen.iter().any(|s| !s) {
-            return Err(format!(
-                "{} table: the units die's faces 1-10 are not all covered",
-                self.part
-            ));
+            return Err(WiError::UnitsUncovered {
+                part: self.part.clone(),
+            });
         }
         Ok(())
     }
@@ -860,7 +858,7 @@ pub fn injury(
     part: &str,
     units: u8,
     net_damage: i32,
-) -> Result<Option<(String, Cell)>, String> {
+) -> Result<Option<(String, Cell)>, WiError> {
     let part_l = part.trim().to_ascii_lowercase();
     let (part_name, side) = match part_l.split_once(' ') {
         Some((s @ ("left" | "right"), p)) => (p.to_string(), Some(s)),
@@ -874,12 +872,14 @@ pub fn injury(
             .rev()
             .find(|t| t.part == part_name)
             .cloned()
-            .ok_or_else(|| format!("the {part_name} table is not loaded: the text cuts it off, so load the GM's (leechbook wi table FILE)"))?,
-        other => return Err(format!("'{other}' is not a part (head, torso, arm, leg)")),
+            .ok_or_else(|| WiError::TableNotLoaded {
+                part: part_name.clone(),
+            })?,
+        other => return Err(WiError::NotAPart(other.to_string())),
     };
     let units = if units == 0 { 10 } else { units };
     if !(1..=10).contains(&units) {
-        return Err(format!("the units die shows 1-10, not {units}"));
+        return Err(WiError::UnitsDie(units));
     }
     if net_damage <= 0 {
         return Ok(None);
@@ -888,7 +888,10 @@ pub fn injury(
         .locations
         .iter()
         .find(|l| l.units.contains(&units))
-        .ok_or_else(|| format!("the {part_name} table has no location for {units}"))?;
+        .ok_or_else(|| WiError::NoLocation {
+            part: part_name.clone(),
+            units,
+        })?;
     let lside = if l.sided {
         Some(if units == *l.units.iter().min().unwrap_or(&units) {
             "left"
@@ -951,6 +954,123 @@ fn suffer(
         care: Vec::new(),
     });
     injured
+}
+
+/// Why a Witch Iron event does not apply, or a table the GM gives does not load. The words
+/// name no command: the CLI adds its hints.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WiError {
+    /// A table location without its ten severity rows.
+    #[error("{part} table, {location}: {rows} severity rows, not 10")]
+    Rows {
+        /// The part.
+        part: String,
+        /// The location.
+        location: String,
+        /// The rows it has.
+        rows: usize,
+    },
+    /// A units face out of range or in two locations.
+    #[error("{part} table: units face {face} is missing or taken twice")]
+    UnitsFace {
+        /// The part.
+        part: String,
+        /// The face.
+        face: u8,
+    },
+    /// A units face no location takes.
+    #[error("{part} table: the units die's faces 1-10 are not all covered")]
+    UnitsUncovered {
+        /// The part.
+        part: String,
+    },
+    /// The Arms & Legs tables, cut off in the text, not loaded.
+    #[error("the {part} table is not loaded: the text cuts it off, so load the GM's")]
+    TableNotLoaded {
+        /// The part.
+        part: String,
+    },
+    /// Not a part.
+    #[error("'{0}' is not a part (head, torso, arm, leg)")]
+    NotAPart(String),
+    /// A units die face out of range.
+    #[error("the units die shows 1-10, not {0}")]
+    UnitsDie(u8),
+    /// A table without a location for the face.
+    #[error("the {part} table has no location for {units}")]
+    NoLocation {
+        /// The part.
+        part: String,
+        /// The units face.
+        units: u8,
+    },
+    /// A critical d6E face out of range.
+    #[error("the critical d6E shows 1-6, not {0}")]
+    CriticalFace(u16),
+    /// A face before the last that is not a 6.
+    #[error("only a 6 explodes")]
+    OnlySixExplodes,
+    /// The last face a 6.
+    #[error("the critical d6E exploded: give the next face")]
+    CriticalExploded,
+    /// A dead character.
+    #[error("{0} is dead")]
+    Dead(String),
+    /// A Quarrel without its attacker.
+    #[error("a Quarrel needs its attacker")]
+    NoAttacker,
+    /// A Quarrel against oneself.
+    #[error("a character cannot quarrel with themselves")]
+    SelfQuarrel,
+    /// An event that names no character.
+    #[error("the event names no character")]
+    NoCharacter,
+    /// A Quarrel that injures without its strike.
+    #[error("the Quarrel injures: give the strike (part, units, damage, AV, RB)")]
+    NoStrike,
+    /// A dent's d6 out of range.
+    #[error("the dent's d6 shows 1-6, not {0}")]
+    DentFace(u16),
+    /// An end-of-round d6 out of range.
+    #[error("a d6 shows 1-6, not {0}")]
+    D6Face(u16),
+    /// No Aflame, Bleed or Poison to roll against.
+    #[error("{0} has no Aflame, Bleed or Poison")]
+    NoHardship(String),
+    /// Hardship Hits given when the d6 was over the rating.
+    #[error("the d6 {d6} is over the rating {rating}: no Hardship Quarrel")]
+    NoHardshipQuarrel {
+        /// The d6.
+        d6: u16,
+        /// The rating.
+        rating: i32,
+    },
+    /// Hardship Hits missing when the d6 was within the rating.
+    #[error("the d6 {d6} is within the rating {rating}: give the Hardship Quarrel's Hits")]
+    HardshipHitsMissing {
+        /// The d6.
+        d6: u16,
+        /// The rating.
+        rating: i32,
+    },
+    /// A condition to remove that the character does not have.
+    #[error("{name} has no {} to remove", condition.word())]
+    NoCondition {
+        /// The character.
+        name: String,
+        /// The condition.
+        condition: Condition,
+    },
+    /// Care for a location with no injury awaiting it.
+    #[error("{name} has no injury at the {location} that awaits {}", care.word())]
+    NothingAwaits {
+        /// The character.
+        name: String,
+        /// The location.
+        location: String,
+        /// The care.
+        care: Care,
+    },
 }
 
 /// An injury suffered: where, by how much Net Damage, and the table's cell.
@@ -1076,17 +1196,17 @@ pub enum WiStep {
 }
 
 /// Exploding d6 faces: every 6 but the last continues.
-fn d6e(faces: &[u16]) -> Result<i32, String> {
+fn d6e(faces: &[u16]) -> Result<i32, WiError> {
     for (i, &f) in faces.iter().enumerate() {
         if !(1..=6).contains(&f) {
-            return Err(format!("the critical d6E shows 1-6, not {f}"));
+            return Err(WiError::CriticalFace(f));
         }
         let last = i + 1 == faces.len();
         if !last && f != 6 {
-            return Err("only a 6 explodes".into());
+            return Err(WiError::OnlySixExplodes);
         }
         if last && f == 6 {
-            return Err("the critical d6E exploded: give the next face".into());
+            return Err(WiError::CriticalExploded);
         }
     }
     Ok(faces.iter().map(|&f| i32::from(f)).sum())
@@ -1118,9 +1238,9 @@ pub fn apply(
     e: &WiEvent,
     now: CampaignTime,
     round: i64,
-) -> Result<Vec<WiStep>, String> {
+) -> Result<Vec<WiStep>, WiError> {
     if target.death.is_some() {
-        return Err(format!("{} is dead", target.name));
+        return Err(WiError::Dead(target.name.clone()));
     }
     match e {
         WiEvent::Quarrel {
@@ -1135,9 +1255,9 @@ pub fn apply(
             strike,
             ..
         } => {
-            let att = attacker.ok_or("a Quarrel needs its attacker")?;
+            let att = attacker.ok_or(WiError::NoAttacker)?;
             if att.death.is_some() {
-                return Err(format!("{} is dead", att.name));
+                return Err(WiError::Dead(att.name.clone()));
             }
             let net = net_hits(
                 *attack_hits,
@@ -1182,9 +1302,7 @@ pub fn apply(
                 parts.push(WiStep::Dodged);
                 return Ok(parts);
             };
-            let s = strike
-                .as_ref()
-                .ok_or("the Quarrel injures: give the strike (part, units, damage, AV, RB)")?;
+            let s = strike.as_ref().ok_or(WiError::NoStrike)?;
             let crit = if s.critical.is_empty() {
                 0
             } else {
@@ -1192,7 +1310,7 @@ pub fn apply(
             };
             if let Some(d) = s.dent_armour {
                 if !(1..=6).contains(&d) {
-                    return Err(format!("the dent's d6 shows 1-6, not {d}"));
+                    return Err(WiError::DentFace(d));
                 }
             }
             let weapon = s.weapon_damage + i32::from(s.clip_weapon);
@@ -1238,25 +1356,19 @@ pub fn apply(
             d6, hardship_hits, ..
         } => {
             if !(1..=6).contains(d6) {
-                return Err(format!("a d6 shows 1-6, not {d6}"));
+                return Err(WiError::D6Face(*d6));
             }
             let rating = target.hardship(now, round);
             if rating == 0 {
-                return Err(format!("{} has no Aflame, Bleed or Poison", target.name));
+                return Err(WiError::NoHardship(target.name.clone()));
             }
             if i32::from(*d6) > rating {
                 if hardship_hits.is_some() {
-                    return Err(format!(
-                        "the d6 {d6} is over the rating {rating}: no Hardship Quarrel"
-                    ));
+                    return Err(WiError::NoHardshipQuarrel { d6: *d6, rating });
                 }
                 return Ok(vec![WiStep::HardshipSpared { d6: *d6, rating }]);
             }
-            let hits = hardship_hits.ok_or_else(|| {
-                format!(
-                    "the d6 {d6} is within the rating {rating}: give the Hardship Quarrel's Hits"
-                )
-            })?;
+            let hits = hardship_hits.ok_or(WiError::HardshipHitsMissing { d6: *d6, rating })?;
             let dies = hits < rating;
             if dies {
                 target.death = Some((
@@ -1290,11 +1402,10 @@ pub fn apply(
                     target.conditions.remove(condition).is_some()
                 };
                 if !had {
-                    return Err(format!(
-                        "{} has no {} to remove",
-                        target.name,
-                        condition.word()
-                    ));
+                    return Err(WiError::NoCondition {
+                        name: target.name.clone(),
+                        condition: *condition,
+                    });
                 }
                 Ok(vec![WiStep::ConditionRemoved {
                     condition: *condition,
@@ -1326,11 +1437,10 @@ pub fn apply(
                 .injuries
                 .iter_mut()
                 .find(|i| i.location == loc && i.awaiting().iter().any(|(_, k)| k == care))
-                .ok_or_else(|| {
-                    format!(
-                        "{name} has no injury at the {loc} that awaits {}",
-                        care.word()
-                    )
+                .ok_or_else(|| WiError::NothingAwaits {
+                    name,
+                    location: loc.clone(),
+                    care: *care,
                 })?;
             let ended: Vec<String> = inj
                 .awaiting()
@@ -1379,7 +1489,7 @@ mod tests {
         );
         assert!(injury(&[], "torso", 3, 0).unwrap().is_none());
         let e = injury(&[], "left arm", 3, 4).unwrap_err();
-        assert!(e.contains("arm table is not loaded"), "{e}");
+        assert_eq!(e, WiError::TableNotLoaded { part: "arm".into() });
     }
 
     #[test]

@@ -157,8 +157,12 @@ fn arms_and_legs_need_the_gms_table() {
         "units=3",
     ]);
     assert_eq!(out.code, 1);
+    // The rules say what is missing; the CLI adds the command that loads it.
     assert!(
-        out.stderr.contains("the arm table is not loaded"),
+        out.stderr.contains(
+            "the arm table is not loaded: the text cuts it off, so load the GM's \
+             (leechbook wi table FILE)"
+        ),
         "{}",
         out.stderr
     );
