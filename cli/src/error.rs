@@ -116,6 +116,18 @@ impl From<leechbook_ledger::LedgerError> for CommandError {
     }
 }
 
+impl From<leechbook_sync::SyncError> for CommandError {
+    fn from(e: leechbook_sync::SyncError) -> CommandError {
+        match e {
+            leechbook_sync::SyncError::MissingChanges => CommandError::user(format!(
+                "{e} (`leechbook sync export FILE` without --to, on the other device)"
+            )),
+            leechbook_sync::SyncError::Store(s) => s.into(),
+            e => CommandError::user(e.to_string()),
+        }
+    }
+}
+
 impl From<std::io::Error> for CommandError {
     fn from(e: std::io::Error) -> CommandError {
         CommandError::internal(format!("i/o error: {e}"))

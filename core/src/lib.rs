@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+pub mod applied;
 pub mod dice;
 pub mod dispute;
 pub mod event;

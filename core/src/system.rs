@@ -14,27 +14,13 @@
 //! variant in `SystemId`, `SheetKind`, `CharacterState` and `Event` (appended: the stored
 //! format is frozen), its settings in [`Settings`], and one arm in the fold's dispatch.
 
-use crate::fold::{Applied, CharacterState, FoldError};
-use crate::harnmaster::system::HmSettings;
-use crate::ids::{CharacterId, EventId};
+use crate::applied::{Applied, CharacterState, FoldError};
+pub use crate::applied::{SystemOutcome, World};
+use crate::harnmaster::settings::HmSettings;
+use crate::ids::CharacterId;
 use crate::ruling::Decree;
-use crate::time::CampaignTime;
+pub use crate::wrath::WgApplyError;
 use crate::SystemId;
-
-/// What of the campaign an event may read besides its characters and its system's settings.
-#[derive(Clone, Copy, Debug)]
-pub struct World {
-    /// The event's id (a strike's injury takes it).
-    pub event: EventId,
-    /// The event's place in the fold's total order.
-    pub order: crate::harnmaster::state::OrderKey,
-    /// The campaign time of the event.
-    pub now: CampaignTime,
-    /// The campaign clock before the event (the latest campaign time applied).
-    pub clock: CampaignTime,
-    /// Seconds per combat round.
-    pub round_seconds: i64,
-}
 
 /// Every system's campaign-wide settings: what its setting events define (tables, options,
 /// arms). A campaign plays one system, so only its own ever changes.
@@ -196,18 +182,6 @@ impl<C, O> Copies<C, O> {
     }
 }
 
-/// What an event of a system that decides on copies found, for narration: each system's own
-/// typed outcome (the CLI words it).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SystemOutcome {
-    /// Savage Worlds.
-    SavageWorlds(crate::savage::SwOutcome),
-    /// Wrath & Glory, step by step.
-    WrathGlory(Vec<crate::wrath::WgStep>),
-    /// Witch Iron, step by step.
-    WitchIron(Vec<crate::witch::WiStep>),
-}
-
 fn copies<C: Clone>(characters: &[&C]) -> Vec<C> {
     characters.iter().map(|c| (*c).clone()).collect()
 }
@@ -314,18 +288,6 @@ impl RulesSystem for SavageWorlds {
 /// Wrath & Glory (rules text 002). Its events carry their dice, and every die recorded must
 /// be read.
 pub struct WrathGlory;
-
-/// Why a Wrath & Glory event does not apply: the rules' refusal, or a recorded die its
-/// sequence does not read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum WgApplyError {
-    /// The rules refused.
-    #[error(transparent)]
-    Rules(#[from] crate::wrath::WgError),
-    /// A recorded die.
-    #[error(transparent)]
-    Dice(#[from] crate::harnmaster::injury::StrikeError),
-}
 
 impl RulesSystem for WrathGlory {
     const SYSTEM: SystemId = SystemId::WrathGlory;

@@ -214,6 +214,18 @@ fn d6(dice: &mut dyn DiceSource, name: &'static str) -> Result<u16, WgError> {
     Ok(dice.faces(name, Die::D6, 1)?[0])
 }
 
+/// Why a Wrath & Glory event does not apply: the rules' refusal, or a recorded die its
+/// sequence does not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WgApplyError {
+    /// The rules refused.
+    #[error(transparent)]
+    Rules(#[from] WgError),
+    /// A recorded die.
+    #[error(transparent)]
+    Dice(#[from] StrikeError),
+}
+
 /// What a Wrath & Glory event did, step by step: the numbers and results the rules found,
 /// which the CLI puts into words (the core formats no prose).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

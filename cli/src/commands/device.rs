@@ -210,8 +210,7 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             // the revocation is recorded, so that a failure leaves the roster as it was: what
             // is recorded from now on travels sealed under it, unreadable to this device.
             let mut store = ctx.open()?;
-            let epoch =
-                leechbook_sync::rotate_key(&mut store, Some(device)).map_err(super::sync::err)?;
+            let epoch = leechbook_sync::rotate_key(&mut store, Some(device))?;
             rotated = Some(epoch);
             RosterChange::Revoke { device }
         }

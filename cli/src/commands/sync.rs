@@ -90,25 +90,13 @@ fn events(n: usize, what: &str) -> String {
     let s = if n == 1 { "" } else { "s" };
     format!("{n} {what}{s}")
 }
-
-/// A sync error as one line, with the command that mends it where there is one.
-pub(crate) fn err(e: leechbook_sync::SyncError) -> CommandError {
-    match e {
-        leechbook_sync::SyncError::MissingChanges => CommandError::user(format!(
-            "{e} (`leechbook sync export FILE` without --to, on the other device)"
-        )),
-        leechbook_sync::SyncError::Store(s) => s.into(),
-        e => CommandError::user(e.to_string()),
-    }
-}
-
 /// Runs a sync command.
 pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     match c {
         SyncCommand::Export(a) => {
             let to = a.to.as_deref().map(super::device::device_id).transpose()?;
             let mut store = ctx.open()?;
-            let x = export(&mut store, &mut FileTransport { path: &a.file }, to).map_err(err)?;
+            let x = export(&mut store, &mut FileTransport { path: &a.file }, to)?;
             let what = if x.incremental {
                 format!(
                     "the changes device {} lacks",
@@ -131,7 +119,7 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 false,
             );
             let mut store = ctx.open()?;
-            let got = import(&mut store, &mut FileTransport { path: &a.file }).map_err(err)?;
+            let got = import(&mut store, &mut FileTransport { path: &a.file })?;
             if got.added > 0 {
                 refresh(store);
             }
@@ -152,8 +140,7 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 false,
             );
             let mut store = ctx.open()?;
-            let done =
-                sync_with(&mut store, &a.url, Duration::from_secs(a.timeout)).map_err(err)?;
+            let done = sync_with(&mut store, &a.url, Duration::from_secs(a.timeout))?;
             if done.imported.added > 0 {
                 refresh(store);
             }
@@ -172,8 +159,8 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             gm_only(&store)?;
             match a.file {
                 Some(file) => {
-                    let bytes = leechbook_sync::invite(&mut store).map_err(err)?;
-                    FileTransport { path: &file }.send(&bytes).map_err(err)?;
+                    let bytes = leechbook_sync::invite(&mut store)?;
+                    FileTransport { path: &file }.send(&bytes)?;
                     ctx.say(format!(
                         "wrote a join file to {} ({} bytes): on the new device, `leechbook init --join '{}'`; it holds the campaign's keys, so hand it over like one",
                         file.display(),
@@ -182,16 +169,16 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                     ));
                 }
                 None => {
-                    let code = leechbook_sync::join_code(&mut store).map_err(err)?;
+                    let code = leechbook_sync::join_code(&mut store)?;
                     ctx.say(code);
                 }
             }
         }
         SyncCommand::Key(a) => {
             let mut store = ctx.open()?;
-            let gained = leechbook_sync::adopt_code(&mut store, &a.code).map_err(err)?;
+            let gained = leechbook_sync::adopt_code(&mut store, &a.code)?;
             // What this ledger's documents hold that it could not open before.
-            let got = leechbook_sync::rescan(&mut store).map_err(err)?;
+            let got = leechbook_sync::rescan(&mut store)?;
             if got.added > 0 {
                 ctx.say(format!("took in {}", events(got.added, "new event")));
             }
@@ -224,8 +211,7 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 };
                 println!("{line}");
                 let _ = std::io::Write::flush(&mut std::io::stdout());
-            })
-            .map_err(err)?;
+            })?;
         }
     }
     Ok(())
@@ -233,7 +219,7 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
 
 /// Invitations hand over the campaign's keys: a GM's to give.
 fn gm_only(store: &leechbook_store::Store) -> Result<(), CommandError> {
-    if leechbook_sync::crypt::is_gm_device(store).map_err(err)? {
+    if leechbook_sync::crypt::is_gm_device(store)? {
         Ok(())
     } else {
         Err(CommandError::user(

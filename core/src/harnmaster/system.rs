@@ -1,6 +1,7 @@
-//! HârnMaster as a [`RulesSystem`]: its campaign-wide settings ([`HmSettings`]: body tables,
-//! TREATMENT ROLL tables, options, arms), its typed refusals ([`HmError`]) and the outcome of
-//! one event ([`HmOutcome`]).
+//! HârnMaster as a [`RulesSystem`]: the outcome of one event ([`HmOutcome`]), decided and
+//! applied. Its campaign-wide settings ([`HmSettings`]: body tables, TREATMENT ROLL tables,
+//! options, arms) are in `settings` and its typed refusals ([`HmError`]) in `error`, so that
+//! the kernel's types hold them without importing this module back.
 //!
 //! [`HarnMaster::decide`] reads: it resolves the event against the characters it touches and
 //! the settings, reading every die from the event (replay never rolls), and returns what the
@@ -9,171 +10,21 @@
 //! costs the strike, not the history.
 
 use super::arms::{Arms, Gear};
-use super::body::{self, BodyTable, TableError};
-use super::exchange::{self, ExchangeError, ExchangeOutcome, MeleeExchange};
+use super::body::BodyTable;
+pub use super::error::HmError;
+use super::exchange::{self, ExchangeOutcome};
 use super::healing::{self, HealOutcome, TreatmentTable};
-use super::injury::{self, Context, DiceSource, StrikeError, StrikeOutcome};
-use super::shock::{self, GmRoll, GmRollOutcome, RollError, ShockRollOutcome};
-use super::shot::{Shot, ShotOutcome};
+use super::injury::{self, StrikeOutcome};
+pub use super::settings::{HmSettings, Options, OPTION_NAMES};
+use super::shock::{self, GmRoll, GmRollOutcome, ShockRollOutcome};
+use super::shot::ShotOutcome;
 use super::state::{HmCharacter, Injury, OrderKey, Sheet};
 use super::HmEvent;
-use crate::fold::{Applied, CharacterState, FoldError};
+use crate::applied::{Applied, CharacterState, FoldError};
 use crate::ids::{CharacterId, InjuryId};
 use crate::ruling::Decree;
 use crate::system::{RulesSystem, Settings, Touched, World};
 use crate::SystemId;
-
-/// The campaign's optional rules.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Options {
-    /// Healing periods of d3+3 days instead of five.
-    pub random_healing_period: bool,
-    /// The Serious-injury aggravation option.
-    pub aggravation: bool,
-}
-
-/// The names `OptionSet` takes.
-pub const OPTION_NAMES: [&str; 2] = ["random-healing-period", "aggravation"];
-
-/// HârnMaster's campaign-wide settings: what its setting events define, and what its
-/// sequences read besides the characters.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct HmSettings {
-    /// Body tables defined in the campaign (the latest definition of a name wins).
-    pub tables: Vec<BodyTable>,
-    human: Option<BodyTable>,
-    treatment: Option<TreatmentTable>,
-    /// The campaign's optional rules.
-    pub options: Options,
-    /// The campaign's weapons and armour.
-    pub arms: Arms,
-}
-
-static HUMAN: std::sync::LazyLock<BodyTable> = std::sync::LazyLock::new(body::human);
-static TREATMENT: std::sync::LazyLock<TreatmentTable> =
-    std::sync::LazyLock::new(healing::treatment_table);
-
-impl HmSettings {
-    /// The body table named `name`: the campaign's latest definition, else the built-in
-    /// human table (or the campaign's override of it).
-    pub fn table(&self, name: &str) -> Option<&BodyTable> {
-        self.tables
-            .iter()
-            .rev()
-            .find(|t| t.name == name)
-            .or_else(|| (name == "human").then(|| self.human.as_ref().unwrap_or(&HUMAN)))
-    }
-
-    /// The TREATMENT ROLL tables in force: the campaign's, else the built-in ones.
-    pub fn treatment_table(&self) -> &TreatmentTable {
-        self.treatment.as_ref().unwrap_or(&TREATMENT)
-    }
-
-    /// The body table of a character's sheet.
-    pub fn body_of(&self, ch: &HmCharacter) -> Result<&BodyTable, HmError> {
-        self.table(&ch.sheet.body)
-            .ok_or_else(|| HmError::UnknownTable(ch.sheet.body.clone()))
-    }
-
-    fn context(&self, world: &World) -> Context {
-        Context {
-            at: world.now,
-            round_seconds: world.round_seconds,
-            random_healing_period: self.options.random_healing_period,
-        }
-    }
-
-    /// Resolves a melee exchange between two characters without applying it, reading the
-    /// dice from `dice` (the fold's recorded faces, or a command's roller for a preview).
-    pub fn check_melee(
-        &self,
-        attacker: &HmCharacter,
-        defender: &HmCharacter,
-        x: &MeleeExchange,
-        id: InjuryId,
-        clock: crate::time::CampaignTime,
-        dice: &mut dyn DiceSource,
-    ) -> Result<ExchangeOutcome, HmError> {
-        let sides = exchange::Sides {
-            attacker,
-            defender,
-            attacker_body: self.body_of(attacker)?,
-            defender_body: self.body_of(defender)?,
-            arms: &self.arms,
-            treatment: self.treatment_table(),
-            now: clock,
-        };
-        exchange::resolve(&sides, x, id, dice).map_err(HmError::from)
-    }
-
-    /// Resolves a missile attack without applying it: the shooter, and the target and the
-    /// character struck instead, when the shot names them.
-    #[allow(clippy::too_many_arguments)]
-    pub fn check_shot<'a>(
-        &'a self,
-        shooter: &'a HmCharacter,
-        target: Option<&'a HmCharacter>,
-        struck: Option<&'a HmCharacter>,
-        x: &Shot,
-        id: InjuryId,
-        clock: crate::time::CampaignTime,
-        dice: &mut dyn DiceSource,
-    ) -> Result<ShotOutcome, HmError> {
-        let with_body = |c: Option<&'a HmCharacter>| -> Result<_, HmError> {
-            c.map(|c| Ok((c, self.body_of(c)?))).transpose()
-        };
-        super::shot::resolve(
-            shooter,
-            with_body(target)?,
-            with_body(struck)?,
-            &self.arms,
-            self.treatment_table(),
-            clock,
-            x,
-            id,
-            dice,
-        )
-        .map_err(HmError::from)
-    }
-}
-
-/// Why a HârnMaster event does not apply.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum HmError {
-    /// The event names a character the ledger does not hold as a HârnMaster character.
-    #[error("no character has id {0}")]
-    UnknownCharacter(CharacterId),
-    /// A body table the campaign does not know.
-    #[error("there is no body table named '{0}'")]
-    UnknownTable(String),
-    /// A body table that is malformed.
-    #[error(transparent)]
-    Table(#[from] TableError),
-    /// The strike cannot be resolved (a die, a declaration).
-    #[error(transparent)]
-    Strike(#[from] StrikeError),
-    /// The roll is not owed or not due.
-    #[error(transparent)]
-    Roll(#[from] RollError),
-    /// A setting the campaign does not have, or a declaration the rules do not allow.
-    #[error("{0}")]
-    Setting(String),
-}
-
-impl From<ExchangeError> for HmError {
-    fn from(e: ExchangeError) -> HmError {
-        match e {
-            ExchangeError::Strike(s) => HmError::Strike(s),
-            other => HmError::Setting(other.to_string()),
-        }
-    }
-}
-
-impl From<crate::dice::DiceError> for HmError {
-    fn from(e: crate::dice::DiceError) -> HmError {
-        HmError::Strike(StrikeError::from(e))
-    }
-}
 
 /// What one HârnMaster event found: everything [`HarnMaster::apply`] writes.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,0 +1,248 @@
+//! What the fold's steps speak in: a character of any rules system ([`CharacterState`]),
+//! what applying an event did ([`Applied`], with each system's typed outcome:
+//! [`SystemOutcome`]) and why an event is void ([`FoldError`], with each system's typed
+//! refusal). Kept apart from the fold and from the rules systems' seam so that both import
+//! them and neither imports the other back: the fold uses the seam, the seam speaks in these.
+
+use crate::event::SheetKind;
+use crate::harnmaster::error::HmError;
+use crate::harnmaster::healing::HealOutcome;
+use crate::harnmaster::injury::StrikeOutcome;
+use crate::harnmaster::shock::{GmRollOutcome, ShockRollOutcome};
+use crate::harnmaster::state::HmCharacter;
+use crate::ids::{CampaignId, CharacterId, EventId};
+use crate::time::CampaignTime;
+
+/// Why an event is void.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FoldError {
+    /// An event before the campaign began.
+    #[error("the campaign has not been created yet")]
+    NoCampaign,
+    /// A second `CampaignCreated`.
+    #[error("the campaign already exists")]
+    CampaignExists,
+    /// An event of another campaign.
+    #[error("the event belongs to campaign {0}, not this one")]
+    ForeignCampaign(CampaignId),
+    /// A character id the ledger does not know.
+    #[error("no character has id {0}")]
+    UnknownCharacter(CharacterId),
+    /// A character name already taken.
+    #[error("there is already a character named '{0}'")]
+    NameTaken(String),
+    /// An empty or unusable name.
+    #[error("'{0}' is not a usable character name")]
+    BadName(String),
+    /// A sheet or event of another system.
+    #[error("the campaign plays {campaign}, not {event}")]
+    WrongSystem {
+        /// The campaign's system.
+        campaign: &'static str,
+        /// The event's.
+        event: &'static str,
+    },
+    /// HârnMaster refused the event.
+    #[error(transparent)]
+    HarnMaster(#[from] HmError),
+    /// The roster does not allow the event.
+    #[error("{0}")]
+    Setting(String),
+    /// Savage Worlds refused the event.
+    #[error(transparent)]
+    SavageWorlds(#[from] crate::savage::SwError),
+    /// Wrath & Glory refused the event.
+    #[error(transparent)]
+    WrathGlory(#[from] crate::wrath::WgApplyError),
+    /// Witch Iron refused the event.
+    #[error(transparent)]
+    WitchIron(#[from] crate::witch::WiError),
+    /// A rules system refused the event (its own words).
+    #[error("{message}")]
+    System {
+        /// The system.
+        system: &'static str,
+        /// Why.
+        message: String,
+    },
+    /// The clock would go backwards.
+    #[error("the campaign clock is at {now}; it cannot go back to {to}")]
+    ClockBackwards {
+        /// The clock now.
+        now: CampaignTime,
+        /// The time asked for.
+        to: CampaignTime,
+    },
+}
+
+/// What applying an event did, for narration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// The campaign began.
+    CampaignCreated,
+    /// A character joined.
+    CharacterAdded(CharacterId),
+    /// The clock moved.
+    ClockAdvanced {
+        /// From.
+        from: CampaignTime,
+        /// To.
+        to: CampaignTime,
+    },
+    /// A body table was defined.
+    TableDefined(String),
+    /// A sheet changed.
+    SheetChanged(CharacterId),
+    /// A strike was resolved.
+    Strike {
+        /// The target.
+        target: CharacterId,
+        /// Everything the sequence found.
+        outcome: Box<StrikeOutcome>,
+    },
+    /// A Shock Reroll (`reroll`) or stun recovery test was made.
+    ShockRoll {
+        /// Who.
+        character: CharacterId,
+        /// Reroll (true) or stun recovery (false).
+        reroll: bool,
+        /// What it did.
+        outcome: ShockRollOutcome,
+    },
+    /// A GM-resolved roll was recorded.
+    GmRoll {
+        /// Who.
+        character: CharacterId,
+        /// What it resolved.
+        outcome: GmRollOutcome,
+    },
+    /// A Healing Sequence event.
+    Heal {
+        /// Who.
+        character: CharacterId,
+        /// What kind (`healing`, `blood-loss`, `treatment`, ...).
+        kind: &'static str,
+        /// What it did.
+        outcome: Box<HealOutcome>,
+    },
+    /// A campaign option or table changed.
+    Setting(String),
+    /// A ruling was recorded (retractions and amendments act through [`Ledger::derive`]).
+    Ruling(String),
+    /// A missile attack was resolved.
+    Shot {
+        /// The shooter.
+        shooter: CharacterId,
+        /// Everything it found.
+        outcome: Box<crate::harnmaster::shot::ShotOutcome>,
+    },
+    /// An event of a system other than HârnMaster.
+    System {
+        /// Whose.
+        character: CharacterId,
+        /// What the system's rules found.
+        outcome: SystemOutcome,
+    },
+    /// A melee exchange was resolved.
+    Melee {
+        /// The attacker.
+        attacker: CharacterId,
+        /// The defender.
+        defender: CharacterId,
+        /// Everything it found.
+        outcome: Box<crate::harnmaster::exchange::ExchangeOutcome>,
+    },
+}
+
+/// What an event of a system that decides on copies found, for narration: each system's own
+/// typed outcome (the CLI words it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SystemOutcome {
+    /// Savage Worlds.
+    SavageWorlds(crate::savage::SwOutcome),
+    /// Wrath & Glory, step by step.
+    WrathGlory(Vec<crate::wrath::WgStep>),
+    /// Witch Iron, step by step.
+    WitchIron(Vec<crate::witch::WiStep>),
+}
+
+/// A character, per system.
+// A campaign holds one system's characters only, so the variants' sizes never mix in one
+// Vec; boxing the larger would only add an indirection to the fold's hot path.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum CharacterState {
+    /// A HârnMaster character.
+    HarnMaster(HmCharacter),
+    /// A Savage Worlds character.
+    SavageWorlds(crate::savage::SwCharacter),
+    /// A Wrath & Glory character.
+    WrathGlory(crate::wrath::WgCharacter),
+    /// A Witch Iron character.
+    WitchIron(crate::witch::WiCharacter),
+}
+
+impl CharacterState {
+    /// Returns the character's id.
+    pub fn id(&self) -> CharacterId {
+        match self {
+            CharacterState::HarnMaster(c) => c.id,
+            CharacterState::SavageWorlds(c) => c.id,
+            CharacterState::WrathGlory(c) => c.id,
+            CharacterState::WitchIron(c) => c.id,
+        }
+    }
+
+    /// Returns the character's name.
+    pub fn name(&self) -> &str {
+        match self {
+            CharacterState::HarnMaster(c) => &c.name,
+            CharacterState::SavageWorlds(c) => &c.name,
+            CharacterState::WrathGlory(c) => &c.name,
+            CharacterState::WitchIron(c) => &c.name,
+        }
+    }
+
+    /// The sheet the character was added with (as changed since).
+    pub fn sheet(&self) -> SheetKind {
+        match self {
+            CharacterState::HarnMaster(c) => SheetKind::HarnMaster(c.sheet.clone()),
+            CharacterState::SavageWorlds(c) => SheetKind::SavageWorlds(c.sheet.clone()),
+            CharacterState::WrathGlory(c) => SheetKind::WrathGlory(c.sheet.clone()),
+            CharacterState::WitchIron(c) => SheetKind::WitchIron(c.sheet.clone()),
+        }
+    }
+
+    /// Returns the HârnMaster character, if this is one.
+    pub fn hm(&self) -> Option<&HmCharacter> {
+        match self {
+            CharacterState::HarnMaster(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Returns true if the character is dead.
+    pub fn dead(&self) -> bool {
+        match self {
+            CharacterState::HarnMaster(c) => c.dead(),
+            CharacterState::SavageWorlds(c) => c.death.is_some(),
+            CharacterState::WrathGlory(c) => c.death.is_some(),
+            CharacterState::WitchIron(c) => c.death.is_some(),
+        }
+    }
+}
+
+/// What of the campaign an event may read besides its characters and its system's settings.
+#[derive(Clone, Copy, Debug)]
+pub struct World {
+    /// The event's id (a strike's injury takes it).
+    pub event: EventId,
+    /// The event's place in the fold's total order.
+    pub order: crate::harnmaster::state::OrderKey,
+    /// The campaign time of the event.
+    pub now: CampaignTime,
+    /// The campaign clock before the event (the latest campaign time applied).
+    pub clock: CampaignTime,
+    /// Seconds per combat round.
+    pub round_seconds: i64,
+}
