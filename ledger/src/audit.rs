@@ -47,7 +47,7 @@ pub fn flags_for(
         return HashMap::new();
     }
     let mut out: HashMap<EventId, Vec<String>> = HashMap::new();
-    Ledger::derive(events, |_, env, fate| {
+    Ledger::derive_with(events, &rulings, |_, env, fate| {
         let Some(then) = recorded.get(&env.id) else {
             return;
         };
@@ -90,15 +90,14 @@ pub fn flags_for(
     out
 }
 
-/// The outcome of each event as it was recorded: the fold of the log up to it, with the
-/// rulings made by then. Snapshots are kept every `every` events.
+/// The outcome of each event `wanted` picks as it was recorded: the fold of the log up to
+/// it, with the rulings made by then. Snapshots are kept every `every` events.
 fn recorded(
     events: &[Envelope],
     every: usize,
     wanted: &impl Fn(&EventId) -> bool,
 ) -> HashMap<EventId, Fate> {
-    // The outcome of each event as it was recorded: the log up to it, with the rulings made
-    // by then. A ruling changes the record from the first event whose standing it changes
+    // A ruling changes the record from the first event whose standing it changes
     // (`first_change`); the state before that is the same under the rulings before and
     // after it, so the record is folded again from the latest snapshot at or before that
     // event, not from the start (which cost a long campaign's audit hours: one fold of the
