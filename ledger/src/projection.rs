@@ -16,7 +16,7 @@
 
 use crate::archive::filed;
 use crate::LedgerError;
-use leechbook_core::fold::{CharacterState, Ledger, FOLD_VERSION};
+use leechbook_core::fold::{CharacterState, Fates, Ledger, FOLD_VERSION};
 use leechbook_core::ids::CharacterId;
 use leechbook_store::codec::{
     decode_character, decode_fates, decode_ledger, encode_character, encode_fates, encode_ledger,
@@ -51,11 +51,18 @@ pub(crate) fn load(
     let Some(mut head) = head(log)? else {
         return Ok(None);
     };
-    match log.fates(None)?.map(|b| decode_fates(&b)) {
-        Some(Ok(fates)) => head.set_fates(fates),
-        _ => return Ok(None),
-    }
+    let Some(fates) = fates(log)? else {
+        return Ok(None);
+    };
+    head.set_fates(fates);
     with(log, head, ids)
+}
+
+/// What became of events (void, retracted, amended) as the projection keeps them apart from
+/// its head; None when there is none or it does not decode. (Whether the projection is
+/// current is the caller's to check.)
+pub(crate) fn fates(log: &impl ReadLog) -> Result<Option<Fates>, LedgerError> {
+    Ok(log.fates(None)?.and_then(|b| decode_fates(&b).ok()))
 }
 
 /// `head` holding the characters `ids` (every character when None) from the projection.

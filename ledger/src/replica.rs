@@ -8,8 +8,7 @@ use leechbook_core::ids::CharacterId;
 use leechbook_core::ruling::Ruling;
 use leechbook_core::time::CampaignTime;
 use leechbook_core::{Envelope, Event};
-use leechbook_store::codec::decode_fates;
-use leechbook_store::{OrderKey, ReadLog, Store};
+use leechbook_store::{OrderKey, Store};
 use std::path::Path;
 
 /// One device's ledger of a campaign.
@@ -91,7 +90,7 @@ impl Replica {
     pub fn fates(&self) -> Result<Fates, LedgerError> {
         let r = self.store.read()?;
         if projection::current(&r)? {
-            if let Some(Ok(fates)) = r.fates(None)?.map(|b| decode_fates(&b)) {
+            if let Some(fates) = projection::fates(&r)? {
                 return Ok(fates);
             }
         }
