@@ -12,6 +12,7 @@ use clap::Args;
 use leechbook_core::fold::{Applied, Fate, Ledger};
 use leechbook_core::harnmaster::state::HmCharacter;
 use leechbook_core::ids::{CharacterId, InjuryId};
+use leechbook_core::ruling::Rulings;
 use leechbook_core::time::DAY;
 use serde::Serialize;
 
@@ -91,6 +92,18 @@ impl Before {
     }
 }
 
+/// Whether `env` may be about the character `who`: it touches it, as recorded or as a
+/// ruling amended it, or it is its joining (the character's id is that event's). A story
+/// steps every other event untold.
+pub fn about(env: &leechbook_core::Envelope, rulings: &Rulings, who: CharacterId) -> bool {
+    env.event.touches(who)
+        || env.id.0 == who.0
+        || rulings
+            .amended
+            .get(&env.id)
+            .is_some_and(|(_, e, _)| e.touches(who))
+}
+
 /// Returns whether an applied event concerns `injury` of character `who`, given what the
 /// character held just before it.
 pub fn concerns(before: Before, who: CharacterId, applied: &Applied, injury: InjuryId) -> bool {
@@ -146,14 +159,7 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let mut entries = Vec::new();
     let mut samples: Vec<crate::plot::Sample> = Vec::new();
     leechbook_ledger::replay(&store, |ledger, env, rulings| {
-        // The character's own joining is about it too (its id is that event's).
-        let about = env.event.touches(who)
-            || env.id.0 == who.0
-            || rulings
-                .amended
-                .get(&env.id)
-                .is_some_and(|(_, e, _)| e.touches(who));
-        if !about {
+        if !about(env, rulings, who) {
             // Not about the character: stepped, never told.
             ledger.step(env, rulings, &mut |_, _, _| {});
             return;

@@ -2,7 +2,7 @@
 //! injury's state, from the strike to today.
 
 use super::find;
-use super::history::{concerns, Before};
+use super::history::{about, concerns, Before};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -112,12 +112,7 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     for env in &events {
         // What the chain reads of the character before an event is taken only before the
         // events that may concern it (see `Before`); every other event is stepped untold.
-        let maybe = env.event.touches(ch.id)
-            || rulings
-                .amended
-                .get(&env.id)
-                .is_some_and(|(_, amended, _)| amended.touches(ch.id));
-        let before = if maybe {
+        let before = if about(env, &rulings, ch.id) {
             Before::of(ledger.character(ch.id).and_then(CharacterState::hm), injury)
         } else {
             Before::default()
