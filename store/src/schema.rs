@@ -141,8 +141,8 @@ pub const MIGRATIONS: &[&str] = &[
     // partial index in the total order holds only those events (the campaign's creation
     // and the kinds `roster.*` and `ruling.*`, the only kinds between 'r' and 's'). Its
     // condition is a cheap comparison (a list of kinds, tried on every insert, cost more
-    // than the index it replaced) and the very text the reads begin with (`RARE_KINDS`),
-    // which SQLite needs to use it.
+    // than the index it replaced) and the very text the reads begin with (`ROSTER_KINDS`,
+    // `RULING_KINDS`), which SQLite needs to use it.
     r#"
     DROP INDEX IF EXISTS events_kind;
     CREATE INDEX events_rare ON events (clock, device, seq)
