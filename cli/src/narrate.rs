@@ -14,6 +14,7 @@ use leechbook_core::system::SystemOutcome;
 use leechbook_core::time::format_duration;
 use leechbook_core::{Envelope, Event};
 
+mod healing;
 mod savage;
 mod witch;
 mod wrath;
@@ -361,7 +362,7 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
             if let Some(t) = &outcome.test {
                 s.push_str(&format!(" {} vs EML{}: {}", t.roll, t.eml, t.level));
             }
-            s.push_str(&format!(" -> {}", outcome.summary));
+            s.push_str(&format!(" -> {}", healing::effect(&outcome.effect)));
             if forced(env) {
                 s.push_str(" [forced by the GM]");
             }

@@ -363,7 +363,16 @@ fn untreated_injuries_heal_as_cf_and_grievous_ones_are_grim() {
     );
     w.at = CampaignTime(DAY);
     let o = seq(&mut w, t, SeqRollKind::GrimShock, Some(id), 31).unwrap();
-    assert!(o.summary.contains("SHK 4+4+0 = 8 -> UNC"), "{}", o.summary);
+    assert_eq!(
+        o.effect,
+        Effect::Grim {
+            state: ShockState::Unconscious,
+            location_shock: 4,
+            level: 4,
+            modifier: 0
+        },
+        "SHK 4+4+0 = 8 -> UNC"
+    );
     assert_eq!(w.hm(t).shock, ShockState::Unconscious);
 }
 
@@ -527,7 +536,7 @@ fn the_random_period_option_rolls_d3_plus_3_days() {
         "the period is rolled first"
     );
     let o = seq(&mut w, t, SeqRollKind::HealingPeriod, Some(id), 2).unwrap();
-    assert!(o.summary.contains("5 days"), "{}", o.summary);
+    assert_eq!(o.effect, Effect::Period(2), "d3 2: 5 days");
     assert_eq!(w.hm(t).injuries[0].heal.next_healing, CampaignTime(5 * DAY));
     let mut w2 = World::new();
     opt(&mut w2, "random-healing-period", true);
@@ -632,9 +641,16 @@ fn amputating_an_infected_limb_defeats_the_infection() {
         Applied::Heal { outcome, .. } => {
             // AMP on the frost G column: S leaves an S3 edge injury; DEX counts for AMP.
             assert!(
-                outcome.summary.contains("amputated, leaving S3E"),
-                "{}",
-                outcome.summary
+                matches!(
+                    outcome.effect,
+                    Effect::Treated {
+                        amputated: Some(3),
+                        kind: TreatmentKind::Amputation,
+                        ..
+                    }
+                ),
+                "amputated, leaving S3E: {:?}",
+                outcome.effect
             );
             assert!(outcome
                 .eml_parts

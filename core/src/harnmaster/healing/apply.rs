@@ -38,7 +38,7 @@ pub(crate) fn set_minor_and_healed(inj: &mut Injury, at: CampaignTime) {
 pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &TreatmentTable) {
     let at = ctx.at;
     match &out.effect {
-        Effect::BloodLoss { points } => {
+        Effect::BloodLoss { points, .. } => {
             if ch.blood_loss == 0 && *points > 0 {
                 ch.next_regeneration = Some(at.plus(10 * DAY));
             }
@@ -91,7 +91,9 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
             }
             bleeding_check(ch, ctx);
         }
-        Effect::Treated(treated, amputated) => {
+        Effect::Treated {
+            treated, amputated, ..
+        } => {
             let id = out.injury;
             if let Some(inj) = injury_mut(ch, id) {
                 inj.heal.treatment = Some((**treated).clone());
@@ -142,7 +144,9 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                 }
             }
         }
-        Effect::Healing { by, infect, period } => {
+        Effect::Healing {
+            by, infect, period, ..
+        } => {
             let days = match period {
                 Some(d3) => i64::from(*d3) + 3,
                 None => 5,
@@ -172,7 +176,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                 inj.heal.next_healing = inj.inflicted_at.plus((i64::from(*d3) + 3) * DAY);
             }
         }
-        Effect::Regeneration { by, skip } => {
+        Effect::Regeneration { by, skip, .. } => {
             ch.blood_loss = ch.blood_loss.saturating_sub(*by);
             ch.next_regeneration = if ch.blood_loss == 0 {
                 None
@@ -181,7 +185,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                     .map(|due| due.plus(if *skip { 20 } else { 10 } * DAY))
             };
         }
-        Effect::Infection { by } => {
+        Effect::Infection { by, .. } => {
             if let Some(inf) = ch.infection.as_mut() {
                 inf.healing_rate += by;
                 inf.next_roll = inf.next_roll.plus(DAY);
@@ -193,7 +197,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                 }
             }
         }
-        Effect::ExtendedShock { by } => {
+        Effect::ExtendedShock { by, .. } => {
             if let Some(es) = ch.extended_shock.as_mut() {
                 es.healing_rate += by;
                 es.next_roll = es.next_roll.plus(4 * HOUR);
@@ -211,7 +215,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                 }
             }
         }
-        Effect::Coma { by } => {
+        Effect::Coma { by, .. } => {
             if let Some(c) = ch.coma.as_mut() {
                 c.healing_rate = (c.healing_rate + by).max(1);
                 c.next_roll = c.next_roll.plus(10 * DAY);
@@ -226,7 +230,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                 }
             }
         }
-        Effect::Grim { state } => {
+        Effect::Grim { state, .. } => {
             if let Some(inj) = injury_mut(ch, out.injury) {
                 inj.heal.next_grim = inj.heal.next_grim.plus(DAY);
             }
@@ -247,7 +251,9 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                 }
             }
         }
-        Effect::Attend(what, bonus) => match what {
+        Effect::Attend {
+            condition, bonus, ..
+        } => match condition {
             Attended::ExtendedShock => {
                 ch.extended_shock_bonus = ch.extended_shock_bonus.max(*bonus)
             }

@@ -152,7 +152,8 @@ pub struct HealerAttends {
     pub bonus: i32,
 }
 
-/// What a Healing Sequence event did, for narration and history.
+/// What a Healing Sequence event did, for narration and history: numbers and results, no
+/// prose (the CLI words it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HealOutcome {
     /// The injury concerned, if one.
@@ -161,48 +162,116 @@ pub struct HealOutcome {
     pub test: Option<TestResult>,
     /// How the EML was made.
     pub eml_parts: Vec<EmlPart>,
-    /// What happened, in words.
-    pub summary: String,
-    /// Changes to apply.
-    pub(crate) effect: Effect,
+    /// What the roll or decision does to the character, as the fold applies it, with the
+    /// figures from before it that its telling needs.
+    pub effect: Effect,
 }
 
+/// What a Healing Sequence roll or decision does, by step.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) enum Effect {
+pub enum Effect {
+    /// Step 1, a Blood Loss Advance Roll: `points` BP lost, `total` BP after it; `stops`: the
+    /// bleeding stops with this roll (a staunch succeeded before it).
     BloodLoss {
+        /// Blood Loss Points lost.
         points: u8,
-    },
-    Stoppage {
-        bonus: i32,
+        /// The character's Blood Loss Points after the roll.
+        total: u8,
+        /// The bleeding stops with this roll.
         stops: bool,
+    },
+    /// Step 1, a Blood Stoppage Roll.
+    Stoppage {
+        /// The bonus to the next staunch (+10 on a failure).
+        bonus: i32,
+        /// The bleeding stops after one more Blood Loss Advance Roll.
+        stops: bool,
+        /// The bleeding stops now.
         now: bool,
+        /// The stoppage was by cauterisation.
         cauterise: bool,
     },
-    Treated(Box<Treated>, Option<u8>),
+    /// Step 5, a Treatment Roll: the row that applies, and the level an amputation leaves.
+    Treated {
+        /// The treatment as it applies to the injury.
+        treated: Box<Treated>,
+        /// The new edge injury's level, when the treatment amputates.
+        amputated: Option<u8>,
+        /// The treatment given.
+        kind: TreatmentKind,
+        /// How long it takes, in minutes.
+        minutes: i64,
+    },
+    /// Step 6, a Healing Roll: the injury heals `by` levels from `level`.
     Healing {
+        /// Levels healed (0-2).
         by: u8,
+        /// The injury becomes infected (a CF on an infection-marked injury).
         infect: bool,
+        /// The d3 of a d3+3-day period, when the injury heals on one.
         period: Option<u16>,
+        /// The injury's level before the roll.
+        level: u8,
+        /// The injury's aspect.
+        aspect: Aspect,
     },
+    /// The d3 of a d3+3-day healing period.
     Period(u16),
+    /// Blood regeneration (step 1): `by` BP regenerated, `left` after it; `skip`: none this
+    /// period or the next.
     Regeneration {
+        /// Blood Loss Points regenerated.
         by: u8,
+        /// A CF: no regeneration this period or the next.
         skip: bool,
+        /// Blood Loss Points left.
+        left: u8,
     },
+    /// Step 7, an infection course roll: its HR moves `by` from `from`.
     Infection {
+        /// The change to the infection's HR.
         by: i32,
+        /// The infection's HR before the roll.
+        from: i32,
     },
+    /// Step 2, an Extended Shock course roll: its HR moves `by` from `from`.
     ExtendedShock {
+        /// The change to the HR.
         by: i32,
+        /// The HR before the roll.
+        from: i32,
     },
+    /// Step 3, a coma course roll: its HR moves `by` from `from` (never below 1).
     Coma {
+        /// The change to the HR.
         by: i32,
+        /// The HR before the roll.
+        from: i32,
     },
+    /// A grim wound's daily Shock Roll: the Shock Index `location_shock + level + modifier`
+    /// and the state it gives.
     Grim {
+        /// The shock state after the roll.
         state: ShockState,
+        /// The location's shock value.
+        location_shock: u8,
+        /// The injury's level.
+        level: u8,
+        /// The test's modifier to the Shock Index.
+        modifier: i32,
     },
+    /// The Serious-injury aggravation option: `worse` costs the injury 1 HR.
     Aggravation {
+        /// The injury is aggravated.
         worse: bool,
     },
-    Attend(Attended, i32),
+    /// A healer attends a condition, for a bonus to its course rolls.
+    Attend {
+        /// What the healer attends to.
+        condition: Attended,
+        /// The bonus.
+        bonus: i32,
+        /// The healer.
+        healer: String,
+    },
 }

@@ -159,21 +159,6 @@ pub fn grim(inj: &Injury) -> bool {
                 .is_none_or(|t| t.level == SuccessLevel::CF))
 }
 
-pub(crate) fn level_change(inj: &Injury, by: u8) -> String {
-    let to = inj.level.saturating_sub(by);
-    if to == 0 {
-        format!("{} heals", inj.code())
-    } else {
-        format!(
-            "{} -> {}{}{}",
-            inj.code(),
-            Severity::of_level(to).letter(),
-            to,
-            inj.aspect.letter()
-        )
-    }
-}
-
 pub(crate) fn shift(test: &TestResult) -> i32 {
     match test.level {
         SuccessLevel::CF => -2,

@@ -15,11 +15,10 @@ pub fn check_seq(
         return Err(not_owed(ch, "roll", "they are dead"));
     }
     let now = ctx.at;
-    let out = |injury, test, eml_parts, summary, effect| HealOutcome {
+    let out = |injury, test, eml_parts, effect| HealOutcome {
         injury,
         test,
         eml_parts,
-        summary,
         effect,
     };
     match r.kind {
@@ -54,21 +53,15 @@ pub fn check_seq(
                 SuccessLevel::S => 1,
                 SuccessLevel::CS => 0,
             };
-            let summary = format!(
-                "{points} BP (total {}){}",
-                ch.blood_loss + points,
-                if inj.heal.stops_after_next_loss {
-                    "; the bleeding stops"
-                } else {
-                    ""
-                }
-            );
             Ok(out(
                 Some(inj.id),
                 Some(test),
                 parts,
-                summary,
-                Effect::BloodLoss { points },
+                Effect::BloodLoss {
+                    points,
+                    total: ch.blood_loss.saturating_add(points),
+                    stops: inj.heal.stops_after_next_loss,
+                },
             ))
         }
         SeqRollKind::Healing => {
@@ -123,22 +116,16 @@ pub fn check_seq(
             let infect = test.level == SuccessLevel::CF
                 && marks(&inj, table).infection
                 && ch.infection.is_none();
-            let summary = if by > 0 {
-                level_change(&inj, by)
-            } else if infect {
-                "no healing; the injury is infected".into()
-            } else {
-                "no healing this period".into()
-            };
             Ok(out(
                 Some(inj.id),
                 Some(test),
                 parts,
-                summary,
                 Effect::Healing {
                     by,
                     infect,
                     period: r.period,
+                    level: inj.level,
+                    aspect: inj.aspect,
                 },
             ))
         }
@@ -165,13 +152,7 @@ pub fn check_seq(
                     r.roll
                 )));
             }
-            Ok(out(
-                Some(inj.id),
-                None,
-                vec![],
-                format!("d3 {} -> the healing period is {} days", r.roll, r.roll + 3),
-                Effect::Period(r.roll),
-            ))
+            Ok(out(Some(inj.id), None, vec![], Effect::Period(r.roll)))
         }
         SeqRollKind::BloodRegeneration => {
             let due = ch
@@ -200,20 +181,15 @@ pub fn check_seq(
                 SuccessLevel::F => (0, false),
                 SuccessLevel::CF => (0, true),
             };
-            let summary = match (by, skip) {
-                (0, true) => "no regeneration this period or the next".to_string(),
-                (0, false) => "no regeneration".to_string(),
-                (n, _) => format!(
-                    "{n} BP regenerated ({} left)",
-                    ch.blood_loss.saturating_sub(n)
-                ),
-            };
             Ok(out(
                 None,
                 Some(test),
                 parts,
-                summary,
-                Effect::Regeneration { by, skip },
+                Effect::Regeneration {
+                    by,
+                    skip,
+                    left: ch.blood_loss.saturating_sub(by),
+                },
             ))
         }
         SeqRollKind::Infection => {
@@ -229,21 +205,14 @@ pub fn check_seq(
                 parts.push(part("healer", ch.infection_bonus));
             }
             let test = d100_test(eml_of(&parts), r.roll);
-            let by = shift(&test);
-            let hr = inf.healing_rate + by;
-            let summary = if hr <= 0 {
-                "the infection kills".to_string()
-            } else if hr >= 6 {
-                format!("infection HR{hr}: the infection is defeated")
-            } else {
-                format!("infection HR{} -> HR{hr}", inf.healing_rate)
-            };
             Ok(out(
                 Some(inf.injury),
                 Some(test),
                 parts,
-                summary,
-                Effect::Infection { by },
+                Effect::Infection {
+                    by: shift(&test),
+                    from: inf.healing_rate,
+                },
             ))
         }
         SeqRollKind::ExtendedShock => {
@@ -272,21 +241,14 @@ pub fn check_seq(
                 parts.push(part("healer", ch.extended_shock_bonus));
             }
             let test = d100_test(eml_of(&parts), r.roll);
-            let by = shift(&test);
-            let hr = es.healing_rate + by;
-            let summary = if hr <= 0 {
-                "Extended Shock kills".to_string()
-            } else if hr >= 6 {
-                format!("HR{hr}: recovered from Extended Shock")
-            } else {
-                format!("HR{} -> HR{hr}", es.healing_rate)
-            };
             Ok(out(
                 None,
                 Some(test),
                 parts,
-                summary,
-                Effect::ExtendedShock { by },
+                Effect::ExtendedShock {
+                    by: shift(&test),
+                    from: es.healing_rate,
+                },
             ))
         }
         SeqRollKind::Coma => {
@@ -305,14 +267,15 @@ pub fn check_seq(
                 parts.push(part("unsheltered", -20));
             }
             let test = d100_test(eml_of(&parts), r.roll);
-            let by = shift(&test);
-            let hr = (coma.healing_rate + by).max(1);
-            let summary = if hr >= 6 {
-                format!("HR{hr}: the coma ends")
-            } else {
-                format!("coma HR{} -> HR{hr}", coma.healing_rate)
-            };
-            Ok(out(None, Some(test), parts, summary, Effect::Coma { by }))
+            Ok(out(
+                None,
+                Some(test),
+                parts,
+                Effect::Coma {
+                    by: shift(&test),
+                    from: coma.healing_rate,
+                },
+            ))
         }
         SeqRollKind::GrimShock => {
             let inj = injury(ch, r.injury, "grim wound Shock Roll")?;
@@ -338,23 +301,19 @@ pub fn check_seq(
                 parts.push(part("fatigue", -ch.fatigue()));
             }
             let test = d100_test(eml_of(&parts), r.roll);
-            let index = i32::from(inj.location_shock)
-                + i32::from(inj.level)
-                + crate::harnmaster::injury::shock_modifier(test.level);
+            let modifier = crate::harnmaster::injury::shock_modifier(test.level);
+            let index = i32::from(inj.location_shock) + i32::from(inj.level) + modifier;
             let state = ch.shock.escalate(ShockState::of_index(index));
-            let summary = format!(
-                "SHK {}+{}{:+} = {index} -> {}",
-                inj.location_shock,
-                inj.level,
-                crate::harnmaster::injury::shock_modifier(test.level),
-                state
-            );
             Ok(out(
                 Some(inj.id),
                 Some(test),
                 parts,
-                summary,
-                Effect::Grim { state },
+                Effect::Grim {
+                    state,
+                    location_shock: inj.location_shock,
+                    level: inj.level,
+                    modifier,
+                },
             ))
         }
         SeqRollKind::Aggravation => {
@@ -375,16 +334,10 @@ pub fn check_seq(
             }
             let test = d100_test(eml_of(&parts), r.roll);
             let worse = !test.level.is_success();
-            let summary = if worse {
-                "aggravated: HR -1".into()
-            } else {
-                "not aggravated".into()
-            };
             Ok(out(
                 Some(inj.id),
                 Some(test),
                 parts,
-                summary,
                 Effect::Aggravation { worse },
             ))
         }
@@ -407,7 +360,10 @@ pub fn check_attends(ch: &HmCharacter, a: &HealerAttends) -> Result<HealOutcome,
         injury: None,
         test: None,
         eml_parts: vec![],
-        summary: format!("{} attends: +{}", a.healer, a.bonus),
-        effect: Effect::Attend(a.condition, a.bonus),
+        effect: Effect::Attend {
+            condition: a.condition,
+            bonus: a.bonus,
+            healer: a.healer.clone(),
+        },
     })
 }

@@ -49,27 +49,16 @@ pub fn check_stoppage(
         parts.push(part("other bleeders", -10 * i32::from(b.other_bleeders)));
     }
     let test = d100_test(eml_of(&parts), b.roll);
-    let (bonus, stops, now_, summary) = match test.level {
-        SuccessLevel::CF => (0, false, false, "bleeding continues"),
-        SuccessLevel::F => (
-            10,
-            false,
-            false,
-            "bleeding continues (+10 to the next staunch)",
-        ),
-        SuccessLevel::S => (
-            0,
-            true,
-            false,
-            "bleeding stops after one more blood loss roll",
-        ),
-        SuccessLevel::CS => (0, false, true, "bleeding stopped"),
+    let (bonus, stops, now_) = match test.level {
+        SuccessLevel::CF => (0, false, false),
+        SuccessLevel::F => (10, false, false),
+        SuccessLevel::S => (0, true, false),
+        SuccessLevel::CS => (0, false, true),
     };
     Ok(HealOutcome {
         injury: Some(inj.id),
         test: Some(test),
         eml_parts: parts,
-        summary: summary.into(),
         effect: Effect::Stoppage {
             bonus,
             stops,
@@ -219,34 +208,12 @@ pub fn check_treatment(
         CellResult::Amputated(l) => Some(l),
         _ => None,
     };
-    let mut summary = match cell.result {
-        CellResult::Hr(h) => format!("{} ({}): HR{h}", kind.code(), level),
-        CellResult::Heal => format!("{} ({}): healed", kind.code(), level),
-        CellResult::Amputated(l) => format!(
-            "{} ({}): amputated, leaving {}{}E",
-            kind.code(),
-            level,
-            Severity::of_level(l).letter(),
-            l
-        ),
-    };
-    for (on, what) in [
-        (cell.infection, "chance of infection"),
-        (cell.permanent, "chance of permanent impairment"),
-        (cell.bleeder, "a bleeder"),
-    ] {
-        if on {
-            summary.push_str(&format!(", {what}"));
-        }
-    }
-    summary.push_str(&format!(" (takes {} min)", kind.minutes(inj.level)));
     Ok(HealOutcome {
         injury: Some(inj.id),
         test: Some(test),
         eml_parts: parts,
-        summary,
-        effect: Effect::Treated(
-            Box::new(Treated {
+        effect: Effect::Treated {
+            treated: Box::new(Treated {
                 level,
                 cell,
                 healers,
@@ -255,6 +222,8 @@ pub fn check_treatment(
                 at: now,
             }),
             amputated,
-        ),
+            kind,
+            minutes: kind.minutes(inj.level),
+        },
     })
 }
