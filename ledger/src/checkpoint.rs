@@ -14,7 +14,7 @@ use leechbook_core::ids::CharacterId;
 use leechbook_core::ids::EventId;
 use leechbook_core::ruling::Rulings;
 use leechbook_core::Envelope;
-use leechbook_store::{OrderKey, ReadLog, Snapshot, SnapshotHead, WriteLog, Writer};
+use leechbook_store::{OrderKey, ReadLog, Snapshot, SnapshotHead, WriteLog};
 use std::collections::HashMap;
 
 /// How many events apart the write path keeps checkpoints of the folded state.
@@ -392,7 +392,7 @@ pub fn state_for_upto(
 /// and the checkpoint of it. A cache: failing to keep one is no error (the next recording
 /// keeps it), and never fails the recording. `whole`: the ledger is the whole record (every
 /// character and what became of events), as a write of the whole projection has it.
-pub(crate) fn keep_checkpoint(w: &Writer<'_>, last: OrderKey, ledger: &Ledger, whole: bool) {
+pub(crate) fn keep_checkpoint(w: &mut impl WriteLog, last: OrderKey, ledger: &Ledger, whole: bool) {
     // Rows are never deleted, so the last row is the number of events (and costs no scan).
     let Ok(position) = w.last_row().map(|r| r as u64) else {
         return;
@@ -411,7 +411,7 @@ pub(crate) fn keep_checkpoint(w: &Writer<'_>, last: OrderKey, ledger: &Ledger, w
     let ledger = if whole {
         ledger
     } else {
-        match crate::projection::load(w, None) {
+        match crate::projection::load(&*w, None) {
             Ok(Some(l)) => {
                 read = l;
                 &read
@@ -423,7 +423,11 @@ pub(crate) fn keep_checkpoint(w: &Writer<'_>, last: OrderKey, ledger: &Ledger, w
     if w.save_checkpoint(&c.snapshot, &c.entries).is_ok()
         && w.put_fates(Some(position), &c.fates).is_ok()
     {
-        let _ = w.thin_snapshots(snapshots_kept);
+        let positions: Vec<u64> = heads.iter().map(|h| h.position).chain([position]).collect();
+        let kept = snapshots_kept(&positions);
+        for p in positions.into_iter().filter(|p| !kept.contains(p)) {
+            let _ = w.drop_snapshot(p);
+        }
     }
 }
 

@@ -21,7 +21,7 @@ use leechbook_core::ids::CharacterId;
 use leechbook_store::codec::{
     decode_character, decode_fates, decode_ledger, encode_character, encode_fates, encode_ledger,
 };
-use leechbook_store::{OrderKey, ReadLog, Writer};
+use leechbook_store::{OrderKey, ReadLog, WriteLog};
 use std::ops::Bound;
 
 /// Whether the projection holds the log as it stands.
@@ -104,7 +104,11 @@ pub(crate) enum Cover {
 /// Writes `ledger` (the state after the events just appended) into the projection in the
 /// writer's transaction, with the archive's records it filed: the head and the characters
 /// it holds; [`Cover::Whole`] drops the others first (it must then hold every character).
-pub(crate) fn write(w: &Writer<'_>, ledger: &Ledger, cover: Cover) -> Result<(), LedgerError> {
+pub(crate) fn write(
+    w: &mut impl WriteLog,
+    ledger: &Ledger,
+    cover: Cover,
+) -> Result<(), LedgerError> {
     let (whole, rows, rewrite) = match cover {
         Cover::Held(first) => (false, filed(ledger, Bound::Included(first)), None),
         Cover::Whole(base) => (
@@ -126,11 +130,12 @@ pub(crate) fn write(w: &Writer<'_>, ledger: &Ledger, cover: Cover) -> Result<(),
     if whole {
         w.put_fates(None, &encode_fates(&fates))?;
     }
+    let last = w.last_row()?;
     w.put_projection(
         &encode_ledger(&head),
         &characters,
         whole,
-        (w.last_row()?, FOLD_VERSION),
+        (last, FOLD_VERSION),
     )?;
     Ok(())
 }

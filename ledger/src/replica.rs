@@ -8,12 +8,14 @@ use leechbook_core::ids::CharacterId;
 use leechbook_core::ruling::Ruling;
 use leechbook_core::time::CampaignTime;
 use leechbook_core::{Envelope, Event};
-use leechbook_store::{OrderKey, Store};
+use leechbook_store::{Log, OrderKey, Store, Transaction};
 use std::path::Path;
 
-/// One device's ledger of a campaign.
-pub struct Replica {
-    store: Store,
+/// One device's ledger of a campaign, kept in a [`Log`]: a SQLite file ([`Store`], the
+/// default) or memory ([`leechbook_store::memory::MemoryLog`]). Every service works the same
+/// on either; `ledger/tests/replica.rs` runs them on both.
+pub struct Replica<L: Log = Store> {
+    store: L,
 }
 
 /// What recording an event did: the state after it, the event as appended, and what it did.
@@ -26,31 +28,33 @@ pub struct Recorded {
     pub applied: Applied,
 }
 
-impl Replica {
+impl Replica<Store> {
     /// Opens the ledger at `path`.
     pub fn open(path: &Path) -> Result<Replica, LedgerError> {
         Ok(Replica {
             store: Store::open(path)?,
         })
     }
+}
 
+impl<L: Log> Replica<L> {
     /// A replica over an open store.
-    pub fn from_store(store: Store) -> Replica {
+    pub fn from_store(store: L) -> Replica<L> {
         Replica { store }
     }
 
     /// The store underneath (for the services that are the store's own: sync, devices).
-    pub fn store(&self) -> &Store {
+    pub fn store(&self) -> &L {
         &self.store
     }
 
     /// The store underneath, to write to.
-    pub fn store_mut(&mut self) -> &mut Store {
+    pub fn store_mut(&mut self) -> &mut L {
         &mut self.store
     }
 
     /// Gives the store back.
-    pub fn into_store(self) -> Store {
+    pub fn into_store(self) -> L {
         self.store
     }
 
@@ -223,8 +227,8 @@ impl Replica {
             Some(from) => Cover::Whole(from),
             None => Cover::Held(first.order_key()),
         };
-        projection::write(&w, &ledger, cover)?;
-        keep_checkpoint(&w, last.order_key(), &ledger, whole.is_some());
+        projection::write(&mut w, &ledger, cover)?;
+        keep_checkpoint(&mut w, last.order_key(), &ledger, whole.is_some());
         w.commit().map_err(LedgerError::from)?;
         Ok((ledger, done))
     }
@@ -239,12 +243,12 @@ impl Replica {
     /// a ledger made before projections): folds from the latest checkpoint and writes it
     /// whole. Nothing to do when it is current.
     pub fn refresh(&mut self) -> Result<(), LedgerError> {
-        let w = self.store.write()?;
+        let mut w = self.store.write()?;
         if projection::current(&w)? {
             return Ok(());
         }
         let (ledger, from) = fold_latest_after(&w, None)?;
-        projection::write(&w, &ledger, Cover::Whole(from.map(|h| h.last)))?;
+        projection::write(&mut w, &ledger, Cover::Whole(from.map(|h| h.last)))?;
         w.commit()?;
         Ok(())
     }

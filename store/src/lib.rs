@@ -16,15 +16,16 @@
 pub mod codec;
 pub mod memory;
 pub mod schema;
+mod through;
+
+pub use through::ReadThrough;
 
 use chrono::{DateTime, TimeZone, Utc};
 use codec::CodecError;
 use leechbook_core::ids::{CampaignId, CharacterId, DeviceId, EventId};
 use leechbook_core::time::CampaignTime;
 use leechbook_core::{Envelope, Event, SCHEMA_VERSION};
-use rusqlite::{
-    params, Connection, OpenFlags, OptionalExtension, Transaction, TransactionBehavior,
-};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBehavior};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use uuid::Uuid;
@@ -387,44 +388,8 @@ impl Store {
     /// Appends envelopes made elsewhere (an import) in one transaction; events already in the
     /// log are skipped. Returns how many were new. All or nothing.
     pub fn import(&mut self, envelopes: &[Envelope]) -> Result<usize, StoreError> {
-        let w = self.write()?;
-        let mut added = 0;
-        {
-            // One statement and one payload buffer for the batch (a bulk append's hot path).
-            let mut stmt = w.tx.prepare_cached(insert_sql(true))?;
-            let mut payload = Vec::new();
-            for env in envelopes {
-                if env.campaign != w.campaign {
-                    return Err(StoreError::ForeignEvent {
-                        id: env.id,
-                        campaign: env.campaign,
-                    });
-                }
-                invalidate_for(&w.tx, env, false)?;
-                // A known id is skipped; another event under a number the log holds fails
-                // the (device, seq) constraint, and is never dropped silently: the clash is
-                // named. (Looked up only then: a lookup per event cost a tenth of a bulk
-                // import.)
-                match insert_with(&mut stmt, env, &mut payload) {
-                    Ok(n) => added += n,
-                    Err(e) => {
-                        return Err(match w.event_at(env.device, env.seq)? {
-                            Some(held) if held != env.id => StoreError::SeqClash {
-                                device: env.device,
-                                seq: env.seq,
-                                held,
-                                incoming: env.id,
-                            },
-                            _ => e,
-                        })
-                    }
-                }
-            }
-        }
-        // Everything after the earliest event of the batch is stale: one statement for all.
-        if let Some(first) = envelopes.iter().min_by_key(|e| e.order_key()) {
-            invalidate_for(&w.tx, first, true)?;
-        }
+        let mut w = self.write()?;
+        let added = w.import(envelopes)?;
         w.commit()?;
         Ok(added)
     }
@@ -762,6 +727,107 @@ pub trait WriteLog: ReadLog {
         rows: &[ArchiveRow],
         rewrite: Option<Option<OrderKey>>,
     ) -> Result<(), StoreError>;
+}
+
+/// A write transaction on a log: its reads see its writes; [`Transaction::commit`] keeps
+/// them all, and dropping it keeps none. What a replica records through, whatever the store.
+pub trait Transaction: WriteLog {
+    /// Makes the envelope of a new local event: a fresh id, the device's next sequence
+    /// number, a Lamport clock one past every clock in the log, and the device's signature.
+    fn prepare(
+        &mut self,
+        event: Event,
+        at: CampaignTime,
+        wall: DateTime<Utc>,
+    ) -> Result<Envelope, StoreError>;
+    /// Appends a prepared envelope, dropping the checkpoints it makes stale (from a ruling's
+    /// target on, and from the event itself on).
+    fn append(&mut self, env: &Envelope) -> Result<(), StoreError>;
+    /// Keeps everything written.
+    fn commit(self) -> Result<(), StoreError>;
+}
+
+/// A campaign's log as a replica keeps it: consistent reads, and one write transaction at a
+/// time. [`Store`] keeps it in SQLite, [`memory::MemoryLog`] in memory.
+pub trait Log: WriteLog {
+    /// A consistent view for several reads.
+    type Reader<'a>: ReadLog
+    where
+        Self: 'a;
+    /// The write lock.
+    type Writer<'a>: Transaction
+    where
+        Self: 'a;
+    /// A consistent view of the log for several reads.
+    fn read(&self) -> Result<Self::Reader<'_>, StoreError>;
+    /// Takes the write lock.
+    fn write(&mut self) -> Result<Self::Writer<'_>, StoreError>;
+}
+
+impl Log for Store {
+    type Reader<'a> = Reader<'a>;
+    type Writer<'a> = Writer<'a>;
+    fn read(&self) -> Result<Reader<'_>, StoreError> {
+        Store::read(self)
+    }
+    fn write(&mut self) -> Result<Writer<'_>, StoreError> {
+        Store::write(self)
+    }
+}
+
+impl Transaction for Writer<'_> {
+    fn prepare(
+        &mut self,
+        event: Event,
+        at: CampaignTime,
+        wall: DateTime<Utc>,
+    ) -> Result<Envelope, StoreError> {
+        Writer::prepare(self, event, at, wall)
+    }
+    fn append(&mut self, env: &Envelope) -> Result<(), StoreError> {
+        Writer::append(self, env)
+    }
+    fn commit(self) -> Result<(), StoreError> {
+        Writer::commit(self)
+    }
+}
+
+impl WriteLog for Writer<'_> {
+    fn import(&mut self, envelopes: &[Envelope]) -> Result<usize, StoreError> {
+        Writer::import(self, envelopes)
+    }
+    fn save_snapshot(&mut self, s: &Snapshot) -> Result<(), StoreError> {
+        save_snapshot_on(&self.tx, s)
+    }
+    fn drop_snapshot(&mut self, position: u64) -> Result<(), StoreError> {
+        Writer::drop_snapshot(self, position)
+    }
+    fn save_checkpoint(
+        &mut self,
+        s: &Snapshot,
+        characters: &[(CharacterId, Vec<u8>)],
+    ) -> Result<(), StoreError> {
+        Writer::save_checkpoint(self, s, characters)
+    }
+    fn put_projection(
+        &mut self,
+        head: &[u8],
+        characters: &[(CharacterId, Vec<u8>)],
+        whole: bool,
+        mark: (i64, u32),
+    ) -> Result<(), StoreError> {
+        Writer::put_projection(self, head, characters, whole, mark)
+    }
+    fn put_fates(&mut self, checkpoint: Option<u64>, payload: &[u8]) -> Result<(), StoreError> {
+        Writer::put_fates(self, checkpoint, payload)
+    }
+    fn put_archive(
+        &mut self,
+        rows: &[ArchiveRow],
+        rewrite: Option<Option<OrderKey>>,
+    ) -> Result<(), StoreError> {
+        Writer::put_archive(self, rows, rewrite)
+    }
 }
 
 impl WriteLog for Store {
@@ -1450,13 +1516,13 @@ fn invalidate_from(conn: &Connection, key: (i64, &[u8], i64)) -> Result<(), Stor
 /// it stood at the first, whatever another process commits meanwhile (a state read from the
 /// projection's mark, head and entries is never torn). Dropping it ends the transaction.
 pub struct Reader<'a> {
-    tx: Transaction<'a>,
+    tx: rusqlite::Transaction<'a>,
 }
 
 /// The write lock on a ledger: a `BEGIN IMMEDIATE` transaction. Read the log, prepare events,
 /// append them, then [`commit`](Writer::commit); dropping the writer rolls everything back.
 pub struct Writer<'a> {
-    tx: Transaction<'a>,
+    tx: rusqlite::Transaction<'a>,
     device: DeviceId,
     campaign: CampaignId,
     key: &'a ed25519_dalek::SigningKey,
@@ -1494,19 +1560,6 @@ impl Writer<'_> {
             "DELETE FROM snapshots WHERE position = ?1",
             [position as i64],
         )?;
-        Ok(())
-    }
-
-    /// Thins the snapshots out in this transaction: keeps those at the positions `keep`
-    /// picks from all of them.
-    pub fn thin_snapshots(&self, keep: impl Fn(&[u64]) -> Vec<u64>) -> Result<(), StoreError> {
-        let positions: Vec<u64> = self.snapshot_heads()?.iter().map(|h| h.position).collect();
-        let kept = keep(&positions);
-        for p in positions {
-            if !kept.contains(&p) {
-                self.drop_snapshot(p)?;
-            }
-        }
         Ok(())
     }
 
@@ -1645,6 +1698,50 @@ impl Writer<'_> {
         };
         codec::sign(&mut env, self.key);
         Ok(env)
+    }
+
+    /// Adds envelopes made elsewhere (an import) in this transaction; events already in the
+    /// log are skipped. Returns how many were new.
+    pub fn import(&mut self, envelopes: &[Envelope]) -> Result<usize, StoreError> {
+        let w = self;
+        let mut added = 0;
+        {
+            // One statement and one payload buffer for the batch (a bulk append's hot path).
+            let mut stmt = w.tx.prepare_cached(insert_sql(true))?;
+            let mut payload = Vec::new();
+            for env in envelopes {
+                if env.campaign != w.campaign {
+                    return Err(StoreError::ForeignEvent {
+                        id: env.id,
+                        campaign: env.campaign,
+                    });
+                }
+                invalidate_for(&w.tx, env, false)?;
+                // A known id is skipped; another event under a number the log holds fails
+                // the (device, seq) constraint, and is never dropped silently: the clash is
+                // named. (Looked up only then: a lookup per event cost a tenth of a bulk
+                // import.)
+                match insert_with(&mut stmt, env, &mut payload) {
+                    Ok(n) => added += n,
+                    Err(e) => {
+                        return Err(match w.event_at(env.device, env.seq)? {
+                            Some(held) if held != env.id => StoreError::SeqClash {
+                                device: env.device,
+                                seq: env.seq,
+                                held,
+                                incoming: env.id,
+                            },
+                            _ => e,
+                        })
+                    }
+                }
+            }
+        }
+        // Everything after the earliest event of the batch is stale: one statement for all.
+        if let Some(first) = envelopes.iter().min_by_key(|e| e.order_key()) {
+            invalidate_for(&w.tx, first, true)?;
+        }
+        Ok(added)
     }
 
     /// Appends a prepared envelope.

@@ -3,16 +3,24 @@
 //! against both (`store/tests/conformance.rs`); for tests, and for anything that wants a
 //! ledger without a file.
 
-use crate::{ArchiveRow, OrderKey, ReadLog, Snapshot, SnapshotHead, StoreError, Tail, WriteLog};
+use crate::{
+    ArchiveRow, Log, OrderKey, ReadLog, ReadThrough, Snapshot, SnapshotHead, StoreError, Tail,
+    Transaction, WriteLog,
+};
+use chrono::{DateTime, TimeZone, Utc};
 use leechbook_core::ids::{CampaignId, CharacterId, DeviceId, EventId};
-use leechbook_core::{Envelope, Event};
+use leechbook_core::time::CampaignTime;
+use leechbook_core::{Envelope, Event, SCHEMA_VERSION};
 use std::collections::{BTreeMap, HashMap};
 
 /// A log in memory. Rows are kept in the order they were added (a row number, as SQLite's
-/// rowid), and an index in the total order.
-#[derive(Debug)]
+/// rowid), and an index in the total order. It records as one device, with its own id and
+/// signing key, as a ledger file does.
+#[derive(Clone, Debug)]
 pub struct MemoryLog {
     campaign: CampaignId,
+    device: DeviceId,
+    key: ed25519_dalek::SigningKey,
     rows: Vec<Envelope>,
     order: BTreeMap<OrderKey, usize>,
     by_id: HashMap<EventId, usize>,
@@ -25,10 +33,19 @@ pub struct MemoryLog {
 }
 
 impl MemoryLog {
-    /// An empty log of `campaign`.
+    /// An empty log of `campaign`, recording as a new device.
     pub fn new(campaign: CampaignId) -> MemoryLog {
+        let mut secret = [0u8; 32];
+        rand::Rng::fill(&mut rand::rng(), &mut secret);
+        MemoryLog::with_device(campaign, DeviceId(uuid::Uuid::now_v7()), secret)
+    }
+
+    /// An empty log of `campaign`, recording as `device` with the signing key `secret`.
+    pub fn with_device(campaign: CampaignId, device: DeviceId, secret: [u8; 32]) -> MemoryLog {
         MemoryLog {
             campaign,
+            device,
+            key: ed25519_dalek::SigningKey::from_bytes(&secret),
             rows: Vec::new(),
             order: BTreeMap::new(),
             by_id: HashMap::new(),
@@ -403,5 +420,127 @@ impl WriteLog for MemoryLog {
                 .insert((r.character, r.since, r.injury), r.clone());
         }
         Ok(())
+    }
+}
+
+/// A write transaction on a [`MemoryLog`]: it writes to the log itself and keeps a copy of
+/// the log as it was, put back when the transaction is dropped without a commit.
+pub struct MemoryTransaction<'a> {
+    log: &'a mut MemoryLog,
+    undo: Option<Box<MemoryLog>>,
+}
+
+impl Drop for MemoryTransaction<'_> {
+    fn drop(&mut self) {
+        if let Some(before) = self.undo.take() {
+            *self.log = *before;
+        }
+    }
+}
+
+impl ReadThrough for MemoryTransaction<'_> {
+    type Inner = MemoryLog;
+    fn inner(&self) -> &MemoryLog {
+        self.log
+    }
+}
+
+impl WriteLog for MemoryTransaction<'_> {
+    fn import(&mut self, envelopes: &[Envelope]) -> Result<usize, StoreError> {
+        self.log.import(envelopes)
+    }
+    fn save_snapshot(&mut self, s: &Snapshot) -> Result<(), StoreError> {
+        self.log.save_snapshot(s)
+    }
+    fn drop_snapshot(&mut self, position: u64) -> Result<(), StoreError> {
+        self.log.drop_snapshot(position)
+    }
+    fn save_checkpoint(
+        &mut self,
+        s: &Snapshot,
+        characters: &[(CharacterId, Vec<u8>)],
+    ) -> Result<(), StoreError> {
+        self.log.save_checkpoint(s, characters)
+    }
+    fn put_projection(
+        &mut self,
+        head: &[u8],
+        characters: &[(CharacterId, Vec<u8>)],
+        whole: bool,
+        mark: (i64, u32),
+    ) -> Result<(), StoreError> {
+        self.log.put_projection(head, characters, whole, mark)
+    }
+    fn put_fates(&mut self, checkpoint: Option<u64>, payload: &[u8]) -> Result<(), StoreError> {
+        self.log.put_fates(checkpoint, payload)
+    }
+    fn put_archive(
+        &mut self,
+        rows: &[ArchiveRow],
+        rewrite: Option<Option<OrderKey>>,
+    ) -> Result<(), StoreError> {
+        self.log.put_archive(rows, rewrite)
+    }
+}
+
+impl Transaction for MemoryTransaction<'_> {
+    fn prepare(
+        &mut self,
+        event: Event,
+        at: CampaignTime,
+        wall: DateTime<Utc>,
+    ) -> Result<Envelope, StoreError> {
+        let log = &*self.log;
+        let clock = log.rows.iter().map(|e| e.clock).max().unwrap_or(0) + 1;
+        let seq = log
+            .rows
+            .iter()
+            .filter(|e| e.device == log.device)
+            .map(|e| e.seq)
+            .max()
+            .unwrap_or(0)
+            + 1;
+        // Wall time is kept to the millisecond, as the SQLite store keeps it.
+        let wall = Utc
+            .timestamp_millis_opt(wall.timestamp_millis())
+            .single()
+            .unwrap_or(wall);
+        let mut env = Envelope {
+            id: EventId(uuid::Uuid::now_v7()),
+            campaign: log.campaign,
+            device: log.device,
+            seq,
+            clock,
+            wall,
+            at,
+            schema: SCHEMA_VERSION,
+            event,
+            signature: None,
+        };
+        crate::codec::sign(&mut env, &log.key);
+        Ok(env)
+    }
+
+    fn append(&mut self, env: &Envelope) -> Result<(), StoreError> {
+        self.log.import(std::slice::from_ref(env)).map(|_| ())
+    }
+
+    fn commit(mut self) -> Result<(), StoreError> {
+        self.undo = None;
+        Ok(())
+    }
+}
+
+impl Log for MemoryLog {
+    type Reader<'a> = &'a MemoryLog;
+    type Writer<'a> = MemoryTransaction<'a>;
+    fn read(&self) -> Result<&MemoryLog, StoreError> {
+        Ok(self)
+    }
+    fn write(&mut self) -> Result<MemoryTransaction<'_>, StoreError> {
+        Ok(MemoryTransaction {
+            undo: Some(Box::new(self.clone())),
+            log: self,
+        })
     }
 }

@@ -630,3 +630,72 @@ fn the_log_keeps_only_the_indexes_its_reads_use() {
         ]
     );
 }
+
+/// The write transaction every backend gives a replica: its reads see its writes, a commit
+/// keeps them all and a drop none; `prepare` numbers the device's events on from the log's
+/// (one clock past every clock, the device's next sequence number) and signs them.
+fn transaction_contract<L: leechbook_store::Log>(log: &mut L, all: &[Envelope], public: [u8; 32]) {
+    use leechbook_store::{ReadLog, Transaction};
+    let wall = chrono::DateTime::<chrono::Utc>::UNIX_EPOCH;
+    log.import(all).unwrap();
+    let clocks = all.iter().map(|e| e.clock).max().unwrap();
+    // Dropped: nothing kept, not the event nor the projection nor a checkpoint.
+    {
+        let mut tx = log.write().unwrap();
+        let env = tx
+            .prepare(character("Dropped"), CampaignTime(5), wall)
+            .unwrap();
+        assert_eq!((env.clock, env.seq), (clocks + 1, 1));
+        assert!(
+            leechbook_store::codec::verify(&env, &public),
+            "signed by the device"
+        );
+        tx.append(&env).unwrap();
+        tx.put_projection(b"head", &[], true, (1, 1)).unwrap();
+        assert_eq!(
+            tx.events().unwrap().len(),
+            all.len() + 1,
+            "the transaction reads its write"
+        );
+        assert!(tx.holds(env.id).unwrap());
+    }
+    assert_eq!(
+        log.events().unwrap(),
+        all,
+        "a dropped transaction keeps nothing"
+    );
+    assert_eq!(log.projection_mark().unwrap(), None);
+    // Committed: both events kept, numbered on from each other.
+    let mut tx = log.write().unwrap();
+    let a = tx.prepare(character("A"), CampaignTime(5), wall).unwrap();
+    tx.append(&a).unwrap();
+    let b = tx.prepare(character("B"), CampaignTime(5), wall).unwrap();
+    tx.append(&b).unwrap();
+    assert_eq!((b.clock, b.seq), (a.clock + 1, a.seq + 1));
+    tx.commit().unwrap();
+    let read = log.read().unwrap();
+    let events = read.events().unwrap();
+    assert_eq!(events.len(), all.len() + 2);
+    assert_eq!(&events[all.len()..], &[a, b]);
+}
+
+#[test]
+fn the_transaction_contract_on_a_sqlite_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (campaign, all) = synthetic();
+    let mut store = Store::create_joining(&dir.path().join("log.db"), campaign).unwrap();
+    let public = store.public_key();
+    transaction_contract(&mut store, &all, public);
+}
+
+#[test]
+fn the_transaction_contract_in_memory() {
+    let (campaign, all) = synthetic();
+    let secret = [3u8; 32];
+    let public = ed25519_dalek::SigningKey::from_bytes(&secret)
+        .verifying_key()
+        .to_bytes();
+    let device = DeviceId(uuid::Uuid::from_u128(77));
+    let mut log = MemoryLog::with_device(campaign, device, secret);
+    transaction_contract(&mut log, &all, public);
+}

@@ -1,0 +1,222 @@
+//! The replica's services are the same whatever keeps its log: one contract, run on a SQLite
+//! ledger file and on the in-memory log. Each answer is checked against its definition, the
+//! fold of the log (`Ledger::fold`), and a refused or what-if recording must leave the log
+//! exactly as it was.
+
+use leechbook_core::fold::Ledger;
+use leechbook_core::harnmaster::healing::{SeqRoll, SeqRollKind};
+use leechbook_core::harnmaster::injury::{ImpactInput, RecordedDie, Strike, Targeting};
+use leechbook_core::harnmaster::state::Aspect;
+use leechbook_core::harnmaster::HmEvent;
+use leechbook_core::ids::{CampaignId, DeviceId, EventId, InjuryId};
+use leechbook_core::ruling::Ruling;
+use leechbook_core::{synthetic, Envelope, Event};
+use leechbook_ledger::checkpoint::{checkpoint_state, SNAPSHOT_EVERY};
+use leechbook_ledger::{LedgerError, Replica};
+use leechbook_store::memory::MemoryLog;
+use leechbook_store::{Log, Store};
+
+/// The synthetic campaign's id (`synthetic::campaign` makes every event of it).
+fn campaign() -> CampaignId {
+    CampaignId(uuid::Uuid::from_u128(1))
+}
+
+/// The synthetic campaign of `n` events with `device` (the replica's own) rostered as a GM.
+fn log_for(n: usize, device: DeviceId, key: [u8; 32]) -> Vec<Envelope> {
+    synthetic::campaign_keyed(n, |d| vec![d; 32], Some((device, key.to_vec())))
+}
+
+fn strike(target: leechbook_core::ids::CharacterId, shock: u16) -> Event {
+    Event::HarnMaster(HmEvent::Strike(Strike {
+        target,
+        aspect: Aspect::Blunt,
+        targeting: Targeting::Chosen {
+            location: "abdomen".into(),
+            side: None,
+        },
+        impact: ImpactInput::Effective(9),
+        av: 0,
+        rigid: false,
+        projectile: false,
+        face_option: false,
+        dice: vec![RecordedDie {
+            name: "shock".into(),
+            faces: vec![shock],
+        }],
+    }))
+}
+
+fn healing(character: leechbook_core::ids::CharacterId, injury: InjuryId, forced: bool) -> Event {
+    Event::HarnMaster(HmEvent::SeqRoll(SeqRoll {
+        character,
+        kind: SeqRollKind::Healing,
+        injury: Some(injury),
+        roll: 5,
+        period: None,
+        sheltered: true,
+        forced,
+    }))
+}
+
+/// The log in the total order, and its fold.
+fn folded<L: Log>(r: &Replica<L>) -> (Vec<Envelope>, Ledger) {
+    let events = r.store().events().unwrap();
+    let ledger = Ledger::fold(&events);
+    (events, ledger)
+}
+
+fn contract<L: Log>(mut r: Replica<L>, log: &[Envelope]) {
+    r.store_mut().import(log).unwrap();
+    r.refresh().unwrap();
+    let (_, full) = folded(&r);
+    assert!(
+        r.state().unwrap() == full,
+        "the state is the fold of the log"
+    );
+    let c7 = full.id_named("c7").unwrap();
+
+    // A recording: the event as appended, the state after it, and the checkpoint policy.
+    let done = r
+        .record_for(Some(&["c7"]), |_| {
+            Ok::<_, LedgerError>((strike(c7, 20), None))
+        })
+        .unwrap();
+    let struck = done.envelope.id;
+    let (events, full) = folded(&r);
+    assert_eq!(events.len(), log.len() + 1);
+    assert_eq!(
+        events.last().unwrap().id,
+        struck,
+        "appended last in the order"
+    );
+    assert!(r.state().unwrap() == full, "the projection is the fold");
+    // The recorded state holds c7 as the fold does (it reads no archive records: only a
+    // view that lists them does).
+    let bare = |l: &Ledger| {
+        let mut c = l.character(c7).unwrap().hm().unwrap().clone();
+        c.archive = Default::default();
+        c
+    };
+    assert!(
+        bare(&done.ledger) == bare(&full),
+        "the recorded state is the fold"
+    );
+    let c7_now = full.character(c7).unwrap().hm().unwrap();
+    let wound = InjuryId(struck.0);
+    assert!(
+        c7_now.injury(wound).is_some(),
+        "the strike's injury is c7's"
+    );
+    // More than SNAPSHOT_EVERY events since none: the recording kept a checkpoint of itself.
+    let heads = r.store().snapshot_heads().unwrap();
+    assert_eq!(heads.first().map(|h| h.position), Some(events.len() as u64));
+    assert!(log.len() as u64 >= SNAPSHOT_EVERY);
+    let at_checkpoint = checkpoint_state(r.store(), events.len() as u64, None)
+        .unwrap()
+        .unwrap();
+    assert!(at_checkpoint == full, "the checkpoint is the fold up to it");
+
+    // A refusal leaves the log as it was: an unforced Healing Roll before it falls due.
+    let before = r.store().events().unwrap();
+    let refused = r.record_for(Some(&["c7"]), |_| {
+        Ok::<_, LedgerError>((healing(c7, wound, false), None))
+    });
+    assert!(
+        refused.is_err(),
+        "the Healing Roll is not due for five days"
+    );
+    assert_eq!(r.store().events().unwrap(), before, "nothing was written");
+    assert!(r.state().unwrap() == full);
+
+    // A forced roll (5 on HB13 x HR: a success) is recorded; the state upto the strike is
+    // the fold of the log up to it.
+    r.record_for(Some(&["c7"]), |_| {
+        Ok::<_, LedgerError>((healing(c7, wound, true), None))
+    })
+    .unwrap();
+    let (events, full) = folded(&r);
+    assert!(r.state().unwrap() == full);
+    let upto = events.iter().position(|e| e.id == struck).unwrap();
+    assert!(
+        r.state_upto(events[upto].order_key()).unwrap() == Ledger::fold(&events[..=upto]),
+        "as of the strike"
+    );
+
+    // What-if: the record as it would be, with nothing recorded.
+    let retract = Ruling::Retract {
+        target: struck,
+        reason: "the wrong target".into(),
+    };
+    let (now, then) = r.what_if(retract.clone()).unwrap();
+    assert!(now == full, "now is the record as it stands");
+    assert!(
+        then.character(c7)
+            .unwrap()
+            .hm()
+            .unwrap()
+            .injury(wound)
+            .is_none(),
+        "without the strike, no injury"
+    );
+    assert_eq!(
+        r.store().events().unwrap(),
+        events,
+        "what-if recorded nothing"
+    );
+    assert!(r.state().unwrap() == full);
+
+    // The ruling itself: the record is re-derived, the projection and fates follow.
+    let ruled = r
+        .record_for(None, |_| {
+            Ok::<_, LedgerError>((Event::Ruling(retract), None))
+        })
+        .unwrap();
+    let (events, full) = folded(&r);
+    assert!(ruled.ledger == full, "the ruling's record is the fold");
+    // As what-if said (its ruling was another envelope: only the characters compare).
+    assert!(bare(&ruled.ledger) == bare(&then), "as what-if said");
+    assert!(r.state().unwrap() == full);
+    let fates = r.fates().unwrap();
+    assert!(
+        fates.retracted.iter().any(|(t, _, _)| *t == struck),
+        "the strike is retracted"
+    );
+    // The Healing Roll on the struck-out injury is void now: it names no injury.
+    let heal = events
+        .iter()
+        .rev()
+        .find(|e| e.event.kind() == "hm.seq-roll");
+    assert!(fates.void.iter().any(|v| Some(v.id) == heal.map(|e| e.id)));
+
+    // A ruling that cannot stand (on an event the log does not hold) writes nothing.
+    let stray = Ruling::Retract {
+        target: EventId(uuid::Uuid::from_u128(99)),
+        reason: "no such event".into(),
+    };
+    let refused = r.record_for(None, |_| Ok::<_, LedgerError>((Event::Ruling(stray), None)));
+    assert!(refused.is_err());
+    assert_eq!(r.store().events().unwrap(), events, "nothing was written");
+    assert!(r.state().unwrap() == full);
+}
+
+#[test]
+fn the_replica_keeps_its_contract_in_a_ledger_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::create_joining(&dir.path().join("l.db"), campaign()).unwrap();
+    let log = log_for(2_500, store.device(), store.public_key());
+    contract(Replica::from_store(store), &log);
+}
+
+#[test]
+fn the_replica_keeps_its_contract_in_memory() {
+    let device = DeviceId(uuid::Uuid::from_u128(42));
+    let secret = [7u8; 32];
+    let public = ed25519_dalek::SigningKey::from_bytes(&secret)
+        .verifying_key()
+        .to_bytes();
+    let log = log_for(2_500, device, public);
+    contract(
+        Replica::from_store(MemoryLog::with_device(campaign(), device, secret)),
+        &log,
+    );
+}
