@@ -44,7 +44,12 @@ impl SystemId {
         }
     }
 
-    /// The systems Leechbook knows, by name.
+    /// The system named `name` (as [`SystemId::name`] gives it), if Leechbook knows it.
+    pub fn from_name(name: &str) -> Option<SystemId> {
+        SystemId::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The systems Leechbook knows, by name: the one list the CLI's `--system` takes.
     pub const ALL: [SystemId; 4] = [
         SystemId::HarnMaster,
         SystemId::SavageWorlds,

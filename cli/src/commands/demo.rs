@@ -5,6 +5,7 @@
 use crate::error::CommandError;
 use crate::Ctx;
 use clap::Args;
+use leechbook_core::SystemId;
 use leechbook_store::Store;
 use std::path::PathBuf;
 
@@ -28,8 +29,8 @@ pub struct DemoArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Which system's fight.
-    #[arg(long, default_value = "harnmaster", value_parser = ["harnmaster", "savage-worlds", "wrath-glory", "witch-iron"])]
-    pub system: String,
+    #[arg(long, default_value = "harnmaster", value_parser = super::system_arg())]
+    pub system: SystemId,
 }
 
 fn words(line: &str) -> Vec<String> {
@@ -89,11 +90,11 @@ pub fn cmd_demo(a: DemoArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         }
     }
     let db = path.display().to_string();
-    let fight = match a.system.as_str() {
-        "savage-worlds" => SAVAGE_WORLDS,
-        "wrath-glory" => WRATH_GLORY,
-        "witch-iron" => WITCH_IRON,
-        _ => FIGHT,
+    let fight = match a.system {
+        SystemId::HarnMaster => FIGHT,
+        SystemId::SavageWorlds => SAVAGE_WORLDS,
+        SystemId::WrathGlory => WRATH_GLORY,
+        SystemId::WitchIron => WITCH_IRON,
     };
     for line in fight.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {

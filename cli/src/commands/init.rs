@@ -14,8 +14,8 @@ pub struct InitArgs {
     #[arg(long, default_value = "campaign")]
     pub name: String,
     /// The rules system.
-    #[arg(long, default_value = "harnmaster", value_parser = ["harnmaster", "savage-worlds", "wrath-glory", "witch-iron"])]
-    pub system: String,
+    #[arg(long, default_value = "harnmaster", value_parser = super::system_arg())]
+    pub system: SystemId,
     /// Join a campaign instead of starting one: from a join file (the GM's `sync invite
     /// FILE`), or from a hub (ws://HOST:PORT, with --campaign and the GM's join code).
     #[arg(long, value_name = "FILE|URL", conflicts_with_all = ["name", "system"])]
@@ -95,10 +95,7 @@ pub fn cmd_init(a: InitArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         let created = w.prepare(
             Event::CampaignCreated {
                 name: a.name.clone(),
-                system: SystemId::ALL
-                    .into_iter()
-                    .find(|s| s.name() == a.system)
-                    .unwrap_or(SystemId::HarnMaster),
+                system: a.system,
                 round_seconds: a.round_seconds,
             },
             CampaignTime::START,
@@ -127,7 +124,7 @@ pub fn cmd_init(a: InitArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     ctx.say(format!(
         "initialised campaign '{}' ({}) at {}",
         a.name,
-        a.system,
+        a.system.name(),
         path.display()
     ));
     Ok(())

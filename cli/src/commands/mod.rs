@@ -39,6 +39,7 @@ use crate::Ctx;
 use clap::Subcommand;
 use leechbook_core::fold::{CharacterState, Ledger};
 use leechbook_core::harnmaster::state::HmCharacter;
+use leechbook_core::SystemId;
 
 /// The commands.
 #[derive(Subcommand, Debug)]
@@ -209,6 +210,13 @@ pub fn find<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a HmCharacter, Comma
 
 /// A word as a hint writes it into a command line: quoted when it holds a space or a quote,
 /// so that the hinted command runs as printed ("Old Tom").
+/// The `--system` argument: a system Leechbook knows ([`SystemId::ALL`]), by its name.
+pub(crate) fn system_arg() -> impl clap::builder::TypedValueParser<Value = SystemId> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(SystemId::ALL.map(SystemId::name))
+        .try_map(|name| SystemId::from_name(&name).ok_or("not a system Leechbook knows"))
+}
+
 pub(crate) fn shell_word(s: &str) -> String {
     if s.chars()
         .any(|c| c.is_whitespace() || c == '\'' || c == '"')
