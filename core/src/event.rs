@@ -411,3 +411,26 @@ pub enum RosterChange {
         device: DeviceId,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every system is in `SystemId::ALL` at its place, and found by its name: a fifth
+    /// variant must be given a place here (the match is exhaustive) and in `ALL`.
+    #[test]
+    fn every_system_is_listed_once_and_found_by_its_name() {
+        let place = |s: SystemId| match s {
+            SystemId::HarnMaster => 0,
+            SystemId::SavageWorlds => 1,
+            SystemId::WrathGlory => 2,
+            SystemId::WitchIron => 3,
+        };
+        assert_eq!(SystemId::ALL.len(), 4, "one entry per variant");
+        for (i, s) in SystemId::ALL.into_iter().enumerate() {
+            assert_eq!(place(s), i, "{s:?} at its place");
+            assert_eq!(SystemId::from_name(s.name()), Some(s));
+        }
+        assert_eq!(SystemId::from_name("dnd"), None);
+    }
+}

@@ -731,6 +731,8 @@ pub trait WriteLog: ReadLog {
 
 /// A write transaction on a log: its reads see its writes; [`Transaction::commit`] keeps
 /// them all, and dropping it keeps none. What a replica records through, whatever the store.
+/// Within a transaction a [`WriteLog`] call that fails may leave it part-written (an import
+/// refused at its tenth event): drop the transaction then, as the replica does on any error.
 pub trait Transaction: WriteLog {
     /// Makes the envelope of a new local event: a fresh id, the device's next sequence
     /// number, a Lamport clock one past every clock in the log, and the device's signature.
@@ -741,7 +743,7 @@ pub trait Transaction: WriteLog {
         wall: DateTime<Utc>,
     ) -> Result<Envelope, StoreError>;
     /// Appends a prepared envelope, dropping the checkpoints it makes stale (from a ruling's
-    /// target on, and from the event itself on).
+    /// target on, and from the event itself on). An id the log holds is refused.
     fn append(&mut self, env: &Envelope) -> Result<(), StoreError>;
     /// Keeps everything written.
     fn commit(self) -> Result<(), StoreError>;

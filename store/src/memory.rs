@@ -522,6 +522,13 @@ impl Transaction for MemoryTransaction<'_> {
     }
 
     fn append(&mut self, env: &Envelope) -> Result<(), StoreError> {
+        // An import skips a held id; an append refuses it, as SQLite's unique id does.
+        if self.log.by_id.contains_key(&env.id) {
+            return Err(StoreError::Database(format!(
+                "event {} is already in the log",
+                env.id
+            )));
+        }
         self.log.import(std::slice::from_ref(env)).map(|_| ())
     }
 

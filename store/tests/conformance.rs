@@ -639,18 +639,34 @@ fn transaction_contract<L: leechbook_store::Log>(log: &mut L, all: &[Envelope], 
     let wall = chrono::DateTime::<chrono::Utc>::UNIX_EPOCH;
     log.import(all).unwrap();
     let clocks = all.iter().map(|e| e.clock).max().unwrap();
-    // Dropped: nothing kept, not the event nor the projection nor a checkpoint.
+    log.save_snapshot(&Snapshot {
+        position: all.len() as u64,
+        last: all.last().unwrap().order_key(),
+        fold_version: 1,
+        payload: b"state".to_vec(),
+    })
+    .unwrap();
+    // Dropped: nothing kept, not the event nor the projection, and the checkpoint its append
+    // made stale is back.
     {
         let mut tx = log.write().unwrap();
-        let env = tx
-            .prepare(character("Dropped"), CampaignTime(5), wall)
-            .unwrap();
+        // A ruling on an event the checkpoint folds makes the checkpoint stale.
+        let ruling = Event::Ruling(leechbook_core::ruling::Ruling::Retract {
+            target: all[100].id,
+            reason: "a mistake".into(),
+        });
+        let env = tx.prepare(ruling, CampaignTime(5), wall).unwrap();
         assert_eq!((env.clock, env.seq), (clocks + 1, 1));
         assert!(
             leechbook_store::codec::verify(&env, &public),
             "signed by the device"
         );
         tx.append(&env).unwrap();
+        assert!(
+            tx.snapshot_heads().unwrap().is_empty(),
+            "the ruling's append made it stale"
+        );
+        assert!(tx.append(&env).is_err(), "an id the log holds is refused");
         tx.put_projection(b"head", &[], true, (1, 1)).unwrap();
         assert_eq!(
             tx.events().unwrap().len(),
@@ -665,6 +681,11 @@ fn transaction_contract<L: leechbook_store::Log>(log: &mut L, all: &[Envelope], 
         "a dropped transaction keeps nothing"
     );
     assert_eq!(log.projection_mark().unwrap(), None);
+    assert_eq!(
+        log.snapshot_heads().unwrap().len(),
+        1,
+        "the checkpoint is back"
+    );
     // Committed: both events kept, numbered on from each other.
     let mut tx = log.write().unwrap();
     let a = tx.prepare(character("A"), CampaignTime(5), wall).unwrap();
@@ -673,10 +694,16 @@ fn transaction_contract<L: leechbook_store::Log>(log: &mut L, all: &[Envelope], 
     tx.append(&b).unwrap();
     assert_eq!((b.clock, b.seq), (a.clock + 1, a.seq + 1));
     tx.commit().unwrap();
-    let read = log.read().unwrap();
-    let events = read.events().unwrap();
-    assert_eq!(events.len(), all.len() + 2);
-    assert_eq!(&events[all.len()..], &[a, b]);
+    {
+        let read = log.read().unwrap();
+        let events = read.events().unwrap();
+        assert_eq!(events.len(), all.len() + 2);
+        assert_eq!(&events[all.len()..], &[a, b.clone()]);
+    }
+    // The next transaction numbers on from the device's events the log holds.
+    let mut tx = log.write().unwrap();
+    let c = tx.prepare(character("C"), CampaignTime(5), wall).unwrap();
+    assert_eq!((c.clock, c.seq), (b.clock + 1, b.seq + 1));
 }
 
 #[test]

@@ -208,8 +208,6 @@ pub fn find<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a HmCharacter, Comma
     }
 }
 
-/// A word as a hint writes it into a command line: quoted when it holds a space or a quote,
-/// so that the hinted command runs as printed ("Old Tom").
 /// The `--system` argument: a system Leechbook knows ([`SystemId::ALL`]), by its name.
 pub(crate) fn system_arg() -> impl clap::builder::TypedValueParser<Value = SystemId> {
     use clap::builder::TypedValueParser;
@@ -217,6 +215,8 @@ pub(crate) fn system_arg() -> impl clap::builder::TypedValueParser<Value = Syste
         .try_map(|name| SystemId::from_name(&name).ok_or("not a system Leechbook knows"))
 }
 
+/// A word as a hint writes it into a command line: quoted when it holds a space or a quote,
+/// so that the hinted command runs as printed ("Old Tom").
 pub(crate) fn shell_word(s: &str) -> String {
     if s.chars()
         .any(|c| c.is_whitespace() || c == '\'' || c == '"')
