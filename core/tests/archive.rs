@@ -254,3 +254,34 @@ fn a_decree_reopens_an_archived_injury_and_a_later_healing_files_it_again() {
     assert_eq!(c.archive.filed().count(), 1);
     assert_eq!(c.archive.filed().next().unwrap().since.0, w.clock);
 }
+
+/// The fold files, after each event, only what the event changed (a Healing Roll: its injury),
+/// which is all there is to file only if nothing was left before it: after every event of the
+/// synthetic campaign (strikes, treatments, Healing Rolls, retractions), a whole look at each
+/// character it touched files nothing more.
+#[test]
+fn after_every_event_nothing_is_left_to_file() {
+    let log = leechbook_core::synthetic::campaign(12_000);
+    let mut ledger = leechbook_core::fold::Ledger::new();
+    let rulings = leechbook_core::ruling::Rulings::from_log(&log);
+    ledger.roster = leechbook_core::roster::Roster::from_log(&log);
+    let mut filed = 0;
+    for env in &log {
+        ledger.step(env, &rulings, &mut |_, _, _| {});
+        for id in env.event.characters() {
+            let Some(c) = ledger.character(id).and_then(|c| c.hm()) else {
+                continue;
+            };
+            filed = filed.max(c.archived.len());
+            let mut again = c.clone();
+            again.file_healed(env.order_key());
+            assert_eq!(
+                again.injuries.len(),
+                c.injuries.len(),
+                "left to file after {}",
+                env.event.kind()
+            );
+        }
+    }
+    assert!(filed > 20, "the campaign files healed injuries ({filed})");
+}

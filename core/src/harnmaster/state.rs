@@ -652,38 +652,56 @@ impl HmCharacter {
         // Called after every event of the character, so the common case (nothing to file)
         // allocates nothing and reads each injury once; a filing moves only the injuries
         // from the first one filed on (the replay's hot path: BENCHMARKS.md).
-        let named = |id: InjuryId, ch: &HmCharacter| {
-            ch.shock_injury == Some(id)
-                || ch.infection.is_some_and(|i| i.injury == id)
-                || ch.owed.iter().any(|o| match o {
-                    Owed::Morale { injury } | Owed::Mishap { injury, .. } => *injury == id,
-                    _ => false,
-                })
-        };
-        let inert = |i: &Injury, ch: &HmCharacter| {
-            i.healed()
-                && !i.severed
-                && !i.impaled
-                && !i.heal.infected
-                && (i.worst <= 1 || i.heal.treatment.as_ref().is_some_and(|t| !t.cell.permanent))
-                && !named(i.id, ch)
-        };
-        let Some(first) = self.injuries.iter().position(|i| inert(i, self)) else {
+        let Some(first) = self.injuries.iter().position(|i| self.inert(i)) else {
             return;
         };
         let rest = self.injuries.split_off(first);
         for inj in rest {
-            if inert(&inj, self) {
-                self.archived.push(Filed::of(&inj));
-                self.archive.records.push(Archived {
-                    since,
-                    injury: inj,
-                    reopened: None,
-                });
+            if self.inert(&inj) {
+                self.file(inj, since);
             } else {
                 self.injuries.push(inj);
             }
         }
+    }
+
+    /// [`HmCharacter::file_healed`] after an event that changed only the injury `id`, when no
+    /// other injury was left to file before it: files that one if nothing can read it again.
+    /// Looked for from the newest, as the injuries still healing are.
+    pub fn file_healed_injury(&mut self, id: InjuryId, since: OrderKey) {
+        if let Some(k) = self.injuries.iter().rposition(|i| i.id == id) {
+            if self.inert(&self.injuries[k]) {
+                let inj = self.injuries.remove(k);
+                self.file(inj, since);
+            }
+        }
+    }
+
+    /// Whether no rule can read the injury again (see [`HmCharacter::file_healed`]).
+    fn inert(&self, i: &Injury) -> bool {
+        let named = |id: InjuryId| {
+            self.shock_injury == Some(id)
+                || self.infection.is_some_and(|i| i.injury == id)
+                || self.owed.iter().any(|o| match o {
+                    Owed::Morale { injury } | Owed::Mishap { injury, .. } => *injury == id,
+                    _ => false,
+                })
+        };
+        i.healed()
+            && !i.severed
+            && !i.impaled
+            && !i.heal.infected
+            && (i.worst <= 1 || i.heal.treatment.as_ref().is_some_and(|t| !t.cell.permanent))
+            && !named(i.id)
+    }
+
+    fn file(&mut self, inj: Injury, since: OrderKey) {
+        self.archived.push(Filed::of(&inj));
+        self.archive.records.push(Archived {
+            since,
+            injury: inj,
+            reopened: None,
+        });
     }
 
     /// Takes an archived injury back among the ones the rules read (a GM's decree on it, the

@@ -281,9 +281,14 @@ impl RulesSystem for HarnMaster {
         outcome: HmOutcome,
         world: &World,
     ) -> Applied {
+        let filing = Filing::after(&outcome);
         let applied = apply_outcome(settings, cs, outcome, world);
         for c in cs.iter_mut() {
-            c.file_healed(world.order);
+            match filing {
+                Filing::Scan => c.file_healed(world.order),
+                Filing::Injury(id) => c.file_healed_injury(id, world.order),
+                Filing::Nothing => {}
+            }
         }
         applied
     }
@@ -351,6 +356,41 @@ impl RulesSystem for HarnMaster {
         };
         ch.file_healed(world.order);
         Ok(said)
+    }
+}
+
+/// Which injuries an outcome can have left to file (see [`HmCharacter::file_healed`]). After
+/// every event no injury the rules can never read again is left unfiled, so only what the
+/// event changed needs looking at: a Healing Roll changes one injury's level (and an infection
+/// it starts names that injury: it only keeps one), and the rolls below change no injury's
+/// level and no Shock State, infection or owed roll that names one. Every other event (a
+/// strike, a treatment, a shock roll, a course roll that ends a condition) may file any
+/// injury, so the character's are all looked at. The replay's hot path: a Healing Roll is most
+/// of a long campaign's events, and a character keeps a hundred healed injuries that bear a
+/// permanent mark (BENCHMARKS.md).
+#[derive(Clone, Copy)]
+enum Filing {
+    Scan,
+    Injury(InjuryId),
+    Nothing,
+}
+
+impl Filing {
+    fn after(outcome: &HmOutcome) -> Filing {
+        let HmOutcome::Heal { outcome, .. } = outcome else {
+            return Filing::Scan;
+        };
+        match (&outcome.effect, outcome.injury) {
+            (healing::Effect::Healing { .. }, Some(id)) => Filing::Injury(id),
+            (
+                healing::Effect::Period(_)
+                | healing::Effect::Regeneration { .. }
+                | healing::Effect::Aggravation { .. }
+                | healing::Effect::Attend { .. },
+                _,
+            ) => Filing::Nothing,
+            _ => Filing::Scan,
+        }
     }
 }
 
