@@ -4,8 +4,7 @@
 //! out.
 
 use crate::error::CommandError;
-use leechbook_core::dice::Die;
-use leechbook_core::harnmaster::injury::{DiceSource, RecordedDie, StrikeError};
+use leechbook_core::dice::{DiceError, DiceSource, Die, RecordedDie};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -173,26 +172,10 @@ impl<'a> TableDice<'a> {
 }
 
 impl DiceSource for TableDice<'_> {
-    fn faces(
-        &mut self,
-        name: &'static str,
-        die: Die,
-        count: usize,
-    ) -> Result<Vec<u16>, StrikeError> {
+    fn faces(&mut self, name: &'static str, die: Die, count: usize) -> Result<Vec<u16>, DiceError> {
         let faces = match self.given.iter().find(|g| g.name == name) {
             Some(g) => {
-                if g.faces.len() != count {
-                    return Err(leechbook_core::dice::DiceError::WrongCount {
-                        name: name.into(),
-                        die,
-                        want: count,
-                        got: g.faces.len(),
-                    }
-                    .into());
-                }
-                for &f in &g.faces {
-                    die.check(name, f.into())?;
-                }
+                die.check_faces(name, count, &g.faces)?;
                 g.faces.clone()
             }
             None => {

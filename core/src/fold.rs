@@ -447,7 +447,7 @@ impl Ledger {
         &self,
         x: &crate::harnmaster::exchange::MeleeExchange,
         id: InjuryId,
-        dice: &mut dyn crate::harnmaster::injury::DiceSource,
+        dice: &mut dyn crate::dice::DiceSource,
     ) -> Result<crate::harnmaster::exchange::ExchangeOutcome, FoldError> {
         let (attacker, defender) = (self.hm(x.attacker)?, self.hm(x.defender)?);
         Ok(self
@@ -461,7 +461,7 @@ impl Ledger {
         &self,
         x: &crate::harnmaster::shot::Shot,
         id: InjuryId,
-        dice: &mut dyn crate::harnmaster::injury::DiceSource,
+        dice: &mut dyn crate::dice::DiceSource,
     ) -> Result<crate::harnmaster::shot::ShotOutcome, FoldError> {
         let shooter = self.hm(x.shooter)?;
         let target = x.target.map(|c| self.hm(c)).transpose()?;

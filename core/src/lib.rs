@@ -9,21 +9,20 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod applied;
-pub mod dice;
 pub mod dispute;
 pub mod event;
 pub mod fold;
 pub mod harnmaster;
-pub mod ids;
 pub mod roster;
 pub mod ruling;
 pub mod savage;
 pub mod synthetic;
 pub mod system;
-pub mod test_roll;
-pub mod time;
 pub mod witch;
 pub mod wrath;
+
+/// The kernel's modules, at the paths the rules systems and the ledger have always used.
+pub use leechbook_kernel::{dice, ids, test_roll, time};
 
 pub use event::{Envelope, Event, SheetKind, SystemId, SCHEMA_VERSION};
 pub use fold::{Applied, CharacterState, FoldError, Ledger};

@@ -334,7 +334,7 @@ impl RulesSystem for WrathGlory {
         world: &World,
     ) -> Result<Self::Outcome, Self::Error> {
         let mut after = copies(characters);
-        let mut dice = crate::harnmaster::injury::Replayed::new(e.dice());
+        let mut dice = crate::dice::Replayed::new(e.dice());
         let outcome = crate::wrath::apply(&mut after[0], e, &mut dice, world.now)?;
         dice.all_read()?;
         Ok(Copies {

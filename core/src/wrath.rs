@@ -12,7 +12,7 @@
 //! - A Memorable Injury already suffered escalates once; after that a repeat is ignored.
 
 use crate::dice::Die;
-use crate::harnmaster::injury::{DiceSource, StrikeError};
+use crate::dice::{DiceError, DiceSource};
 use crate::ids::CharacterId;
 use crate::time::CampaignTime;
 use serde::{Deserialize, Serialize};
@@ -131,14 +131,14 @@ pub enum WgEvent {
         /// Mortal Wounds: ignore Resilience and Determination.
         mortal: bool,
         /// The dice.
-        dice: Vec<crate::harnmaster::injury::RecordedDie>,
+        dice: Vec<crate::dice::RecordedDie>,
     },
     /// A complication on a Wrath Die while Dying: a Traumatic Injury (`traumatic`, `side`).
     DyingComplication {
         /// Who.
         character: CharacterId,
         /// The dice.
-        dice: Vec<crate::harnmaster::injury::RecordedDie>,
+        dice: Vec<crate::dice::RecordedDie>,
     },
     /// A Regroup (one hour): a Medicae healer restores Wounds.
     Regroup {
@@ -183,7 +183,7 @@ impl WgEvent {
     }
 
     /// The recorded dice, for events that roll.
-    pub fn dice(&self) -> &[crate::harnmaster::injury::RecordedDie] {
+    pub fn dice(&self) -> &[crate::dice::RecordedDie] {
         match self {
             WgEvent::Damage { dice, .. } | WgEvent::DyingComplication { dice, .. } => dice,
             _ => &[],
@@ -196,7 +196,7 @@ impl WgEvent {
 pub enum WgError {
     /// A die.
     #[error(transparent)]
-    Dice(#[from] StrikeError),
+    Dice(#[from] DiceError),
     /// Not allowed now.
     #[error("{0}")]
     Refused(String),
@@ -223,7 +223,7 @@ pub enum WgApplyError {
     Rules(#[from] WgError),
     /// A recorded die.
     #[error(transparent)]
-    Dice(#[from] StrikeError),
+    Dice(#[from] DiceError),
 }
 
 /// What a Wrath & Glory event did, step by step: the numbers and results the rules found,
@@ -531,7 +531,7 @@ pub fn apply(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harnmaster::injury::{RecordedDice, RecordedDie};
+    use crate::dice::{RecordedDice, RecordedDie};
     use uuid::Uuid;
 
     fn ch() -> WgCharacter {

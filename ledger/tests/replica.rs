@@ -3,9 +3,10 @@
 //! fold of the log (`Ledger::fold`), and a refused or what-if recording must leave the log
 //! exactly as it was.
 
+use leechbook_core::dice::RecordedDie;
 use leechbook_core::fold::Ledger;
 use leechbook_core::harnmaster::healing::{SeqRoll, SeqRollKind};
-use leechbook_core::harnmaster::injury::{ImpactInput, RecordedDie, Strike, Targeting};
+use leechbook_core::harnmaster::injury::{ImpactInput, Strike, Targeting};
 use leechbook_core::harnmaster::state::Aspect;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::{CampaignId, DeviceId, EventId, InjuryId};

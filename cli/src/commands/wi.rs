@@ -180,7 +180,7 @@ pub struct TableArgs {
 }
 
 /// The units die's 0 is read as 10.
-fn units_zero_is_ten(given: &mut [leechbook_core::harnmaster::injury::RecordedDie]) {
+fn units_zero_is_ten(given: &mut [leechbook_core::dice::RecordedDie]) {
     for d in given.iter_mut().filter(|d| d.name == "units") {
         for f in d.faces.iter_mut().filter(|f| **f == 0) {
             *f = 10;

@@ -136,6 +136,14 @@ pub enum ExchangeError {
     Strike(#[from] StrikeError),
 }
 
+/// A die not recorded, or a face its die cannot show, refuses the exchange as it refuses
+/// the strike.
+impl From<crate::dice::DiceError> for ExchangeError {
+    fn from(e: crate::dice::DiceError) -> ExchangeError {
+        ExchangeError::Strike(e.into())
+    }
+}
+
 /// What an exchange did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExchangeOutcome {

@@ -2,10 +2,8 @@
 //! compound injury, glancing blow, bleeding and amputation), shock and injury effect.
 //!
 //! [`resolve_strike`] is a pure function of the target's state, the body table, the strike's
-//! declared inputs and a [`DiceSource`]. When the GM records a strike, the CLI's source hands
-//! out the faces given on the command line and rolls the rest; the faces actually used are
-//! stored in the event. When the fold replays the event, [`RecordedDice`] hands the same faces
-//! back, so replay never rolls again and always reaches the same outcome.
+//! declared inputs and a [`DiceSource`] (the kernel's: given or rolled faces when recorded,
+//! the recorded faces again when replayed).
 //!
 //! ## Readings of the text (decisions, pinned by tests)
 //! - **Step 1, limb side.** "use the ZD or LD result (or some other roll)": the strike declares
@@ -36,14 +34,7 @@ use crate::test_roll::{d100_test, SuccessLevel, TestResult};
 use crate::time::{CampaignTime, MINUTE};
 use serde::{Deserialize, Serialize};
 
-/// The faces one named die of the sequence showed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RecordedDie {
-    /// The die's name in the sequence (`zone`, `location`, `impact`, `shock`, ...).
-    pub name: String,
-    /// Its faces, in the order rolled.
-    pub faces: Vec<u16>,
-}
+pub use crate::dice::{DiceSource, RecordedDice, RecordedDie, Replayed};
 
 /// The names of the dice a strike may roll, for validating `--dice`.
 pub const STRIKE_DICE: [&str; 8] = [
@@ -56,92 +47,6 @@ pub const STRIKE_DICE: [&str; 8] = [
     "amputation",
     "shock",
 ];
-
-/// Hands out the faces of the dice a sequence needs.
-pub trait DiceSource {
-    /// Returns `count` faces of `die` for the die named `name`.
-    fn faces(
-        &mut self,
-        name: &'static str,
-        die: Die,
-        count: usize,
-    ) -> Result<Vec<u16>, StrikeError>;
-}
-
-/// A [`DiceSource`] over faces recorded in an event.
-pub struct RecordedDice<'a>(pub &'a [RecordedDie]);
-
-/// A [`DiceSource`] over faces recorded in an event that tells, when the sequence is done,
-/// whether it read every die recorded: replay reads every face an event records, so an
-/// event holding a die its sequence never asks for is refused, however it arrived (a
-/// command refuses such a die before it records; an amendment or a synced event is refused
-/// by the fold).
-pub struct Replayed<'a> {
-    dice: &'a [RecordedDie],
-    asked: Vec<&'static str>,
-}
-
-impl<'a> Replayed<'a> {
-    /// Over the faces `dice` recorded.
-    pub fn new(dice: &'a [RecordedDie]) -> Replayed<'a> {
-        Replayed {
-            dice,
-            asked: Vec::new(),
-        }
-    }
-
-    /// Every recorded die was read.
-    pub fn all_read(&self) -> Result<(), StrikeError> {
-        match self
-            .dice
-            .iter()
-            .find(|d| !self.asked.contains(&d.name.as_str()))
-        {
-            Some(d) => Err(StrikeError::UnusedDie(d.name.clone())),
-            None => Ok(()),
-        }
-    }
-}
-
-impl DiceSource for Replayed<'_> {
-    fn faces(
-        &mut self,
-        name: &'static str,
-        die: Die,
-        count: usize,
-    ) -> Result<Vec<u16>, StrikeError> {
-        self.asked.push(name);
-        RecordedDice(self.dice).faces(name, die, count)
-    }
-}
-
-impl DiceSource for RecordedDice<'_> {
-    fn faces(
-        &mut self,
-        name: &'static str,
-        die: Die,
-        count: usize,
-    ) -> Result<Vec<u16>, StrikeError> {
-        let rec = self
-            .0
-            .iter()
-            .find(|d| d.name == name)
-            .ok_or(StrikeError::MissingDie { name, die })?;
-        if rec.faces.len() != count {
-            return Err(DiceError::WrongCount {
-                name: name.into(),
-                die,
-                want: count,
-                got: rec.faces.len(),
-            }
-            .into());
-        }
-        for &f in &rec.faces {
-            die.check(name, f.into())?;
-        }
-        Ok(rec.faces.clone())
-    }
-}
 
 /// How a strike's limb side is chosen (step 1, "Limbs").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -240,7 +145,7 @@ pub enum StrikeError {
     },
     /// A face or count is wrong.
     #[error(transparent)]
-    Dice(#[from] DiceError),
+    Dice(DiceError),
     /// A recorded die the sequence never read (replay reads every face it records).
     #[error("the event records die '{0}', which the sequence does not use")]
     UnusedDie(String),
@@ -278,6 +183,18 @@ pub enum StrikeError {
     /// The target is dead.
     #[error("{0} is dead")]
     TargetDead(String),
+}
+
+/// The kernel's dice errors in the Injury Sequence's words: a die not recorded or not read
+/// names the strike.
+impl From<DiceError> for StrikeError {
+    fn from(e: DiceError) -> StrikeError {
+        match e {
+            DiceError::NotRecorded { name, die } => StrikeError::MissingDie { name, die },
+            DiceError::Unused(name) => StrikeError::UnusedDie(name),
+            e => StrikeError::Dice(e),
+        }
+    }
 }
 
 /// What step 1 found.

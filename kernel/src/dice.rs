@@ -1,8 +1,15 @@
 //! Dice as values: the die, the face it showed, and dice expressions such as `d10+3` or `2d6`.
 //!
-//! The core never rolls. A face arrives from the table (typed in by the GM) or from the CLI's
+//! The kernel never rolls. A face arrives from the table (typed in by the GM) or from the CLI's
 //! random source, and is checked here: a d6 never shows 7. The d100 shows 1-100, with the
 //! physical "00" entered as 100.
+//!
+//! A sequence asks a [`DiceSource`] for the faces of the dice it names. When the GM records
+//! an event, the CLI's source hands out the faces given on the command line and rolls the
+//! rest; the faces actually used are stored in the event as [`RecordedDie`]s. When the fold
+//! replays the event, [`RecordedDice`] (or [`Replayed`], which also tells whether every
+//! recorded die was read) hands the same faces back: replaying the log never rolls again and
+//! always reaches the same outcome, whatever the rules system.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -58,6 +65,17 @@ pub enum DiceError {
     /// A dice expression that does not parse.
     #[error("'{0}' is not a dice expression (like d10, d10+3, 2d6-1 or 4)")]
     BadExpression(String),
+    /// A die the sequence needs has no recorded face.
+    #[error("the event needs die '{name}' ({die}), which was not recorded")]
+    NotRecorded {
+        /// The die's name.
+        name: &'static str,
+        /// The die.
+        die: Die,
+    },
+    /// A recorded die the sequence never read (replay reads every face it records).
+    #[error("the event records die '{0}', which the sequence does not use")]
+    Unused(String),
 }
 
 impl Die {
@@ -96,6 +114,22 @@ impl Die {
                 face,
             })
         }
+    }
+
+    /// Checks that `faces` are `count` faces this die can show, for the die named `name`.
+    pub fn check_faces(self, name: &str, count: usize, faces: &[u16]) -> Result<(), DiceError> {
+        if faces.len() != count {
+            return Err(DiceError::WrongCount {
+                name: name.into(),
+                die: self,
+                want: count,
+                got: faces.len(),
+            });
+        }
+        for &f in faces {
+            self.check(name, f.into())?;
+        }
+        Ok(())
     }
 }
 
@@ -211,6 +245,76 @@ impl FromStr for DiceExpr {
     }
 }
 
+/// The faces one named die of a sequence showed. **Frozen format:** events of every system
+/// embed it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedDie {
+    /// The die's name in the sequence (`zone`, `location`, `impact`, `shock`, ...).
+    pub name: String,
+    /// Its faces, in the order rolled.
+    pub faces: Vec<u16>,
+}
+
+/// Hands out the faces of the dice a sequence needs.
+pub trait DiceSource {
+    /// Returns `count` faces of `die` for the die named `name`.
+    fn faces(&mut self, name: &'static str, die: Die, count: usize) -> Result<Vec<u16>, DiceError>;
+}
+
+/// A [`DiceSource`] over faces recorded in an event.
+pub struct RecordedDice<'a>(pub &'a [RecordedDie]);
+
+impl DiceSource for RecordedDice<'_> {
+    fn faces(&mut self, name: &'static str, die: Die, count: usize) -> Result<Vec<u16>, DiceError> {
+        let rec = self
+            .0
+            .iter()
+            .find(|d| d.name == name)
+            .ok_or(DiceError::NotRecorded { name, die })?;
+        die.check_faces(name, count, &rec.faces)?;
+        Ok(rec.faces.clone())
+    }
+}
+
+/// A [`DiceSource`] over faces recorded in an event that tells, when the sequence is done,
+/// whether it read every die recorded: replay reads every face an event records, so an
+/// event holding a die its sequence never asks for is refused, however it arrived (a
+/// command refuses such a die before it records; an amendment or a synced event is refused
+/// by the fold).
+pub struct Replayed<'a> {
+    dice: &'a [RecordedDie],
+    asked: Vec<&'static str>,
+}
+
+impl<'a> Replayed<'a> {
+    /// Over the faces `dice` recorded.
+    pub fn new(dice: &'a [RecordedDie]) -> Replayed<'a> {
+        Replayed {
+            dice,
+            asked: Vec::new(),
+        }
+    }
+
+    /// Every recorded die was read.
+    pub fn all_read(&self) -> Result<(), DiceError> {
+        match self
+            .dice
+            .iter()
+            .find(|d| !self.asked.contains(&d.name.as_str()))
+        {
+            Some(d) => Err(DiceError::Unused(d.name.clone())),
+            None => Ok(()),
+        }
+    }
+}
+
+impl DiceSource for Replayed<'_> {
+    fn faces(&mut self, name: &'static str, die: Die, count: usize) -> Result<Vec<u16>, DiceError> {
+        self.asked.push(name);
+        RecordedDice(self.dice).faces(name, die, count)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,5 +350,51 @@ mod tests {
                 .unwrap(),
             5
         );
+    }
+
+    /// Replay hands back exactly the recorded faces, and refuses a die it lacks, a wrong
+    /// count, a face its die cannot show, and (through `Replayed`) a die never read.
+    #[test]
+    fn recorded_faces_come_back_and_nothing_else() {
+        let rec = [
+            RecordedDie {
+                name: "zone".into(),
+                faces: vec![4],
+            },
+            RecordedDie {
+                name: "impact".into(),
+                faces: vec![2, 6],
+            },
+        ];
+        let mut dice = RecordedDice(&rec);
+        assert_eq!(dice.faces("impact", Die::D6, 2), Ok(vec![2, 6]));
+        assert_eq!(
+            dice.faces("shock", Die::D100, 1),
+            Err(DiceError::NotRecorded {
+                name: "shock",
+                die: Die::D100
+            })
+        );
+        assert!(matches!(
+            dice.faces("impact", Die::D6, 1),
+            Err(DiceError::WrongCount {
+                want: 1,
+                got: 2,
+                ..
+            })
+        ));
+        assert!(matches!(
+            dice.faces("zone", Die::new(3).unwrap(), 1),
+            Err(DiceError::FaceOutOfRange {
+                face: 4,
+                max: 3,
+                ..
+            })
+        ));
+        let mut replayed = Replayed::new(&rec);
+        assert_eq!(replayed.faces("zone", Die::D6, 1), Ok(vec![4]));
+        assert_eq!(replayed.all_read(), Err(DiceError::Unused("impact".into())));
+        replayed.faces("impact", Die::D6, 2).unwrap();
+        assert_eq!(replayed.all_read(), Ok(()));
     }
 }

@@ -1,0 +1,16 @@
+//! Leechbook's kernel: what every rules system and the ledger itself speak in, and nothing
+//! of any one system: ids, campaign time, dice with the faces they showed (and the source
+//! that hands recorded faces back, so that replaying the log never rolls again), and the
+//! d100 test.
+//!
+//! **Architecture invariant:** this crate names no rules system and depends on none; it is
+//! pure (no I/O, no clock, no random source: faces, times and ids arrive as values). A rules
+//! system's crate or module builds on it, never the other way.
+
+#![warn(missing_docs)]
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
+
+pub mod dice;
+pub mod ids;
+pub mod test_roll;
+pub mod time;
