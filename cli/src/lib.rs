@@ -106,6 +106,21 @@ impl Ctx {
         Ok((replica.into_store(), ledger))
     }
 
+    /// Opens the ledger holding every character without their archives' records (see
+    /// `Replica::state_open`): for commands that read what the rules read, not the healed
+    /// injuries of the campaign's history.
+    pub fn load_open(&self) -> Result<(Store, Ledger), CommandError> {
+        let replica = leechbook_ledger::Replica::open(&self.db_path()?)?;
+        let ledger = replica.state_open()?;
+        Ok((replica.into_store(), ledger))
+    }
+
+    /// Opens the ledger holding no character: the campaign, its clock, settings, roster
+    /// and roll of names (a command about the campaign reads no character).
+    pub fn load_head(&self) -> Result<(Store, Ledger), CommandError> {
+        self.load_for(&[])
+    }
+
     /// Opens the ledger holding the characters named (a command that reads only them
     /// costs what it touches, not the campaign's history).
     pub fn load_for(&self, names: &[&str]) -> Result<(Store, Ledger), CommandError> {

@@ -72,6 +72,19 @@ impl<L: Log> Replica<L> {
         }
     }
 
+    /// The state now, every character held with what the rules read but without its
+    /// archive's records (healed injuries no rule reads again): for what owes, rolls or
+    /// counts (`due`, `advance --roll`, `character list`), which would otherwise read every
+    /// healed injury of the campaign. The views that list healed injuries take
+    /// [`Replica::state`].
+    pub fn state_open(&self) -> Result<Ledger, LedgerError> {
+        let r = self.store.read()?;
+        match projection::load(&r, None)? {
+            Some(l) => Ok(l),
+            None => fold_latest(&r, None),
+        }
+    }
+
     /// The state now holding the characters named (at least: every character when the
     /// projection is not current), with their archive's records. Names the campaign does not
     /// know are passed over (the command's own lookup says so).

@@ -136,7 +136,8 @@ fn decision(h: &HmCharacter, n: &Next, a: &AdvanceArgs) -> Option<String> {
 }
 
 fn clock_to(ctx: &mut Ctx, to: CampaignTime) -> Result<(), CommandError> {
-    let (ledger, env, applied) = ctx.record(|ledger, _| {
+    // The clock touches no character: the record holds none.
+    let (ledger, env, applied) = ctx.record_for(Some(&[]), |ledger, _| {
         if to <= ledger.now {
             return Err(CommandError::internal("the clock is already there"));
         }
@@ -148,7 +149,7 @@ fn clock_to(ctx: &mut Ctx, to: CampaignTime) -> Result<(), CommandError> {
 
 /// Moves the clock, rolling what falls due on the way when asked to.
 pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let (_, ledger) = ctx.load()?;
+    let (_, ledger) = ctx.load_head()?;
     let until = target(&a, &ledger)?;
     if !(a.roll || ctx.ask) {
         return clock_to(ctx, until);
@@ -159,7 +160,8 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let progress =
         crate::progress::Progress::start(ctx, "advance: rolling what falls due", None, ctx.ask);
     loop {
-        let (_, ledger) = ctx.load()?;
+        // What is owed is open state: no healed injury of the archive owes a roll.
+        let (_, ledger) = ctx.load_open()?;
         let Some(n) = next_due(&ledger, until) else {
             break;
         };
@@ -215,7 +217,9 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 })
             }
         };
-        let (ledger, env, applied) = ctx.record(|_, _| Ok((Event::HarnMaster(event), None)))?;
+        let (ledger, env, applied) = ctx.record_for(Some(&[n.name.as_str()]), |_, _| {
+            Ok((Event::HarnMaster(event), None))
+        })?;
         ctx.say(format!("  {}", narrate::event(&ledger, &env, &applied)));
         rolled += 1;
         if rolled > 100_000 {
@@ -224,7 +228,7 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             ));
         }
     }
-    let (_, ledger) = ctx.load()?;
+    let (_, ledger) = ctx.load_head()?;
     if until > ledger.now {
         clock_to(ctx, until)?;
     }

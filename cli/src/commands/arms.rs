@@ -58,12 +58,14 @@ pub fn cmd_arms(c: ArmsCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             arms.validate()
                 .map_err(|e| CommandError::user(format!("{name}: {e}")))?;
             let (w, n) = (arms.weapons.len(), arms.armour.len());
-            ctx.record(|_, _| Ok((Event::HarnMaster(HmEvent::ArmsDefined(arms)), None)))?;
+            ctx.record_for(Some(&[]), |_, _| {
+                Ok((Event::HarnMaster(HmEvent::ArmsDefined(arms)), None))
+            })?;
             ctx.say(format!("recorded {w} weapons and {n} armour pieces"));
             Ok(())
         }
         ArmsCommand::Show(a) => {
-            let (_, ledger) = ctx.load()?;
+            let (_, ledger) = ctx.load_head()?;
             if a.json {
                 return ctx.json(&ledger.settings.hm.arms);
             }

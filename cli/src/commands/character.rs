@@ -294,7 +294,7 @@ pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandEr
             Ok(())
         }
         CharacterCommand::List(a) => {
-            let (_, ledger) = ctx.load()?;
+            let (_, ledger) = ctx.load_open()?;
             let items: Vec<ListItem> = ledger
                 .characters
                 .iter()

@@ -93,7 +93,7 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     let mut rotated = None;
     let change = match c {
         DeviceCommand::Show => {
-            let (store, ledger) = ctx.load()?;
+            let (store, ledger) = ctx.load_head()?;
             let role = ledger
                 .roster
                 .entries
@@ -132,7 +132,7 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             return Ok(());
         }
         DeviceCommand::List => {
-            let (store, ledger) = ctx.load()?;
+            let (store, ledger) = ctx.load_head()?;
             if ledger.roster.entries.is_empty() {
                 ctx.say("no roster: this ledger predates device signatures");
             }
@@ -152,7 +152,14 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                         let names: Vec<&str> = e
                             .characters
                             .iter()
-                            .map(|c| ledger.character(*c).map_or("?", |c| c.name()))
+                            .map(|c| {
+                                // The roll names every character, held or not.
+                                ledger
+                                    .roll()
+                                    .iter()
+                                    .find(|(id, _)| id == c)
+                                    .map_or("?", |(_, n)| n.as_str())
+                            })
                             .collect();
                         line.push_str(&format!(" for {}", names.join(", ")));
                     }
@@ -173,7 +180,8 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         DeviceCommand::Add(a) => {
             let device = device_id(&a.device)?;
             let key = unhex(&a.key)?;
-            let (_, ledger) = ctx.load()?;
+            let names: Vec<&str> = a.characters.iter().map(String::as_str).collect();
+            let (_, ledger) = ctx.load_for(&names)?;
             let characters = a
                 .characters
                 .iter()
@@ -193,7 +201,7 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             let device = device_id(&a.device)?;
             // Revoking the last GM device that is not revoked would leave no one able to
             // record anything again, a ruling to undo it included: refused.
-            let (_, ledger) = ctx.load()?;
+            let (_, ledger) = ctx.load_head()?;
             let live_gms: Vec<_> = ledger
                 .roster
                 .entries

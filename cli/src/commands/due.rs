@@ -19,7 +19,7 @@ pub struct DueArgs {
 pub fn cmd_due(a: DueArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let (_, ledger) = match &a.name {
         Some(n) => ctx.load_for(&[n.as_str()])?,
-        None => ctx.load()?,
+        None => ctx.load_open()?,
     };
     let mut all: Vec<OwedView> = Vec::new();
     match &a.name {

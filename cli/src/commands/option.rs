@@ -42,7 +42,7 @@ pub fn cmd_option(a: OptionArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         OptionName::Aggravation => "aggravation",
     };
     let on = matches!(a.switch, Switch::On);
-    ctx.record(|_, _| {
+    ctx.record_for(Some(&[]), |_, _| {
         Ok((
             Event::HarnMaster(HmEvent::OptionSet {
                 name: name.into(),

@@ -40,7 +40,7 @@ fn cmd_show_any(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 (leechbook_ledger::moment::state_at(&m), m.label)
             };
             if l.character_named(&a.name).is_none()
-                && ctx.load()?.1.character_named(&a.name).is_some()
+                && ctx.load_head()?.1.id_named(&a.name).is_some()
             {
                 return Err(CommandError::user(format!(
                     "{} had not joined the campaign by {label}",

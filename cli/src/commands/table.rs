@@ -51,7 +51,7 @@ pub struct LoadArgs {
 pub fn cmd_table(c: TableCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     match c {
         TableCommand::List(a) => {
-            let (_, ledger) = ctx.load()?;
+            let (_, ledger) = ctx.load_head()?;
             let mut names: Vec<String> = vec!["human".into()];
             for t in &ledger.settings.hm.tables {
                 if !names.contains(&t.name) {
@@ -82,7 +82,7 @@ pub fn cmd_table(c: TableCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             Ok(())
         }
         TableCommand::Show(a) if a.name == "treatment" => {
-            let (_, ledger) = ctx.load()?;
+            let (_, ledger) = ctx.load_head()?;
             let t = ledger.treatment_table();
             if a.json {
                 return ctx.json(t);
@@ -93,7 +93,7 @@ pub fn cmd_table(c: TableCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             Ok(())
         }
         TableCommand::Show(a) => {
-            let (_, ledger) = ctx.load()?;
+            let (_, ledger) = ctx.load_head()?;
             let t = ledger.table(&a.name).ok_or_else(|| {
                 CommandError::user(format!("there is no body table '{}'", a.name))
             })?;
@@ -113,7 +113,7 @@ pub fn cmd_table(c: TableCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 treatment
                     .validate()
                     .map_err(|e| CommandError::user(format!("{}: {e}", a.file.display())))?;
-                ctx.record(|_, _| {
+                ctx.record_for(Some(&[]), |_, _| {
                     Ok((
                         Event::HarnMaster(HmEvent::TreatmentTableDefined(treatment)),
                         None,
@@ -133,7 +133,9 @@ pub fn cmd_table(c: TableCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 .validate()
                 .map_err(|e| CommandError::user(format!("{}: {e}", a.file.display())))?;
             let name = table.name.clone();
-            ctx.record(|_, _| Ok((Event::HarnMaster(HmEvent::BodyTableDefined(table)), None)))?;
+            ctx.record_for(Some(&[]), |_, _| {
+                Ok((Event::HarnMaster(HmEvent::BodyTableDefined(table)), None))
+            })?;
             ctx.say(format!("body table '{name}' recorded"));
             Ok(())
         }
