@@ -330,8 +330,9 @@ pub fn run(db: &Path) -> Result<(), crate::error::CommandError> {
     // One connection for the board's reads; the commands it runs write through their own.
     let replica = leechbook_ledger::Replica::open(db)?;
     let last_row = || leechbook_store::ReadLog::last_row(replica.store());
+    // The board shows open wounds and what is owed: no healed injury of the archive.
     let load = || -> Result<(i64, Ledger), crate::error::CommandError> {
-        Ok((last_row()?, replica.state()?))
+        Ok((last_row()?, replica.state_open()?))
     };
     let (mut seen, ledger) = load()?;
     let mut board = Board::of(&ledger);

@@ -31,14 +31,34 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     progress.say("verify: reading and folding the log");
     // Every event must decode (a decode failure is an error naming the event).
     let events = store.events()?;
-    let full = Ledger::fold(&events);
     let mut report: Vec<String> = Vec::new();
     let mut problems = integrity.len();
     for line in &integrity {
         report.push(format!("integrity: {line}"));
     }
-    for snap in store.snapshots()? {
-        let verdict = if snap.fold_version != FOLD_VERSION {
+    // Each snapshot against the fold of the events up to it (the record as it stood then),
+    // and the whole log: the log folded once, in order, up to each place (a snapshot is
+    // read only when the fold reaches it).
+    let snapshots = store.snapshots()?;
+    let mut order: Vec<usize> = (0..snapshots.len()).collect();
+    order.sort_by_key(|&i| snapshots[i].position);
+    let mut places: Vec<usize> = order
+        .iter()
+        .map(|&i| (snapshots[i].position as usize).min(events.len()))
+        .collect();
+    places.push(events.len());
+    let mut verdicts: Vec<Option<String>> = vec![None; snapshots.len()];
+    let mut failed: Option<leechbook_ledger::LedgerError> = None;
+    let mut full = Ledger::new();
+    let mut k = 0;
+    leechbook_ledger::audit::states_at(&events, &places, |n, l| {
+        let Some(&i) = order.get(k) else {
+            full = l.clone();
+            return;
+        };
+        k += 1;
+        let snap = &snapshots[i];
+        verdicts[i] = if snap.fold_version != FOLD_VERSION {
             Some(format!(
                 "made by fold version {} (now {FOLD_VERSION})",
                 snap.fold_version
@@ -48,19 +68,23 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 leechbook_ledger::checkpoint::checkpoint_state(&store, snap.position, None)
             }) {
                 Err(e) => Some(format!("does not decode ({e})")),
-                Ok(Err(e)) => return Err(e.into()),
+                Ok(Err(e)) => {
+                    failed.get_or_insert(e);
+                    None
+                }
                 Ok(Ok(None)) => Some("lacks a character's entry, or one does not decode".into()),
-                Ok(Ok(Some(l))) => {
-                    let n = (snap.position as usize).min(events.len());
+                Ok(Ok(Some(state))) => {
                     let at_key = events.get(n.wrapping_sub(1)).map(|e| e.order_key());
-                    if at_key != Some(snap.last) || l != Ledger::fold(&events[..n]) {
-                        Some("differs from the fold of its events".into())
-                    } else {
-                        None
-                    }
+                    (at_key != Some(snap.last) || &state != l)
+                        .then(|| "differs from the fold of its events".to_string())
                 }
             }
         };
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    for (snap, verdict) in snapshots.iter().zip(verdicts) {
         match verdict {
             None => report.push(format!("snapshot at {}: ok", snap.position)),
             Some(why) => {
