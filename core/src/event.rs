@@ -1,10 +1,8 @@
-//! The event envelope and the events: the only way state changes.
+//! The events: the only way state changes.
 //!
-//! An [`Envelope`] carries one [`Event`] with everything the ledger needs to order, attribute
-//! and audit it. The fold's **total order** is `(clock, device, seq)`: `clock` is a Lamport
-//! clock (a new event's clock exceeds every clock its device has seen, so an event that could
-//! have caused another sorts before it), ties between devices break by device id, and `seq`
-//! orders one device's own events. The order never depends on wall time or campaign time.
+//! An [`Envelope`] (the kernel's, `leechbook_kernel::envelope`, which also defines the fold's
+//! total order) carries one [`Event`] with everything the ledger needs to order, attribute
+//! and audit it; `Event` tells the kernel what it needs through `LedgerEvent`.
 //!
 //! **Frozen format:** the store encodes [`Event`] with bincode by variant position. Add
 //! variants only at the end; never reorder, remove or change a shipped variant. A change of
@@ -12,9 +10,9 @@
 
 use crate::harnmaster::state::ShockState;
 use crate::harnmaster::HmEvent;
-use crate::ids::{CampaignId, CharacterId, DeviceId, EventId, InjuryId};
+use crate::ids::{CharacterId, EventId, InjuryId};
 use crate::time::CampaignTime;
-use chrono::{DateTime, Utc};
+pub use leechbook_kernel::roster::{Role, RosterChange};
 use serde::{Deserialize, Serialize};
 
 /// The schema version of events this build writes.
@@ -265,35 +263,28 @@ impl Event {
     }
 }
 
-/// One event with its ids, clocks and signature: a row of the log.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Envelope {
-    /// A UUIDv7.
-    pub id: EventId,
-    /// The campaign.
-    pub campaign: CampaignId,
-    /// The device that recorded it.
-    pub device: DeviceId,
-    /// The device's sequence number (1, 2, ...).
-    pub seq: u64,
-    /// The Lamport clock.
-    pub clock: u64,
-    /// When it was recorded, by the device's clock (information, never order).
-    pub wall: DateTime<Utc>,
-    /// The campaign time at which it happened.
-    pub at: CampaignTime,
-    /// The schema version it was written with.
-    pub schema: u16,
-    /// What happened.
-    pub event: Event,
-    /// The author's signature (reserved for sync).
-    pub signature: Option<Vec<u8>>,
-}
+/// One event of this campaign's systems with its ids, clocks and signature: a row of the
+/// log (the kernel's envelope, carrying an [`Event`]).
+pub type Envelope = leechbook_kernel::envelope::Envelope<Event>;
 
-impl Envelope {
-    /// Returns the key of the fold's total order.
-    pub fn order_key(&self) -> (u64, DeviceId, u64) {
-        (self.clock, self.device, self.seq)
+impl leechbook_kernel::envelope::LedgerEvent for Event {
+    fn creates_campaign(&self) -> bool {
+        matches!(self, Event::CampaignCreated { .. })
+    }
+
+    fn roster_change(&self) -> Option<&RosterChange> {
+        match self {
+            Event::Roster(change) => Some(change),
+            _ => None,
+        }
+    }
+
+    fn is_ruling(&self) -> bool {
+        matches!(self, Event::Ruling(_))
+    }
+
+    fn character(&self) -> Option<CharacterId> {
+        Event::character(self)
     }
 }
 
@@ -379,36 +370,6 @@ pub enum Decree {
         injury: InjuryId,
         /// The HR, 1-6.
         rate: i32,
-    },
-}
-
-/// A device's role.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Role {
-    /// The GM: everything.
-    Gm,
-    /// A player: events about their own characters.
-    Player,
-}
-
-/// A roster event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum RosterChange {
-    /// A device joins (or its entry is replaced).
-    Device {
-        /// The device.
-        device: DeviceId,
-        /// Its ed25519 public key.
-        key: Vec<u8>,
-        /// Its role.
-        role: Role,
-        /// The characters a player device records for.
-        characters: Vec<CharacterId>,
-    },
-    /// A device is revoked from this point of the log on.
-    Revoke {
-        /// The device.
-        device: DeviceId,
     },
 }
 

@@ -1,7 +1,7 @@
 //! Leechbook's kernel: what every rules system and the ledger itself speak in, and nothing
 //! of any one system: ids, campaign time, dice with the faces they showed (and the source
-//! that hands recorded faces back, so that replaying the log never rolls again), and the
-//! d100 test.
+//! that hands recorded faces back, so that replaying the log never rolls again), the d100
+//! test, the envelope with the fold's total order, and the roster of devices.
 //!
 //! **Architecture invariant:** this crate names no rules system and depends on none; it is
 //! pure (no I/O, no clock, no random source: faces, times and ids arrive as values). A rules
@@ -11,6 +11,8 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod dice;
+pub mod envelope;
 pub mod ids;
+pub mod roster;
 pub mod test_roll;
 pub mod time;

@@ -1,0 +1,188 @@
+//! The campaign roster: which devices may record what. Roster changes are events signed by
+//! a GM device; the device that created the campaign is its first GM.
+//!
+//! The roster in force is worked out from the whole log before the fold (as rulings are): a
+//! device counts from the moment any roster event adds it (so a player's events recorded
+//! before the GM rostered them still count), and a revocation refuses that device's events
+//! that come after it in the total order. Signatures are checked where events enter a ledger
+//! from outside (a sync import), not on every fold: the fold checks roles.
+//!
+//! A **player** device records events about the characters the roster gives it (strikes on
+//! them, their rolls); everything else (rulings, roster changes, the clock, characters,
+//! tables, options) is the GM's. A log with no roster at all (made before signatures, or in
+//! tests) is not checked.
+
+use crate::envelope::{Envelope, LedgerEvent};
+use crate::ids::{CharacterId, DeviceId};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One device's entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// Its public key.
+    pub key: Vec<u8>,
+    /// Its role.
+    pub role: Role,
+    /// A player's characters.
+    pub characters: Vec<CharacterId>,
+    /// Revoked at this order key: its events after it are refused.
+    pub revoked: Option<(u64, DeviceId, u64)>,
+}
+
+/// The roster in force over a log.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Roster {
+    /// The entries.
+    pub entries: BTreeMap<DeviceId, Entry>,
+    /// The device that created the campaign.
+    pub creator: Option<DeviceId>,
+}
+
+impl Roster {
+    /// Works out the roster over a log (in the total order).
+    pub fn from_log<E: LedgerEvent>(events: &[Envelope<E>]) -> Roster {
+        let mut r = Roster::default();
+        for e in events {
+            if e.event.creates_campaign() {
+                if r.creator.is_none() {
+                    r.creator = Some(e.device);
+                }
+                continue;
+            }
+            let Some(change) = e.event.roster_change() else {
+                continue;
+            };
+            if r.gm(e.device, e.order_key()).is_err() {
+                continue;
+            }
+            match change {
+                RosterChange::Device {
+                    device,
+                    key,
+                    role,
+                    characters,
+                } => {
+                    r.entries.insert(
+                        *device,
+                        Entry {
+                            key: key.clone(),
+                            role: *role,
+                            characters: characters.clone(),
+                            revoked: None,
+                        },
+                    );
+                }
+                RosterChange::Revoke { device } => {
+                    if let Some(en) = r.entries.get_mut(device) {
+                        en.revoked = Some(e.order_key());
+                    }
+                }
+            }
+        }
+        r
+    }
+
+    /// Whether the roster is in use at all.
+    pub fn in_use(&self) -> bool {
+        !self.entries.is_empty()
+    }
+
+    /// The public key the roster holds for a device.
+    pub fn key(&self, device: DeviceId) -> Option<&[u8]> {
+        self.entries.get(&device).map(|e| e.key.as_slice())
+    }
+
+    fn gm(&self, device: DeviceId, at: (u64, DeviceId, u64)) -> Result<(), String> {
+        if self.entries.is_empty() && self.creator == Some(device) {
+            return Ok(()); // the creator rosters itself first
+        }
+        match self.entries.get(&device) {
+            Some(e) if e.role == Role::Gm && e.revoked.is_none_or(|r| at <= r) => Ok(()),
+            Some(e) if e.role == Role::Gm => Err(format!("device {} was revoked", device.short())),
+            Some(_) => Err(format!(
+                "device {} is a player's: this is the GM's to record",
+                device.short()
+            )),
+            None if self.creator == Some(device) => Ok(()),
+            None => Err(format!(
+                "device {} is not on the campaign's roster",
+                device.short()
+            )),
+        }
+    }
+
+    /// Checks that an event's device may record it.
+    pub fn allows<E: LedgerEvent>(&self, env: &Envelope<E>) -> Result<(), String> {
+        if !self.in_use() || env.event.creates_campaign() {
+            return Ok(());
+        }
+        let at = env.order_key();
+        let entry = match self.entries.get(&env.device) {
+            Some(e) => e,
+            None if self.creator == Some(env.device) => return Ok(()),
+            None => {
+                return Err(format!(
+                    "device {} is not on the campaign's roster",
+                    env.device.short()
+                ))
+            }
+        };
+        if entry.revoked.is_some_and(|r| at > r) {
+            return Err(format!(
+                "device {} was revoked before this event",
+                env.device.short()
+            ));
+        }
+        match entry.role {
+            Role::Gm => Ok(()),
+            Role::Player => match env.event.character() {
+                Some(c)
+                    if entry.characters.contains(&c)
+                        && !env.event.is_ruling()
+                        && env.event.roster_change().is_none() =>
+                {
+                    Ok(())
+                }
+                Some(_) => Err(format!(
+                    "device {} is a player's and may record only for its own characters",
+                    env.device.short()
+                )),
+                None => Err(format!(
+                    "device {} is a player's: this is the GM's to record",
+                    env.device.short()
+                )),
+            },
+        }
+    }
+}
+
+/// A device's role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Role {
+    /// The GM: everything.
+    Gm,
+    /// A player: events about their own characters.
+    Player,
+}
+
+/// A roster event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RosterChange {
+    /// A device joins (or its entry is replaced).
+    Device {
+        /// The device.
+        device: DeviceId,
+        /// Its ed25519 public key.
+        key: Vec<u8>,
+        /// Its role.
+        role: Role,
+        /// The characters a player device records for.
+        characters: Vec<CharacterId>,
+    },
+    /// A device is revoked from this point of the log on.
+    Revoke {
+        /// The device.
+        device: DeviceId,
+    },
+}
