@@ -10,7 +10,7 @@
 
 use crate::harnmaster::state::ShockState;
 use crate::harnmaster::HmEvent;
-use crate::ids::{CharacterId, EventId, InjuryId};
+use crate::ids::{CharacterId, InjuryId};
 use crate::time::CampaignTime;
 pub use leechbook_kernel::roster::{Role, RosterChange};
 use serde::{Deserialize, Serialize};
@@ -268,6 +268,12 @@ impl Event {
 pub type Envelope = leechbook_kernel::envelope::Envelope<Event>;
 
 impl leechbook_kernel::envelope::LedgerEvent for Event {
+    type Decree = Decree;
+
+    fn kind(&self) -> &'static str {
+        Event::kind(self)
+    }
+
     fn creates_campaign(&self) -> bool {
         matches!(self, Event::CampaignCreated { .. })
     }
@@ -279,8 +285,11 @@ impl leechbook_kernel::envelope::LedgerEvent for Event {
         }
     }
 
-    fn is_ruling(&self) -> bool {
-        matches!(self, Event::Ruling(_))
+    fn ruling(&self) -> Option<&Ruling> {
+        match self {
+            Event::Ruling(r) => Some(r),
+            _ => None,
+        }
     }
 
     fn character(&self) -> Option<CharacterId> {
@@ -293,64 +302,9 @@ impl leechbook_kernel::envelope::LedgerEvent for Event {
 // an event), so they live with `Event`. Which are in force is worked out in `ruling` and
 // `roster`, which re-export these.
 
-/// A GM's ruling about the record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Ruling {
-    /// Strike an event from the record.
-    Retract {
-        /// The event.
-        target: EventId,
-        /// Why.
-        reason: String,
-    },
-    /// Undo a retraction.
-    Reinstate {
-        /// The event.
-        target: EventId,
-        /// Why.
-        reason: String,
-    },
-    /// Replace an event's content with a corrected one of the same kind.
-    Amend {
-        /// The event.
-        target: EventId,
-        /// The corrected event.
-        replacement: Box<Event>,
-        /// Why.
-        reason: String,
-    },
-    /// Decree an outcome from this moment on.
-    Override {
-        /// Whose.
-        character: CharacterId,
-        /// What.
-        decree: Decree,
-        /// Why.
-        reason: String,
-    },
-}
-
-impl Ruling {
-    /// Returns the event the ruling is about, if it is about one.
-    pub fn target(&self) -> Option<EventId> {
-        match self {
-            Ruling::Retract { target, .. }
-            | Ruling::Reinstate { target, .. }
-            | Ruling::Amend { target, .. } => Some(*target),
-            Ruling::Override { .. } => None,
-        }
-    }
-
-    /// Returns the reason given.
-    pub fn reason(&self) -> &str {
-        match self {
-            Ruling::Retract { reason, .. }
-            | Ruling::Reinstate { reason, .. }
-            | Ruling::Amend { reason, .. }
-            | Ruling::Override { reason, .. } => reason,
-        }
-    }
-}
+/// A GM's ruling about the record: the kernel's ruling (`leechbook_kernel::ruling`) whose
+/// amendment holds an [`Event`] and whose override decrees a [`Decree`].
+pub type Ruling = leechbook_kernel::ruling::Ruling<Event, Decree>;
 
 /// An outcome the GM decrees.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,7 +1,8 @@
 //! Leechbook's kernel: what every rules system and the ledger itself speak in, and nothing
 //! of any one system: ids, campaign time, dice with the faces they showed (and the source
 //! that hands recorded faces back, so that replaying the log never rolls again), the d100
-//! test, the envelope with the fold's total order, and the roster of devices.
+//! test, the envelope with the fold's total order, the roster of devices, and the rulings
+//! in force over a log.
 //!
 //! **Architecture invariant:** this crate names no rules system and depends on none; it is
 //! pure (no I/O, no clock, no random source: faces, times and ids arrive as values). A rules
@@ -14,5 +15,6 @@ pub mod dice;
 pub mod envelope;
 pub mod ids;
 pub mod roster;
+pub mod ruling;
 pub mod test_roll;
 pub mod time;

@@ -1,0 +1,217 @@
+//! Rulings: the GM's decisions about the record itself. Nothing is ever deleted; a ruling is
+//! an event, and the fold re-derives everything after it.
+//!
+//! - **Retract** strikes an event from the record, as if it had not happened (with a reason).
+//! - **Reinstate** undoes a retraction.
+//! - **Amend** replaces an event's content (a roll's faces, an input such as an AV or an aim)
+//!   with the GM's corrected version of the same kind of event.
+//! - **Override** decrees an outcome from its moment on, of the kind the campaign's rules
+//!   system lets the GM decree (its `LedgerEvent::Decree`).
+//!
+//! Undoing a ruling is another ruling: retracting an amendment restores the original;
+//! retracting a retraction (or reinstating) restores the event.
+//!
+//! ## Which rulings are in force (the documented rule)
+//! Rulings are read from the **last to the first** in the fold's total order. A ruling that a
+//! later ruling in force has retracted is not in force. For each target, the latest ruling in
+//! force decides: a later Reinstate beats an earlier Retract and vice versa, and the latest
+//! Amend is the content used. Concurrent rulings from two devices are ordered by the total
+//! order `(clock, device, seq)` like every event, so every device derives the same record.
+//! A ruling whose target is unknown, is not earlier in the log, or does not fit (an amendment
+//! of another kind or about another character, a retraction of the campaign's creation) is
+//! void, with its reason.
+
+use crate::envelope::{Envelope, LedgerEvent};
+use crate::ids::{CharacterId, EventId};
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
+
+/// A GM's ruling about the record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Ruling<E, D> {
+    /// Strike an event from the record.
+    Retract {
+        /// The event.
+        target: EventId,
+        /// Why.
+        reason: String,
+    },
+    /// Undo a retraction.
+    Reinstate {
+        /// The event.
+        target: EventId,
+        /// Why.
+        reason: String,
+    },
+    /// Replace an event's content with a corrected one of the same kind.
+    Amend {
+        /// The event.
+        target: EventId,
+        /// The corrected event.
+        replacement: Box<E>,
+        /// Why.
+        reason: String,
+    },
+    /// Decree an outcome from this moment on.
+    Override {
+        /// Whose.
+        character: CharacterId,
+        /// What.
+        decree: D,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl<E, D> Ruling<E, D> {
+    /// Returns the event the ruling is about, if it is about one.
+    pub fn target(&self) -> Option<EventId> {
+        match self {
+            Ruling::Retract { target, .. }
+            | Ruling::Reinstate { target, .. }
+            | Ruling::Amend { target, .. } => Some(*target),
+            Ruling::Override { .. } => None,
+        }
+    }
+
+    /// Returns the reason given.
+    pub fn reason(&self) -> &str {
+        match self {
+            Ruling::Retract { reason, .. }
+            | Ruling::Reinstate { reason, .. }
+            | Ruling::Amend { reason, .. }
+            | Ruling::Override { reason, .. } => reason,
+        }
+    }
+}
+
+/// The ruling an event of type `E` may be.
+pub type EventRuling<E> = Ruling<E, <E as LedgerEvent>::Decree>;
+
+/// The rulings in force over a log.
+#[derive(Clone, Debug)]
+pub struct Rulings<E> {
+    /// Retracted events: the ruling and its reason.
+    pub retracted: HashMap<EventId, (EventId, String)>,
+    /// Amended events: the ruling, the content used, and the reason.
+    pub amended: HashMap<EventId, (EventId, E, String)>,
+    /// Rulings that are void, with why.
+    pub void: HashMap<EventId, String>,
+}
+
+impl<E> Default for Rulings<E> {
+    fn default() -> Rulings<E> {
+        Rulings {
+            retracted: HashMap::new(),
+            amended: HashMap::new(),
+            void: HashMap::new(),
+        }
+    }
+}
+
+impl<E: LedgerEvent + Clone> Rulings<E> {
+    /// Works out the rulings in force over `events` (in the total order).
+    pub fn from_log(events: &[Envelope<E>]) -> Rulings<E> {
+        Rulings::judge(events, None)
+    }
+
+    /// The rulings in force over `events`, a cut of a log whose rulings in force are `whole`
+    /// (a campaign-time or wall-time moment, which keeps rulings whose target lies beyond
+    /// it): a ruling on an event outside the cut is void only where it is void over the whole
+    /// log; otherwise it stands as made and acts on nothing in the cut.
+    pub fn from_cut(events: &[Envelope<E>], whole: &Rulings<E>) -> Rulings<E> {
+        Rulings::judge(events, Some(whole))
+    }
+
+    fn judge(events: &[Envelope<E>], whole: Option<&Rulings<E>>) -> Rulings<E> {
+        let mut out = Rulings::default();
+        let rulings: Vec<(usize, &Envelope<E>, &EventRuling<E>)> = events
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| e.event.ruling().map(|r| (i, e, r)))
+            .collect();
+        if rulings.is_empty() {
+            return out;
+        }
+        let targets: HashSet<EventId> = rulings.iter().filter_map(|(_, _, r)| r.target()).collect();
+        let position: HashMap<EventId, usize> = events
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| targets.contains(&e.id))
+            .map(|(i, e)| (e.id, i))
+            .collect();
+        // decided[target] = Some(true): retracted; Some(false): stands.
+        let mut decided: HashMap<EventId, bool> = HashMap::new();
+        for (i, env, r) in rulings.into_iter().rev() {
+            if decided.get(&env.id) == Some(&true) {
+                continue; // retracted by a later ruling in force
+            }
+            let Some(target) = r.target() else { continue };
+            let Some(&at) = position.get(&target) else {
+                match whole {
+                    None => {
+                        out.void.insert(
+                            env.id,
+                            format!("it rules on event {target}, which the log does not hold"),
+                        );
+                    }
+                    Some(w) => {
+                        if let Some(why) = w.void.get(&env.id) {
+                            out.void.insert(env.id, why.clone());
+                        }
+                    }
+                }
+                continue;
+            };
+            if at >= i {
+                out.void.insert(env.id, "it rules on a later event".into());
+                continue;
+            }
+            let original = &events[at].event;
+            match r {
+                Ruling::Retract { reason, .. } => {
+                    if original.creates_campaign() {
+                        out.void
+                            .insert(env.id, "the campaign's creation cannot be retracted".into());
+                        continue;
+                    }
+                    if let std::collections::hash_map::Entry::Vacant(e) = decided.entry(target) {
+                        e.insert(true);
+                        out.retracted.insert(target, (env.id, reason.clone()));
+                    }
+                }
+                Ruling::Reinstate { .. } => {
+                    decided.entry(target).or_insert(false);
+                }
+                Ruling::Amend {
+                    replacement,
+                    reason,
+                    ..
+                } => {
+                    if replacement.kind() != original.kind()
+                        || replacement.character() != original.character()
+                    {
+                        out.void.insert(
+                            env.id,
+                            format!(
+                                "an amendment must be the same kind of event about the same character ({})",
+                                original.kind()
+                            ),
+                        );
+                        continue;
+                    }
+                    out.amended.entry(target).or_insert((
+                        env.id,
+                        (**replacement).clone(),
+                        reason.clone(),
+                    ));
+                }
+                Ruling::Override { .. } => {}
+            }
+        }
+        // A retracted ruling has no force; neither do its amendments.
+        out.amended
+            .retain(|_, (ruling, _, _)| !decided.get(ruling).copied().unwrap_or(false));
+        out
+    }
+}
