@@ -130,15 +130,25 @@ pub fn full_fold(log: &impl ReadLog) -> Result<Ledger, LedgerError> {
 /// the chain behind an injury). It runs on the folding thread, so it must be `Send`.
 pub fn replay(
     log: &impl ReadLog,
-    mut each: impl FnMut(&mut Ledger, &Envelope, &Rulings) + Send,
+    each: impl FnMut(&mut Ledger, &Envelope, &Rulings) + Send,
 ) -> Result<Ledger, LedgerError> {
     let rulings = Rulings::from_log(&log.rulings_and_targets()?);
     let mut ledger = Ledger::new();
     ledger.roster = leechbook_core::roster::Roster::from_log(&log.roster_events()?);
+    replay_from(log, ledger, &rulings, each)
+}
+
+/// [`replay`] from the state `ledger` (its roster set) under the rulings `rulings`: the
+/// log read on this thread, `each` stepping the state on another.
+pub fn replay_from(
+    log: &impl ReadLog,
+    mut ledger: Ledger,
+    rulings: &Rulings,
+    mut each: impl FnMut(&mut Ledger, &Envelope, &Rulings) + Send,
+) -> Result<Ledger, LedgerError> {
     const BATCH: usize = 4096;
     std::thread::scope(|s| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Envelope>>(4);
-        let rulings = &rulings;
         let folder = s.spawn(move || {
             for batch in rx {
                 for env in &batch {

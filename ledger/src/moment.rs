@@ -53,28 +53,16 @@ pub struct Moment {
 /// Cuts the log at a moment: an event id, a wall time (RFC 3339) or a campaign time.
 pub fn moment(events: &[Envelope], spec: &str) -> Result<Moment, LedgerError> {
     let spec = spec.trim();
-    if spec.to_ascii_lowercase().starts_with("day") {
-        let t = CampaignTime::parse(spec).map_err(|_| LedgerError::NotAMoment(spec.to_string()))?;
-        let cut: Vec<Envelope> = events
-            .iter()
-            .filter(|e| e.at <= t || matches!(&e.event, Event::Ruling(r) if r.target().is_some()))
-            .cloned()
-            .collect();
+    if let Some(cut) = Cut::of(spec)? {
+        let kept: Vec<Envelope> = events.iter().filter(|e| cut.keeps(e)).cloned().collect();
         return Ok(Moment {
-            rulings: Rulings::from_cut(&cut, &Rulings::from_log(events)),
-            events: cut,
-            now: Some(t),
-            label: format!("campaign time {t}"),
-        });
-    }
-    if let Ok(w) = chrono::DateTime::parse_from_rfc3339(spec) {
-        let w = w.with_timezone(&chrono::Utc);
-        let cut: Vec<Envelope> = events.iter().filter(|e| e.wall <= w).cloned().collect();
-        return Ok(Moment {
-            rulings: Rulings::from_cut(&cut, &Rulings::from_log(events)),
-            events: cut,
-            now: None,
-            label: format!("wall time {}", w.to_rfc3339()),
+            rulings: Rulings::from_cut(&kept, &Rulings::from_log(events)),
+            events: kept,
+            now: match cut {
+                Cut::Day(t) => Some(t),
+                Cut::Wall(_) => None,
+            },
+            label: cut.label(),
         });
     }
     let target = find_event(events, spec).map_err(|e| match e {
@@ -143,6 +131,107 @@ pub fn ruling_context(
     Ok(out)
 }
 
+/// The state at a moment given as a campaign time or a wall time, and the moment in words,
+/// read from the log as it streams: the same state as [`state_at`] of [`moment`], but the
+/// log is never held whole (the cut's rulings in force and roster come from the rulings,
+/// their targets and the roster's events, found by kind; the log is decoded on one thread
+/// and the cut folded on another). None when `spec` names an event, which a checkpoint
+/// serves (`checkpoint::state_for_upto`).
+pub fn state_at_time(
+    log: &impl leechbook_store::ReadLog,
+    spec: &str,
+) -> Result<Option<(Ledger, String)>, LedgerError> {
+    Ok(states_at_times(log, &[spec])?.and_then(|mut v| v.pop()))
+}
+
+/// [`state_at_time`] of several moments in one read of the log (`diff`'s two); None when
+/// any names an event.
+pub fn states_at_times(
+    log: &impl leechbook_store::ReadLog,
+    specs: &[&str],
+) -> Result<Option<Vec<(Ledger, String)>>, LedgerError> {
+    let mut cuts = Vec::with_capacity(specs.len());
+    for spec in specs {
+        match Cut::of(spec)? {
+            Some(c) => cuts.push(c),
+            None => return Ok(None),
+        }
+    }
+    let ruled = log.rulings_and_targets()?;
+    let rostered = log.roster_events()?;
+    let whole = Rulings::from_log(&ruled);
+    let mut folds: Vec<(Ledger, Rulings)> = Vec::with_capacity(cuts.len());
+    for cut in &cuts {
+        let mine: Vec<Envelope> = ruled.iter().filter(|e| cut.keeps(e)).cloned().collect();
+        let mut ledger = Ledger::new();
+        let roster: Vec<Envelope> = rostered.iter().filter(|e| cut.keeps(e)).cloned().collect();
+        ledger.roster = leechbook_core::roster::Roster::from_log(&roster);
+        folds.push((ledger, Rulings::from_cut(&mine, &whole)));
+    }
+    let folds_ref = &mut folds;
+    let cuts_ref = &cuts;
+    crate::checkpoint::replay_from(log, Ledger::new(), &whole, move |_, e, _| {
+        for (cut, (ledger, rulings)) in cuts_ref.iter().zip(folds_ref.iter_mut()) {
+            if cut.keeps(e) {
+                ledger.step(e, rulings, &mut |_, _, _| {});
+            }
+        }
+    })?;
+    Ok(Some(
+        folds
+            .into_iter()
+            .zip(cuts)
+            .map(|((mut ledger, _), cut)| {
+                if let Cut::Day(t) = cut {
+                    // Rulings made later in the story still count, but the clock is the
+                    // moment's.
+                    ledger.now = t;
+                }
+                (ledger, cut.label())
+            })
+            .collect(),
+    ))
+}
+
+/// A moment given as a time, and the cut of the log it makes (as [`moment`] makes it).
+enum Cut {
+    /// Every event that happened by then in the story, and every ruling on an event.
+    Day(CampaignTime),
+    /// Every event recorded by then by the recording devices' clocks.
+    Wall(chrono::DateTime<chrono::Utc>),
+}
+
+impl Cut {
+    /// The cut `spec` names; None when it names an event.
+    fn of(spec: &str) -> Result<Option<Cut>, LedgerError> {
+        let spec = spec.trim();
+        if spec.to_ascii_lowercase().starts_with("day") {
+            let t =
+                CampaignTime::parse(spec).map_err(|_| LedgerError::NotAMoment(spec.to_string()))?;
+            return Ok(Some(Cut::Day(t)));
+        }
+        Ok(chrono::DateTime::parse_from_rfc3339(spec)
+            .ok()
+            .map(|w| Cut::Wall(w.with_timezone(&chrono::Utc))))
+    }
+
+    fn keeps(&self, e: &Envelope) -> bool {
+        match self {
+            Cut::Day(t) => {
+                e.at <= *t || matches!(&e.event, Event::Ruling(r) if r.target().is_some())
+            }
+            Cut::Wall(w) => e.wall <= *w,
+        }
+    }
+
+    fn label(&self) -> String {
+        match self {
+            Cut::Day(t) => format!("campaign time {t}"),
+            Cut::Wall(w) => format!("wall time {}", w.to_rfc3339()),
+        }
+    }
+}
+
 /// Folds the log at a moment.
 pub fn state_at(m: &Moment) -> Ledger {
     let mut l = Ledger::derive_with(&m.events, &m.rulings, |_, _, _| {});
@@ -151,4 +240,62 @@ pub fn state_at(m: &Moment) -> Ledger {
         l.now = t;
     }
     l
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use leechbook_core::ids::CampaignId;
+    use leechbook_store::memory::MemoryLog;
+    use leechbook_store::{ReadLog, WriteLog};
+
+    /// A campaign-time or wall-time moment read from the streamed log is the moment cut from
+    /// the whole log and folded (the definition), label included, on a campaign with rulings,
+    /// a roster, and events recorded out of the story's order and of the wall clock's.
+    #[test]
+    fn a_moment_read_from_the_stream_is_the_moment_folded() {
+        let mut events = leechbook_core::synthetic::campaign(8_000);
+        let epoch = chrono::DateTime::<chrono::Utc>::UNIX_EPOCH;
+        for (i, e) in events.iter_mut().enumerate() {
+            e.wall = epoch + chrono::Duration::seconds(i as i64);
+            if i % 997 == 500 {
+                // An offline device's event, entered days after it happened, and its clock.
+                e.at = CampaignTime((e.at.0 - 3 * 86_400).max(0));
+                e.wall = epoch + chrono::Duration::seconds(i as i64 + 5_000);
+            }
+        }
+        let mut log = MemoryLog::new(CampaignId(uuid::Uuid::from_u128(1)));
+        log.import(&events).unwrap();
+        let events = log.events().unwrap();
+        let last = events.last().unwrap().at.0 / 86_400;
+        let mut specs: Vec<String> = [1, 2, last / 3, last / 2, last, last + 5]
+            .iter()
+            .map(|d| format!("day {d}"))
+            .collect();
+        specs.push(format!("day {} 08:00", last / 2));
+        for s in [10, 3_000, 7_999] {
+            specs.push((epoch + chrono::Duration::seconds(s)).to_rfc3339());
+        }
+        for spec in &specs {
+            let (streamed, label) = state_at_time(&log, spec).unwrap().unwrap();
+            let m = moment(&events, spec).unwrap();
+            assert_eq!(label, m.label);
+            assert!(streamed == state_at(&m), "the state at {spec}");
+        }
+        // Several moments in one read of the log: each is its own cut.
+        let all: Vec<&str> = specs.iter().map(String::as_str).collect();
+        let together = states_at_times(&log, &all).unwrap().unwrap();
+        assert_eq!(together.len(), specs.len());
+        for ((l, label), spec) in together.iter().zip(&specs) {
+            let m = moment(&events, spec).unwrap();
+            assert_eq!(label, &m.label);
+            assert!(
+                l == &state_at(&m),
+                "the state at {spec}, read with the others"
+            );
+        }
+        let some = events[100].id.0.simple().to_string();
+        assert!(state_at_time(&log, &some).unwrap().is_none(), "an event id");
+        assert!(states_at_times(&log, &["day 3", &some]).unwrap().is_none());
+    }
 }

@@ -5,7 +5,7 @@ use crate::views;
 use crate::Ctx;
 use clap::Args;
 use leechbook_core::fold::Ledger;
-use leechbook_ledger::moment::{moment, state_at as ledger_at};
+use leechbook_ledger::moment::{moment, state_at as ledger_at, states_at_times};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -96,11 +96,29 @@ pub fn flat_view(ledger: &Ledger, name: &str) -> BTreeMap<String, String> {
 pub fn cmd_diff(a: DiffArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let (store, now) = ctx.load()?;
     super::find_any(&now, &a.name)?;
-    let events = store.events()?;
-    let from = ledger_at(&moment(&events, &a.from)?);
-    let to = match &a.to {
-        Some(spec) => ledger_at(&moment(&events, spec)?),
-        None => now,
+    // Campaign or wall times are read from one pass of the streamed log; a moment given as
+    // an event from the log held.
+    let specs: Vec<&str> = std::iter::once(a.from.as_str())
+        .chain(a.to.as_deref())
+        .collect();
+    let (from, to) = match states_at_times(&store, &specs)? {
+        Some(mut at) => {
+            let to = match a.to {
+                Some(_) => at.pop().map(|(l, _)| l),
+                None => None,
+            };
+            let from = at.pop().map(|(l, _)| l).unwrap_or_default();
+            (from, to.unwrap_or(now))
+        }
+        None => {
+            let events = store.events()?;
+            let from = ledger_at(&moment(&events, &a.from)?);
+            let to = match &a.to {
+                Some(spec) => ledger_at(&moment(&events, spec)?),
+                None => now,
+            };
+            (from, to)
+        }
     };
     let list = changes(&flat_view(&from, &a.name), &flat_view(&to, &a.name));
     if a.json {

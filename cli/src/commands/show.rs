@@ -35,9 +35,15 @@ fn cmd_show_any(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 let label = format!("event {}", spec.trim());
                 (replica.state_for_upto(&[a.name.as_str()], key)?, label)
             } else {
-                let events = ctx.open()?.events()?;
-                let m = leechbook_ledger::moment::moment(&events, spec)?;
-                (leechbook_ledger::moment::state_at(&m), m.label)
+                // A campaign or wall time: the cut folded as the log streams.
+                let store = ctx.open()?;
+                match leechbook_ledger::moment::state_at_time(&store, spec)? {
+                    Some(at) => at,
+                    None => {
+                        let m = leechbook_ledger::moment::moment(&store.events()?, spec)?;
+                        (leechbook_ledger::moment::state_at(&m), m.label)
+                    }
+                }
             };
             if l.character_named(&a.name).is_none()
                 && ctx.load_head()?.1.id_named(&a.name).is_some()
