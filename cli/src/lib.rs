@@ -116,7 +116,9 @@ impl Ctx {
     }
 
     /// Opens the ledger holding no character: the campaign, its clock, settings, roster
-    /// and roll of names (a command about the campaign reads no character).
+    /// and roll of names (a command about the campaign reads no character). It carries no
+    /// list of void, retracted or amended events; when the projection is stale, it is the
+    /// whole state folded from the latest checkpoint.
     pub fn load_head(&self) -> Result<(Store, Ledger), CommandError> {
         self.load_for(&[])
     }

@@ -298,9 +298,10 @@ impl leechbook_kernel::envelope::LedgerEvent for Event {
 }
 
 // ---------------------------------------------------------------------------------------
-// The payloads of rulings and roster changes: events themselves (a ruling's amendment holds
-// an event), so they live with `Event`. Which are in force is worked out in `ruling` and
-// `roster`, which re-export these.
+// The payload of rulings: the kernel's `Ruling` over `Event` (an amendment holds an event)
+// and HârnMaster's `Decree`. Roster changes are the kernel's (`leechbook_kernel::roster`),
+// re-exported at the top of this module. Which rulings are in force is worked out by the
+// kernel's `Rulings`, which `ruling` names for this campaign's events.
 
 /// A GM's ruling about the record: the kernel's ruling (`leechbook_kernel::ruling`) whose
 /// amendment holds an [`Event`] and whose override decrees a [`Decree`].

@@ -34,8 +34,10 @@ pub struct Campaign {
 
 /// The version of the fold's semantics. Snapshots made by another version are dropped.
 /// (5: each system's campaign-wide settings are one field of the ledger's head; 6: healed
-/// injuries no rule reads again are filed in an archive kept apart from the character.)
-pub const FOLD_VERSION: u32 = 6;
+/// injuries no rule reads again are filed in an archive kept apart from the character; 7: a
+/// Wrath & Glory event lacking a recorded die is void in the kernel's words, "the event
+/// needs die ...", where it borrowed HârnMaster's "the strike needs die ...".)
+pub const FOLD_VERSION: u32 = 7;
 
 /// What became of events that did not simply apply: a [`Ledger`]'s `void`, `retracted` and
 /// `amended`, kept apart from the rest of its head where they are stored.

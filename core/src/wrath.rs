@@ -577,6 +577,19 @@ mod tests {
         r
     }
 
+    /// Damage that owes Determination with no faces recorded for it is refused in the
+    /// kernel's words, naming the die (an amendment or a synced event can lack one).
+    #[test]
+    fn damage_without_its_determination_dice_is_refused_naming_the_die() {
+        let mut c = ch();
+        let e = hit(&mut c, 9, &[]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the event needs die 'determination' (d6), which was not recorded"
+        );
+        assert_eq!((c.wounds, c.shock), (0, 0), "nothing applied");
+    }
+
     #[test]
     fn resilience_shock_wounds_and_determination() {
         let mut c = ch();

@@ -4,7 +4,8 @@
 //! test, the envelope with the fold's total order, the roster of devices, and the rulings
 //! in force over a log.
 //!
-//! **Architecture invariant:** this crate names no rules system and depends on none; it is
+//! **Architecture invariant:** this crate depends on no rules system and no system's type
+//! appears in it (its docs may say where a rule comes from, as the d100 test's do); it is
 //! pure (no I/O, no clock, no random source: faces, times and ids arrive as values). A rules
 //! system's crate or module builds on it, never the other way.
 

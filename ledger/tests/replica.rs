@@ -74,6 +74,17 @@ fn contract<L: Log>(mut r: Replica<L>, log: &[Envelope]) {
         r.state().unwrap() == full,
         "the state is the fold of the log"
     );
+    // The open state: every character, all the rules read, none of the archive's records.
+    let mut open = full.clone();
+    for c in open.characters.iter_mut() {
+        if let leechbook_core::CharacterState::HarnMaster(h) = c {
+            h.archive = Default::default();
+        }
+    }
+    assert!(
+        r.state_open().unwrap() == open,
+        "the open state is the fold without the archive's records"
+    );
     let c7 = full.id_named("c7").unwrap();
 
     // A recording: the event as appended, the state after it, and the checkpoint policy.

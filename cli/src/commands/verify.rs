@@ -37,8 +37,8 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         report.push(format!("integrity: {line}"));
     }
     // Each snapshot against the fold of the events up to it (the record as it stood then),
-    // and the whole log: the log folded once, in order, up to each place (a snapshot is
-    // read only when the fold reaches it).
+    // and the whole log: the log folded once, in order, up to each place (a snapshot's
+    // characters are read only when the fold reaches it).
     let snapshots = store.snapshots()?;
     let mut order: Vec<usize> = (0..snapshots.len()).collect();
     order.sort_by_key(|&i| snapshots[i].position);
