@@ -94,8 +94,15 @@ pub fn flat_view(ledger: &Ledger, name: &str) -> BTreeMap<String, String> {
 
 /// Prints the changes.
 pub fn cmd_diff(a: DiffArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let (store, now) = ctx.load()?;
-    super::find_any(&now, &a.name)?;
+    // The whole state now only when it is one end of the diff; the name is checked on the
+    // roll either way.
+    let (store, now) = match a.to {
+        Some(_) => ctx.load_head()?,
+        None => ctx.load()?,
+    };
+    if now.id_named(&a.name).is_none() {
+        super::find_any(&now, &a.name)?;
+    }
     // Campaign or wall times are read from one pass of the streamed log; a moment given as
     // an event from the log held.
     let specs: Vec<&str> = std::iter::once(a.from.as_str())
