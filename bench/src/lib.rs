@@ -355,6 +355,51 @@ pub fn as_of(n: usize) -> Result<Measured> {
     })
 }
 
+/// `show CHARACTER --at "day N" --json` (in-process) at ten campaign times spread over the
+/// campaign (the median), against the full replay: a moment of the story, which no
+/// checkpoint serves yet (the as-of query above is a moment of the log, given as an event).
+pub fn as_of_day(n: usize) -> Result<Measured> {
+    let path = ledger(n)?;
+    // The campaign's clock, from the projection's head.
+    let last = leechbook_ledger::Replica::open(&path)?
+        .state_for(&[])?
+        .now
+        .0
+        / leechbook_core::time::DAY;
+    let points: Vec<String> = (1..=10)
+        .map(|k| format!("day {}", 1 + last * k / 11))
+        .collect();
+    let db = path.display().to_string();
+    let mut i = 0;
+    let figure = median(points.len(), || {
+        let at = &points[i];
+        i += 1;
+        let (out, t) = timed(|| {
+            Ok(leechbook::run([
+                "leechbook",
+                "--db",
+                &db,
+                "show",
+                "c5",
+                "--at",
+                at,
+                "--json",
+            ]))
+        })?;
+        anyhow::ensure!(out.code == 0, "show --at {at}: {}", out.stderr);
+        Ok(t)
+    })?;
+    let floor = median(3, || Ok(timed(|| fold_whole(&path))?.1))?;
+    Ok(Measured {
+        name: "as-of query, campaign time".into(),
+        events: n,
+        figure,
+        floor,
+        floor_name: "full replay".into(),
+        notes: vec![("ms".into(), format!("{:.1}", figure * 1e3))],
+    })
+}
+
 /// The `leechbook` binary beside this one (`cargo build --release -p leechbook`).
 pub fn leechbook_binary() -> Result<PathBuf> {
     let exe = std::env::current_exe()?;
