@@ -324,35 +324,7 @@ pub fn as_of(n: usize) -> Result<Measured> {
         })
         .collect();
     drop(log);
-    let db = path.display().to_string();
-    let mut i = 0;
-    let figure = median(points.len(), || {
-        let at = &points[i];
-        i += 1;
-        let (out, t) = timed(|| {
-            Ok(leechbook::run([
-                "leechbook",
-                "--db",
-                &db,
-                "show",
-                "c5",
-                "--at",
-                at,
-                "--json",
-            ]))
-        })?;
-        anyhow::ensure!(out.code == 0, "show --at {at}: {}", out.stderr);
-        Ok(t)
-    })?;
-    let floor = median(3, || Ok(timed(|| fold_whole(&path))?.1))?;
-    Ok(Measured {
-        name: "as-of query".into(),
-        events: n,
-        figure,
-        floor,
-        floor_name: "full replay".into(),
-        notes: vec![("ms".into(), format!("{:.1}", figure * 1e3))],
-    })
+    show_at(n, &path, &points, "as-of query")
 }
 
 /// `show CHARACTER --at "day N" --json` (in-process) at ten campaign times spread over the
@@ -369,6 +341,12 @@ pub fn as_of_day(n: usize) -> Result<Measured> {
     let points: Vec<String> = (1..=10)
         .map(|k| format!("day {}", 1 + last * k / 11))
         .collect();
+    show_at(n, &path, &points, "as-of query, campaign time")
+}
+
+/// `show c5 --at POINT --json` (in-process) at each point, the median, against the full
+/// replay of the ledger at `path`.
+fn show_at(n: usize, path: &Path, points: &[String], name: &str) -> Result<Measured> {
     let db = path.display().to_string();
     let mut i = 0;
     let figure = median(points.len(), || {
@@ -389,9 +367,9 @@ pub fn as_of_day(n: usize) -> Result<Measured> {
         anyhow::ensure!(out.code == 0, "show --at {at}: {}", out.stderr);
         Ok(t)
     })?;
-    let floor = median(3, || Ok(timed(|| fold_whole(&path))?.1))?;
+    let floor = median(3, || Ok(timed(|| fold_whole(path))?.1))?;
     Ok(Measured {
-        name: "as-of query, campaign time".into(),
+        name: name.into(),
         events: n,
         figure,
         floor,
