@@ -94,9 +94,9 @@ pub fn flags_for(
 /// of the log up to that place with the rulings and the roster made by then, which is
 /// `Ledger::fold` of the prefix, handed to `f` in order with the place (`verify` checks each
 /// snapshot against it). A place past the log's end is its end; a place before the one
-/// handed before it is skipped. The log is folded once, and again from the start only where a ruling or a
-/// roster change made by the next place changes how an event already folded stands (a
-/// million-event ledger's fifty-odd snapshots cost one fold, not fifty).
+/// handed before it is skipped. The log is folded once, and again from the start only where
+/// a ruling or a roster change made by the next place changes how an event already folded
+/// stands (a million-event ledger's fifty-odd snapshots cost one fold, not fifty).
 pub fn states_at(events: &[Envelope], positions: &[usize], mut f: impl FnMut(usize, &Ledger)) {
     let position: HashMap<EventId, usize> =
         events.iter().enumerate().map(|(i, e)| (e.id, i)).collect();

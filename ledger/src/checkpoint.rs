@@ -130,32 +130,33 @@ pub fn full_fold(log: &impl ReadLog) -> Result<Ledger, LedgerError> {
 /// the chain behind an injury). It runs on the folding thread, so it must be `Send`.
 pub fn replay(
     log: &impl ReadLog,
-    each: impl FnMut(&mut Ledger, &Envelope, &Rulings) + Send,
+    mut each: impl FnMut(&mut Ledger, &Envelope, &Rulings) + Send,
 ) -> Result<Ledger, LedgerError> {
     let rulings = Rulings::from_log(&log.rulings_and_targets()?);
     let mut ledger = Ledger::new();
     ledger.roster = leechbook_core::roster::Roster::from_log(&log.roster_events()?);
-    replay_from(log, ledger, &rulings, each)
+    stream(log, ledger, |l, env| each(l, env, &rulings))
 }
 
-/// [`replay`] from the state `ledger` (its roster set) under the rulings `rulings`: the
-/// log read on this thread, `each` stepping the state on another.
-pub fn replay_from(
+/// Hands every event of the log, in the total order, to `each` with the state `state`, and
+/// gives the state back: the log read and decoded on this thread, `each` run on another, a
+/// batch at a time, so no list of the whole log is ever held. The one streaming read of the
+/// log ([`replay`], the moments of `moment::states_at_times`).
+pub fn stream<S: Send>(
     log: &impl ReadLog,
-    mut ledger: Ledger,
-    rulings: &Rulings,
-    mut each: impl FnMut(&mut Ledger, &Envelope, &Rulings) + Send,
-) -> Result<Ledger, LedgerError> {
+    mut state: S,
+    mut each: impl FnMut(&mut S, &Envelope) + Send,
+) -> Result<S, LedgerError> {
     const BATCH: usize = 4096;
     std::thread::scope(|s| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Envelope>>(4);
         let folder = s.spawn(move || {
             for batch in rx {
                 for env in &batch {
-                    each(&mut ledger, env, rulings);
+                    each(&mut state, env);
                 }
             }
-            ledger
+            state
         });
         let mut batch = Vec::with_capacity(BATCH);
         let read = log.for_each_event(|env| {

@@ -135,7 +135,7 @@ pub fn ruling_context(
 /// read from the log as it streams: the same state as [`state_at`] of [`moment`], but the
 /// log is never held whole (the cut's rulings in force and roster come from the rulings,
 /// their targets and the roster's events, found by kind; the log is decoded on one thread
-/// and the cut folded on another). None when `spec` names an event, which a checkpoint
+/// and the cut folded on another: `checkpoint::stream`). None when `spec` names an event, which a checkpoint
 /// serves (`checkpoint::state_for_upto`).
 pub fn state_at_time(
     log: &impl leechbook_store::ReadLog,
@@ -168,10 +168,8 @@ pub fn states_at_times(
         ledger.roster = leechbook_core::roster::Roster::from_log(&roster);
         folds.push((ledger, Rulings::from_cut(&mine, &whole)));
     }
-    let folds_ref = &mut folds;
-    let cuts_ref = &cuts;
-    crate::checkpoint::replay_from(log, Ledger::new(), &whole, move |_, e, _| {
-        for (cut, (ledger, rulings)) in cuts_ref.iter().zip(folds_ref.iter_mut()) {
+    let folds = crate::checkpoint::stream(log, folds, |folds, e| {
+        for (cut, (ledger, rulings)) in cuts.iter().zip(folds.iter_mut()) {
             if cut.keeps(e) {
                 ledger.step(e, rulings, &mut |_, _, _| {});
             }
