@@ -19,3 +19,83 @@ pub mod roster;
 pub mod ruling;
 pub mod test_roll;
 pub mod time;
+
+/// A toy event type for the kernel's own tests: the kernel works for any event that is a
+/// [`envelope::LedgerEvent`], with no rules system in sight.
+#[cfg(test)]
+pub(crate) mod toy {
+    use crate::envelope::{Envelope, LedgerEvent};
+    use crate::ids::{CampaignId, CharacterId, DeviceId, EventId};
+    use crate::roster::RosterChange;
+    use crate::ruling::Ruling;
+    use crate::time::CampaignTime;
+
+    /// The events of a toy system: a campaign, a roll about a character, rulings (decreeing
+    /// a number), roster changes.
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum Toy {
+        Created,
+        Roll(u16, CharacterId),
+        Ruled(Ruling<Toy, u8>),
+        Roster(RosterChange),
+    }
+
+    impl LedgerEvent for Toy {
+        type Decree = u8;
+        fn kind(&self) -> &'static str {
+            match self {
+                Toy::Created => "created",
+                Toy::Roll(..) => "roll",
+                Toy::Ruled(_) => "ruling",
+                Toy::Roster(_) => "roster",
+            }
+        }
+        fn creates_campaign(&self) -> bool {
+            matches!(self, Toy::Created)
+        }
+        fn roster_change(&self) -> Option<&RosterChange> {
+            match self {
+                Toy::Roster(c) => Some(c),
+                _ => None,
+            }
+        }
+        fn ruling(&self) -> Option<&Ruling<Toy, u8>> {
+            match self {
+                Toy::Ruled(r) => Some(r),
+                _ => None,
+            }
+        }
+        fn character(&self) -> Option<CharacterId> {
+            match self {
+                Toy::Roll(_, c) => Some(*c),
+                _ => None,
+            }
+        }
+    }
+
+    /// The id of the `n`th toy event.
+    pub fn id(n: u64) -> EventId {
+        EventId(uuid::Uuid::from_u128(u128::from(n)))
+    }
+
+    /// A device.
+    pub fn device(n: u8) -> DeviceId {
+        DeviceId(uuid::Uuid::from_u128(u128::from(n) << 64))
+    }
+
+    /// The `n`th event of the log, recorded by `by`: its number is its place.
+    pub fn env(n: u64, by: DeviceId, event: Toy) -> Envelope<Toy> {
+        Envelope {
+            id: id(n),
+            campaign: CampaignId(uuid::Uuid::from_u128(1)),
+            device: by,
+            seq: n,
+            clock: n,
+            wall: chrono::DateTime::<chrono::Utc>::UNIX_EPOCH,
+            at: CampaignTime::START,
+            schema: 1,
+            event,
+            signature: None,
+        }
+    }
+}

@@ -186,3 +186,55 @@ pub enum RosterChange {
         device: DeviceId,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toy::{device, env, Toy};
+
+    /// A device joining with `role` (and, for a player, `characters`).
+    fn joins(device: DeviceId, role: Role, characters: Vec<CharacterId>) -> Toy {
+        let key = vec![device.0.as_bytes()[7]; 32];
+        Toy::Roster(RosterChange::Device {
+            device,
+            key,
+            role,
+            characters,
+        })
+    }
+
+    /// Over an event type that is no rules system's: the campaign's creator is its first GM;
+    /// a player records only about the characters it is given, never a ruling or a roster
+    /// change; a revoked device's events after its revocation are refused; a roster change
+    /// by a device that is not a GM does not count.
+    #[test]
+    fn who_may_record_what_over_any_event_type() {
+        let (gm, player, stranger) = (device(1), device(2), device(3));
+        let mine = CharacterId(uuid::Uuid::from_u128(7));
+        let theirs = CharacterId(uuid::Uuid::from_u128(8));
+        let log = vec![
+            env(1, gm, Toy::Created),
+            env(2, gm, joins(gm, Role::Gm, vec![])),
+            env(3, gm, joins(player, Role::Player, vec![mine])),
+            env(4, gm, Toy::Roster(RosterChange::Revoke { device: player })),
+        ];
+        let roster = Roster::from_log(&log);
+        assert_eq!(roster.creator, Some(gm));
+        assert_eq!(roster.key(player), Some(&[2u8; 32][..]));
+        // Before the revocation (order key 4): the player's own character only.
+        let before = |event| env(3, player, event);
+        assert!(roster.allows(&before(Toy::Roll(50, mine))).is_ok());
+        assert!(roster.allows(&before(Toy::Roll(50, theirs))).is_err());
+        assert!(roster
+            .allows(&before(Toy::Roster(RosterChange::Revoke { device: gm })))
+            .is_err());
+        assert!(roster.allows(&env(5, player, Toy::Roll(50, mine))).is_err());
+        assert!(roster
+            .allows(&env(5, stranger, Toy::Roll(50, mine)))
+            .is_err());
+        assert!(roster.allows(&env(5, gm, Toy::Roll(50, theirs))).is_ok());
+        let mut forged = log.clone();
+        forged.push(env(5, stranger, joins(stranger, Role::Gm, vec![])));
+        assert!(Roster::from_log(&forged).key(stranger).is_none());
+    }
+}

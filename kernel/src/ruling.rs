@@ -215,3 +215,62 @@ impl<E: LedgerEvent + Clone> Rulings<E> {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::toy::{device, env, id, Toy};
+
+    /// The documented rule over an event type that is no rules system's: read from the last
+    /// ruling to the first, a retracted ruling has no force, the latest amendment's content
+    /// is used, and a ruling on the campaign's creation, on another kind of event or on an
+    /// event the log lacks is void with its reason.
+    #[test]
+    fn the_rulings_in_force_over_any_event_type() {
+        let gm = device(1);
+        let c = CharacterId(uuid::Uuid::from_u128(9));
+        let retract = |target, reason: &str| {
+            Toy::Ruled(Ruling::Retract {
+                target,
+                reason: reason.into(),
+            })
+        };
+        let amend = |target, replacement, reason: &str| {
+            Toy::Ruled(Ruling::Amend {
+                target,
+                replacement: Box::new(replacement),
+                reason: reason.into(),
+            })
+        };
+        let log = vec![
+            env(1, gm, Toy::Created),
+            env(2, gm, Toy::Roll(40, c)),
+            env(3, gm, Toy::Roll(70, c)),
+            env(4, gm, retract(id(2), "wrong character")),
+            env(5, gm, amend(id(3), Toy::Roll(45, c), "misread")),
+            env(6, gm, retract(id(4), "it stood after all")),
+            env(7, gm, retract(id(1), "start again")),
+            env(8, gm, amend(id(2), Toy::Created, "not a roll")),
+            env(9, gm, retract(id(99), "no such event")),
+        ];
+        let r = Rulings::from_log(&log);
+        // The retraction of the retraction leaves the roll standing.
+        assert_eq!(r.retracted.keys().copied().collect::<Vec<_>>(), vec![id(4)]);
+        assert!(!r.retracted.contains_key(&id(2)));
+        assert_eq!(
+            r.amended.get(&id(3)),
+            Some(&(id(5), Toy::Roll(45, c), "misread".to_string()))
+        );
+        let mut void: Vec<_> = r.void.keys().copied().collect();
+        void.sort();
+        assert_eq!(void, vec![id(7), id(8), id(9)]);
+        assert_eq!(
+            r.void[&id(7)],
+            "the campaign's creation cannot be retracted"
+        );
+        // Retracting the amendment restores the original content.
+        let mut undone = log.clone();
+        undone.push(env(10, gm, retract(id(5), "it was 70")));
+        assert!(Rulings::from_log(&undone).amended.is_empty());
+    }
+}
