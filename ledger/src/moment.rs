@@ -82,6 +82,44 @@ pub fn moment(events: &[Envelope], spec: &str) -> Result<Moment, LedgerError> {
     })
 }
 
+/// [`moment`] read from the store: only the cut is held, never the whole log (a campaign or
+/// wall time keeps the events it cuts as the log is read; an event is the log up to it,
+/// read through the order index). The same moment as [`moment`] of the whole log.
+pub fn moment_of(log: &impl leechbook_store::ReadLog, spec: &str) -> Result<Moment, LedgerError> {
+    let spec = spec.trim();
+    if let Some(cut) = Cut::of(spec)? {
+        let whole = Rulings::from_log(&log.rulings_and_targets()?);
+        let mut kept: Vec<Envelope> = Vec::new();
+        log.for_each_event(|e| {
+            if cut.keeps(&e) {
+                kept.push(e);
+            }
+            Ok(())
+        })?;
+        return Ok(Moment {
+            rulings: Rulings::from_cut(&kept, &whole),
+            events: kept,
+            now: match cut {
+                Cut::Day(t) => Some(t),
+                Cut::Wall(_) => None,
+            },
+            label: cut.label(),
+        });
+    }
+    let key = event_key(log, spec)?;
+    let upto = log.events_between(None, key)?;
+    let label = match upto.last() {
+        Some(e) => format!("event {}", e.id.short()),
+        None => return Err(LedgerError::NoSuchEvent(spec.to_string())),
+    };
+    Ok(Moment {
+        rulings: Rulings::from_log(&upto),
+        events: upto,
+        now: None,
+        label,
+    })
+}
+
 /// Whether a moment is given as an event id (not a campaign or wall time).
 pub fn is_event_spec(spec: &str) -> bool {
     let s = spec.trim();
@@ -292,7 +330,24 @@ mod tests {
                 "the state at {spec}, read with the others"
             );
         }
+        // The moment read from the store holds the same events, rulings and label, for an
+        // event given by its id too.
         let some = events[100].id.0.simple().to_string();
+        let short = events[4_321].id.0.simple().to_string()[24..].to_string();
+        for spec in specs.iter().chain([&some, &short]) {
+            let (held, read) = (
+                moment(&events, spec).unwrap(),
+                moment_of(&log, spec).unwrap(),
+            );
+            assert_eq!(read.label, held.label);
+            assert_eq!(read.now, held.now);
+            assert!(read.events == held.events, "the events of {spec}");
+            assert!(state_at(&read) == state_at(&held), "the state at {spec}");
+        }
+        assert!(matches!(
+            moment_of(&log, "not a moment"),
+            Err(LedgerError::NotAMoment(_))
+        ));
         assert!(state_at_time(&log, &some).unwrap().is_none(), "an event id");
         assert!(states_at_times(&log, &["day 3", &some]).unwrap().is_none());
     }

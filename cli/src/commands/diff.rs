@@ -5,7 +5,7 @@ use crate::views;
 use crate::Ctx;
 use clap::Args;
 use leechbook_core::fold::Ledger;
-use leechbook_ledger::moment::{moment, state_at as ledger_at, states_at_times};
+use leechbook_ledger::moment::{moment_of, state_at as ledger_at, states_at_times};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -118,10 +118,9 @@ pub fn cmd_diff(a: DiffArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             (from, to.unwrap_or(now))
         }
         None => {
-            let events = store.events()?;
-            let from = ledger_at(&moment(&events, &a.from)?);
+            let from = ledger_at(&moment_of(&store, &a.from)?);
             let to = match &a.to {
-                Some(spec) => ledger_at(&moment(&events, spec)?),
+                Some(spec) => ledger_at(&moment_of(&store, spec)?),
                 None => now,
             };
             (from, to)

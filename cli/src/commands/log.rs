@@ -59,19 +59,26 @@ pub fn views(
     character: Option<&str>,
     until: Option<&str>,
 ) -> Result<Vec<EventView>, CommandError> {
-    let (store, full) = ctx.load()?;
+    // The character is found on the roll; the log is read up to the moment (only the
+    // events it keeps are held).
+    let (store, head) = ctx.load_head()?;
     let only = match character {
-        Some(n) => Some(super::find_any(&full, n)?.id()),
+        Some(n) => match head.id_named(n) {
+            Some(id) => Some(id),
+            None => Some(super::find_any(&head, n)?.id()),
+        },
         None => None,
     };
-    let mut events = store.events()?;
-    let rulings = match until {
+    let (events, rulings) = match until {
         Some(spec) => {
-            let m = leechbook_ledger::moment::moment(&events, spec)?;
-            events = m.events;
-            m.rulings
+            let m = leechbook_ledger::moment::moment_of(&store, spec)?;
+            (m.events, m.rulings)
         }
-        None => leechbook_core::ruling::Rulings::from_log(&events),
+        None => {
+            let events = store.events()?;
+            let rulings = leechbook_core::ruling::Rulings::from_log(&events);
+            (events, rulings)
+        }
     };
     // The events about the character: those that touch it, its joining (the character's id
     // is that event's), and every ruling on one of those (or on such a ruling), so its

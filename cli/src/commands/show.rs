@@ -40,7 +40,7 @@ fn cmd_show_any(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 match leechbook_ledger::moment::state_at_time(&store, spec)? {
                     Some(at) => at,
                     None => {
-                        let m = leechbook_ledger::moment::moment(&store.events()?, spec)?;
+                        let m = leechbook_ledger::moment::moment_of(&store, spec)?;
                         (leechbook_ledger::moment::state_at(&m), m.label)
                     }
                 }
