@@ -68,6 +68,7 @@ pub(crate) mod toy {
         fn character(&self) -> Option<CharacterId> {
             match self {
                 Toy::Roll(_, c) => Some(*c),
+                Toy::Ruled(Ruling::Override { character, .. }) => Some(*character),
                 _ => None,
             }
         }

@@ -228,6 +228,14 @@ mod tests {
         assert!(roster
             .allows(&before(Toy::Roster(RosterChange::Revoke { device: gm })))
             .is_err());
+        // A ruling about the player's own character is still the GM's.
+        let decree = Toy::Ruled(crate::ruling::Ruling::Override {
+            character: mine,
+            decree: 3,
+            reason: "mine".into(),
+        });
+        assert!(roster.allows(&before(decree.clone())).is_err());
+        assert!(roster.allows(&env(3, gm, decree)).is_ok());
         assert!(roster.allows(&env(5, player, Toy::Roll(50, mine))).is_err());
         assert!(roster
             .allows(&env(5, stranger, Toy::Roll(50, mine)))
@@ -235,6 +243,10 @@ mod tests {
         assert!(roster.allows(&env(5, gm, Toy::Roll(50, theirs))).is_ok());
         let mut forged = log.clone();
         forged.push(env(5, stranger, joins(stranger, Role::Gm, vec![])));
+        assert!(Roster::from_log(&forged).key(stranger).is_none());
+        // Nor by a player, before its revocation.
+        let mut forged = log[..3].to_vec();
+        forged.push(env(4, player, joins(stranger, Role::Gm, vec![])));
         assert!(Roster::from_log(&forged).key(stranger).is_none());
     }
 }

@@ -223,8 +223,8 @@ mod tests {
 
     /// The documented rule over an event type that is no rules system's: read from the last
     /// ruling to the first, a retracted ruling has no force, the latest amendment's content
-    /// is used, and a ruling on the campaign's creation, on another kind of event or on an
-    /// event the log lacks is void with its reason.
+    /// is used, and a retraction of the campaign's creation, an amendment of another kind
+    /// and a ruling on an event the log lacks are void, each with its reason.
     #[test]
     fn the_rulings_in_force_over_any_event_type() {
         let gm = device(1);
@@ -252,14 +252,16 @@ mod tests {
             env(7, gm, retract(id(1), "start again")),
             env(8, gm, amend(id(2), Toy::Created, "not a roll")),
             env(9, gm, retract(id(99), "no such event")),
+            env(10, gm, amend(id(3), Toy::Roll(52, c), "misread again")),
         ];
         let r = Rulings::from_log(&log);
         // The retraction of the retraction leaves the roll standing.
         assert_eq!(r.retracted.keys().copied().collect::<Vec<_>>(), vec![id(4)]);
         assert!(!r.retracted.contains_key(&id(2)));
+        // The latest of the two amendments is the content used.
         assert_eq!(
             r.amended.get(&id(3)),
-            Some(&(id(5), Toy::Roll(45, c), "misread".to_string()))
+            Some(&(id(10), Toy::Roll(52, c), "misread again".to_string()))
         );
         let mut void: Vec<_> = r.void.keys().copied().collect();
         void.sort();
@@ -268,9 +270,23 @@ mod tests {
             r.void[&id(7)],
             "the campaign's creation cannot be retracted"
         );
-        // Retracting the amendment restores the original content.
+        assert_eq!(
+            r.void[&id(8)],
+            "an amendment must be the same kind of event about the same character (roll)"
+        );
+        assert_eq!(
+            r.void[&id(9)],
+            format!("it rules on event {}, which the log does not hold", id(99))
+        );
+        // Retracting the latest amendment leaves the earlier one in force; retracting both
+        // restores the original content.
         let mut undone = log.clone();
-        undone.push(env(10, gm, retract(id(5), "it was 70")));
+        undone.push(env(11, gm, retract(id(10), "it was 45")));
+        assert_eq!(
+            Rulings::from_log(&undone).amended.get(&id(3)).map(|a| a.0),
+            Some(id(5))
+        );
+        undone.push(env(12, gm, retract(id(5), "it was 70")));
         assert!(Rulings::from_log(&undone).amended.is_empty());
     }
 }

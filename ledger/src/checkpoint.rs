@@ -140,8 +140,8 @@ pub fn replay(
 
 /// Hands every event of the log, in the total order, to `each` with the state `state`, and
 /// gives the state back: the log read and decoded on this thread, `each` run on another, a
-/// batch at a time, so no list of the whole log is ever held. The one streaming read of the
-/// log ([`replay`], the moments of `moment::states_at_times`).
+/// batch at a time, so no list of the whole log is ever held: the read that decodes on one
+/// thread while another folds ([`replay`], the moments of `moment::states_at_times`).
 pub fn stream<S: Send>(
     log: &impl ReadLog,
     mut state: S,

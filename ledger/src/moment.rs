@@ -82,9 +82,10 @@ pub fn moment(events: &[Envelope], spec: &str) -> Result<Moment, LedgerError> {
     })
 }
 
-/// [`moment`] read from the store: only the cut is held, never the whole log (a campaign or
-/// wall time keeps the events it cuts as the log is read; an event is the log up to it,
-/// read through the order index). The same moment as [`moment`] of the whole log.
+/// [`moment`] read from the store, holding only the moment's events (a campaign or wall time
+/// keeps the events it cuts as the log is read; an event is the log up to it, read through
+/// the order index; a late moment still holds most of the log). The same moment as
+/// [`moment`] of the whole log.
 pub fn moment_of(log: &impl leechbook_store::ReadLog, spec: &str) -> Result<Moment, LedgerError> {
     let spec = spec.trim();
     if let Some(cut) = Cut::of(spec)? {
@@ -330,8 +331,8 @@ mod tests {
                 "the state at {spec}, read with the others"
             );
         }
-        // The moment read from the store holds the same events, rulings and label, for an
-        // event given by its id too.
+        // The moment read from the store holds the same events, clock and label, and folds
+        // to the same state (its rulings), for an event given by its id too.
         let some = events[100].id.0.simple().to_string();
         let short = events[4_321].id.0.simple().to_string()[24..].to_string();
         for spec in specs.iter().chain([&some, &short]) {
@@ -347,6 +348,10 @@ mod tests {
         assert!(matches!(
             moment_of(&log, "not a moment"),
             Err(LedgerError::NotAMoment(_))
+        ));
+        assert!(matches!(
+            moment_of(&log, "ffffffffffff"),
+            Err(LedgerError::NoSuchEvent(_))
         ));
         assert!(state_at_time(&log, &some).unwrap().is_none(), "an event id");
         assert!(states_at_times(&log, &["day 3", &some]).unwrap().is_none());

@@ -104,7 +104,7 @@ pub fn cmd_diff(a: DiffArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         super::find_any(&now, &a.name)?;
     }
     // Campaign or wall times are read from one pass of the streamed log; a moment given as
-    // an event from the log held.
+    // an event holds the log up to it. `now` is a diff's end only when there is no --to.
     let specs: Vec<&str> = std::iter::once(a.from.as_str())
         .chain(a.to.as_deref())
         .collect();
