@@ -6,6 +6,7 @@ use leechbook_core::harnmaster::agenda::agenda;
 use leechbook_core::harnmaster::effect::{impaired_tests, impairment, TestImpairment};
 use leechbook_core::harnmaster::healing::{self, eml_of, CellResult, TreatmentTable};
 use leechbook_core::harnmaster::state::{HmCharacter, Injury};
+use leechbook_core::HmLedger;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write;

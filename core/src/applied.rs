@@ -10,8 +10,10 @@ use crate::harnmaster::healing::HealOutcome;
 use crate::harnmaster::injury::StrikeOutcome;
 use crate::harnmaster::shock::{GmRollOutcome, ShockRollOutcome};
 use crate::harnmaster::state::HmCharacter;
-use crate::ids::{CampaignId, CharacterId, EventId};
+use crate::ids::{CampaignId, CharacterId};
 use crate::time::CampaignTime;
+pub use leechbook_kernel::system::World;
+use leechbook_kernel::system::{Refusal, Settled};
 
 /// Why an event is void.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -232,17 +234,43 @@ impl CharacterState {
     }
 }
 
-/// What of the campaign an event may read besides its characters and its system's settings.
-#[derive(Clone, Copy, Debug)]
-pub struct World {
-    /// The event's id (a strike's injury takes it).
-    pub event: EventId,
-    /// The event's place in the fold's total order.
-    pub order: crate::harnmaster::state::OrderKey,
-    /// The campaign time of the event.
-    pub now: CampaignTime,
-    /// The campaign clock before the event (the latest campaign time applied).
-    pub clock: CampaignTime,
-    /// Seconds per combat round.
-    pub round_seconds: i64,
+impl leechbook_kernel::system::Character for CharacterState {
+    fn id(&self) -> CharacterId {
+        CharacterState::id(self)
+    }
+
+    fn name(&self) -> &str {
+        CharacterState::name(self)
+    }
+}
+
+/// The kernel's refusals, in the words the fold has always given them.
+impl From<Refusal> for FoldError {
+    fn from(r: Refusal) -> FoldError {
+        match r {
+            Refusal::NoCampaign => FoldError::NoCampaign,
+            Refusal::CampaignExists => FoldError::CampaignExists,
+            Refusal::ForeignCampaign(c) => FoldError::ForeignCampaign(c),
+            Refusal::UnknownCharacter(c) => FoldError::UnknownCharacter(c),
+            Refusal::NameTaken(n) => FoldError::NameTaken(n),
+            Refusal::BadName(n) => FoldError::BadName(n),
+            Refusal::WrongSystem { campaign, event } => FoldError::WrongSystem { campaign, event },
+            Refusal::Roster(why) => FoldError::Setting(why),
+            Refusal::ClockBackwards { now, to } => FoldError::ClockBackwards { now, to },
+            Refusal::System { system, message } => FoldError::System { system, message },
+        }
+    }
+}
+
+/// What the kernel's own events did.
+impl From<Settled> for Applied {
+    fn from(s: Settled) -> Applied {
+        match s {
+            Settled::CampaignCreated => Applied::CampaignCreated,
+            Settled::CharacterAdded(id) => Applied::CharacterAdded(id),
+            Settled::ClockAdvanced { from, to } => Applied::ClockAdvanced { from, to },
+            Settled::Setting(what) => Applied::Setting(what),
+            Settled::Ruling(what) => Applied::Ruling(what),
+        }
+    }
 }

@@ -1,4 +1,4 @@
-//! Disputes: events of different devices that contradict each other under the rules.
+//! Disputes (the kernel's, `leechbook_kernel::dispute`, for this campaign's events): events of different devices that contradict each other under the rules.
 //!
 //! Devices record offline, so two of them can record what the rules allow only once (two
 //! healing rolls for one injury and period, two treatments of one injury) or record a roll
@@ -18,68 +18,11 @@
 //! the log once per candidate tried (at most [`MAX_CANDIDATES`] per void event), so it runs
 //! on demand (`leechbook disputes`), never in the fold.
 
-use crate::event::{Envelope, Event};
-use crate::fold::{Fate, Ledger};
-use crate::ids::EventId;
-
-/// How many candidates are tried for one void event, nearest first.
-pub const MAX_CANDIDATES: usize = 16;
-
-/// Two events of different devices that the rules will not both accept.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Dispute {
-    /// The event that stands (earlier in the total order).
-    pub kept: EventId,
-    /// The event the fold voided because of it.
-    pub void: EventId,
-    /// Why the later one is void.
-    pub reason: String,
-}
+use crate::event::Envelope;
+use crate::systems::AllSystems;
+pub use leechbook_kernel::dispute::{Dispute, MAX_CANDIDATES};
 
 /// Lists the disputes of a log (in the total order).
 pub fn disputes(events: &[Envelope]) -> Vec<Dispute> {
-    let mut fates: Vec<Option<String>> = Vec::with_capacity(events.len());
-    let mut applied: Vec<bool> = Vec::with_capacity(events.len());
-    // `derive` observes every event exactly once, in order.
-    Ledger::derive(events, |_, _, fate| {
-        applied.push(matches!(fate, Fate::Applied(_)));
-        fates.push(match fate {
-            Fate::Void(why) => Some(why.clone()),
-            _ => None,
-        });
-    });
-    let mut out = Vec::new();
-    for (v, why) in fates.iter().enumerate() {
-        let Some(why) = why else { continue };
-        let e = &events[v];
-        let candidates = (0..v)
-            .rev()
-            .filter(|&j| applied[j] && events[j].device != e.device)
-            .filter(|&j| {
-                matches!(events[j].event, Event::Ruling(_))
-                    || (e.event.character().is_some()
-                        && events[j].event.character() == e.event.character())
-            })
-            .take(MAX_CANDIDATES);
-        for j in candidates {
-            let without: Vec<Envelope> = events
-                .iter()
-                .enumerate()
-                .filter(|&(k, _)| k != j)
-                .map(|(_, env)| env.clone())
-                .collect();
-            let l = Ledger::fold(&without);
-            let still_out = l.void.iter().any(|x| x.id == e.id)
-                || l.retracted.iter().any(|(x, _, _)| *x == e.id);
-            if !still_out {
-                out.push(Dispute {
-                    kept: events[j].id,
-                    void: e.id,
-                    reason: why.clone(),
-                });
-                break;
-            }
-        }
-    }
-    out
+    leechbook_kernel::dispute::disputes::<AllSystems>(events)
 }

@@ -18,6 +18,7 @@ pub mod ruling;
 pub mod savage;
 pub mod synthetic;
 pub mod system;
+pub mod systems;
 pub mod witch;
 pub mod wrath;
 
@@ -25,4 +26,5 @@ pub mod wrath;
 pub use leechbook_kernel::{dice, ids, test_roll, time};
 
 pub use event::{Envelope, Event, SheetKind, SystemId, SCHEMA_VERSION};
-pub use fold::{Applied, CharacterState, FoldError, Ledger};
+pub use fold::{Applied, CharacterState, FoldError, HmLedger, Ledger};
+pub use systems::AllSystems;

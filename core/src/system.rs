@@ -1,26 +1,26 @@
-//! The seam a rules system implements: [`RulesSystem`]. The fold applies every system's
-//! events one way ([`crate::fold::Ledger`]'s `apply_system`): it finds the characters the
-//! event touches, asks the system to **decide** (a pure reading of the characters, the
+//! The rules systems' implementations of the kernel's seam
+//! ([`leechbook_kernel::system::RulesSystem`], re-exported here): the fold applies every
+//! system's events one way (the kernel's `Ledger::apply_system`): it finds the characters
+//! the event touches, asks the system to **decide** (a pure reading of the characters, the
 //! system's campaign-wide [`Settings`] and the event's recorded dice, giving an outcome or a
 //! typed refusal), and then to **apply** that outcome, which cannot fail. A refused event
 //! changes nothing, because nothing is written before the decision is made.
 //!
 //! HârnMaster ([`crate::harnmaster::system::HarnMaster`]) decides by resolving its
 //! sequences and writes only what they found. Savage Worlds, Wrath & Glory and Witch Iron
-//! decide by running their rules on copies of the characters they touch ([`Copies`]: the
-//! outcome is the characters after), so their rules code stays one function per event.
+//! (here) decide by running their rules on copies of the characters they touch ([`Copies`]:
+//! the outcome is the characters after), so their rules code stays one function per event.
 //!
-//! Adding a system: its module (sheet, character, events, settings, `decide`/`apply`), a
-//! variant in `SystemId`, `SheetKind`, `CharacterState` and `Event` (appended: the stored
-//! format is frozen), its settings in [`Settings`], and one arm in the fold's dispatch.
+//! The four are listed together in one place, [`crate::systems::AllSystems`].
 
+pub use crate::applied::SystemOutcome;
 use crate::applied::{Applied, CharacterState, FoldError};
-pub use crate::applied::{SystemOutcome, World};
 use crate::harnmaster::settings::HmSettings;
 use crate::ids::CharacterId;
-use crate::ruling::Decree;
+use crate::systems::AllSystems;
 pub use crate::wrath::WgApplyError;
 use crate::SystemId;
+pub use leechbook_kernel::system::{RulesSystem, Touched, World};
 
 /// Every system's campaign-wide settings: what its setting events define (tables, options,
 /// arms). A campaign plays one system, so only its own ever changes.
@@ -37,129 +37,6 @@ pub struct Settings {
 pub struct WiSettings {
     /// The Arms & Legs tables the GM supplied.
     pub tables: Vec<crate::witch::PartTable>,
-}
-
-/// The characters an event touches, each once, the one it is about first: at most three (a
-/// missile attack's shooter, target and the one struck instead), held without allocating,
-/// since the fold asks for them on every event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Touched {
-    ids: [CharacterId; Touched::MAX],
-    len: usize,
-}
-
-impl Touched {
-    /// The most characters one event touches.
-    pub const MAX: usize = 3;
-
-    /// No character (an event that changes only the settings).
-    pub fn none() -> Touched {
-        Touched {
-            ids: [CharacterId(uuid::Uuid::nil()); Touched::MAX],
-            len: 0,
-        }
-    }
-
-    /// One character.
-    pub fn one(id: CharacterId) -> Touched {
-        Touched::none().and(id)
-    }
-
-    /// These characters and `id`, unless it is among them already.
-    ///
-    /// Architecture invariant: no event names more than [`Touched::MAX`] characters (each
-    /// system's `touches` says which it names); a fourth is a bug, and debug builds stop.
-    pub fn and(mut self, id: CharacterId) -> Touched {
-        if !self.as_slice().contains(&id) {
-            debug_assert!(self.len < Touched::MAX, "an event touches at most three");
-            if self.len < Touched::MAX {
-                self.ids[self.len] = id;
-                self.len += 1;
-            }
-        }
-        self
-    }
-
-    /// These characters and `id`, if there is one.
-    pub fn and_maybe(self, id: Option<CharacterId>) -> Touched {
-        match id {
-            Some(id) => self.and(id),
-            None => self,
-        }
-    }
-
-    /// The characters, in order.
-    pub fn as_slice(&self) -> &[CharacterId] {
-        &self.ids[..self.len]
-    }
-}
-
-/// A rules system, as the fold uses it.
-pub trait RulesSystem {
-    /// Which system.
-    const SYSTEM: SystemId;
-    /// A character's state.
-    type Character;
-    /// The system's events.
-    type Event;
-    /// Its campaign-wide settings.
-    type Settings;
-    /// What deciding an event found: everything applying it writes.
-    type Outcome;
-    /// Why an event of the system does not apply.
-    type Error: std::fmt::Display;
-
-    /// The system's character in a character state, if it is one.
-    fn held(state: &CharacterState) -> Option<&Self::Character>;
-    /// The same, to write.
-    fn held_mut(state: &mut CharacterState) -> Option<&mut Self::Character>;
-    /// The system's settings among every system's.
-    fn settings(all: &Settings) -> &Self::Settings;
-    /// The same, to write.
-    fn settings_mut(all: &mut Settings) -> &mut Self::Settings;
-    /// The characters an event touches, each once, the one it is about first (none for an
-    /// event that changes only the settings).
-    fn touches(e: &Self::Event) -> Touched;
-    /// Decides an event against the characters it touches (in the order
-    /// [`RulesSystem::touches`] gives) and the settings, reading nothing else: the dice are
-    /// the faces the event records.
-    fn decide(
-        settings: &Self::Settings,
-        characters: &[&Self::Character],
-        e: &Self::Event,
-        world: &World,
-    ) -> Result<Self::Outcome, Self::Error>;
-    /// Writes what [`RulesSystem::decide`] found, and says what happened.
-    fn apply(
-        settings: &mut Self::Settings,
-        characters: &mut [&mut Self::Character],
-        outcome: Self::Outcome,
-        world: &World,
-    ) -> Applied;
-    /// The fold's word for a refusal (by default the system's own words).
-    fn refusal(e: Self::Error) -> FoldError {
-        FoldError::System {
-            system: Self::SYSTEM.name(),
-            message: e.to_string(),
-        }
-    }
-    /// A GM's override ([`Decree`]) of a character's state; the decrees are HârnMaster's
-    /// (injury level, shock state, healing rate), and another system refuses them.
-    fn decree(
-        settings: &Self::Settings,
-        character: &mut Self::Character,
-        decree: &Decree,
-        world: &World,
-    ) -> Result<String, FoldError> {
-        let _ = (settings, character, decree, world);
-        Err(FoldError::System {
-            system: Self::SYSTEM.name(),
-            message: format!(
-                "a {} character takes no override of injury level, shock state or healing rate",
-                Self::SYSTEM.name()
-            ),
-        })
-    }
 }
 
 /// The outcome of a system that decides on copies: the touched characters after the event,
@@ -221,7 +98,7 @@ impl HasId for crate::witch::WiCharacter {
 /// Savage Worlds (rules text 004).
 pub struct SavageWorlds;
 
-impl RulesSystem for SavageWorlds {
+impl RulesSystem<AllSystems> for SavageWorlds {
     const SYSTEM: SystemId = SystemId::SavageWorlds;
     type Character = crate::savage::SwCharacter;
     type Event = crate::savage::SwEvent;
@@ -289,7 +166,7 @@ impl RulesSystem for SavageWorlds {
 /// be read.
 pub struct WrathGlory;
 
-impl RulesSystem for WrathGlory {
+impl RulesSystem<AllSystems> for WrathGlory {
     const SYSTEM: SystemId = SystemId::WrathGlory;
     type Character = crate::wrath::WgCharacter;
     type Event = crate::wrath::WgEvent;
@@ -367,7 +244,7 @@ pub enum WiOutcome {
     TableDefined(crate::witch::PartTable),
 }
 
-impl RulesSystem for WitchIron {
+impl RulesSystem<AllSystems> for WitchIron {
     const SYSTEM: SystemId = SystemId::WitchIron;
     type Character = crate::witch::WiCharacter;
     type Event = crate::witch::WiEvent;

@@ -1,8 +1,10 @@
 //! Leechbook's kernel: what every rules system and the ledger itself speak in, and nothing
 //! of any one system: ids, campaign time, dice with the faces they showed (and the source
 //! that hands recorded faces back, so that replaying the log never rolls again), the d100
-//! test, the envelope with the fold's total order, the roster of devices, and the rulings
-//! in force over a log.
+//! test, the envelope with the fold's total order, the roster of devices, the rulings in
+//! force over a log, disputes, and the fold itself: generic over the list of rules systems a
+//! ledger knows ([`system::Systems`]), each of which implements one trait
+//! ([`system::RulesSystem`]) the same way.
 //!
 //! **Architecture invariant:** this crate depends on no rules system and no system's type
 //! appears in it (its docs may say where a rule comes from, as the d100 test's do); it is
@@ -13,38 +15,54 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod dice;
+pub mod dispute;
 pub mod envelope;
+pub mod fold;
 pub mod ids;
 pub mod roster;
 pub mod ruling;
+pub mod system;
 pub mod test_roll;
 pub mod time;
 
-/// A toy event type for the kernel's own tests: the kernel works for any event that is a
-/// [`envelope::LedgerEvent`], with no rules system in sight.
+/// A toy event type and a toy rules system for the kernel's own tests: the kernel works for
+/// any event that is a [`envelope::LedgerEvent`] and any list of systems that is a
+/// [`system::Systems`], with no real rules system in sight.
 #[cfg(test)]
 pub(crate) mod toy {
     use crate::envelope::{Envelope, LedgerEvent};
+    use crate::fold::Ledger;
     use crate::ids::{CampaignId, CharacterId, DeviceId, EventId};
     use crate::roster::RosterChange;
     use crate::ruling::Ruling;
+    use crate::system::{
+        Character, Entry, OfSystem, Refusal, RulesSystem, Settled, Systems, Touched, World,
+    };
     use crate::time::CampaignTime;
+    use serde::{Deserialize, Serialize};
 
-    /// The events of a toy system: a campaign, a roll about a character, rulings (decreeing
-    /// a number), roster changes.
+    /// The events of a toy campaign: its creation, a character joining, a hit on a
+    /// character (the toy system's one event), rulings (decreeing a number of wounds), roster
+    /// changes.
     #[derive(Clone, Debug, PartialEq)]
     pub enum Toy {
         Created,
-        Roll(u16, CharacterId),
-        Ruled(Ruling<Toy, u8>),
+        Joined(String),
+        Roll(Hit),
+        Ruled(Ruling<Toy, u16>),
         Roster(RosterChange),
     }
 
+    /// A hit of so many points on a character: the toy system refuses more than 100.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Hit(pub u16, pub CharacterId);
+
     impl LedgerEvent for Toy {
-        type Decree = u8;
+        type Decree = u16;
         fn kind(&self) -> &'static str {
             match self {
                 Toy::Created => "created",
+                Toy::Joined(_) => "joined",
                 Toy::Roll(..) => "roll",
                 Toy::Ruled(_) => "ruling",
                 Toy::Roster(_) => "roster",
@@ -59,7 +77,7 @@ pub(crate) mod toy {
                 _ => None,
             }
         }
-        fn ruling(&self) -> Option<&Ruling<Toy, u8>> {
+        fn ruling(&self) -> Option<&Ruling<Toy, u16>> {
             match self {
                 Toy::Ruled(r) => Some(r),
                 _ => None,
@@ -67,16 +85,185 @@ pub(crate) mod toy {
         }
         fn character(&self) -> Option<CharacterId> {
             match self {
-                Toy::Roll(_, c) => Some(*c),
+                Toy::Roll(Hit(_, c)) => Some(*c),
                 Toy::Ruled(Ruling::Override { character, .. }) => Some(*character),
                 _ => None,
             }
         }
     }
 
+    /// The one system the toy campaign knows.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct ToySystems;
+
+    /// A toy character: wounds counted.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub struct Wounded {
+        pub id: CharacterId,
+        pub name: String,
+        pub wounds: u16,
+    }
+
+    impl Character for Wounded {
+        fn id(&self) -> CharacterId {
+            self.id
+        }
+        fn name(&self) -> &str {
+            &self.name
+        }
+    }
+
+    /// What applying a toy event did.
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum ToyApplied {
+        Kernel(Settled),
+        Wounds(u16),
+    }
+
+    impl From<Settled> for ToyApplied {
+        fn from(s: Settled) -> ToyApplied {
+            ToyApplied::Kernel(s)
+        }
+    }
+
+    /// Why a toy event is void.
+    #[derive(Debug)]
+    pub struct ToyError(pub Refusal);
+
+    impl From<Refusal> for ToyError {
+        fn from(r: Refusal) -> ToyError {
+            ToyError(r)
+        }
+    }
+
+    impl std::fmt::Display for ToyError {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            match &self.0 {
+                Refusal::System { message, .. } => write!(f, "{message}"),
+                other => write!(f, "{other:?}"),
+            }
+        }
+    }
+
+    impl Systems for ToySystems {
+        type Id = u8;
+        type Event = Toy;
+        type Sheet = ();
+        type Character = Wounded;
+        type Settings = ();
+        type Decree = u16;
+        type Applied = ToyApplied;
+        type Error = ToyError;
+
+        fn name(_: u8) -> &'static str {
+            "toy"
+        }
+        fn entry(e: &Toy) -> Entry<'_, ToySystems> {
+            match e {
+                Toy::Created => Entry::CampaignCreated {
+                    name: "toy",
+                    system: 1,
+                    round_seconds: 10,
+                },
+                Toy::Joined(name) => Entry::CharacterAdded {
+                    name,
+                    sheet: &(),
+                    system: 1,
+                },
+                Toy::Roll(hit) => Entry::System(hit),
+                Toy::Ruled(r) => Entry::Ruling(r),
+                Toy::Roster(c) => Entry::Roster(c),
+            }
+        }
+        fn character(_: &(), id: CharacterId, name: &str, _: &()) -> Result<Wounded, ToyError> {
+            Ok(Wounded {
+                id,
+                name: name.to_string(),
+                wounds: 0,
+            })
+        }
+        fn decree(
+            settings: &(),
+            character: &mut Wounded,
+            decree: &u16,
+            world: &World,
+        ) -> Result<String, ToyError> {
+            Dice::decree(settings, character, decree, world)
+        }
+    }
+
+    /// The toy rules system: a hit adds its points to the wounds; a GM decrees the wounds.
+    pub struct Dice;
+
+    impl OfSystem<ToySystems> for Hit {
+        type System = Dice;
+    }
+
+    impl RulesSystem<ToySystems> for Dice {
+        const SYSTEM: u8 = 1;
+        type Character = Wounded;
+        type Event = Hit;
+        type Settings = ();
+        type Outcome = u16;
+        type Error = &'static str;
+
+        fn held(state: &Wounded) -> Option<&Wounded> {
+            Some(state)
+        }
+        fn held_mut(state: &mut Wounded) -> Option<&mut Wounded> {
+            Some(state)
+        }
+        fn settings(all: &()) -> &() {
+            all
+        }
+        fn settings_mut(all: &mut ()) -> &mut () {
+            all
+        }
+        fn touches(e: &Hit) -> Touched {
+            Touched::one(e.1)
+        }
+        fn decide(
+            _: &(),
+            characters: &[&Wounded],
+            e: &Hit,
+            _: &World,
+        ) -> Result<u16, &'static str> {
+            if e.0 > 100 {
+                return Err("no d100 shows more than 100");
+            }
+            Ok(characters[0].wounds + e.0)
+        }
+        fn apply(
+            _: &mut (),
+            characters: &mut [&mut Wounded],
+            wounds: u16,
+            _: &World,
+        ) -> ToyApplied {
+            characters[0].wounds = wounds;
+            ToyApplied::Wounds(wounds)
+        }
+        fn decree(
+            _: &(),
+            character: &mut Wounded,
+            decree: &u16,
+            _: &World,
+        ) -> Result<String, ToyError> {
+            character.wounds = *decree;
+            Ok(format!("{} has {decree} wounds", character.name))
+        }
+    }
+
+    /// The toy fold.
+    pub type ToyLedger = Ledger<ToySystems>;
+
     /// The id of the `n`th toy event.
     pub fn id(n: u64) -> EventId {
         EventId(uuid::Uuid::from_u128(u128::from(n)))
+    }
+
+    /// The character added by the `n`th toy event.
+    pub fn character(n: u64) -> CharacterId {
+        CharacterId(id(n).0)
     }
 
     /// A device.

@@ -190,7 +190,7 @@ pub enum RosterChange {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::toy::{device, env, Toy};
+    use crate::toy::{device, env, Hit, Toy};
 
     /// A device joining with `role` (and, for a player, `characters`).
     fn joins(device: DeviceId, role: Role, characters: Vec<CharacterId>) -> Toy {
@@ -223,8 +223,8 @@ mod tests {
         assert_eq!(roster.key(player), Some(&[2u8; 32][..]));
         // Before the revocation (order key 4): the player's own character only.
         let before = |event| env(3, player, event);
-        assert!(roster.allows(&before(Toy::Roll(50, mine))).is_ok());
-        assert!(roster.allows(&before(Toy::Roll(50, theirs))).is_err());
+        assert!(roster.allows(&before(Toy::Roll(Hit(50, mine)))).is_ok());
+        assert!(roster.allows(&before(Toy::Roll(Hit(50, theirs)))).is_err());
         assert!(roster
             .allows(&before(Toy::Roster(RosterChange::Revoke { device: gm })))
             .is_err());
@@ -236,11 +236,15 @@ mod tests {
         });
         assert!(roster.allows(&before(decree.clone())).is_err());
         assert!(roster.allows(&env(3, gm, decree)).is_ok());
-        assert!(roster.allows(&env(5, player, Toy::Roll(50, mine))).is_err());
         assert!(roster
-            .allows(&env(5, stranger, Toy::Roll(50, mine)))
+            .allows(&env(5, player, Toy::Roll(Hit(50, mine))))
             .is_err());
-        assert!(roster.allows(&env(5, gm, Toy::Roll(50, theirs))).is_ok());
+        assert!(roster
+            .allows(&env(5, stranger, Toy::Roll(Hit(50, mine))))
+            .is_err());
+        assert!(roster
+            .allows(&env(5, gm, Toy::Roll(Hit(50, theirs))))
+            .is_ok());
         let mut forged = log.clone();
         forged.push(env(5, stranger, joins(stranger, Role::Gm, vec![])));
         assert!(Roster::from_log(&forged).key(stranger).is_none());

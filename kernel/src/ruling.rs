@@ -219,7 +219,7 @@ impl<E: LedgerEvent + Clone> Rulings<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::toy::{device, env, id, Toy};
+    use crate::toy::{device, env, id, Hit, Toy};
 
     /// The documented rule over an event type that is no rules system's: read from the last
     /// ruling to the first, a retracted ruling has no force, the latest amendment's content
@@ -244,15 +244,15 @@ mod tests {
         };
         let log = vec![
             env(1, gm, Toy::Created),
-            env(2, gm, Toy::Roll(40, c)),
-            env(3, gm, Toy::Roll(70, c)),
+            env(2, gm, Toy::Roll(Hit(40, c))),
+            env(3, gm, Toy::Roll(Hit(70, c))),
             env(4, gm, retract(id(2), "wrong character")),
-            env(5, gm, amend(id(3), Toy::Roll(45, c), "misread")),
+            env(5, gm, amend(id(3), Toy::Roll(Hit(45, c)), "misread")),
             env(6, gm, retract(id(4), "it stood after all")),
             env(7, gm, retract(id(1), "start again")),
             env(8, gm, amend(id(2), Toy::Created, "not a roll")),
             env(9, gm, retract(id(99), "no such event")),
-            env(10, gm, amend(id(3), Toy::Roll(52, c), "misread again")),
+            env(10, gm, amend(id(3), Toy::Roll(Hit(52, c)), "misread again")),
         ];
         let r = Rulings::from_log(&log);
         // The retraction of the retraction leaves the roll standing.
@@ -261,7 +261,7 @@ mod tests {
         // The latest of the two amendments is the content used.
         assert_eq!(
             r.amended.get(&id(3)),
-            Some(&(id(10), Toy::Roll(52, c), "misread again".to_string()))
+            Some(&(id(10), Toy::Roll(Hit(52, c)), "misread again".to_string()))
         );
         let mut void: Vec<_> = r.void.keys().copied().collect();
         void.sort();

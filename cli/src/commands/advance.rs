@@ -16,6 +16,7 @@ use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::CharacterId;
 use leechbook_core::time::{parse_duration, CampaignTime, MINUTE};
 use leechbook_core::Event;
+use leechbook_core::HmLedger;
 
 /// Move the clock by a duration (30s, 10m, 4h, 5d, 2r for rounds, 1d4h) or --to an instant.
 #[derive(Args, Debug)]

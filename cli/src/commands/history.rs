@@ -14,6 +14,7 @@ use leechbook_core::harnmaster::state::HmCharacter;
 use leechbook_core::ids::{CharacterId, InjuryId};
 use leechbook_core::ruling::Rulings;
 use leechbook_core::time::DAY;
+use leechbook_core::HmLedger;
 use serde::Serialize;
 
 /// Tell a wound's story.

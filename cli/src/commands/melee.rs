@@ -15,6 +15,7 @@ use leechbook_core::harnmaster::melee::{Grip, Ta};
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::InjuryId;
 use leechbook_core::Event;
+use leechbook_core::HmLedger;
 
 /// The defence options.
 #[derive(ValueEnum, Clone, Copy, Debug)]

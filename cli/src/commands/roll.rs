@@ -14,6 +14,7 @@ use leechbook_core::harnmaster::state::{HmCharacter, MishapKind};
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::InjuryId;
 use leechbook_core::Event;
+use leechbook_core::HmLedger;
 
 /// The kinds of owed roll, as `due --json` names them.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

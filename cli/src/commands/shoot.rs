@@ -16,6 +16,7 @@ use leechbook_core::harnmaster::shot::Shot;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::InjuryId;
 use leechbook_core::Event;
+use leechbook_core::HmLedger;
 
 /// Record a missile attack. Dice in --dice: attack (d100), count (d20, or d10 with Volley
 /// Precision), ta (the d10 rolled with it), deviation (d8), then the strike's zone, location,

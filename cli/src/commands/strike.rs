@@ -15,6 +15,7 @@ use leechbook_core::harnmaster::state::{Aspect, Side};
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::InjuryId;
 use leechbook_core::Event;
+use leechbook_core::HmLedger;
 
 /// The aspects.
 #[derive(ValueEnum, Clone, Copy, Debug)]

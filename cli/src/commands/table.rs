@@ -7,6 +7,7 @@ use leechbook_core::harnmaster::body::BodyTable;
 use leechbook_core::harnmaster::healing::TreatmentTable;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::Event;
+use leechbook_core::HmLedger;
 use std::path::PathBuf;
 
 /// Table commands.

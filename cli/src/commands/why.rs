@@ -12,6 +12,7 @@ use leechbook_core::harnmaster::healing::{self, SeqRollKind};
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::{EventId, InjuryId};
 use leechbook_core::ruling::{Ruling, Rulings};
+use leechbook_core::HmLedger;
 use leechbook_core::{Envelope, Event};
 use leechbook_ledger::audit::flags_for;
 use serde::Serialize;

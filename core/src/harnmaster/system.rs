@@ -24,6 +24,7 @@ use crate::applied::{Applied, CharacterState, FoldError};
 use crate::ids::{CharacterId, InjuryId};
 use crate::ruling::Decree;
 use crate::system::{RulesSystem, Settings, Touched, World};
+use crate::systems::AllSystems;
 use crate::SystemId;
 
 /// What one HârnMaster event found: everything [`HarnMaster::apply`] writes.
@@ -89,7 +90,7 @@ fn get_mut<'a>(cs: &'a mut [&mut HmCharacter], id: CharacterId) -> Option<&'a mu
     cs.iter_mut().find(|c| c.id == id).map(|c| &mut **c)
 }
 
-impl RulesSystem for HarnMaster {
+impl RulesSystem<AllSystems> for HarnMaster {
     const SYSTEM: SystemId = SystemId::HarnMaster;
     type Character = HmCharacter;
     type Event = HmEvent;

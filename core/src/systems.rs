@@ -1,0 +1,132 @@
+//! The rules systems Leechbook knows, listed together in one place: [`AllSystems`], the
+//! kernel's [`Systems`] for this campaign's types. The kernel's fold is generic over it
+//! (`leechbook_core::Ledger` is `leechbook_kernel::fold::Ledger<AllSystems>`); here the fold
+//! learns what an event is ([`Systems::entry`]), makes a character from its sheet, and hands
+//! a GM's decree and each system's events to that system's
+//! [`RulesSystem`](leechbook_kernel::system::RulesSystem).
+//!
+//! Each system's types are a variant of the campaign's enums (`SystemId`, `SheetKind`,
+//! `Event`, `CharacterState`, `SystemOutcome`) whose order is the frozen stored format; the
+//! matches below and in those enums are exhaustive, so a fifth system's every place is named
+//! by the compiler.
+
+use crate::applied::{Applied, CharacterState, FoldError};
+use crate::event::{Decree, Event, SheetKind, SystemId};
+use crate::harnmaster::system::{HarnMaster, HmError};
+use crate::harnmaster::HmEvent;
+use crate::ids::CharacterId;
+use crate::system::{SavageWorlds, Settings, WitchIron, WrathGlory};
+use leechbook_kernel::system::{Entry, OfSystem, RulesSystem, Systems, World};
+
+/// HârnMaster, Savage Worlds, Wrath & Glory and Witch Iron: the systems this build knows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AllSystems;
+
+impl Systems for AllSystems {
+    type Id = SystemId;
+    type Event = Event;
+    type Sheet = SheetKind;
+    type Character = CharacterState;
+    type Settings = Settings;
+    type Decree = Decree;
+    type Applied = Applied;
+    type Error = FoldError;
+
+    fn name(id: SystemId) -> &'static str {
+        id.name()
+    }
+
+    fn entry(e: &Event) -> Entry<'_, AllSystems> {
+        match e {
+            Event::CampaignCreated {
+                name,
+                system,
+                round_seconds,
+            } => Entry::CampaignCreated {
+                name,
+                system: *system,
+                round_seconds: *round_seconds,
+            },
+            Event::CharacterAdded { name, sheet } => Entry::CharacterAdded {
+                name,
+                sheet,
+                system: sheet.system(),
+            },
+            Event::ClockAdvanced { to } => Entry::ClockAdvanced { to: *to },
+            Event::Ruling(r) => Entry::Ruling(r),
+            Event::Roster(change) => Entry::Roster(change),
+            Event::HarnMaster(e) => Entry::System(e),
+            Event::SavageWorlds(e) => Entry::System(e),
+            Event::WrathGlory(e) => Entry::System(e),
+            Event::WitchIron(e) => Entry::System(e),
+        }
+    }
+
+    fn character(
+        settings: &Settings,
+        id: CharacterId,
+        name: &str,
+        sheet: &SheetKind,
+    ) -> Result<CharacterState, FoldError> {
+        let name = name.to_string();
+        Ok(match sheet {
+            SheetKind::HarnMaster(s) => {
+                if settings.hm.table(&s.body).is_none() {
+                    return Err(HmError::UnknownTable(s.body.clone()).into());
+                }
+                CharacterState::HarnMaster(crate::harnmaster::state::HmCharacter::new(
+                    id,
+                    name,
+                    s.clone(),
+                ))
+            }
+            SheetKind::SavageWorlds(s) => {
+                CharacterState::SavageWorlds(crate::savage::SwCharacter::new(id, name, s.clone()))
+            }
+            SheetKind::WrathGlory(s) => {
+                CharacterState::WrathGlory(crate::wrath::WgCharacter::new(id, name, s.clone()))
+            }
+            SheetKind::WitchIron(s) => {
+                CharacterState::WitchIron(crate::witch::WiCharacter::new(id, name, s.clone()))
+            }
+        })
+    }
+
+    fn decree(
+        all: &Settings,
+        character: &mut CharacterState,
+        decree: &Decree,
+        world: &World,
+    ) -> Result<String, FoldError> {
+        match character {
+            CharacterState::HarnMaster(c) => {
+                HarnMaster::decree(HarnMaster::settings(all), c, decree, world)
+            }
+            CharacterState::SavageWorlds(c) => {
+                SavageWorlds::decree(SavageWorlds::settings(all), c, decree, world)
+            }
+            CharacterState::WrathGlory(c) => {
+                WrathGlory::decree(WrathGlory::settings(all), c, decree, world)
+            }
+            CharacterState::WitchIron(c) => {
+                WitchIron::decree(WitchIron::settings(all), c, decree, world)
+            }
+        }
+    }
+}
+
+impl OfSystem<AllSystems> for HmEvent {
+    type System = HarnMaster;
+}
+
+impl OfSystem<AllSystems> for crate::savage::SwEvent {
+    type System = SavageWorlds;
+}
+
+impl OfSystem<AllSystems> for crate::wrath::WgEvent {
+    type System = WrathGlory;
+}
+
+impl OfSystem<AllSystems> for crate::witch::WiEvent {
+    type System = WitchIron;
+}

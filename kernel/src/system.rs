@@ -1,0 +1,336 @@
+//! The seams between the fold and the rules systems.
+//!
+//! - [`RulesSystem`] is what **one** rules system implements, the same way for every system:
+//!   its character, events, settings, outcome and error as associated types; `touches` (the
+//!   characters an event reads and writes), `decide` (pure: those characters, the settings
+//!   and the event's recorded dice give a typed outcome or a typed refusal) and `apply`
+//!   (writes the outcome; cannot fail), and `decree` for the GM's overrides. A refused event
+//!   changes nothing, because nothing is written before the decision is made.
+//! - [`Systems`] is the **list** of the systems a ledger knows: the one place they are
+//!   named together (Leechbook's is `leechbook_core::AllSystems`). It gives the fold the
+//!   types every campaign's state is made of (a character of any system, every system's
+//!   settings, what applying an event did, why it is void), tells the fold what an event is
+//!   ([`Systems::entry`]: the campaign's creation, a character joining, the clock, a ruling,
+//!   a roster change, or an event of one system, which applies itself through
+//!   [`SystemEvent`]), makes a character from its sheet and hands a GM's decree to the
+//!   character's system.
+//!
+//! The fold ([`crate::fold::Ledger`]) is generic over a [`Systems`]: it knows no rules system.
+
+use crate::envelope::{LedgerEvent, OrderKey};
+use crate::fold::Ledger;
+use crate::ids::{CampaignId, CharacterId, EventId};
+use crate::roster::RosterChange;
+use crate::ruling::Ruling;
+use crate::time::CampaignTime;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::fmt::{Debug, Display};
+
+/// The rules systems a ledger knows, listed once: the types the fold is made of and the
+/// dispatch from an event to its system.
+pub trait Systems: Sized + Clone + Debug + PartialEq + Eq + 'static {
+    /// Which system a campaign plays (`CampaignCreated` names it; it never changes).
+    type Id: Copy + Eq + Debug + Serialize + DeserializeOwned;
+    /// An event of the campaign: the kernel's kinds and every system's.
+    type Event: LedgerEvent<Decree = Self::Decree> + Clone + Debug;
+    /// A character sheet of any system.
+    type Sheet;
+    /// A character of any system.
+    type Character: Character + Clone + Debug + PartialEq + Eq + Serialize + DeserializeOwned;
+    /// Every system's campaign-wide settings (tables, options, arms).
+    type Settings: Default + Clone + Debug + PartialEq + Eq + Serialize + DeserializeOwned;
+    /// What a GM's override decrees.
+    type Decree;
+    /// What applying an event did (for narration).
+    type Applied: From<Settled> + Clone + Debug + PartialEq;
+    /// Why an event is void.
+    type Error: From<Refusal> + Display + Debug;
+
+    /// A system's name, as the CLI takes it.
+    fn name(id: Self::Id) -> &'static str;
+    /// What an event is, to the fold.
+    fn entry(e: &Self::Event) -> Entry<'_, Self>;
+    /// A new character of the sheet's system, its id the event's that added it.
+    fn character(
+        settings: &Self::Settings,
+        id: CharacterId,
+        name: &str,
+        sheet: &Self::Sheet,
+    ) -> Result<Self::Character, Self::Error>;
+    /// A GM's override of a character's state, handed to the character's system: what it
+    /// did, in a few words.
+    fn decree(
+        settings: &Self::Settings,
+        character: &mut Self::Character,
+        decree: &Self::Decree,
+        world: &World,
+    ) -> Result<String, Self::Error>;
+}
+
+/// What an event is, to the fold.
+pub enum Entry<'a, S: Systems> {
+    /// The campaign began (the first event of every ledger).
+    CampaignCreated {
+        /// Its name.
+        name: &'a str,
+        /// Its system.
+        system: S::Id,
+        /// Seconds per combat round.
+        round_seconds: i64,
+    },
+    /// A character joined; their id is the event's.
+    CharacterAdded {
+        /// Their name.
+        name: &'a str,
+        /// Their sheet.
+        sheet: &'a S::Sheet,
+        /// The sheet's system.
+        system: S::Id,
+    },
+    /// The campaign clock moved forward.
+    ClockAdvanced {
+        /// To.
+        to: CampaignTime,
+    },
+    /// A GM's ruling about the record.
+    Ruling(&'a Ruling<S::Event, S::Decree>),
+    /// A roster change.
+    Roster(&'a RosterChange),
+    /// An event of one rules system.
+    System(&'a dyn SystemEvent<S>),
+}
+
+/// An event of one rules system, as the fold applies it (every event type that is
+/// [`OfSystem`] is one): it says whose it is and applies itself through
+/// [`Ledger::apply_system`], the one way every system's events apply.
+pub trait SystemEvent<S: Systems> {
+    /// The system it belongs to.
+    fn system(&self) -> S::Id;
+    /// Applies it to `ledger` (which holds every character it touches).
+    fn apply_to(&self, ledger: &mut Ledger<S>, world: &World) -> Result<S::Applied, S::Error>;
+}
+
+/// The rules system an event type belongs to, in a ledger that knows the systems `S`.
+pub trait OfSystem<S: Systems>: Sized {
+    /// The system, whose events are this type.
+    type System: RulesSystem<S, Event = Self>;
+}
+
+impl<S: Systems, E: OfSystem<S>> SystemEvent<S> for E {
+    fn system(&self) -> S::Id {
+        E::System::SYSTEM
+    }
+
+    fn apply_to(&self, ledger: &mut Ledger<S>, world: &World) -> Result<S::Applied, S::Error> {
+        ledger.apply_system::<E::System>(self, world)
+    }
+}
+
+/// What the fold needs of a character of any system.
+pub trait Character {
+    /// Its id (the id of the event that added it).
+    fn id(&self) -> CharacterId;
+    /// Its name.
+    fn name(&self) -> &str;
+}
+
+/// What applying one of the kernel's own events did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Settled {
+    /// The campaign began.
+    CampaignCreated,
+    /// A character joined.
+    CharacterAdded(CharacterId),
+    /// The clock moved.
+    ClockAdvanced {
+        /// From.
+        from: CampaignTime,
+        /// To.
+        to: CampaignTime,
+    },
+    /// A roster change or a setting, in a few words.
+    Setting(String),
+    /// A ruling was recorded (retractions and amendments act through the rulings in force;
+    /// an override says what it decreed).
+    Ruling(String),
+}
+
+/// Why the kernel voids an event, whatever the system.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// An event before the campaign began.
+    NoCampaign,
+    /// A second `CampaignCreated`.
+    CampaignExists,
+    /// An event of another campaign.
+    ForeignCampaign(CampaignId),
+    /// A character id the ledger does not know (or does not hold).
+    UnknownCharacter(CharacterId),
+    /// A character name already taken.
+    NameTaken(String),
+    /// An empty or unusable name.
+    BadName(String),
+    /// A sheet or event of another system.
+    WrongSystem {
+        /// The campaign's system.
+        campaign: &'static str,
+        /// The event's.
+        event: &'static str,
+    },
+    /// The roster does not allow the event.
+    Roster(String),
+    /// The clock would go backwards.
+    ClockBackwards {
+        /// The clock now.
+        now: CampaignTime,
+        /// The time asked for.
+        to: CampaignTime,
+    },
+    /// A rules system refused the event, in its own words.
+    System {
+        /// The system.
+        system: &'static str,
+        /// Why.
+        message: String,
+    },
+}
+
+/// What of the campaign an event may read besides its characters and its system's settings.
+#[derive(Clone, Copy, Debug)]
+pub struct World {
+    /// The event's id (a strike's injury takes it).
+    pub event: EventId,
+    /// The event's place in the fold's total order.
+    pub order: OrderKey,
+    /// The campaign time of the event.
+    pub now: CampaignTime,
+    /// The campaign clock before the event (the latest campaign time applied).
+    pub clock: CampaignTime,
+    /// Seconds per combat round.
+    pub round_seconds: i64,
+}
+
+/// The characters an event touches, each once, the one it is about first: at most three (a
+/// missile attack's shooter, target and the one struck instead), held without allocating,
+/// since the fold asks for them on every event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Touched {
+    ids: [CharacterId; Touched::MAX],
+    len: usize,
+}
+
+impl Touched {
+    /// The most characters one event touches.
+    pub const MAX: usize = 3;
+
+    /// No character (an event that changes only the settings).
+    pub fn none() -> Touched {
+        Touched {
+            ids: [CharacterId(uuid::Uuid::nil()); Touched::MAX],
+            len: 0,
+        }
+    }
+
+    /// One character.
+    pub fn one(id: CharacterId) -> Touched {
+        Touched::none().and(id)
+    }
+
+    /// These characters and `id`, unless it is among them already.
+    ///
+    /// Architecture invariant: no event names more than [`Touched::MAX`] characters (each
+    /// system's `touches` says which it names); a fourth is a bug, and debug builds stop.
+    pub fn and(mut self, id: CharacterId) -> Touched {
+        if !self.as_slice().contains(&id) {
+            debug_assert!(self.len < Touched::MAX, "an event touches at most three");
+            if self.len < Touched::MAX {
+                self.ids[self.len] = id;
+                self.len += 1;
+            }
+        }
+        self
+    }
+
+    /// These characters and `id`, if there is one.
+    pub fn and_maybe(self, id: Option<CharacterId>) -> Touched {
+        match id {
+            Some(id) => self.and(id),
+            None => self,
+        }
+    }
+
+    /// The characters, in order.
+    pub fn as_slice(&self) -> &[CharacterId] {
+        &self.ids[..self.len]
+    }
+}
+
+/// One rules system, as the fold uses it, in a ledger that knows the systems `L`.
+pub trait RulesSystem<L: Systems> {
+    /// Which system.
+    const SYSTEM: L::Id;
+    /// A character's state.
+    type Character;
+    /// The system's events.
+    type Event;
+    /// Its campaign-wide settings.
+    type Settings;
+    /// What deciding an event found: everything applying it writes.
+    type Outcome;
+    /// Why an event of the system does not apply.
+    type Error: Display;
+
+    /// The system's character in a character of any system, if it is one.
+    fn held(state: &L::Character) -> Option<&Self::Character>;
+    /// The same, to write.
+    fn held_mut(state: &mut L::Character) -> Option<&mut Self::Character>;
+    /// The system's settings among every system's.
+    fn settings(all: &L::Settings) -> &Self::Settings;
+    /// The same, to write.
+    fn settings_mut(all: &mut L::Settings) -> &mut Self::Settings;
+    /// The characters an event touches, each once, the one it is about first (none for an
+    /// event that changes only the settings).
+    fn touches(e: &Self::Event) -> Touched;
+    /// Decides an event against the characters it touches (in the order
+    /// [`RulesSystem::touches`] gives) and the settings, reading nothing else: the dice are
+    /// the faces the event records.
+    fn decide(
+        settings: &Self::Settings,
+        characters: &[&Self::Character],
+        e: &Self::Event,
+        world: &World,
+    ) -> Result<Self::Outcome, Self::Error>;
+    /// Writes what [`RulesSystem::decide`] found, and says what happened.
+    fn apply(
+        settings: &mut Self::Settings,
+        characters: &mut [&mut Self::Character],
+        outcome: Self::Outcome,
+        world: &World,
+    ) -> L::Applied;
+    /// The fold's word for a refusal (by default the system's own words).
+    fn refusal(e: Self::Error) -> L::Error {
+        Refusal::System {
+            system: L::name(Self::SYSTEM),
+            message: e.to_string(),
+        }
+        .into()
+    }
+    /// A GM's override of a character's state. By default a system takes none.
+    fn decree(
+        settings: &Self::Settings,
+        character: &mut Self::Character,
+        decree: &L::Decree,
+        world: &World,
+    ) -> Result<String, L::Error> {
+        let _ = (settings, character, decree, world);
+        Err(Refusal::System {
+            system: L::name(Self::SYSTEM),
+            message: format!(
+                "a {} character takes no override: its rules define none",
+                L::name(Self::SYSTEM)
+            ),
+        }
+        .into())
+    }
+}
