@@ -5,15 +5,17 @@
 //! them and neither imports the other back: the fold uses the seam, the seam speaks in these.
 
 use crate::event::SheetKind;
+use crate::event::{Decree, SystemId};
 use crate::harnmaster::error::HmError;
 use crate::harnmaster::healing::HealOutcome;
 use crate::harnmaster::injury::StrikeOutcome;
+use crate::harnmaster::settings::HmSettings;
 use crate::harnmaster::shock::{GmRollOutcome, ShockRollOutcome};
 use crate::harnmaster::state::HmCharacter;
 use crate::ids::{CampaignId, CharacterId};
 use crate::time::CampaignTime;
 pub use leechbook_kernel::system::World;
-use leechbook_kernel::system::{Refusal, Settled};
+use leechbook_kernel::system::{Refusal, Settled, Systems};
 
 /// Why an event is void.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -129,7 +131,8 @@ pub enum Applied {
     },
     /// A campaign option or table changed.
     Setting(String),
-    /// A ruling was recorded (retractions and amendments act through [`Ledger::derive`]).
+    /// A ruling was recorded (retractions and amendments act through the rulings in force:
+    /// `Ledger::derive`).
     Ruling(String),
     /// A missile attack was resolved.
     Shot {
@@ -273,4 +276,29 @@ impl From<Settled> for Applied {
             Settled::Ruling(what) => Applied::Ruling(what),
         }
     }
+}
+
+/// Every system's campaign-wide settings: what its setting events define (tables, options,
+/// arms). A campaign plays one system, so only its own ever changes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Settings {
+    /// HârnMaster's body and treatment tables, options and arms.
+    pub hm: HmSettings,
+    /// Witch Iron's Arms & Legs tables the GM supplied.
+    pub wi: crate::witch::WiSettings,
+}
+
+/// A list of rules systems whose types are this build's campaign types
+/// ([`crate::systems::AllSystems`] is one): each system implements the kernel's
+/// `RulesSystem` for any such list, so that no system's module names the list that names it.
+pub trait Host:
+    Systems<
+    Id = SystemId,
+    Character = CharacterState,
+    Settings = Settings,
+    Decree = Decree,
+    Applied = Applied,
+    Error = FoldError,
+>
+{
 }

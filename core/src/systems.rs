@@ -3,7 +3,7 @@
 //! (`leechbook_core::Ledger` is `leechbook_kernel::fold::Ledger<AllSystems>`); here the fold
 //! learns what an event is ([`Systems::entry`]), makes a character from its sheet, and hands
 //! a GM's decree and each system's events to that system's
-//! [`RulesSystem`](leechbook_kernel::system::RulesSystem).
+//! [`RulesSystem`].
 //!
 //! Each system's types are a variant of the campaign's enums (`SystemId`, `SheetKind`,
 //! `Event`, `CharacterState`, `SystemOutcome`) whose order is the frozen stored format; the
@@ -11,11 +11,14 @@
 //! by the compiler.
 
 use crate::applied::{Applied, CharacterState, FoldError};
+use crate::applied::{Host, Settings};
 use crate::event::{Decree, Event, SheetKind, SystemId};
 use crate::harnmaster::system::{HarnMaster, HmError};
 use crate::harnmaster::HmEvent;
 use crate::ids::CharacterId;
-use crate::system::{SavageWorlds, Settings, WitchIron, WrathGlory};
+use crate::savage::system::SavageWorlds;
+use crate::witch::system::WitchIron;
+use crate::wrath::system::WrathGlory;
 use leechbook_kernel::system::{Entry, OfSystem, RulesSystem, Systems, World};
 
 /// HârnMaster, Savage Worlds, Wrath & Glory and Witch Iron: the systems this build knows.
@@ -100,20 +103,22 @@ impl Systems for AllSystems {
     ) -> Result<String, FoldError> {
         match character {
             CharacterState::HarnMaster(c) => {
-                HarnMaster::decree(HarnMaster::settings(all), c, decree, world)
+                <HarnMaster as RulesSystem<AllSystems>>::decree(&all.hm, c, decree, world)
             }
             CharacterState::SavageWorlds(c) => {
-                SavageWorlds::decree(SavageWorlds::settings(all), c, decree, world)
+                <SavageWorlds as RulesSystem<AllSystems>>::decree(&(), c, decree, world)
             }
             CharacterState::WrathGlory(c) => {
-                WrathGlory::decree(WrathGlory::settings(all), c, decree, world)
+                <WrathGlory as RulesSystem<AllSystems>>::decree(&(), c, decree, world)
             }
             CharacterState::WitchIron(c) => {
-                WitchIron::decree(WitchIron::settings(all), c, decree, world)
+                <WitchIron as RulesSystem<AllSystems>>::decree(&all.wi, c, decree, world)
             }
         }
     }
 }
+
+impl Host for AllSystems {}
 
 impl OfSystem<AllSystems> for HmEvent {
     type System = HarnMaster;

@@ -14,36 +14,14 @@
 //! **Frozen format:** an envelope's fields, in this order, are what a device signs
 //! (the store's codec); never reorder, remove or change them.
 
-use crate::ids::{CampaignId, CharacterId, DeviceId, EventId};
-use crate::roster::RosterChange;
-use crate::ruling::Ruling;
+pub use crate::event::LedgerEvent;
+use crate::ids::{CampaignId, DeviceId, EventId};
 use crate::time::CampaignTime;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 /// The key of the fold's total order: `(clock, device, seq)`.
 pub type OrderKey = (u64, DeviceId, u64);
-
-/// What the kernel reads of an event: enough to order it, check who may record it and
-/// work out the roster.
-pub trait LedgerEvent: Sized {
-    /// What the GM's override decrees in the systems the event belongs to.
-    type Decree;
-    /// The event's kind, as the log's `kind` column holds it (an amendment must keep it).
-    fn kind(&self) -> &'static str;
-    /// Whether it is the campaign's creation (the first event of every ledger).
-    fn creates_campaign(&self) -> bool;
-    /// The roster change it is, if it is one.
-    fn roster_change(&self) -> Option<&RosterChange>;
-    /// The ruling it is, if it is one.
-    fn ruling(&self) -> Option<&Ruling<Self, Self::Decree>>;
-    /// The character it is about, if it is about one.
-    fn character(&self) -> Option<CharacterId>;
-    /// Whether it is a ruling about the record (the GM's alone).
-    fn is_ruling(&self) -> bool {
-        self.ruling().is_some()
-    }
-}
 
 /// One event with its ids, clocks and signature: a row of the log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,14 +8,14 @@
 //!
 //! The kernel applies its own events (the campaign's creation, a character joining, the
 //! clock, rulings, roster changes) and hands every event of a rules system to that system the
-//! one way ([`Ledger::apply_system`]): find the characters it touches, let the system decide
+//! one way ([`Cast::apply`]): find the characters it touches, let the system decide
 //! against them and its settings (reading only), then write the outcome.
 
 use crate::envelope::Envelope;
 use crate::ids::{CampaignId, CharacterId, EventId};
 use crate::roster::{Role, Roster, RosterChange};
 use crate::ruling::{Ruling, Rulings};
-use crate::system::{Character, Entry, Refusal, RulesSystem, Settled, Systems, Touched, World};
+use crate::system::{Cast, Character, Entry, Refusal, Settled, Systems, World};
 use crate::time::CampaignTime;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -384,7 +384,10 @@ impl<S: Systems> Ledger<S> {
                 self.now = to;
                 Ok(Settled::ClockAdvanced { from, to }.into())
             }
-            Entry::System(e) => e.apply_to(self, &world),
+            Entry::System(e) => e.apply_to(
+                Cast::new(&mut self.characters, &self.by_id, &mut self.settings),
+                &world,
+            ),
             Entry::Ruling(r) => self.apply_ruling(r, &world),
             Entry::Roster(change) => Ok(Settled::Setting(self.roster_words(change)).into()),
         }
@@ -427,54 +430,6 @@ impl<S: Systems> Ledger<S> {
         }
     }
 
-    /// Applies an event of the rules system `R` the one way every system's events apply:
-    /// the system decides against the characters the event touches and its settings
-    /// (reading only), then writes the outcome. A refusal writes nothing.
-    pub fn apply_system<R: RulesSystem<S>>(
-        &mut self,
-        e: &R::Event,
-        world: &World,
-    ) -> Result<S::Applied, S::Error> {
-        // Every event of a replay comes through here: it allocates nothing for the one or
-        // two characters an event touches (a Vec for three, a shot's, is rare).
-        let ids = R::touches(e);
-        let ids = ids.as_slice();
-        let mut at = [0usize; Touched::MAX];
-        let unknown = |id: CharacterId| S::Error::from(Refusal::UnknownCharacter(id));
-        for (k, id) in ids.iter().enumerate() {
-            let i = *self.by_id.get(id).ok_or_else(|| unknown(*id))?;
-            if at[..k].contains(&i) || R::held(&self.characters[i]).is_none() {
-                return Err(unknown(*id));
-            }
-            at[k] = i;
-        }
-        let at = &at[..ids.len()];
-        let held = |k: usize| R::held(&self.characters[at[k]]).ok_or_else(|| unknown(ids[k]));
-        let settings = R::settings(&self.settings);
-        let outcome = match at.len() {
-            0 => R::decide(settings, &[], e, world),
-            1 => R::decide(settings, &[held(0)?], e, world),
-            2 => R::decide(settings, &[held(0)?, held(1)?], e, world),
-            _ => R::decide(settings, &[held(0)?, held(1)?, held(2)?], e, world),
-        }
-        .map_err(R::refusal)?;
-        let settings = R::settings_mut(&mut self.settings);
-        Ok(match at {
-            [] => R::apply(settings, &mut [], outcome, world),
-            [i] => match R::held_mut(&mut self.characters[*i]) {
-                Some(c) => R::apply(settings, &mut [c], outcome, world),
-                None => return Err(unknown(ids[0])),
-            },
-            _ => {
-                let mut held: Vec<&mut R::Character> = pick_mut(&mut self.characters, at)
-                    .into_iter()
-                    .filter_map(R::held_mut)
-                    .collect();
-                R::apply(settings, &mut held, outcome, world)
-            }
-        })
-    }
-
     fn apply_ruling(
         &mut self,
         r: &Ruling<S::Event, S::Decree>,
@@ -495,23 +450,6 @@ impl<S: Systems> Ledger<S> {
         let what = S::decree(&self.settings, &mut self.characters[i], decree, world)?;
         Ok(Settled::Ruling(format!("override: {what} ({reason})")).into())
     }
-}
-
-/// Mutable borrows of the elements at `at` (distinct indices), in the order of `at`.
-fn pick_mut<'a, T>(all: &'a mut [T], at: &[usize]) -> Vec<&'a mut T> {
-    let mut order: Vec<usize> = (0..at.len()).collect();
-    order.sort_by_key(|&k| at[k]);
-    let mut out: Vec<Option<&'a mut T>> = (0..at.len()).map(|_| None).collect();
-    let mut rest: &'a mut [T] = all;
-    let mut base = 0;
-    for k in order {
-        let tail = std::mem::take(&mut rest);
-        let (one, after) = tail[at[k] - base..].split_at_mut(1);
-        out[k] = one.first_mut();
-        rest = after;
-        base = at[k] + 1;
-    }
-    out.into_iter().flatten().collect()
 }
 
 #[cfg(test)]

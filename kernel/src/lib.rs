@@ -17,6 +17,7 @@
 pub mod dice;
 pub mod dispute;
 pub mod envelope;
+pub mod event;
 pub mod fold;
 pub mod ids;
 pub mod roster;

@@ -12,7 +12,8 @@
 //! tables, options) is the GM's. A log with no roster at all (made before signatures, or in
 //! tests) is not checked.
 
-use crate::envelope::{Envelope, LedgerEvent};
+use crate::envelope::Envelope;
+pub use crate::event::{LedgerEvent, Role, RosterChange};
 use crate::ids::{CharacterId, DeviceId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -155,36 +156,6 @@ impl Roster {
             },
         }
     }
-}
-
-/// A device's role.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Role {
-    /// The GM: everything.
-    Gm,
-    /// A player: events about their own characters.
-    Player,
-}
-
-/// A roster event.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum RosterChange {
-    /// A device joins (or its entry is replaced).
-    Device {
-        /// The device.
-        device: DeviceId,
-        /// Its ed25519 public key.
-        key: Vec<u8>,
-        /// Its role.
-        role: Role,
-        /// The characters a player device records for.
-        characters: Vec<CharacterId>,
-    },
-    /// A device is revoked from this point of the log on.
-    Revoke {
-        /// The device.
-        device: DeviceId,
-    },
 }
 
 #[cfg(test)]

@@ -21,69 +21,10 @@
 //! of another kind or about another character, a retraction of the campaign's creation) is
 //! void, with its reason.
 
-use crate::envelope::{Envelope, LedgerEvent};
-use crate::ids::{CharacterId, EventId};
-use serde::{Deserialize, Serialize};
+use crate::envelope::Envelope;
+pub use crate::event::{LedgerEvent, Ruling};
+use crate::ids::EventId;
 use std::collections::{HashMap, HashSet};
-
-/// A GM's ruling about the record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Ruling<E, D> {
-    /// Strike an event from the record.
-    Retract {
-        /// The event.
-        target: EventId,
-        /// Why.
-        reason: String,
-    },
-    /// Undo a retraction.
-    Reinstate {
-        /// The event.
-        target: EventId,
-        /// Why.
-        reason: String,
-    },
-    /// Replace an event's content with a corrected one of the same kind.
-    Amend {
-        /// The event.
-        target: EventId,
-        /// The corrected event.
-        replacement: Box<E>,
-        /// Why.
-        reason: String,
-    },
-    /// Decree an outcome from this moment on.
-    Override {
-        /// Whose.
-        character: CharacterId,
-        /// What.
-        decree: D,
-        /// Why.
-        reason: String,
-    },
-}
-
-impl<E, D> Ruling<E, D> {
-    /// Returns the event the ruling is about, if it is about one.
-    pub fn target(&self) -> Option<EventId> {
-        match self {
-            Ruling::Retract { target, .. }
-            | Ruling::Reinstate { target, .. }
-            | Ruling::Amend { target, .. } => Some(*target),
-            Ruling::Override { .. } => None,
-        }
-    }
-
-    /// Returns the reason given.
-    pub fn reason(&self) -> &str {
-        match self {
-            Ruling::Retract { reason, .. }
-            | Ruling::Reinstate { reason, .. }
-            | Ruling::Amend { reason, .. }
-            | Ruling::Override { reason, .. } => reason,
-        }
-    }
-}
 
 /// The ruling an event of type `E` may be.
 pub type EventRuling<E> = Ruling<E, <E as LedgerEvent>::Decree>;
@@ -219,6 +160,7 @@ impl<E: LedgerEvent + Clone> Rulings<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ids::CharacterId;
     use crate::toy::{device, env, id, Hit, Toy};
 
     /// The documented rule over an event type that is no rules system's: read from the last

@@ -16,15 +16,17 @@
 //!   character's system.
 //!
 //! The fold ([`crate::fold::Ledger`]) is generic over a [`Systems`]: it knows no rules system.
+//! This module knows no ledger: an event of a system applies to a [`Cast`], the characters a
+//! ledger holds and its settings, lent for the one event.
 
 use crate::envelope::{LedgerEvent, OrderKey};
-use crate::fold::Ledger;
 use crate::ids::{CampaignId, CharacterId, EventId};
 use crate::roster::RosterChange;
 use crate::ruling::Ruling;
 use crate::time::CampaignTime;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt::{Debug, Display};
 
 /// The rules systems a ledger knows, listed once: the types the fold is made of and the
@@ -102,13 +104,13 @@ pub enum Entry<'a, S: Systems> {
 }
 
 /// An event of one rules system, as the fold applies it (every event type that is
-/// [`OfSystem`] is one): it says whose it is and applies itself through
-/// [`Ledger::apply_system`], the one way every system's events apply.
+/// [`OfSystem`] is one): it says whose it is and applies itself through [`Cast::apply`], the
+/// one way every system's events apply.
 pub trait SystemEvent<S: Systems> {
     /// The system it belongs to.
     fn system(&self) -> S::Id;
-    /// Applies it to `ledger` (which holds every character it touches).
-    fn apply_to(&self, ledger: &mut Ledger<S>, world: &World) -> Result<S::Applied, S::Error>;
+    /// Applies it to the characters a ledger holds (every one it touches) and the settings.
+    fn apply_to(&self, cast: Cast<'_, S>, world: &World) -> Result<S::Applied, S::Error>;
 }
 
 /// The rules system an event type belongs to, in a ledger that knows the systems `S`.
@@ -122,8 +124,8 @@ impl<S: Systems, E: OfSystem<S>> SystemEvent<S> for E {
         E::System::SYSTEM
     }
 
-    fn apply_to(&self, ledger: &mut Ledger<S>, world: &World) -> Result<S::Applied, S::Error> {
-        ledger.apply_system::<E::System>(self, world)
+    fn apply_to(&self, cast: Cast<'_, S>, world: &World) -> Result<S::Applied, S::Error> {
+        cast.apply::<E::System>(self, world)
     }
 }
 
@@ -333,4 +335,92 @@ pub trait RulesSystem<L: Systems> {
         }
         .into())
     }
+}
+
+/// The characters a ledger holds (with their places by id) and every system's settings,
+/// lent to one event of a rules system.
+pub struct Cast<'a, S: Systems> {
+    characters: &'a mut [S::Character],
+    by_id: &'a BTreeMap<CharacterId, usize>,
+    settings: &'a mut S::Settings,
+}
+
+impl<'a, S: Systems> Cast<'a, S> {
+    /// Lends the characters held (`by_id` gives each one's place) and the settings.
+    pub fn new(
+        characters: &'a mut [S::Character],
+        by_id: &'a BTreeMap<CharacterId, usize>,
+        settings: &'a mut S::Settings,
+    ) -> Cast<'a, S> {
+        Cast {
+            characters,
+            by_id,
+            settings,
+        }
+    }
+
+    /// Applies an event of the rules system `R` the one way every system's events apply:
+    /// the system decides against the characters the event touches and its settings
+    /// (reading only), then writes the outcome. A refusal writes nothing.
+    pub fn apply<R: RulesSystem<S>>(
+        self,
+        e: &R::Event,
+        world: &World,
+    ) -> Result<S::Applied, S::Error> {
+        // Every event of a replay comes through here: it allocates nothing for the one or
+        // two characters an event touches (a Vec for three, a shot's, is rare).
+        let ids = R::touches(e);
+        let ids = ids.as_slice();
+        let mut at = [0usize; Touched::MAX];
+        let unknown = |id: CharacterId| S::Error::from(Refusal::UnknownCharacter(id));
+        for (k, id) in ids.iter().enumerate() {
+            let i = *self.by_id.get(id).ok_or_else(|| unknown(*id))?;
+            if at[..k].contains(&i) || R::held(&self.characters[i]).is_none() {
+                return Err(unknown(*id));
+            }
+            at[k] = i;
+        }
+        let at = &at[..ids.len()];
+        let held = |k: usize| R::held(&self.characters[at[k]]).ok_or_else(|| unknown(ids[k]));
+        let settings = R::settings(self.settings);
+        let outcome = match at.len() {
+            0 => R::decide(settings, &[], e, world),
+            1 => R::decide(settings, &[held(0)?], e, world),
+            2 => R::decide(settings, &[held(0)?, held(1)?], e, world),
+            _ => R::decide(settings, &[held(0)?, held(1)?, held(2)?], e, world),
+        }
+        .map_err(R::refusal)?;
+        let settings = R::settings_mut(self.settings);
+        Ok(match at {
+            [] => R::apply(settings, &mut [], outcome, world),
+            [i] => match R::held_mut(&mut self.characters[*i]) {
+                Some(c) => R::apply(settings, &mut [c], outcome, world),
+                None => return Err(unknown(ids[0])),
+            },
+            _ => {
+                let mut held: Vec<&mut R::Character> = pick_mut(self.characters, at)
+                    .into_iter()
+                    .filter_map(R::held_mut)
+                    .collect();
+                R::apply(settings, &mut held, outcome, world)
+            }
+        })
+    }
+}
+
+/// Mutable borrows of the elements at `at` (distinct indices), in the order of `at`.
+fn pick_mut<'a, T>(all: &'a mut [T], at: &[usize]) -> Vec<&'a mut T> {
+    let mut order: Vec<usize> = (0..at.len()).collect();
+    order.sort_by_key(|&k| at[k]);
+    let mut out: Vec<Option<&'a mut T>> = (0..at.len()).map(|_| None).collect();
+    let mut rest: &'a mut [T] = all;
+    let mut base = 0;
+    for k in order {
+        let tail = std::mem::take(&mut rest);
+        let (one, after) = tail[at[k] - base..].split_at_mut(1);
+        out[k] = one.first_mut();
+        rest = after;
+        base = at[k] + 1;
+    }
+    out.into_iter().flatten().collect()
 }

@@ -12,8 +12,8 @@ use super::healing::{self, TreatmentTable};
 use super::injury::{Context, DiceSource};
 use super::shot::{Shot, ShotOutcome};
 use super::state::HmCharacter;
-use crate::applied::World;
 use crate::ids::InjuryId;
+use leechbook_kernel::system::World;
 
 /// The campaign's optional rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -795,7 +795,7 @@ pub enum CellResult {
     Amputated(u8),
 }
 
-/// One cell: the result and its marks (the boxes the extraction lost; see [`treatment_table`]).
+/// One cell: the result and its marks (the boxes the extraction lost; see `treatment_table`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cell {
     /// The result.

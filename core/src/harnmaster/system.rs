@@ -20,11 +20,10 @@ use super::shock::{self, GmRoll, GmRollOutcome, ShockRollOutcome};
 use super::shot::ShotOutcome;
 use super::state::{HmCharacter, Injury, OrderKey, Sheet};
 use super::HmEvent;
-use crate::applied::{Applied, CharacterState, FoldError};
+use crate::applied::{Applied, CharacterState, FoldError, Host};
 use crate::ids::{CharacterId, InjuryId};
 use crate::ruling::Decree;
 use crate::system::{RulesSystem, Settings, Touched, World};
-use crate::systems::AllSystems;
 use crate::SystemId;
 
 /// What one HârnMaster event found: everything [`HarnMaster::apply`] writes.
@@ -90,7 +89,7 @@ fn get_mut<'a>(cs: &'a mut [&mut HmCharacter], id: CharacterId) -> Option<&'a mu
     cs.iter_mut().find(|c| c.id == id).map(|c| &mut **c)
 }
 
-impl RulesSystem<AllSystems> for HarnMaster {
+impl<L: Host> RulesSystem<L> for HarnMaster {
     const SYSTEM: SystemId = SystemId::HarnMaster;
     type Character = HmCharacter;
     type Event = HmEvent;

@@ -17,6 +17,8 @@ use crate::ids::CharacterId;
 use crate::time::CampaignTime;
 use serde::{Deserialize, Serialize};
 
+pub mod system;
+
 /// A character's sheet.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WgSheet {

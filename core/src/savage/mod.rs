@@ -16,6 +16,8 @@ use crate::ids::CharacterId;
 use crate::time::{CampaignTime, HOUR};
 use serde::{Deserialize, Serialize};
 
+pub mod system;
+
 /// One die's faces, aces included (every face but the last is the die's highest).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Chain {

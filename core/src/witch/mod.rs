@@ -40,6 +40,8 @@ use crate::time::{CampaignTime, DAY, HOUR};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+pub mod system;
+
 /// The Conditions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Condition {
@@ -1457,6 +1459,13 @@ pub fn apply(
             }])
         }
     }
+}
+
+/// Witch Iron's campaign-wide settings.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct WiSettings {
+    /// The Arms & Legs tables the GM supplied.
+    pub tables: Vec<PartTable>,
 }
 
 #[cfg(test)]
