@@ -1,5 +1,8 @@
-//! Leechbook's core: the dice, the d100 test, campaign time, the events and the rules systems,
-//! and the fold that turns a log of events into a campaign's state.
+//! Leechbook's core: the four rules systems (HârnMaster, Savage Worlds, Wrath & Glory, Witch
+//! Iron), each in its own module tree, this campaign's events, and [`AllSystems`], the one
+//! place the systems are listed together for the kernel's fold (`leechbook_kernel::fold`,
+//! which [`Ledger`] is over `AllSystems`). The kernel's dice, ids, time and d100 test are
+//! re-exported at the paths they always had.
 //!
 //! **Architecture invariant:** this crate is pure. It does no I/O, never reads a clock or a
 //! random source, and knows nothing of SQL, automerge or terminals: dice faces, times and ids
