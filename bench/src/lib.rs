@@ -152,18 +152,31 @@ pub fn cli_snapshots(log: &[Envelope], keep: impl Fn(&[u64]) -> Vec<u64>) -> Vec
     snapshots
 }
 
-/// Keeps for `log` (imported whole) what the write path would have kept while recording it:
-/// the checkpoints `keep` picks (see [`cli_snapshots`]), each a head and one entry per
-/// character, and the archive's records of healed injuries, which the entries leave out.
+/// Imports `log` (into a store that holds none of it, in batches of at most 10,000 events)
+/// and keeps what the write path would have kept while recording it: the checkpoints `keep`
+/// picks (see [`cli_snapshots`]), each a head and one entry per character, each kept when the
+/// log reaches it (as the write path keeps them: the store then tracks the earliest campaign
+/// time after each as the rest arrives), and the archive's records of healed injuries, which
+/// the entries leave out.
 pub fn keep_checkpoints(
     store: &mut Store,
     log: &[Envelope],
     keep: impl Fn(&[u64]) -> Vec<u64>,
 ) -> Result<()> {
+    let mut done = 0usize;
+    let mut import_upto = |store: &mut Store, end: usize| -> Result<()> {
+        for chunk in log[done..end].chunks(10_000) {
+            store.import(chunk)?;
+        }
+        done = end;
+        Ok(())
+    };
     for s in cli_snapshots(log, keep) {
+        import_upto(store, s.position as usize)?;
         let state = codec::decode_ledger(&s.payload)?;
         leechbook_ledger::checkpoint::save_checkpoint(store, s.position, s.last, &state)?;
     }
+    import_upto(store, log.len())?;
     leechbook_ledger::archive::save(store, &Ledger::fold(log))?;
     Ok(())
 }
@@ -179,7 +192,7 @@ fn remove_ledger(path: &Path) {
 pub fn ledger(n: usize) -> Result<PathBuf> {
     let dir = ledgers_dir();
     std::fs::create_dir_all(&dir)?;
-    let path = dir.join(format!("synthetic-{n}-fold{FOLD_VERSION}-ckpt.db"));
+    let path = dir.join(format!("synthetic-{n}-fold{FOLD_VERSION}-ckpt2.db"));
     if path.exists() {
         return Ok(path);
     }
@@ -189,9 +202,6 @@ pub fn ledger(n: usize) -> Result<PathBuf> {
     // The ledger's own device is on the roster as a GM, so that commands can record on it.
     let me = (store.device(), store.public_key().to_vec());
     let log = synthetic::campaign_keyed(n, |d| vec![d; 32], Some(me));
-    for chunk in log.chunks(10_000) {
-        store.import(chunk)?;
-    }
     keep_checkpoints(&mut store, &log, leechbook_ledger::snapshots_kept)?;
     // And the projection the write path keeps (as the CLI leaves a ledger after a sync).
     let mut replica = leechbook_ledger::Replica::from_store(store);

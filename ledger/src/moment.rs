@@ -183,6 +183,25 @@ pub fn state_at_time(
     Ok(states_at_times(log, &[spec])?.and_then(|mut v| v.pop()))
 }
 
+/// The characters `names` at a moment given as a campaign time or a wall time, and the
+/// moment in words: for a campaign time, from the latest checkpoint whose clock is at most
+/// the time and the stretch of the log after it that can hold the moment's events
+/// (`checkpoint::state_for_at_day`), when one serves; else as the log streams
+/// ([`state_at_time`]). None when `spec` names an event. The characters named are exactly
+/// those of [`state_at`] of [`moment`]; a view of them reads nothing else of it.
+pub fn state_for_at_time(
+    log: &impl leechbook_store::ReadLog,
+    names: &[&str],
+    spec: &str,
+) -> Result<Option<(Ledger, String)>, LedgerError> {
+    if let Some(cut @ Cut::Day(t)) = Cut::of(spec)? {
+        if let Some(l) = crate::checkpoint::state_for_at_day(log, names, t, |e| cut.keeps(e))? {
+            return Ok(Some((l, cut.label())));
+        }
+    }
+    state_at_time(log, spec)
+}
+
 /// [`state_at_time`] of several moments in one read of the log (`diff`'s two); None when
 /// any names an event.
 pub fn states_at_times(

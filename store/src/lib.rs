@@ -134,9 +134,50 @@ fn migrate(conn: &mut Connection) -> Result<(), rusqlite::Error> {
     let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     for (i, m) in schema::MIGRATIONS.iter().enumerate().skip(version as usize) {
         tx.execute_batch(m)?;
+        if i + 1 == schema::EARLIEST_AFTER {
+            fill_earliest_after(&tx)?;
+        }
         tx.execute_batch(&format!("PRAGMA user_version = {}", i + 1))?;
     }
     tx.commit()
+}
+
+/// Sets every checkpoint's earliest campaign time after it, in one pass over the log from
+/// its end (the events' order keys and times only), for the checkpoints kept before the
+/// store tracked it.
+fn fill_earliest_after(conn: &Connection) -> Result<(), rusqlite::Error> {
+    /// A row's order key as stored: clock, device, number.
+    type Key = (i64, Vec<u8>, i64);
+    let mut heads: Vec<(i64, Key)> = conn
+        .prepare(
+            "SELECT position, last_clock, last_device, last_seq FROM snapshots
+             ORDER BY last_clock DESC, last_device DESC, last_seq DESC",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))?
+        .collect::<Result<_, _>>()?;
+    heads.reverse();
+    let mut earliest = i64::MAX;
+    let mut set = conn.prepare("UPDATE snapshots SET earliest_after = ?1 WHERE position = ?2")?;
+    let mut stmt = conn.prepare(
+        "SELECT clock, device, seq, at FROM events ORDER BY clock DESC, device DESC, seq DESC",
+    )?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let key: Key = (r.get(0)?, r.get(1)?, r.get(2)?);
+        // Every checkpoint at or after this event has seen all that follows it.
+        while let Some((position, last)) = heads.last() {
+            if *last < key {
+                break;
+            }
+            set.execute(params![earliest, position])?;
+            heads.pop();
+        }
+        earliest = earliest.min(r.get(3)?);
+    }
+    for (position, _) in heads {
+        set.execute(params![earliest, position])?;
+    }
+    Ok(())
 }
 
 fn new_id() -> Uuid {
@@ -575,6 +616,10 @@ pub struct SnapshotHead {
     pub last: OrderKey,
     /// The fold version that made it.
     pub fold_version: u32,
+    /// The earliest campaign time of any event after it in the total order
+    /// (`CampaignTime(i64::MAX)` while there is none): every event after it happened in the
+    /// story at or after this time.
+    pub earliest_after: CampaignTime,
 }
 
 /// Reading a campaign's log and what is kept beside it (checkpoints, the projection): the
@@ -1084,7 +1129,7 @@ mod sql {
         /// The snapshots' places, latest first.
         fn snapshot_heads(&self) -> Result<Vec<SnapshotHead>, StoreError> {
             let mut stmt = self.conn().prepare_cached(
-                "SELECT position, last_clock, last_device, last_seq, fold_version
+                "SELECT position, last_clock, last_device, last_seq, fold_version, earliest_after
              FROM snapshots ORDER BY position DESC",
             )?;
             let rows = stmt.query_map([], |r| {
@@ -1096,6 +1141,7 @@ mod sql {
                         r.get::<_, i64>(3)? as u64,
                     ),
                     fold_version: r.get::<_, i64>(4)? as u32,
+                    earliest_after: leechbook_core::time::CampaignTime(r.get(5)?),
                 })
             })?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
@@ -1476,10 +1522,15 @@ fn read_snapshots(conn: &Connection) -> Result<Vec<Snapshot>, StoreError> {
 
 fn save_snapshot_on(conn: &Connection, s: &Snapshot) -> Result<(), StoreError> {
     {
+        // The earliest campaign time after it: none, for a checkpoint at the log's end (the
+        // write path's); a checkpoint kept further back reads the rest of the log once.
         conn.execute(
             "INSERT OR REPLACE INTO snapshots
-             (position, last_clock, last_device, last_seq, fold_version, payload)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+             (position, last_clock, last_device, last_seq, fold_version, payload,
+              earliest_after)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, COALESCE(
+                (SELECT MIN(at) FROM events WHERE (clock, device, seq) > (?2, ?3, ?4)),
+                9223372036854775807))",
             params![
                 s.position as i64,
                 s.last.0 as i64,
@@ -1743,13 +1794,19 @@ impl Writer<'_> {
         if let Some(first) = envelopes.iter().min_by_key(|e| e.order_key()) {
             invalidate_for(&w.tx, first, true)?;
         }
+        // The checkpoints left lie before every event of the batch: the earliest campaign
+        // time after each is at most the batch's (one statement for all).
+        if let Some(at) = envelopes.iter().map(|e| e.at).min() {
+            lower_earliest_after(&w.tx, at)?;
+        }
         Ok(added)
     }
 
     /// Appends a prepared envelope.
     pub fn append(&mut self, env: &Envelope) -> Result<(), StoreError> {
         invalidate_for(&self.tx, env, true)?;
-        insert(&self.tx, env, false).map(|_| ())
+        insert(&self.tx, env, false)?;
+        lower_earliest_after(&self.tx, env.at)
     }
 
     /// Commits everything appended.
@@ -1784,6 +1841,14 @@ fn invalidate_for(conn: &Connection, env: &Envelope, itself: bool) -> Result<(),
             ),
         )?;
     }
+    Ok(())
+}
+
+/// An event of campaign time `at` now lies after every checkpoint kept: none has a later
+/// earliest campaign time after it.
+fn lower_earliest_after(conn: &Connection, at: CampaignTime) -> Result<(), StoreError> {
+    conn.prepare_cached("UPDATE snapshots SET earliest_after = ?1 WHERE earliest_after > ?1")?
+        .execute([at.0])?;
     Ok(())
 }
 

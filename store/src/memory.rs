@@ -228,6 +228,16 @@ impl ReadLog for MemoryLog {
                 position: s.position,
                 last: s.last,
                 fold_version: s.fold_version,
+                // By definition, from the log itself (the SQLite store keeps it as it goes).
+                earliest_after: self
+                    .order
+                    .range((
+                        std::ops::Bound::Excluded(s.last),
+                        std::ops::Bound::Unbounded,
+                    ))
+                    .map(|(_, &i)| self.rows[i].at)
+                    .min()
+                    .unwrap_or(CampaignTime(i64::MAX)),
             })
             .collect())
     }

@@ -155,4 +155,16 @@ pub const MIGRATIONS: &[&str] = &[
     r#"
     DROP INDEX IF EXISTS events_character;
     "#,
+    // 12: beside each checkpoint, the earliest campaign time of any event after it in the
+    // total order (i64::MAX while none is), so that a moment of the story ("day 40") is
+    // folded from a checkpoint and the stretch of the log after it that can hold the
+    // moment's events, not from the whole log. Kept by every append and import; filled for
+    // the checkpoints already kept by one pass over the log (`fill_earliest_after`).
+    r#"
+    ALTER TABLE snapshots ADD COLUMN earliest_after INTEGER NOT NULL
+        DEFAULT 9223372036854775807;
+    "#,
 ];
+
+/// The migration after which [`MIGRATIONS`] asks for `fill_earliest_after`.
+pub const EARLIEST_AFTER: usize = 12;

@@ -388,11 +388,29 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
         log.snapshot_payload(2_000).unwrap(),
         Some(vec![2_000u16 as u8])
     );
+    // Each knows the earliest campaign time of the events after it (none after the last).
+    let earliest = |from: usize| all[from..].iter().map(|e| e.at).min();
+    let kept: Vec<(u64, CampaignTime)> = log
+        .snapshot_heads()
+        .unwrap()
+        .iter()
+        .map(|h| (h.position, h.earliest_after))
+        .collect();
+    assert_eq!(
+        kept,
+        vec![
+            (3_000, CampaignTime(i64::MAX)),
+            (2_000, earliest(2_000).unwrap()),
+            (1_000, earliest(1_000).unwrap()),
+        ]
+    );
     let mut late = all[1_500].clone();
     late.id = EventId(uuid::Uuid::from_u128(11));
     late.seq = 1_000_000;
     late.clock = all[1_500].clock;
-    log.import(&[late]).unwrap();
+    // Entered late in the story too: before everything after the checkpoint left.
+    late.at = CampaignTime(earliest(1_000).unwrap().0 - 60);
+    log.import(&[late.clone()]).unwrap();
     let heads: Vec<u64> = log
         .snapshot_heads()
         .unwrap()
@@ -403,6 +421,11 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
         heads,
         vec![1_000],
         "the checkpoints after the late event are gone"
+    );
+    assert_eq!(
+        log.snapshot_heads().unwrap()[0].earliest_after,
+        late.at,
+        "the late event is the earliest after the checkpoint left"
     );
     log.drop_snapshot(1_000).unwrap();
     assert!(log.snapshot_heads().unwrap().is_empty());
@@ -700,6 +723,11 @@ fn transaction_contract<L: leechbook_store::Log>(log: &mut L, all: &[Envelope], 
         assert_eq!(events.len(), all.len() + 2);
         assert_eq!(&events[all.len()..], &[a, b.clone()]);
     }
+    assert_eq!(
+        log.snapshot_heads().unwrap()[0].earliest_after,
+        CampaignTime(5),
+        "an append is after every checkpoint"
+    );
     // The next transaction numbers on from the device's events the log holds.
     let mut tx = log.write().unwrap();
     let c = tx.prepare(character("C"), CampaignTime(5), wall).unwrap();
@@ -725,4 +753,62 @@ fn the_transaction_contract_in_memory() {
     let device = DeviceId(uuid::Uuid::from_u128(77));
     let mut log = MemoryLog::with_device(campaign, device, secret);
     transaction_contract(&mut log, &all, public);
+}
+
+/// The checkpoints a ledger kept before the store tracked the earliest campaign time after
+/// each (migration 12) learn it when the ledger is opened: one pass over the log gives each
+/// the minimum over the events after it.
+#[test]
+fn checkpoints_kept_before_learn_the_earliest_time_after_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    let (campaign, mut all) = synthetic();
+    // Two events entered late in the story: before what precedes them in the log.
+    for (i, before) in [(1_200, 1_000), (2_600, 2_000)] {
+        all[i].at = CampaignTime(all[before].at.0 - 60);
+    }
+    {
+        let mut store = Store::create_joining(&path, campaign).unwrap();
+        store.import(&all).unwrap();
+        for p in [500u64, 1_000, 2_000, 3_000] {
+            store
+                .save_snapshot(&Snapshot {
+                    position: p,
+                    last: all[p as usize - 1].order_key(),
+                    fold_version: 1,
+                    payload: vec![1],
+                })
+                .unwrap();
+        }
+    }
+    // As the ledger was before migration 12.
+    raw(&path)
+        .execute_batch(
+            "ALTER TABLE snapshots DROP COLUMN earliest_after; PRAGMA user_version = 11;",
+        )
+        .unwrap();
+    let store = Store::open(&path).unwrap();
+    let heads: Vec<(u64, CampaignTime)> = leechbook_store::ReadLog::snapshot_heads(&store)
+        .unwrap()
+        .iter()
+        .map(|h| (h.position, h.earliest_after))
+        .collect();
+    let earliest = |p: u64| {
+        all[p as usize..]
+            .iter()
+            .map(|e| e.at)
+            .min()
+            .unwrap_or(CampaignTime(i64::MAX))
+    };
+    assert_eq!(
+        heads,
+        [3_000, 2_000, 1_000, 500]
+            .map(|p| (p, earliest(p)))
+            .to_vec()
+    );
+    assert_eq!(
+        earliest(2_000),
+        all[2_600].at,
+        "the late event is the earliest after 2,000"
+    );
 }

@@ -186,7 +186,8 @@ fn verify_drops_stale_and_corrupt_snapshots() {
     rusqlite::Connection::open(&s.db)
         .unwrap()
         .execute(
-            "INSERT INTO snapshots VALUES (99, 1, x'00', 1, ?1, x'01ff')",
+            "INSERT INTO snapshots (position, last_clock, last_device, last_seq, fold_version, payload)
+             VALUES (99, 1, x'00', 1, ?1, x'01ff')",
             [FOLD_VERSION],
         )
         .unwrap();
@@ -304,14 +305,96 @@ fn checkpointed_ledger(
     dir: &std::path::Path,
     n: usize,
 ) -> (std::path::PathBuf, Vec<leechbook_core::Envelope>) {
+    checkpointed_ledger_edited(dir, n, |_, _| {})
+}
+
+/// [`checkpointed_ledger`] with every 53rd event entered two months late in the story (an
+/// offline device's), so that the log is not in the story's order.
+fn checkpointed_ledger_with_late_events(
+    dir: &std::path::Path,
+    n: usize,
+) -> (std::path::PathBuf, Vec<leechbook_core::Envelope>) {
+    checkpointed_ledger_edited(dir, n, |i, e| {
+        if i % 53 == 20 {
+            e.at = leechbook_core::time::CampaignTime((e.at.0 - 60 * 86_400).max(0));
+        }
+    })
+}
+
+/// [`checkpointed_ledger`], each event edited by `edit` (its place, the event) first.
+fn checkpointed_ledger_edited(
+    dir: &std::path::Path,
+    n: usize,
+    edit: impl Fn(usize, &mut leechbook_core::Envelope),
+) -> (std::path::PathBuf, Vec<leechbook_core::Envelope>) {
     let path = dir.join("checkpointed.db");
     let campaign = leechbook_core::ids::CampaignId(uuid::Uuid::from_u128(1));
     let mut store = Store::create_joining(&path, campaign).unwrap();
     let me = (store.device(), store.public_key().to_vec());
-    let log = leechbook_core::synthetic::campaign_keyed(n, |d| vec![d; 32], Some(me));
-    store.import(&log).unwrap();
+    let mut log = leechbook_core::synthetic::campaign_keyed(n, |d| vec![d; 32], Some(me));
+    for (i, e) in log.iter_mut().enumerate() {
+        edit(i, e);
+    }
     leechbook_bench::keep_checkpoints(&mut store, &log, |made| made.to_vec()).unwrap();
     (path, log)
+}
+
+/// `show NAME --at "day N"` from a checkpoint: the latest whose clock is at most the moment,
+/// and only the stretch of the log after it that can hold the moment's events. On a log
+/// entered out of the story's order (late events, which a moment takes in wherever they lie,
+/// and rulings, judged with those made later), for many days and characters, each character
+/// and the clock are exactly those of the moment cut from the whole log and folded (the
+/// definition), and a checkpoint serves most of them.
+#[test]
+fn a_character_at_a_campaign_time_from_a_checkpoint_is_the_moment_folded() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _) = checkpointed_ledger_with_late_events(dir.path(), 6_000);
+    let store = Store::open(&path).unwrap();
+    let all = store.events().unwrap();
+    let last = all.iter().map(|e| e.at.0).max().unwrap() / 86_400;
+    let mut served = 0;
+    let mut asked = 0;
+    for day in (1..=last + 1).step_by(usize::try_from(last / 12).unwrap().max(1)) {
+        for hour in ["", " 12:30"] {
+            let spec = format!("day {day}{hour}");
+            let m = leechbook_ledger::moment::moment(&all, &spec).unwrap();
+            let want = leechbook_ledger::moment::state_at(&m);
+            for ch in want.characters.iter().step_by(3) {
+                let name = ch.name();
+                asked += 1;
+                let (got, label) =
+                    leechbook_ledger::moment::state_for_at_time(&store, &[name], &spec)
+                        .unwrap()
+                        .unwrap();
+                assert_eq!(label, m.label);
+                assert!(got.character(ch.id()) == Some(ch), "{name} at {spec}");
+                assert_eq!(got.now, want.now, "the clock at {spec}");
+                let t = leechbook_core::time::CampaignTime::parse(&spec).unwrap();
+                let fast = leechbook_ledger::checkpoint::state_for_at_day(
+                    &store,
+                    &[name],
+                    t,
+                    |e| {
+                        e.at <= t
+                            || matches!(&e.event, leechbook_core::Event::Ruling(r) if r.target().is_some())
+                    },
+                )
+                .unwrap();
+                if let Some(fast) = fast {
+                    served += 1;
+                    assert!(
+                        fast.character(ch.id()) == Some(ch),
+                        "{name} at {spec}, from a checkpoint"
+                    );
+                }
+            }
+        }
+    }
+    assert!(asked > 20, "asked {asked}");
+    assert!(
+        served * 2 > asked,
+        "a checkpoint served {served} of {asked}"
+    );
 }
 
 proptest! {

@@ -35,11 +35,12 @@ fn cmd_show_any(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 let label = format!("event {}", spec.trim());
                 (replica.state_for_upto(&[a.name.as_str()], key)?, label)
             } else {
-                // A campaign or wall time (what is not an event): the cut folded as the log
-                // streams.
-                leechbook_ledger::moment::state_at_time(&ctx.open()?, spec)?.ok_or_else(|| {
-                    CommandError::internal(format!("'{spec}' is neither an event nor a time"))
-                })?
+                // A campaign or wall time (what is not an event): from a checkpoint and the
+                // stretch of the log after it, or the cut folded as the log streams.
+                leechbook_ledger::moment::state_for_at_time(&ctx.open()?, &[a.name.as_str()], spec)?
+                    .ok_or_else(|| {
+                        CommandError::internal(format!("'{spec}' is neither an event nor a time"))
+                    })?
             };
             if l.character_named(&a.name).is_none()
                 && ctx.load_head()?.1.id_named(&a.name).is_some()
