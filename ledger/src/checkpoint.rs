@@ -407,7 +407,7 @@ pub fn state_for_upto(
 /// checkpoint after which every event happened after `t` (the store keeps each checkpoint's
 /// earliest campaign time after it), or the log's end: only that stretch is read, and only
 /// its events about the characters or about no character are decoded (as
-/// [`state_for_upto`]). Served by the whole fold instead, as there: an event of the stretch
+/// [`state_for_upto`]), rulings included. Served by the whole fold instead, as there: an event of the stretch
 /// that also touches another character, or a roster change; and a roster that the moment
 /// would see otherwise than the checkpoint did (a roster event after `t`).
 pub fn state_for_at_day(
@@ -481,10 +481,12 @@ pub fn state_for_at_day(
     {
         return Ok(None);
     }
-    // The rulings in force over the moment, judged against the whole log.
-    let ruled = log.rulings_and_targets()?;
-    let mine: Vec<Envelope> = ruled.iter().filter(|e| keeps(e)).cloned().collect();
-    let rulings = Rulings::from_cut(&mine, &Rulings::from_log(&ruled));
+    // The rulings in force over the stretch are all in it: the store drops every checkpoint
+    // at or after the target of a ruling appended after it, so no ruling after the
+    // checkpoint rules on what it folds, and none after the first checkpoint past the
+    // moment rules on the stretch. (A ruling on another character's event, not decoded,
+    // acts on nothing held here.)
+    let rulings = Rulings::from_log(&tail);
     for env in &tail {
         ledger.step(env, &rulings, &mut |_, _, _| {});
     }
