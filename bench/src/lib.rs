@@ -192,7 +192,7 @@ fn remove_ledger(path: &Path) {
 pub fn ledger(n: usize) -> Result<PathBuf> {
     let dir = ledgers_dir();
     std::fs::create_dir_all(&dir)?;
-    let path = dir.join(format!("synthetic-{n}-fold{FOLD_VERSION}-ckpt2.db"));
+    let path = dir.join(format!("synthetic-{n}-fold{FOLD_VERSION}-ckpt3.db"));
     if path.exists() {
         return Ok(path);
     }
@@ -352,6 +352,18 @@ pub fn as_of_day(n: usize) -> Result<Measured> {
         .map(|k| format!("day {}", 1 + last * k / 11))
         .collect();
     show_at(n, &path, &points, "as-of query, campaign time")
+}
+
+/// `show c5 --at TIME --json`, a wall time, at ten times spread over the log's recording
+/// (the synthetic events are recorded half a minute apart), the median against the full
+/// replay.
+pub fn as_of_wall(n: usize) -> Result<Measured> {
+    let path = ledger(n)?;
+    let (first, last) = (synthetic::wall_of(1), synthetic::wall_of(n as u64));
+    let points: Vec<String> = (1..=10)
+        .map(|k| (first + (last - first) * k / 11).to_rfc3339())
+        .collect();
+    show_at(n, &path, &points, "as-of query, wall time")
 }
 
 /// `show c5 --at POINT --json` (in-process) at each point, the median, against the full

@@ -24,6 +24,12 @@ pub fn device(d: u8) -> DeviceId {
     DeviceId(Uuid::from_u128(7 + u128::from(d)))
 }
 
+/// When the synthetic campaign's event with Lamport clock `clock` was recorded: half a
+/// minute apart, from 2020-01-01 00:00 UTC, in the log's order.
+pub fn wall_of(clock: u64) -> DateTime<Utc> {
+    DateTime::<Utc>::UNIX_EPOCH + chrono::Duration::seconds(1_577_836_800 + 30 * clock as i64)
+}
+
 /// A seeded synthetic log of exactly `n` events, the roster holding placeholder keys (the
 /// events are not signed).
 pub fn campaign(n: usize) -> Vec<Envelope> {
@@ -56,7 +62,7 @@ pub fn campaign_keyed(
             device: device(by),
             seq: seqs[usize::from(by)],
             clock,
-            wall: DateTime::<Utc>::UNIX_EPOCH,
+            wall: wall_of(clock),
             at: CampaignTime(at),
             schema: SCHEMA_VERSION,
             event,

@@ -308,7 +308,7 @@ fn checkpoint_of(position: u64, last: OrderKey, ledger: &Ledger) -> Stored {
 }
 
 /// The kinds of event that touch more than the character they are about.
-const MULTI: [&str; 3] = ["hm.melee", "hm.shot", "wi.quarrel"];
+pub(crate) const MULTI: [&str; 3] = ["hm.melee", "hm.shot", "wi.quarrel"];
 
 /// The record up to and including the event with order key `upto`, holding the characters
 /// `names`, read as a view of them needs: their entries of the latest checkpoint at or
@@ -364,13 +364,31 @@ pub fn state_for_upto(
         ledger.step(env, &rulings, &mut |_, _, _| {});
     }
     // The clock: the fold moves it with every applied event, and the events not decoded
-    // here (other characters') were applied unless a ruling struck them. A retraction in
-    // force strikes one; any other ruling on one (a reinstatement, an amendment, an
-    // override) is read from the whole record.
+    // here (other characters') were applied unless a ruling struck them.
+    match latest_skipped(&tail, &rulings, &skipped) {
+        None => return whole(),
+        Some(latest) => {
+            if let Some(at) = latest.filter(|at| *at > ledger.now.0) {
+                ledger.now = leechbook_core::time::CampaignTime(at);
+            }
+        }
+    }
+    Ok(ledger)
+}
+
+/// The latest campaign time of the events `skipped` (a stretch's events not decoded, other
+/// characters') that stand: a retraction in force among the stretch's rulings (`tail`,
+/// judged as `rulings`) strikes one; None when any other ruling (a reinstatement, an
+/// amendment, an override) rules on one, which only the whole record can tell.
+pub(crate) fn latest_skipped(
+    tail: &[Envelope],
+    rulings: &Rulings,
+    skipped: &[leechbook_store::Skipped],
+) -> Option<Option<i64>> {
     // The rulings' targets (few): Some(true) struck by a retraction in force, Some(false)
     // only by retractions retracted in turn, None ruled on otherwise.
     let mut ruled: HashMap<EventId, Option<bool>> = HashMap::new();
-    for env in &tail {
+    for env in tail {
         let leechbook_core::Event::Ruling(r) = &env.event else {
             continue;
         };
@@ -383,116 +401,14 @@ pub fn state_for_upto(
         ruled.insert(target, was.zip(this).map(|(a, b)| a || b));
     }
     let mut latest = None;
-    for (id, at) in &skipped {
-        match ruled.get(id) {
-            Some(None) => return whole(),
+    for s in skipped {
+        match ruled.get(&s.id) {
+            Some(None) => return None,
             Some(Some(true)) => {}
-            _ => latest = latest.max(Some(*at)),
+            _ => latest = latest.max(Some(s.at)),
         }
     }
-    if let Some(at) = latest.filter(|at| *at > ledger.now.0) {
-        ledger.now = leechbook_core::time::CampaignTime(at);
-    }
-    Ok(ledger)
-}
-
-/// The characters `names` at the campaign time `t` (the story as we now know it by then:
-/// the events that happened by `t`, judged with every ruling, which `keeps` tells), read as
-/// a view of them needs, or None when no checkpoint serves and the moment must be folded as
-/// the log streams (`moment::state_at_time`).
-///
-/// The checkpoint is the latest whose clock is at most `t`: every event it folds that
-/// changed anything happened by `t` (the events it folds that did not, void or struck, change
-/// nothing left out either). The moment's other events lie after it, up to the first
-/// checkpoint after which every event happened after `t` (the store keeps each checkpoint's
-/// earliest campaign time after it), or the log's end: only that stretch is read, and only
-/// its events about the characters or about no character are decoded (as
-/// [`state_for_upto`]), rulings included. Served by the whole fold instead, as there: an event of the stretch
-/// that also touches another character, or a roster change; and a roster that the moment
-/// would see otherwise than the checkpoint did (a roster event after `t`).
-pub fn state_for_at_day(
-    log: &impl ReadLog,
-    names: &[&str],
-    t: leechbook_core::time::CampaignTime,
-    keeps: impl Fn(&Envelope) -> bool,
-) -> Result<Option<Ledger>, LedgerError> {
-    let all = log.snapshot_heads()?;
-    let heads: Vec<&SnapshotHead> = all
-        .iter()
-        .filter(|h| h.fold_version == FOLD_VERSION)
-        .collect();
-    let head_of = |h: &SnapshotHead| -> Result<Option<Ledger>, LedgerError> {
-        Ok(log
-            .snapshot_payload(h.position)?
-            .and_then(|p| leechbook_store::codec::decode_ledger(&p).ok())
-            .filter(|top| top.characters.is_empty()))
-    };
-    // The checkpoints' clocks rise with their places (latest first here): halve the list
-    // for the latest whose clock is at most `t`, decoding a few heads, not all.
-    let (mut lo, mut hi) = (0, heads.len());
-    let mut found = None;
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        let Some(top) = head_of(heads[mid])? else {
-            return Ok(None);
-        };
-        if top.now <= t {
-            found = Some((heads[mid], top));
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    let Some((head, top)) = found else {
-        return Ok(None);
-    };
-    let ids: Vec<CharacterId> = names.iter().filter_map(|n| top.id_named(n)).collect();
-    if ids.len() < names.len() {
-        return Ok(None);
-    }
-    let rostered = log.roster_events()?;
-    let seen: Vec<Envelope> = rostered.iter().filter(|e| keeps(e)).cloned().collect();
-    if leechbook_core::roster::Roster::from_log(&seen) != top.roster
-        || leechbook_core::roster::Roster::from_log(&rostered) != top.roster
-    {
-        return Ok(None);
-    }
-    let Some(mut ledger) = checkpoint_state(log, head.position, Some(&ids))? else {
-        return Ok(None);
-    };
-    // Every event after the first checkpoint (past this one) whose earliest campaign time
-    // after it is later than `t` happened after `t`.
-    const END: OrderKey = (
-        i64::MAX as u64,
-        leechbook_core::ids::DeviceId(uuid::Uuid::max()),
-        i64::MAX as u64,
-    );
-    let upto = all
-        .iter()
-        .rev()
-        .find(|h| h.position > head.position && h.earliest_after > t)
-        .map_or(END, |h| h.last);
-    let (tail, _) = log.tail_for(head.last, upto, &ids, &MULTI)?;
-    let tail: Vec<Envelope> = tail.into_iter().filter(|e| keeps(e)).collect();
-    let others = |e: &Envelope| e.event.characters().iter().any(|c| !ids.contains(c));
-    if tail
-        .iter()
-        .any(|e| others(e) || matches!(e.event, leechbook_core::Event::Roster(_)))
-    {
-        return Ok(None);
-    }
-    // The rulings in force over the stretch are all in it: the store drops every checkpoint
-    // at or after the target of a ruling appended after it, so no ruling after the
-    // checkpoint rules on what it folds, and none after the first checkpoint past the
-    // moment rules on the stretch. (A ruling on another character's event, not decoded,
-    // acts on nothing held here.)
-    let rulings = Rulings::from_log(&tail);
-    for env in &tail {
-        ledger.step(env, &rulings, &mut |_, _, _| {});
-    }
-    // Rulings made later in the story still count, but the clock is the moment's.
-    ledger.now = t;
-    Ok(Some(ledger))
+    Some(latest)
 }
 
 /// The write path's checkpoint policy, in the append's transaction after the event with

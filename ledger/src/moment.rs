@@ -184,22 +184,154 @@ pub fn state_at_time(
 }
 
 /// The characters `names` at a moment given as a campaign time or a wall time, and the
-/// moment in words: for a campaign time, from the latest checkpoint whose clock is at most
-/// the time and the stretch of the log after it that can hold the moment's events
-/// (`checkpoint::state_for_at_day`), when one serves; else as the log streams
-/// ([`state_at_time`]). None when `spec` names an event. The characters named are exactly
-/// those of [`state_at`] of [`moment`]; a view of them reads nothing else of it.
+/// moment in words: from a checkpoint and the stretch of the log after it that can hold the
+/// moment's events ([`state_from_checkpoint`]), when one serves; else as the log streams
+/// ([`state_at_time`]). None when `spec` names an event. The characters named and the clock
+/// are exactly those of [`state_at`] of [`moment`]; a view of them reads nothing else of it.
 pub fn state_for_at_time(
     log: &impl leechbook_store::ReadLog,
     names: &[&str],
     spec: &str,
 ) -> Result<Option<(Ledger, String)>, LedgerError> {
-    if let Some(cut @ Cut::Day(t)) = Cut::of(spec)? {
-        if let Some(l) = crate::checkpoint::state_for_at_day(log, names, t, |e| cut.keeps(e))? {
-            return Ok(Some((l, cut.label())));
-        }
+    if let Some(served) = state_from_checkpoint(log, names, spec)? {
+        return Ok(Some(served));
     }
     state_at_time(log, spec)
+}
+
+/// The characters `names` at a moment given as a campaign time or a wall time, read as a
+/// view of them needs, and the moment in words; None when `spec` names an event or no
+/// checkpoint serves (then the moment is folded as the log streams: [`state_at_time`]).
+///
+/// The checkpoint is the latest all of whose events that changed anything the moment keeps:
+/// for a campaign time, the latest whose clock is at most the time (the events it folds
+/// that did not change anything, void or struck, change nothing left out either); for a
+/// wall time, the latest whose every event was recorded by then (the store keeps each
+/// checkpoint's latest wall time). The moment's other events lie after it, up to the first
+/// checkpoint after which every event lies beyond the moment (the store keeps each
+/// checkpoint's earliest campaign and wall times after it), or the log's end: only that
+/// stretch is read, and only its events about the characters or about no character are
+/// decoded (as `checkpoint::state_for_upto`). The rulings in force over the stretch are all
+/// in it: the store drops every checkpoint at or after the target of a ruling appended
+/// after it, so no later ruling rules on what the checkpoint folds, nor on the stretch
+/// before the first checkpoint past the moment (a ruling on another character's event,
+/// not decoded, acts on nothing held here). Not served, as there: an event of the stretch
+/// that also touches another character, a roster change, a roster that the moment would
+/// see otherwise than the checkpoint did, and (for a wall time, whose clock is the latest
+/// campaign time applied) a ruling other than a retraction on an event not decoded.
+pub fn state_from_checkpoint(
+    log: &impl leechbook_store::ReadLog,
+    names: &[&str],
+    spec: &str,
+) -> Result<Option<(Ledger, String)>, LedgerError> {
+    use crate::checkpoint::{checkpoint_state, latest_skipped, MULTI};
+    use leechbook_core::fold::FOLD_VERSION;
+    let Some(cut) = Cut::of(spec)? else {
+        return Ok(None);
+    };
+    let all = log.snapshot_heads()?;
+    let heads: Vec<&leechbook_store::SnapshotHead> = all
+        .iter()
+        .filter(|h| h.fold_version == FOLD_VERSION)
+        .collect();
+    let head_of = |h: &leechbook_store::SnapshotHead| -> Result<Option<Ledger>, LedgerError> {
+        Ok(log
+            .snapshot_payload(h.position)?
+            .and_then(|p| leechbook_store::codec::decode_ledger(&p).ok())
+            .filter(|top| top.characters.is_empty()))
+    };
+    // Whether the moment keeps every event a checkpoint folds that changed anything: true
+    // of the earlier checkpoints, false of the later (latest first here), so the list is
+    // halved, decoding a few heads for a campaign time and none for a wall time.
+    let (mut lo, mut hi) = (0, heads.len());
+    let mut found = None;
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        let kept = match cut {
+            Cut::Day(t) => match head_of(heads[mid])? {
+                Some(top) => top.now <= t,
+                None => return Ok(None),
+            },
+            Cut::Wall(w) => heads[mid].latest_wall_upto_ms <= w.timestamp_millis(),
+        };
+        if kept {
+            found = Some(heads[mid]);
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    let Some(head) = found else {
+        return Ok(None);
+    };
+    let Some(top) = head_of(head)? else {
+        return Ok(None);
+    };
+    let ids: Vec<leechbook_core::ids::CharacterId> =
+        names.iter().filter_map(|n| top.id_named(n)).collect();
+    if ids.len() < names.len() {
+        return Ok(None);
+    }
+    let rostered = log.roster_events()?;
+    let seen: Vec<Envelope> = rostered.iter().filter(|e| cut.keeps(e)).cloned().collect();
+    if leechbook_core::roster::Roster::from_log(&seen) != top.roster
+        || leechbook_core::roster::Roster::from_log(&rostered) != top.roster
+    {
+        return Ok(None);
+    }
+    let Some(mut ledger) = checkpoint_state(log, head.position, Some(&ids))? else {
+        return Ok(None);
+    };
+    // Every event after the first checkpoint past this one that is beyond the moment lies
+    // beyond it.
+    const END: leechbook_store::OrderKey = (
+        i64::MAX as u64,
+        leechbook_core::ids::DeviceId(uuid::Uuid::max()),
+        i64::MAX as u64,
+    );
+    let beyond = |h: &leechbook_store::SnapshotHead| match cut {
+        Cut::Day(t) => h.earliest_after > t,
+        Cut::Wall(w) => h.earliest_wall_after_ms > w.timestamp_millis(),
+    };
+    let upto = all
+        .iter()
+        .rev()
+        .find(|h| h.position > head.position && beyond(h))
+        .map_or(END, |h| h.last);
+    let (tail, skipped) = log.tail_for(head.last, upto, &ids, &MULTI)?;
+    let tail: Vec<Envelope> = tail.into_iter().filter(|e| cut.keeps(e)).collect();
+    let others = |e: &Envelope| e.event.characters().iter().any(|c| !ids.contains(c));
+    if tail
+        .iter()
+        .any(|e| others(e) || matches!(e.event, Event::Roster(_)))
+    {
+        return Ok(None);
+    }
+    let rulings = Rulings::from_log(&tail);
+    for env in &tail {
+        ledger.step(env, &rulings, &mut |_, _, _| {});
+    }
+    match cut {
+        // Rulings made later in the story still count, but the clock is the moment's.
+        Cut::Day(t) => ledger.now = t,
+        // The latest campaign time applied: the other characters' events of the moment
+        // count unless a ruling struck them.
+        Cut::Wall(w) => {
+            let skipped: Vec<leechbook_store::Skipped> = skipped
+                .into_iter()
+                .filter(|s| s.wall_ms <= w.timestamp_millis())
+                .collect();
+            match latest_skipped(&tail, &rulings, &skipped) {
+                None => return Ok(None),
+                Some(latest) => {
+                    if let Some(at) = latest.filter(|at| *at > ledger.now.0) {
+                        ledger.now = CampaignTime(at);
+                    }
+                }
+            }
+        }
+    }
+    Ok(Some((ledger, cut.label())))
 }
 
 /// [`state_at_time`] of several moments in one read of the log (`diff`'s two); None when
@@ -250,6 +382,7 @@ pub fn states_at_times(
 }
 
 /// A moment given as a time, and the cut of the log it makes (as [`moment`] makes it).
+#[derive(Clone, Copy)]
 enum Cut {
     /// Every event that happened by then in the story, and every ruling on an event.
     Day(CampaignTime),

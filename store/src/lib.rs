@@ -134,48 +134,79 @@ fn migrate(conn: &mut Connection) -> Result<(), rusqlite::Error> {
     let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     for (i, m) in schema::MIGRATIONS.iter().enumerate().skip(version as usize) {
         tx.execute_batch(m)?;
-        if i + 1 == schema::EARLIEST_AFTER {
-            fill_earliest_after(&tx)?;
-        }
         tx.execute_batch(&format!("PRAGMA user_version = {}", i + 1))?;
+    }
+    if (version as usize) < schema::CHECKPOINT_BOUNDS {
+        fill_checkpoint_bounds(&tx)?;
     }
     tx.commit()
 }
 
-/// Sets every checkpoint's earliest campaign time after it, in one pass over the log from
-/// its end (the events' order keys and times only), for the checkpoints kept before the
-/// store tracked it.
-fn fill_earliest_after(conn: &Connection) -> Result<(), rusqlite::Error> {
+/// Sets every checkpoint's bounds (the earliest campaign and wall times of the events after
+/// it, the latest wall time of those at or before it) from the log, for the checkpoints kept
+/// before the store tracked them: one pass over the events' order keys and times from the
+/// end (and one from the start), never their payloads.
+fn fill_checkpoint_bounds(conn: &Connection) -> Result<(), rusqlite::Error> {
     /// A row's order key as stored: clock, device, number.
     type Key = (i64, Vec<u8>, i64);
-    let mut heads: Vec<(i64, Key)> = conn
-        .prepare(
-            "SELECT position, last_clock, last_device, last_seq FROM snapshots
-             ORDER BY last_clock DESC, last_device DESC, last_seq DESC",
-        )?
+    let heads: Vec<(i64, Key)> = conn
+        .prepare("SELECT position, last_clock, last_device, last_seq FROM snapshots")?
         .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?, r.get(3)?))))?
         .collect::<Result<_, _>>()?;
-    heads.reverse();
-    let mut earliest = i64::MAX;
-    let mut set = conn.prepare("UPDATE snapshots SET earliest_after = ?1 WHERE position = ?2")?;
+    if heads.is_empty() {
+        return Ok(());
+    }
+    // From the end: the earliest times after each checkpoint.
+    let mut pending = heads.clone();
+    pending.sort_by(|a, b| a.1.cmp(&b.1));
+    let (mut at, mut wall) = (i64::MAX, i64::MAX);
+    let mut after = conn.prepare(
+        "UPDATE snapshots SET earliest_after = ?1, earliest_wall_after = ?2 WHERE position = ?3",
+    )?;
     let mut stmt = conn.prepare(
-        "SELECT clock, device, seq, at FROM events ORDER BY clock DESC, device DESC, seq DESC",
+        "SELECT clock, device, seq, at, wall_ms FROM events
+         ORDER BY clock DESC, device DESC, seq DESC",
     )?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
         let key: Key = (r.get(0)?, r.get(1)?, r.get(2)?);
         // Every checkpoint at or after this event has seen all that follows it.
-        while let Some((position, last)) = heads.last() {
+        while let Some((position, last)) = pending.last() {
             if *last < key {
                 break;
             }
-            set.execute(params![earliest, position])?;
-            heads.pop();
+            after.execute(params![at, wall, position])?;
+            pending.pop();
         }
-        earliest = earliest.min(r.get(3)?);
+        at = at.min(r.get(3)?);
+        wall = wall.min(r.get(4)?);
     }
-    for (position, _) in heads {
-        set.execute(params![earliest, position])?;
+    for (position, _) in pending {
+        after.execute(params![at, wall, position])?;
+    }
+    // From the start: the latest wall time at or before each.
+    let mut pending = heads;
+    pending.sort_by(|a, b| b.1.cmp(&a.1));
+    let mut latest = i64::MIN;
+    let mut upto =
+        conn.prepare("UPDATE snapshots SET latest_wall_upto = ?1 WHERE position = ?2")?;
+    let mut stmt =
+        conn.prepare("SELECT clock, device, seq, wall_ms FROM events ORDER BY clock, device, seq")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let key: Key = (r.get(0)?, r.get(1)?, r.get(2)?);
+        // Every checkpoint before this event has seen all up to it.
+        while let Some((position, last)) = pending.last() {
+            if *last >= key {
+                break;
+            }
+            upto.execute(params![latest, position])?;
+            pending.pop();
+        }
+        latest = latest.max(r.get(3)?);
+    }
+    for (position, _) in pending {
+        upto.execute(params![latest, position])?;
     }
     Ok(())
 }
@@ -570,7 +601,18 @@ impl Store {
 
 /// What [`ReadLog::tail_for`] reads of a range: the events decoded, and the id and
 /// campaign time of each other event.
-pub type Tail = (Vec<Envelope>, Vec<(EventId, i64)>);
+pub type Tail = (Vec<Envelope>, Vec<Skipped>);
+
+/// An event of a range that [`ReadLog::tail_for`] did not decode: its id and times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// The event.
+    pub id: EventId,
+    /// Its campaign time (seconds).
+    pub at: i64,
+    /// Its wall time (milliseconds since the epoch).
+    pub wall_ms: i64,
+}
 
 /// An order key: (Lamport clock, device, sequence number).
 pub type OrderKey = (u64, DeviceId, u64);
@@ -620,6 +662,11 @@ pub struct SnapshotHead {
     /// (`CampaignTime(i64::MAX)` while there is none): every event after it happened in the
     /// story at or after this time.
     pub earliest_after: CampaignTime,
+    /// The latest wall time (milliseconds since the epoch) of any event at or before it.
+    pub latest_wall_upto_ms: i64,
+    /// The earliest wall time (milliseconds since the epoch) of any event after it
+    /// (`i64::MAX` while there is none).
+    pub earliest_wall_after_ms: i64,
 }
 
 /// Reading a campaign's log and what is kept beside it (checkpoints, the projection): the
@@ -1129,7 +1176,8 @@ mod sql {
         /// The snapshots' places, latest first.
         fn snapshot_heads(&self) -> Result<Vec<SnapshotHead>, StoreError> {
             let mut stmt = self.conn().prepare_cached(
-                "SELECT position, last_clock, last_device, last_seq, fold_version, earliest_after
+                "SELECT position, last_clock, last_device, last_seq, fold_version, earliest_after,
+                    latest_wall_upto, earliest_wall_after
              FROM snapshots ORDER BY position DESC",
             )?;
             let rows = stmt.query_map([], |r| {
@@ -1142,6 +1190,8 @@ mod sql {
                     ),
                     fold_version: r.get::<_, i64>(4)? as u32,
                     earliest_after: leechbook_core::time::CampaignTime(r.get(5)?),
+                    latest_wall_upto_ms: r.get(6)?,
+                    earliest_wall_after_ms: r.get(7)?,
                 })
             })?;
             Ok(rows.collect::<Result<Vec<_>, _>>()?)
@@ -1321,7 +1371,7 @@ mod sql {
             // Two passes: the range's small columns first (its payloads are most of its
             // bytes, and most rows are other characters'), then the wanted rows whole, by row.
             let mut stmt = self.conn().prepare_cached(
-                "SELECT rowid, id, at, character, kind
+                "SELECT rowid, id, at, character, kind, wall_ms
              FROM events
              WHERE (clock, device, seq) > (?1, ?2, ?3) AND (clock, device, seq) <= (?4, ?5, ?6)
              ORDER BY clock, device, seq",
@@ -1343,7 +1393,11 @@ mod sql {
                 if wanted {
                     wanted_rows.push(r.get::<_, i64>(0)?);
                 } else {
-                    skipped.push((EventId(uuid(r.get_ref(1)?.as_blob()?)), r.get::<_, i64>(2)?));
+                    skipped.push(crate::Skipped {
+                        id: EventId(uuid(r.get_ref(1)?.as_blob()?)),
+                        at: r.get(2)?,
+                        wall_ms: r.get(5)?,
+                    });
                 }
             }
             let mut whole = self.conn().prepare_cached(
@@ -1522,24 +1576,30 @@ fn read_snapshots(conn: &Connection) -> Result<Vec<Snapshot>, StoreError> {
 
 fn save_snapshot_on(conn: &Connection, s: &Snapshot) -> Result<(), StoreError> {
     {
-        // The earliest campaign time after it: none, for a checkpoint at the log's end (the
-        // write path's); a checkpoint kept further back reads the rest of the log once.
-        conn.execute(
+        // Its bounds: for a checkpoint at the log's end (the write path's) nothing after it
+        // and the log's latest wall time; a checkpoint kept further back reads the log once.
+        conn.prepare_cached(
             "INSERT OR REPLACE INTO snapshots
              (position, last_clock, last_device, last_seq, fold_version, payload,
-              earliest_after)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, COALESCE(
-                (SELECT MIN(at) FROM events WHERE (clock, device, seq) > (?2, ?3, ?4)),
-                9223372036854775807))",
-            params![
-                s.position as i64,
-                s.last.0 as i64,
-                s.last.1.as_bytes().as_slice(),
-                s.last.2 as i64,
-                i64::from(s.fold_version),
-                s.payload
-            ],
-        )?;
+              earliest_after, earliest_wall_after, latest_wall_upto)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6,
+                COALESCE((SELECT MIN(at) FROM events
+                    WHERE (clock, device, seq) > (?2, ?3, ?4)), 9223372036854775807),
+                COALESCE((SELECT MIN(wall_ms) FROM events
+                    WHERE (clock, device, seq) > (?2, ?3, ?4)), 9223372036854775807),
+                CASE WHEN EXISTS (SELECT 1 FROM events WHERE (clock, device, seq) > (?2, ?3, ?4))
+                    THEN COALESCE((SELECT MAX(wall_ms) FROM events
+                        WHERE (clock, device, seq) <= (?2, ?3, ?4)), -9223372036854775808)
+                    ELSE (SELECT latest_wall FROM log_bounds) END)",
+        )?
+        .execute(params![
+            s.position as i64,
+            s.last.0 as i64,
+            s.last.1.as_bytes().as_slice(),
+            s.last.2 as i64,
+            i64::from(s.fold_version),
+            s.payload
+        ])?;
         Ok(())
     }
 }
@@ -1794,11 +1854,9 @@ impl Writer<'_> {
         if let Some(first) = envelopes.iter().min_by_key(|e| e.order_key()) {
             invalidate_for(&w.tx, first, true)?;
         }
-        // The checkpoints left lie before every event of the batch: the earliest campaign
-        // time after each is at most the batch's (one statement for all).
-        if let Some(at) = envelopes.iter().map(|e| e.at).min() {
-            lower_earliest_after(&w.tx, at)?;
-        }
+        // The checkpoints left lie before every event of the batch: the earliest times
+        // after each are at most the batch's (one statement for all).
+        note_arrivals(&w.tx, envelopes)?;
         Ok(added)
     }
 
@@ -1806,7 +1864,7 @@ impl Writer<'_> {
     pub fn append(&mut self, env: &Envelope) -> Result<(), StoreError> {
         invalidate_for(&self.tx, env, true)?;
         insert(&self.tx, env, false)?;
-        lower_earliest_after(&self.tx, env.at)
+        note_arrivals(&self.tx, std::slice::from_ref(env))
     }
 
     /// Commits everything appended.
@@ -1844,11 +1902,25 @@ fn invalidate_for(conn: &Connection, env: &Envelope, itself: bool) -> Result<(),
     Ok(())
 }
 
-/// An event of campaign time `at` now lies after every checkpoint kept: none has a later
-/// earliest campaign time after it.
-fn lower_earliest_after(conn: &Connection, at: CampaignTime) -> Result<(), StoreError> {
-    conn.prepare_cached("UPDATE snapshots SET earliest_after = ?1 WHERE earliest_after > ?1")?
-        .execute([at.0])?;
+/// `events` now lie after every checkpoint kept (those at or after any of them were
+/// dropped): none has later earliest times after it than theirs; and the log's latest wall
+/// time is at least theirs.
+fn note_arrivals(conn: &Connection, events: &[Envelope]) -> Result<(), StoreError> {
+    let (Some(at), Some(wall), Some(latest)) = (
+        events.iter().map(|e| e.at.0).min(),
+        events.iter().map(|e| e.wall.timestamp_millis()).min(),
+        events.iter().map(|e| e.wall.timestamp_millis()).max(),
+    ) else {
+        return Ok(());
+    };
+    conn.prepare_cached(
+        "UPDATE snapshots SET earliest_after = MIN(earliest_after, ?1),
+            earliest_wall_after = MIN(earliest_wall_after, ?2)
+         WHERE earliest_after > ?1 OR earliest_wall_after > ?2",
+    )?
+    .execute([at, wall])?;
+    conn.prepare_cached("UPDATE log_bounds SET latest_wall = MAX(latest_wall, ?1)")?
+        .execute([latest])?;
     Ok(())
 }
 

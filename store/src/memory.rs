@@ -238,6 +238,21 @@ impl ReadLog for MemoryLog {
                     .map(|(_, &i)| self.rows[i].at)
                     .min()
                     .unwrap_or(CampaignTime(i64::MAX)),
+                latest_wall_upto_ms: self
+                    .order
+                    .range(..=s.last)
+                    .map(|(_, &i)| self.rows[i].wall.timestamp_millis())
+                    .max()
+                    .unwrap_or(i64::MIN),
+                earliest_wall_after_ms: self
+                    .order
+                    .range((
+                        std::ops::Bound::Excluded(s.last),
+                        std::ops::Bound::Unbounded,
+                    ))
+                    .map(|(_, &i)| self.rows[i].wall.timestamp_millis())
+                    .min()
+                    .unwrap_or(i64::MAX),
             })
             .collect())
     }
@@ -289,7 +304,11 @@ impl ReadLog for MemoryLog {
             if wanted {
                 out.push(e.clone());
             } else {
-                skipped.push((e.id, e.at.0));
+                skipped.push(crate::Skipped {
+                    id: e.id,
+                    at: e.at.0,
+                    wall_ms: e.wall.timestamp_millis(),
+                });
             }
         }
         Ok((out, skipped))

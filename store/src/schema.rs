@@ -159,7 +159,7 @@ pub const MIGRATIONS: &[&str] = &[
     // total order (i64::MAX while none is), so that a moment of the story ("day 40") is
     // folded from a checkpoint and the stretch of the log after it that can hold the
     // moment's events, not from the whole log. Kept by every append and import; filled for
-    // the checkpoints already kept by one pass over the log (`fill_earliest_after`).
+    // the checkpoints already kept by one pass over the log (`fill_checkpoint_bounds`).
     r#"
     ALTER TABLE snapshots ADD COLUMN earliest_after INTEGER NOT NULL
         DEFAULT 9223372036854775807;
@@ -174,7 +174,25 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE INDEX events_rare ON events (clock, device, seq, kind)
         WHERE kind = 'campaign-created' OR (kind > 'r' AND kind < 's');
     "#,
+    // 14: as migration 12 for the recording devices' clocks: beside each checkpoint the
+    // latest wall time of any event at or before it and the earliest of any event after it,
+    // so that a moment of the record by the clock ("2026-03-01T20:00:00Z") is folded from a
+    // checkpoint and a stretch as a moment of the story is; and the log's latest wall time,
+    // which a checkpoint kept at the log's end takes without reading the log.
+    r#"
+    ALTER TABLE snapshots ADD COLUMN latest_wall_upto INTEGER NOT NULL
+        DEFAULT 9223372036854775807;
+    ALTER TABLE snapshots ADD COLUMN earliest_wall_after INTEGER NOT NULL
+        DEFAULT -9223372036854775808;
+    CREATE TABLE log_bounds (
+        one         INTEGER PRIMARY KEY CHECK (one = 1),
+        latest_wall INTEGER NOT NULL
+    ) STRICT;
+    INSERT INTO log_bounds SELECT 1, COALESCE(MAX(wall_ms), -9223372036854775808) FROM events;
+    "#,
 ];
 
-/// The migration after which [`MIGRATIONS`] asks for `fill_earliest_after`.
-pub const EARLIEST_AFTER: usize = 12;
+/// A ledger migrated from before this many migrations has its checkpoints' bounds (the
+/// campaign and wall times around each, migrations 12 and 14) filled by one pass over the
+/// log (`fill_checkpoint_bounds`).
+pub const CHECKPOINT_BOUNDS: usize = 14;

@@ -404,12 +404,30 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
             (1_000, earliest(1_000).unwrap()),
         ]
     );
+    // And the wall times around each: the latest at or before it, the earliest after.
+    let ms = |e: &Envelope| e.wall.timestamp_millis();
+    let walls: Vec<(u64, i64, i64)> = log
+        .snapshot_heads()
+        .unwrap()
+        .iter()
+        .map(|h| (h.position, h.latest_wall_upto_ms, h.earliest_wall_after_ms))
+        .collect();
+    let bounds = |p: usize| {
+        (
+            p as u64,
+            all[..p].iter().map(ms).max().unwrap(),
+            all[p..].iter().map(ms).min().unwrap_or(i64::MAX),
+        )
+    };
+    assert_eq!(walls, vec![bounds(3_000), bounds(2_000), bounds(1_000)]);
     let mut late = all[1_500].clone();
     late.id = EventId(uuid::Uuid::from_u128(11));
     late.seq = 1_000_000;
     late.clock = all[1_500].clock;
-    // Entered late in the story too: before everything after the checkpoint left.
+    // Entered late in the story too, and by a clock behind the others': before everything
+    // after the checkpoint left.
     late.at = CampaignTime(earliest(1_000).unwrap().0 - 60);
+    late.wall = all[1_000].wall - chrono::Duration::seconds(1);
     log.import(&[late.clone()]).unwrap();
     let heads: Vec<u64> = log
         .snapshot_heads()
@@ -422,11 +440,13 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
         vec![1_000],
         "the checkpoints after the late event are gone"
     );
+    let left = &log.snapshot_heads().unwrap()[0];
     assert_eq!(
-        log.snapshot_heads().unwrap()[0].earliest_after,
-        late.at,
+        (left.earliest_after, left.earliest_wall_after_ms),
+        (late.at, ms(&late)),
         "the late event is the earliest after the checkpoint left"
     );
+    assert_eq!(left.latest_wall_upto_ms, ms(&all[999]));
     log.drop_snapshot(1_000).unwrap();
     assert!(log.snapshot_heads().unwrap().is_empty());
     // The projection: head, entries, mark; a partial write keeps the others, a whole one
@@ -755,18 +775,21 @@ fn the_transaction_contract_in_memory() {
     transaction_contract(&mut log, &all, public);
 }
 
-/// The checkpoints a ledger kept before the store tracked the earliest campaign time after
-/// each (migration 12) learn it when the ledger is opened: one pass over the log gives each
-/// the minimum over the events after it.
+/// The checkpoints a ledger kept before the store tracked the times around each (migrations
+/// 12 and 14) learn them when the ledger is opened: one pass over the log gives each the
+/// earliest campaign and wall times after it and the latest wall time at or before it.
 #[test]
 fn checkpoints_kept_before_learn_the_earliest_time_after_them() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.db");
     let (campaign, mut all) = synthetic();
-    // Two events entered late in the story: before what precedes them in the log.
+    // Two events entered late in the story and by a clock behind the others': before what
+    // precedes them in the log; one by a clock ahead.
     for (i, before) in [(1_200, 1_000), (2_600, 2_000)] {
         all[i].at = CampaignTime(all[before].at.0 - 60);
+        all[i].wall = all[before].wall - chrono::Duration::seconds(1);
     }
+    all[700].wall = all[1_500].wall;
     {
         let mut store = Store::create_joining(&path, campaign).unwrap();
         store.import(&all).unwrap();
@@ -784,7 +807,11 @@ fn checkpoints_kept_before_learn_the_earliest_time_after_them() {
     // As the ledger was before migration 12.
     raw(&path)
         .execute_batch(
-            "ALTER TABLE snapshots DROP COLUMN earliest_after; PRAGMA user_version = 11;",
+            "ALTER TABLE snapshots DROP COLUMN earliest_after;
+             ALTER TABLE snapshots DROP COLUMN latest_wall_upto;
+             ALTER TABLE snapshots DROP COLUMN earliest_wall_after;
+             DROP TABLE log_bounds;
+             PRAGMA user_version = 11;",
         )
         .unwrap();
     let store = Store::open(&path).unwrap();
@@ -810,5 +837,25 @@ fn checkpoints_kept_before_learn_the_earliest_time_after_them() {
         earliest(2_000),
         all[2_600].at,
         "the late event is the earliest after 2,000"
+    );
+    let ms = |e: &Envelope| e.wall.timestamp_millis();
+    let walls: Vec<(u64, i64, i64)> = leechbook_store::ReadLog::snapshot_heads(&store)
+        .unwrap()
+        .iter()
+        .map(|h| (h.position, h.latest_wall_upto_ms, h.earliest_wall_after_ms))
+        .collect();
+    let bounds = |p: u64| {
+        let p = p as usize;
+        (
+            p as u64,
+            all[..p].iter().map(ms).max().unwrap(),
+            all[p..].iter().map(ms).min().unwrap_or(i64::MAX),
+        )
+    };
+    assert_eq!(walls, [3_000, 2_000, 1_000, 500].map(bounds).to_vec());
+    assert_eq!(
+        bounds(1_000).1,
+        ms(&all[700]),
+        "a clock ahead is the latest by 1,000"
     );
 }

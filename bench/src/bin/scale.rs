@@ -6,11 +6,13 @@
 //! target/release/scale                       # 10k, 100k and 1M events
 //! target/release/scale --sizes 10000,100000  # quicker
 //! target/release/scale one replay 1000000    # one scenario, as JSON (append, replay, as-of,
-//!                                             # as-of-day, cli-strike, sync)
+//!                                             # as-of-day, as-of-wall, cli-strike, sync)
 //! ```
 
 use anyhow::{bail, Context, Result};
-use leechbook_bench::{append, as_of, as_of_day, cli_strike, ledger, replay, sync, Measured};
+use leechbook_bench::{
+    append, as_of, as_of_day, as_of_wall, cli_strike, ledger, replay, sync, Measured,
+};
 
 /// The divergent events a side in the sync scenario that compares sizes, and in the one the
 /// benchmarks issue names.
@@ -35,9 +37,12 @@ fn one(name: &str, n: usize, d: usize) -> Result<Measured> {
         "replay" => replay(n),
         "as-of" => as_of(n),
         "as-of-day" => as_of_day(n),
+        "as-of-wall" => as_of_wall(n),
         "cli-strike" => cli_strike(n, &dir),
         "sync" => sync(n, d, &dir),
-        other => bail!("no scenario {other} (append, replay, as-of, as-of-day, cli-strike, sync)"),
+        other => bail!(
+            "no scenario {other} (append, replay, as-of, as-of-day, as-of-wall, cli-strike, sync)"
+        ),
     };
     let _ = std::fs::remove_dir_all(&dir);
     m
@@ -121,7 +126,14 @@ fn table(sizes: &[usize]) -> Result<()> {
     println!("|---|---:|---:|---:|---:|---:|---|---|");
     let mut runs: Vec<(&str, usize, usize)> = Vec::new();
     for &n in sizes {
-        for s in ["append", "replay", "as-of", "as-of-day", "cli-strike"] {
+        for s in [
+            "append",
+            "replay",
+            "as-of",
+            "as-of-day",
+            "as-of-wall",
+            "cli-strike",
+        ] {
             runs.push((s, n, 0));
         }
         runs.push(("sync", n, SMALL_DIVERGENCE));
