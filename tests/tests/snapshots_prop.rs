@@ -395,6 +395,30 @@ fn a_character_at_a_time_from_a_checkpoint_is_the_moment_folded() {
             }
         }
     }
+    // `diff` reads each end as `show --at` does: its changes are those between the two
+    // moments folded from the whole log.
+    use leechbook::commands::diff::{changes, flat_view};
+    let mut changed = 0;
+    for (from, to) in specs.iter().zip(specs.iter().skip(5)).step_by(4) {
+        let at = |spec: &str| {
+            leechbook_ledger::moment::state_at(
+                &leechbook_ledger::moment::moment(&all, spec).unwrap(),
+            )
+        };
+        for name in ["c5", "c42"] {
+            let want = changes(&flat_view(&at(from), name), &flat_view(&at(to), name));
+            changed += usize::from(!want.is_empty());
+            let out = common::run_db(&path, &["diff", name, "--from", from, "--to", to, "--json"]);
+            assert_eq!(out.code, 0, "{}", out.stderr);
+            let got: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+            assert_eq!(
+                got["changes"],
+                serde_json::json!(want),
+                "{name} from {from} to {to}"
+            );
+        }
+    }
+    assert!(changed > 3, "only {changed} diffs changed anything");
     assert!(asked[0] > 40 && asked[1] > 40, "asked {asked:?}");
     assert!(
         served[0] * 4 > asked[0] * 3 && served[1] * 4 > asked[1] * 3,

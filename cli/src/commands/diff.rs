@@ -5,7 +5,7 @@ use crate::views;
 use crate::Ctx;
 use clap::Args;
 use leechbook_core::fold::Ledger;
-use leechbook_ledger::moment::{moment_of, state_at as ledger_at, states_at_times};
+use leechbook_ledger::moment::{event_key, is_event_spec, state_from_checkpoint, states_at_times};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -94,35 +94,47 @@ pub fn flat_view(ledger: &Ledger, name: &str) -> BTreeMap<String, String> {
 
 /// Prints the changes.
 pub fn cmd_diff(a: DiffArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    // The whole state now only when it is one end of the diff; the name is checked on the
-    // roll either way.
-    let (store, now) = match a.to {
-        Some(_) => ctx.load_head()?,
-        None => ctx.load()?,
-    };
-    if now.id_named(&a.name).is_none() {
-        super::find_any(&now, &a.name)?;
+    // Each end is the character as a view of it reads it: now, from the projection; at an
+    // event, from the latest checkpoint before it; at a campaign or wall time, from a
+    // checkpoint and the stretch that can hold the moment (else the log streamed once for
+    // both ends). The name is checked on the roll.
+    let name = a.name.as_str();
+    let (store, now) = ctx.load_for(&[name])?;
+    if now.id_named(name).is_none() {
+        super::find_any(&now, name)?;
     }
-    // Campaign or wall times are read from one pass of the streamed log; a moment given as
-    // an event holds the log up to it. `now` is a diff's end only when there is no --to.
-    let specs: Vec<&str> = std::iter::once(a.from.as_str())
-        .chain(a.to.as_deref())
-        .collect();
-    let (from, to) = match states_at_times(&store, &specs)? {
-        Some(mut at) => {
-            let to = match a.to {
-                Some(_) => at.pop().map(|(l, _)| l),
-                None => None,
-            };
-            let from = at.pop().map(|(l, _)| l).unwrap_or_default();
-            (from, to.unwrap_or(now))
+    let at = |spec: &str| -> Result<Option<Ledger>, CommandError> {
+        if is_event_spec(spec) {
+            let key = event_key(&store, spec)?;
+            return Ok(Some(leechbook_ledger::checkpoint::state_for_upto(
+                &store,
+                &[name],
+                key,
+            )?));
         }
-        None => {
-            let from = ledger_at(&moment_of(&store, &a.from)?);
-            let to = match &a.to {
-                Some(spec) => ledger_at(&moment_of(&store, spec)?),
-                None => now,
-            };
+        Ok(state_from_checkpoint(&store, &[name], spec)?.map(|(l, _)| l))
+    };
+    let from = at(&a.from)?;
+    let to = match &a.to {
+        Some(spec) => at(spec)?,
+        None => Some(now),
+    };
+    let (from, to) = match (from, to) {
+        (Some(from), Some(to)) => (from, to),
+        (from, to) => {
+            // What no checkpoint served: the times left, in one pass of the streamed log.
+            let specs: Vec<&str> = [(&from, Some(a.from.as_str())), (&to, a.to.as_deref())]
+                .into_iter()
+                .filter(|(l, _)| l.is_none())
+                .filter_map(|(_, s)| s)
+                .collect();
+            let mut streamed = states_at_times(&store, &specs)?
+                .ok_or_else(|| CommandError::internal("a moment is neither an event nor a time"))?
+                .into_iter()
+                .map(|(l, _)| l);
+            let mut next = || streamed.next().unwrap_or_default();
+            let from = from.unwrap_or_else(&mut next);
+            let to = to.unwrap_or_else(&mut next);
             (from, to)
         }
     };
