@@ -13,13 +13,13 @@
 use crate::applied::{Applied, CharacterState, FoldError};
 use crate::applied::{Host, Settings};
 use crate::event::{Decree, Event, SheetKind, SystemId};
-use crate::harnmaster::system::{HarnMaster, HmError};
+use crate::harnmaster::system::HarnMaster;
 use crate::harnmaster::HmEvent;
 use crate::ids::CharacterId;
 use crate::savage::system::SavageWorlds;
 use crate::witch::system::WitchIron;
 use crate::wrath::system::WrathGlory;
-use leechbook_kernel::system::{Entry, OfSystem, RulesSystem, Systems, World};
+use leechbook_kernel::system::{decree_on, new_character, Entry, OfSystem, Systems, World};
 
 /// HârnMaster, Savage Worlds, Wrath & Glory and Witch Iron: the systems this build knows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -66,33 +66,17 @@ impl Systems for AllSystems {
     }
 
     fn character(
-        settings: &Settings,
+        all: &Settings,
         id: CharacterId,
         name: &str,
         sheet: &SheetKind,
     ) -> Result<CharacterState, FoldError> {
-        let name = name.to_string();
-        Ok(match sheet {
-            SheetKind::HarnMaster(s) => {
-                if settings.hm.table(&s.body).is_none() {
-                    return Err(HmError::UnknownTable(s.body.clone()).into());
-                }
-                CharacterState::HarnMaster(crate::harnmaster::state::HmCharacter::new(
-                    id,
-                    name,
-                    s.clone(),
-                ))
-            }
-            SheetKind::SavageWorlds(s) => {
-                CharacterState::SavageWorlds(crate::savage::SwCharacter::new(id, name, s.clone()))
-            }
-            SheetKind::WrathGlory(s) => {
-                CharacterState::WrathGlory(crate::wrath::WgCharacter::new(id, name, s.clone()))
-            }
-            SheetKind::WitchIron(s) => {
-                CharacterState::WitchIron(crate::witch::WiCharacter::new(id, name, s.clone()))
-            }
-        })
+        match sheet {
+            SheetKind::HarnMaster(s) => new_character::<Self, HarnMaster>(all, id, name, s),
+            SheetKind::SavageWorlds(s) => new_character::<Self, SavageWorlds>(all, id, name, s),
+            SheetKind::WrathGlory(s) => new_character::<Self, WrathGlory>(all, id, name, s),
+            SheetKind::WitchIron(s) => new_character::<Self, WitchIron>(all, id, name, s),
+        }
     }
 
     fn decree(
@@ -102,17 +86,17 @@ impl Systems for AllSystems {
         world: &World,
     ) -> Result<String, FoldError> {
         match character {
-            CharacterState::HarnMaster(c) => {
-                <HarnMaster as RulesSystem<AllSystems>>::decree(&all.hm, c, decree, world)
+            CharacterState::HarnMaster(_) => {
+                decree_on::<Self, HarnMaster>(all, character, decree, world)
             }
-            CharacterState::SavageWorlds(c) => {
-                <SavageWorlds as RulesSystem<AllSystems>>::decree(&(), c, decree, world)
+            CharacterState::SavageWorlds(_) => {
+                decree_on::<Self, SavageWorlds>(all, character, decree, world)
             }
-            CharacterState::WrathGlory(c) => {
-                <WrathGlory as RulesSystem<AllSystems>>::decree(&(), c, decree, world)
+            CharacterState::WrathGlory(_) => {
+                decree_on::<Self, WrathGlory>(all, character, decree, world)
             }
-            CharacterState::WitchIron(c) => {
-                <WitchIron as RulesSystem<AllSystems>>::decree(&all.wi, c, decree, world)
+            CharacterState::WitchIron(_) => {
+                decree_on::<Self, WitchIron>(all, character, decree, world)
             }
         }
     }

@@ -176,12 +176,13 @@ pub(crate) mod toy {
                 Toy::Roster(c) => Entry::Roster(c),
             }
         }
-        fn character(_: &(), id: CharacterId, name: &str, _: &()) -> Result<Wounded, ToyError> {
-            Ok(Wounded {
-                id,
-                name: name.to_string(),
-                wounds: 0,
-            })
+        fn character(
+            all: &(),
+            id: CharacterId,
+            name: &str,
+            sheet: &(),
+        ) -> Result<Wounded, ToyError> {
+            crate::system::new_character::<ToySystems, Dice>(all, id, name, sheet)
         }
         fn decree(
             settings: &(),
@@ -189,7 +190,7 @@ pub(crate) mod toy {
             decree: &u16,
             world: &World,
         ) -> Result<String, ToyError> {
-            Dice::decree(settings, character, decree, world)
+            crate::system::decree_on::<ToySystems, Dice>(settings, character, decree, world)
         }
     }
 
@@ -207,7 +208,23 @@ pub(crate) mod toy {
         type Settings = ();
         type Outcome = u16;
         type Error = &'static str;
+        type Sheet = ();
 
+        fn new_character(
+            _: &(),
+            id: CharacterId,
+            name: &str,
+            _: &(),
+        ) -> Result<Wounded, &'static str> {
+            Ok(Wounded {
+                id,
+                name: name.to_string(),
+                wounds: 0,
+            })
+        }
+        fn wrap(c: Wounded) -> Wounded {
+            c
+        }
         fn held(state: &Wounded) -> Option<&Wounded> {
             Some(state)
         }

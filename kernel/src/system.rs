@@ -283,6 +283,19 @@ pub trait RulesSystem<L: Systems> {
     /// Why an event of the system does not apply.
     type Error: Display;
 
+    /// A character sheet of the system.
+    type Sheet;
+
+    /// A new character of the system from its sheet (its id the event's that added it), or
+    /// why the sheet does not fit the campaign's settings.
+    fn new_character(
+        settings: &Self::Settings,
+        id: CharacterId,
+        name: &str,
+        sheet: &Self::Sheet,
+    ) -> Result<Self::Character, Self::Error>;
+    /// The system's character as a character of any system.
+    fn wrap(c: Self::Character) -> L::Character;
     /// The system's character in a character of any system, if it is one.
     fn held(state: &L::Character) -> Option<&Self::Character>;
     /// The same, to write.
@@ -334,6 +347,36 @@ pub trait RulesSystem<L: Systems> {
             ),
         }
         .into())
+    }
+}
+
+/// A new character of the system `R` in a ledger that knows the systems `L`, from its sheet
+/// and the system's settings among every system's: what a list's [`Systems::character`]
+/// does for each of its systems.
+pub fn new_character<L: Systems, R: RulesSystem<L>>(
+    all: &L::Settings,
+    id: CharacterId,
+    name: &str,
+    sheet: &R::Sheet,
+) -> Result<L::Character, L::Error> {
+    R::new_character(R::settings(all), id, name, sheet)
+        .map(R::wrap)
+        .map_err(R::refusal)
+}
+
+/// A GM's decree handed to the system `R` for `character` (one of its characters), with
+/// its settings among every system's: what a list's [`Systems::decree`] does for each of its
+/// systems.
+pub fn decree_on<L: Systems, R: RulesSystem<L>>(
+    all: &L::Settings,
+    character: &mut L::Character,
+    decree: &L::Decree,
+    world: &World,
+) -> Result<String, L::Error> {
+    let id = character.id();
+    match R::held_mut(character) {
+        Some(c) => R::decree(R::settings(all), c, decree, world),
+        None => Err(Refusal::UnknownCharacter(id).into()),
     }
 }
 

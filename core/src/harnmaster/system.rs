@@ -97,6 +97,25 @@ impl<L: Host> RulesSystem<L> for HarnMaster {
     type Outcome = HmOutcome;
     type Error = HmError;
 
+    type Sheet = Sheet;
+
+    /// A HârnMaster character's sheet names its body table, which the campaign must know.
+    fn new_character(
+        settings: &HmSettings,
+        id: CharacterId,
+        name: &str,
+        sheet: &Sheet,
+    ) -> Result<HmCharacter, HmError> {
+        if settings.table(&sheet.body).is_none() {
+            return Err(HmError::UnknownTable(sheet.body.clone()));
+        }
+        Ok(HmCharacter::new(id, name.to_string(), sheet.clone()))
+    }
+
+    fn wrap(c: HmCharacter) -> CharacterState {
+        CharacterState::HarnMaster(c)
+    }
+
     fn held(state: &CharacterState) -> Option<&HmCharacter> {
         match state {
             CharacterState::HarnMaster(c) => Some(c),

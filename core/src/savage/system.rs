@@ -20,6 +20,25 @@ impl<L: Host> RulesSystem<L> for SavageWorlds {
         e.into()
     }
 
+    type Sheet = crate::savage::SwSheet;
+
+    fn new_character(
+        _: &Self::Settings,
+        id: crate::ids::CharacterId,
+        name: &str,
+        sheet: &crate::savage::SwSheet,
+    ) -> Result<Self::Character, Self::Error> {
+        Ok(crate::savage::SwCharacter::new(
+            id,
+            name.to_string(),
+            sheet.clone(),
+        ))
+    }
+
+    fn wrap(c: Self::Character) -> CharacterState {
+        CharacterState::SavageWorlds(c)
+    }
+
     fn held(state: &CharacterState) -> Option<&Self::Character> {
         match state {
             CharacterState::SavageWorlds(c) => Some(c),

@@ -31,6 +31,25 @@ impl<L: Host> RulesSystem<L> for WitchIron {
         e.into()
     }
 
+    type Sheet = crate::witch::WiSheet;
+
+    fn new_character(
+        _: &Self::Settings,
+        id: crate::ids::CharacterId,
+        name: &str,
+        sheet: &crate::witch::WiSheet,
+    ) -> Result<Self::Character, Self::Error> {
+        Ok(crate::witch::WiCharacter::new(
+            id,
+            name.to_string(),
+            sheet.clone(),
+        ))
+    }
+
+    fn wrap(c: Self::Character) -> CharacterState {
+        CharacterState::WitchIron(c)
+    }
+
     fn held(state: &CharacterState) -> Option<&Self::Character> {
         match state {
             CharacterState::WitchIron(c) => Some(c),

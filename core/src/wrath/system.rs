@@ -22,6 +22,25 @@ impl<L: Host> RulesSystem<L> for WrathGlory {
         e.into()
     }
 
+    type Sheet = crate::wrath::WgSheet;
+
+    fn new_character(
+        _: &Self::Settings,
+        id: crate::ids::CharacterId,
+        name: &str,
+        sheet: &crate::wrath::WgSheet,
+    ) -> Result<Self::Character, Self::Error> {
+        Ok(crate::wrath::WgCharacter::new(
+            id,
+            name.to_string(),
+            sheet.clone(),
+        ))
+    }
+
+    fn wrap(c: Self::Character) -> CharacterState {
+        CharacterState::WrathGlory(c)
+    }
+
     fn held(state: &CharacterState) -> Option<&Self::Character> {
         match state {
             CharacterState::WrathGlory(c) => Some(c),
