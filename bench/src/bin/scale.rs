@@ -98,7 +98,7 @@ fn target(m: &Measured, peak_mib: f64) -> String {
             }
             v
         }
-        "as-of query" | "as-of query, campaign time" => verdict(
+        "as-of query" | "as-of query, campaign time" | "as-of query, wall time" => verdict(
             m.figure <= 0.020,
             format!("≤ 20 ms ({:.1} ms)", m.figure * 1e3),
         ),
