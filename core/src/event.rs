@@ -15,6 +15,11 @@ use crate::time::CampaignTime;
 pub use leechbook_kernel::roster::{Role, RosterChange};
 use serde::{Deserialize, Serialize};
 
+/// The kinds of event that reach a character besides the one they are about (the store
+/// indexes an event by that one only): a view of some characters reads every event of these
+/// kinds to see whom it reaches. Exactly the kinds `Event::others` matches.
+pub const REACHING_KINDS: [&str; 3] = ["hm.melee", "hm.shot", "wi.quarrel"];
+
 /// The schema version of events this build writes.
 pub const SCHEMA_VERSION: u16 = 1;
 
@@ -219,7 +224,8 @@ impl Event {
         self.character() == Some(id) || self.others().contains(&Some(id))
     }
 
-    /// The characters an exchange, a shot or a Quarrel reaches besides the one it is about.
+    /// The characters an exchange, a shot or a Quarrel reaches besides the one it is about
+    /// (the kinds [`REACHING_KINDS`] lists: keep the two together).
     fn others(&self) -> [Option<CharacterId>; 2] {
         match self {
             Event::HarnMaster(HmEvent::Melee(x)) => [Some(x.defender), None],

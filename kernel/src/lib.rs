@@ -155,6 +155,7 @@ pub(crate) mod toy {
         type Decree = u16;
         type Applied = ToyApplied;
         type Error = ToyError;
+        const DECREES: &'static str = "wounds";
 
         fn name(_: u8) -> &'static str {
             "toy"

@@ -49,6 +49,10 @@ pub trait Systems: Sized + Clone + Debug + PartialEq + Eq + 'static {
     /// Why an event is void.
     type Error: From<Refusal> + Display + Debug;
 
+    /// What a GM's override may decree, in words (a system whose rules define no override
+    /// refuses one, naming these).
+    const DECREES: &'static str;
+
     /// A system's name, as the CLI takes it.
     fn name(id: Self::Id) -> &'static str;
     /// What an event is, to the fold.
@@ -342,8 +346,9 @@ pub trait RulesSystem<L: Systems> {
         Err(Refusal::System {
             system: L::name(Self::SYSTEM),
             message: format!(
-                "a {} character takes no override: its rules define none",
-                L::name(Self::SYSTEM)
+                "a {} character takes no override of {}",
+                L::name(Self::SYSTEM),
+                L::DECREES
             ),
         }
         .into())
@@ -410,8 +415,8 @@ impl<'a, S: Systems> Cast<'a, S> {
         e: &R::Event,
         world: &World,
     ) -> Result<S::Applied, S::Error> {
-        // Every event of a replay comes through here: it allocates nothing for the one or
-        // two characters an event touches (a Vec for three, a shot's, is rare).
+        // Every event of a replay comes through here: it allocates nothing for the one
+        // character most events touch (an exchange's two or a shot's three take a small Vec).
         let ids = R::touches(e);
         let ids = ids.as_slice();
         let mut at = [0usize; Touched::MAX];

@@ -13,6 +13,7 @@ use leechbook_core::fold::{CharacterState, Ledger, FOLD_VERSION};
 use leechbook_core::ids::CharacterId;
 use leechbook_core::ids::EventId;
 use leechbook_core::ruling::Rulings;
+use leechbook_core::time::CampaignTime;
 use leechbook_core::Envelope;
 use leechbook_store::{OrderKey, ReadLog, Snapshot, SnapshotHead, WriteLog};
 use std::collections::HashMap;
@@ -308,7 +309,7 @@ fn checkpoint_of(position: u64, last: OrderKey, ledger: &Ledger) -> Stored {
 }
 
 /// The kinds of event that touch more than the character they are about.
-pub(crate) const MULTI: [&str; 3] = ["hm.melee", "hm.shot", "wi.quarrel"];
+pub(crate) const MULTI: [&str; 3] = leechbook_core::event::REACHING_KINDS;
 
 /// The record up to and including the event with order key `upto`, holding the characters
 /// `names`, read as a view of them needs: their entries of the latest checkpoint at or
@@ -349,66 +350,127 @@ pub fn state_for_upto(
         return whole();
     };
     let (tail, skipped) = log.tail_for(head.last, upto, &ids, &MULTI)?;
-    // An event that also touches another character (one on the checkpoint's roll or one
-    // who joined since) needs that character's state; a roster change re-derives who may
-    // write. Each is read from the whole record.
-    let others = |e: &Envelope| e.event.characters().iter().any(|c| !ids.contains(c));
-    if tail
-        .iter()
-        .any(|e| others(e) || matches!(e.event, leechbook_core::Event::Roster(_)))
-    {
+    let Some(stretch) = step_stretch(&mut ledger, &ids, tail, skipped) else {
         return whole();
-    }
-    let rulings = Rulings::from_log(&tail);
-    for env in &tail {
-        ledger.step(env, &rulings, &mut |_, _, _| {});
-    }
-    // The clock: the fold moves it with every applied event, and the events not decoded
-    // here (other characters') were applied unless a ruling struck them.
-    match latest_skipped(&tail, &rulings, &skipped) {
+    };
+    match stretch.clock(ledger.now) {
+        Some(now) => ledger.now = now,
         None => return whole(),
-        Some(latest) => {
-            if let Some(at) = latest.filter(|at| *at > ledger.now.0) {
-                ledger.now = leechbook_core::time::CampaignTime(at);
-            }
-        }
     }
     Ok(ledger)
 }
 
-/// The latest campaign time of the events `skipped` (a stretch's events not decoded, other
-/// characters') that stand: a retraction in force among the stretch's rulings (`tail`,
-/// judged as `rulings`) strikes one; None when any other ruling (a reinstatement, an
-/// amendment, an override) rules on one, which only the whole record can tell.
-pub(crate) fn latest_skipped(
-    tail: &[Envelope],
-    rulings: &Rulings,
-    skipped: &[leechbook_store::Skipped],
-) -> Option<Option<i64>> {
-    // The rulings' targets (few): Some(true) struck by a retraction in force, Some(false)
-    // only by retractions retracted in turn, None ruled on otherwise.
-    let mut ruled: HashMap<EventId, Option<bool>> = HashMap::new();
-    for env in tail {
-        let leechbook_core::Event::Ruling(r) = &env.event else {
-            continue;
-        };
-        let Some(target) = r.target() else { continue };
-        let this = match r {
-            Ruling::Retract { .. } => Some(!rulings.retracted.contains_key(&env.id)),
-            _ => None,
-        };
-        let was = ruled.get(&target).copied().unwrap_or(Some(false));
-        ruled.insert(target, was.zip(this).map(|(a, b)| a || b));
-    }
-    let mut latest = None;
-    for s in skipped {
-        match ruled.get(&s.id) {
-            Some(None) => return None,
-            Some(Some(true)) => {}
-            _ => latest = latest.max(Some(s.at)),
+/// A stretch of the log after a checkpoint, as a view of some characters stepped it.
+pub(crate) struct Stretch {
+    /// The events stepped: those about the characters held or about no character.
+    stepped: Vec<Envelope>,
+    /// The rulings in force over the stretch (all in it: see [`step_stretch`]).
+    rulings: Rulings,
+    /// The other characters' events, by id and times: not stepped.
+    skipped: Vec<leechbook_store::Skipped>,
+}
+
+/// Steps onto `ledger` (a checkpoint holding the characters `ids`) a stretch of the log after
+/// it: `tail`, its events about them or about no character or of a kind that may reach
+/// another character, decoded and in order, and `skipped`, the rest by id and times. None
+/// when only the whole record can tell the characters' state:
+/// - an event (as recorded, or as a ruling amended it) that touches both a character held
+///   and one not held, whose state it reads; or a roster change, which re-derives who may
+///   write;
+/// - an exchange, a shot or a quarrel among the characters held alone: its outcome reads
+///   the campaign clock before it, which other characters' events move.
+///
+/// An event decoded for its kind that touches none of the characters held is skipped like
+/// the others'. The rulings in force over the stretch are all in it: the store drops every
+/// checkpoint at or after the target of a ruling appended after it (and keeps none that a
+/// ruling already in the log rules into), so no ruling after the checkpoint rules on what it
+/// folds; a ruling on an event not decoded (another character's) acts on nothing held.
+pub(crate) fn step_stretch(
+    ledger: &mut Ledger,
+    ids: &[CharacterId],
+    tail: Vec<Envelope>,
+    mut skipped: Vec<leechbook_store::Skipped>,
+) -> Option<Stretch> {
+    let rulings = Rulings::from_log(&tail);
+    let held = |c: &CharacterId| ids.contains(c);
+    let mut stepped = Vec::with_capacity(tail.len());
+    for e in tail {
+        if matches!(e.event, leechbook_core::Event::Roster(_)) {
+            return None;
+        }
+        let mut touched = e.event.characters();
+        if let Some((_, amended, _)) = rulings.amended.get(&e.id) {
+            touched.extend(amended.characters());
+        }
+        let (ours, theirs) = (touched.iter().any(held), touched.iter().any(|c| !held(c)));
+        match (ours, theirs) {
+            (true, true) => return None,
+            (false, true) => skipped.push(leechbook_store::Skipped {
+                id: e.id,
+                at: e.at.0,
+                wall_ms: e.wall.timestamp_millis(),
+            }),
+            _ if ours && MULTI.contains(&e.event.kind()) => return None,
+            _ => stepped.push(e),
         }
     }
-    Some(latest)
+    for env in &stepped {
+        ledger.step(env, &rulings, &mut |_, _, _| {});
+    }
+    Some(Stretch {
+        stepped,
+        rulings,
+        skipped,
+    })
+}
+
+impl Stretch {
+    /// Keeps of the other characters' events only those `keep` keeps (a moment's).
+    pub(crate) fn keep_skipped(&mut self, keep: impl Fn(&leechbook_store::Skipped) -> bool) {
+        self.skipped.retain(keep);
+    }
+
+    /// The campaign clock at the stretch's end, from the clock of its stepped events
+    /// (`now`): the fold moves it with every event applied, so the other characters' events
+    /// count unless a retraction in force struck them. None when a ruling other than a
+    /// retraction rules on one of them, or a ruling on one would itself move the clock
+    /// (whether it stands depends on its target, which was not read): only the whole record
+    /// can tell. (An event of another character that the whole record voids still counts
+    /// here: the view does not fold that character.)
+    pub(crate) fn clock(&self, now: CampaignTime) -> Option<CampaignTime> {
+        let skipped: HashMap<EventId, i64> = self.skipped.iter().map(|s| (s.id, s.at)).collect();
+        // The rulings' targets among them (few): Some(true) struck by a retraction in
+        // force, Some(false) only by retractions retracted in turn, None ruled on otherwise.
+        let mut ruled: HashMap<EventId, Option<bool>> = HashMap::new();
+        let mut rulings_on_skipped = Vec::new();
+        for env in &self.stepped {
+            let leechbook_core::Event::Ruling(r) = &env.event else {
+                continue;
+            };
+            let Some(target) = r.target().filter(|t| skipped.contains_key(t)) else {
+                continue;
+            };
+            rulings_on_skipped.push(env.at);
+            let this = match r {
+                Ruling::Retract { .. } => Some(!self.rulings.retracted.contains_key(&env.id)),
+                _ => None,
+            };
+            let was = ruled.get(&target).copied().unwrap_or(Some(false));
+            ruled.insert(target, was.zip(this).map(|(a, b)| a || b));
+        }
+        let mut latest = now.0;
+        for s in &self.skipped {
+            match ruled.get(&s.id) {
+                Some(None) => return None,
+                Some(Some(true)) => {}
+                _ => latest = latest.max(s.at),
+            }
+        }
+        if rulings_on_skipped.iter().any(|at| at.0 > latest) {
+            return None;
+        }
+        Some(CampaignTime(latest))
+    }
 }
 
 /// The write path's checkpoint policy, in the append's transaction after the event with

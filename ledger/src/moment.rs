@@ -211,20 +211,19 @@ pub fn state_for_at_time(
 /// checkpoint after which every event lies beyond the moment (the store keeps each
 /// checkpoint's earliest campaign and wall times after it), or the log's end: only that
 /// stretch is read, and only its events about the characters or about no character are
-/// decoded (as `checkpoint::state_for_upto`). The rulings in force over the stretch are all
-/// in it: the store drops every checkpoint at or after the target of a ruling appended
-/// after it, so no later ruling rules on what the checkpoint folds, nor on the stretch
-/// before the first checkpoint past the moment (a ruling on another character's event,
-/// not decoded, acts on nothing held here). Not served, as there: an event of the stretch
-/// that also touches another character, a roster change, a roster that the moment would
-/// see otherwise than the checkpoint did, and (for a wall time, whose clock is the latest
-/// campaign time applied) a ruling other than a retraction on an event not decoded.
+/// decoded and stepped (`checkpoint::step_stretch`, as `checkpoint::state_for_upto` does,
+/// with the rulings in force over the stretch, which are all in it). Not served, as there:
+/// an event of the stretch that touches a character named and one not named, a roster
+/// change, an exchange or a shot among the characters named (its outcome reads the clock
+/// other characters' events move), a roster that the moment would see otherwise than the
+/// checkpoint did, and (for a wall time, whose clock is the latest campaign time applied) a
+/// ruling on another character's event that only the whole record can judge.
 pub fn state_from_checkpoint(
     log: &impl leechbook_store::ReadLog,
     names: &[&str],
     spec: &str,
 ) -> Result<Option<(Ledger, String)>, LedgerError> {
-    use crate::checkpoint::{checkpoint_state, latest_skipped, MULTI};
+    use crate::checkpoint::{checkpoint_state, step_stretch, MULTI};
     use leechbook_core::fold::FOLD_VERSION;
     let Some(cut) = Cut::of(spec)? else {
         return Ok(None);
@@ -296,38 +295,24 @@ pub fn state_from_checkpoint(
     let upto = all
         .iter()
         .rev()
-        .find(|h| h.position > head.position && beyond(h))
+        .find(|h| h.position > head.position && h.last > head.last && beyond(h))
         .map_or(END, |h| h.last);
     let (tail, skipped) = log.tail_for(head.last, upto, &ids, &MULTI)?;
     let tail: Vec<Envelope> = tail.into_iter().filter(|e| cut.keeps(e)).collect();
-    let others = |e: &Envelope| e.event.characters().iter().any(|c| !ids.contains(c));
-    if tail
-        .iter()
-        .any(|e| others(e) || matches!(e.event, Event::Roster(_)))
-    {
+    let Some(mut stretch) = step_stretch(&mut ledger, &ids, tail, skipped) else {
         return Ok(None);
-    }
-    let rulings = Rulings::from_log(&tail);
-    for env in &tail {
-        ledger.step(env, &rulings, &mut |_, _, _| {});
-    }
+    };
     match cut {
         // Rulings made later in the story still count, but the clock is the moment's.
         Cut::Day(t) => ledger.now = t,
         // The latest campaign time applied: the other characters' events of the moment
         // count unless a ruling struck them.
         Cut::Wall(w) => {
-            let skipped: Vec<leechbook_store::Skipped> = skipped
-                .into_iter()
-                .filter(|s| s.wall_ms <= w.timestamp_millis())
-                .collect();
-            match latest_skipped(&tail, &rulings, &skipped) {
+            let w = w.timestamp_millis();
+            stretch.keep_skipped(|s| s.wall_ms <= w);
+            match stretch.clock(ledger.now) {
+                Some(now) => ledger.now = now,
                 None => return Ok(None),
-                Some(latest) => {
-                    if let Some(at) = latest.filter(|at| *at > ledger.now.0) {
-                        ledger.now = CampaignTime(at);
-                    }
-                }
             }
         }
     }

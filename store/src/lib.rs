@@ -586,7 +586,7 @@ impl Store {
 
     /// Keeps a snapshot (replacing one at the same position).
     pub fn save_snapshot(&mut self, s: &Snapshot) -> Result<(), StoreError> {
-        save_snapshot_on(&self.conn, s)
+        save_snapshot_on(&self.conn, s).map(|_| ())
     }
 
     /// Drops the snapshot at `position` (stale, or one that does not decode).
@@ -786,12 +786,16 @@ pub trait WriteLog: ReadLog {
     /// events already in the log are skipped. Checkpoints that fold the target of a ruling
     /// among them, or lie after any of them, are dropped. Returns how many were new.
     fn import(&mut self, envelopes: &[Envelope]) -> Result<usize, StoreError>;
-    /// Keeps a checkpoint of the folded state.
+    /// Keeps a checkpoint of the folded state, unless a ruling after it in the log rules on
+    /// an event it folds (what it folds is stale: the store would have dropped it when that
+    /// ruling arrived). A checkpoint kept at the log's end, as the write path keeps them, is
+    /// always kept.
     fn save_snapshot(&mut self, s: &Snapshot) -> Result<(), StoreError>;
     /// Drops the checkpoint at `position`.
     fn drop_snapshot(&mut self, position: u64) -> Result<(), StoreError>;
     /// Keeps a checkpoint as a head (the snapshot's payload) and one entry per character
-    /// (replacing one at the same position).
+    /// (replacing one at the same position), unless a ruling after it rules into it (as
+    /// [`WriteLog::save_snapshot`]).
     fn save_checkpoint(
         &mut self,
         s: &Snapshot,
@@ -891,7 +895,7 @@ impl WriteLog for Writer<'_> {
         Writer::import(self, envelopes)
     }
     fn save_snapshot(&mut self, s: &Snapshot) -> Result<(), StoreError> {
-        save_snapshot_on(&self.tx, s)
+        save_snapshot_on(&self.tx, s).map(|_| ())
     }
     fn drop_snapshot(&mut self, position: u64) -> Result<(), StoreError> {
         Writer::drop_snapshot(self, position)
@@ -1574,7 +1578,36 @@ fn read_snapshots(conn: &Connection) -> Result<Vec<Snapshot>, StoreError> {
     }
 }
 
-fn save_snapshot_on(conn: &Connection, s: &Snapshot) -> Result<(), StoreError> {
+/// Keeps a checkpoint (see [`WriteLog::save_snapshot`]); whether it was kept.
+fn save_snapshot_on(conn: &Connection, s: &Snapshot) -> Result<bool, StoreError> {
+    let last = (
+        s.last.0 as i64,
+        s.last.1.as_bytes().as_slice(),
+        s.last.2 as i64,
+    );
+    // The rulings after it (none, at the log's end), through the rulings' partial index.
+    let after = read_events_where(
+        conn,
+        &format!("{RULING_KINDS} AND (clock, device, seq) > (?1, ?2, ?3)"),
+        params![last.0, last.1, last.2],
+    )?;
+    let mut key_of = conn.prepare_cached("SELECT clock, device, seq FROM events WHERE id = ?1")?;
+    for r in &after {
+        let Event::Ruling(ruling) = &r.event else {
+            continue;
+        };
+        let Some(target) = ruling.target() else {
+            continue;
+        };
+        let key: Option<(i64, Vec<u8>, i64)> = key_of
+            .query_row([target.as_bytes().as_slice()], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .optional()?;
+        if key.is_some_and(|(c, d, q)| (c, d.as_slice(), q) <= last) {
+            return Ok(false);
+        }
+    }
     {
         // Its bounds: for a checkpoint at the log's end (the write path's) nothing after it
         // and the log's latest wall time; a checkpoint kept further back reads the log once.
@@ -1600,7 +1633,7 @@ fn save_snapshot_on(conn: &Connection, s: &Snapshot) -> Result<(), StoreError> {
             i64::from(s.fold_version),
             s.payload
         ])?;
-        Ok(())
+        Ok(true)
     }
 }
 
@@ -1653,7 +1686,9 @@ impl Writer<'_> {
             "DELETE FROM checkpoint_entries WHERE position = ?1",
             [s.position as i64],
         )?;
-        save_snapshot_on(&self.tx, s)?;
+        if !save_snapshot_on(&self.tx, s)? {
+            return Ok(());
+        }
         let mut put = self.tx.prepare_cached(
             "INSERT INTO checkpoint_entries (position, key, payload) VALUES (?1, ?2, ?3)",
         )?;

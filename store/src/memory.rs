@@ -33,6 +33,21 @@ pub struct MemoryLog {
 }
 
 impl MemoryLog {
+    /// Whether a ruling after `last` in the log rules on an event at or before it.
+    fn ruled_into(&self, last: OrderKey) -> bool {
+        self.order
+            .range((std::ops::Bound::Excluded(last), std::ops::Bound::Unbounded))
+            .filter_map(|(_, &i)| match &self.rows[i].event {
+                Event::Ruling(r) => r.target(),
+                _ => None,
+            })
+            .any(|t| {
+                self.by_id
+                    .get(&t)
+                    .is_some_and(|&i| self.rows[i].order_key() <= last)
+            })
+    }
+
     /// An empty log of `campaign`, recording as a new device.
     pub fn new(campaign: CampaignId) -> MemoryLog {
         let mut secret = [0u8; 32];
@@ -379,7 +394,9 @@ impl WriteLog for MemoryLog {
     }
 
     fn save_snapshot(&mut self, s: &Snapshot) -> Result<(), StoreError> {
-        self.snapshots.insert(s.position, s.clone());
+        if !self.ruled_into(s.last) {
+            self.snapshots.insert(s.position, s.clone());
+        }
         Ok(())
     }
 
@@ -400,6 +417,9 @@ impl WriteLog for MemoryLog {
         characters: &[(CharacterId, Vec<u8>)],
     ) -> Result<(), StoreError> {
         self.checkpoint_entries.retain(|(p, _), _| *p != s.position);
+        if self.ruled_into(s.last) {
+            return Ok(());
+        }
         self.snapshots.insert(s.position, s.clone());
         for (id, payload) in characters {
             self.checkpoint_entries

@@ -156,13 +156,14 @@ pub const MIGRATIONS: &[&str] = &[
     DROP INDEX IF EXISTS events_character;
     "#,
     // 12: beside each checkpoint, the earliest campaign time of any event after it in the
-    // total order (i64::MAX while none is), so that a moment of the story ("day 40") is
+    // total order (i64::MAX while none is; a row written without it reads as "an event
+    // after it may lie anywhere in the story", the safe side), so that a moment of the story ("day 40") is
     // folded from a checkpoint and the stretch of the log after it that can hold the
     // moment's events, not from the whole log. Kept by every append and import; filled for
     // the checkpoints already kept by one pass over the log (`fill_checkpoint_bounds`).
     r#"
     ALTER TABLE snapshots ADD COLUMN earliest_after INTEGER NOT NULL
-        DEFAULT 9223372036854775807;
+        DEFAULT -9223372036854775808;
     "#,
     // 13: the partial index of the roster's events and the rulings (migration 10) carries
     // each row's kind, so that reading the roster's few events tells them from the rulings

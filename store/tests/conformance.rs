@@ -367,8 +367,19 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
         Err(StoreError::SeqClash { .. })
     ));
     assert_eq!(log.events().unwrap(), all);
-    // Checkpoints: latest first; a late event drops those at or after it.
-    for p in [1_000u64, 2_000, 3_000] {
+    // Checkpoints: latest first; a late event drops those at or after it. (Each where no
+    // later ruling rules into it, or the store keeps none: see below.)
+    let stands = |p: usize| {
+        !all[p..].iter().any(|e| match &e.event {
+            Event::Ruling(r) => r
+                .target()
+                .is_some_and(|t| all[..p].iter().any(|x| x.id == t)),
+            _ => false,
+        })
+    };
+    let second = (2_000..).find(|&p| stands(p)).unwrap();
+    assert!(stands(1_000) && second < 2_100);
+    for p in [1_000u64, second as u64, 3_000] {
         log.save_snapshot(&Snapshot {
             position: p,
             last: all[p as usize - 1].order_key(),
@@ -383,10 +394,10 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
         .iter()
         .map(|h| h.position)
         .collect();
-    assert_eq!(heads, vec![3_000, 2_000, 1_000]);
+    assert_eq!(heads, vec![3_000, second as u64, 1_000]);
     assert_eq!(
-        log.snapshot_payload(2_000).unwrap(),
-        Some(vec![2_000u16 as u8])
+        log.snapshot_payload(second as u64).unwrap(),
+        Some(vec![second as u8])
     );
     // Each knows the earliest campaign time of the events after it (none after the last).
     let earliest = |from: usize| all[from..].iter().map(|e| e.at).min();
@@ -400,7 +411,7 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
         kept,
         vec![
             (3_000, CampaignTime(i64::MAX)),
-            (2_000, earliest(2_000).unwrap()),
+            (second as u64, earliest(second).unwrap()),
             (1_000, earliest(1_000).unwrap()),
         ]
     );
@@ -419,7 +430,7 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
             all[p..].iter().map(ms).min().unwrap_or(i64::MAX),
         )
     };
-    assert_eq!(walls, vec![bounds(3_000), bounds(2_000), bounds(1_000)]);
+    assert_eq!(walls, vec![bounds(3_000), bounds(second), bounds(1_000)]);
     let mut late = all[1_500].clone();
     late.id = EventId(uuid::Uuid::from_u128(11));
     late.seq = 1_000_000;
@@ -449,6 +460,37 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
     assert_eq!(left.latest_wall_upto_ms, ms(&all[999]));
     log.drop_snapshot(1_000).unwrap();
     assert!(log.snapshot_heads().unwrap().is_empty());
+    // No checkpoint is kept that a ruling already in the log rules into: what it folds is
+    // stale (the store drops such a checkpoint when the ruling arrives).
+    let (ruling, target) = all
+        .iter()
+        .enumerate()
+        .find_map(|(i, e)| match &e.event {
+            Event::Ruling(r) => r
+                .target()
+                .and_then(|t| all.iter().position(|x| x.id == t))
+                .map(|t| (i, t)),
+            _ => None,
+        })
+        .unwrap();
+    for (position, kept) in [(target + 1, false), (ruling + 1, true), (target, true)] {
+        log.save_snapshot(&Snapshot {
+            position: position as u64,
+            last: all[position - 1].order_key(),
+            fold_version: 1,
+            payload: vec![1],
+        })
+        .unwrap();
+        let held = log
+            .snapshot_heads()
+            .unwrap()
+            .iter()
+            .any(|h| h.position == position as u64);
+        assert_eq!(held, kept, "a checkpoint of {position} events");
+        if held {
+            log.drop_snapshot(position as u64).unwrap();
+        }
+    }
     // The projection: head, entries, mark; a partial write keeps the others, a whole one
     // drops them.
     let (a, b) = (
@@ -785,7 +827,22 @@ fn checkpoints_kept_before_learn_the_earliest_time_after_them() {
     let (campaign, mut all) = synthetic();
     // Two events entered late in the story and by a clock behind the others': before what
     // precedes them in the log; one by a clock ahead.
-    for (i, before) in [(1_200, 1_000), (2_600, 2_000)] {
+    // The checkpoints, each where no later ruling rules into it (the store keeps none that
+    // one does).
+    let stands = |p: usize| {
+        !all[p..].iter().any(|e| match &e.event {
+            Event::Ruling(r) => r
+                .target()
+                .is_some_and(|t| all[..p].iter().any(|x| x.id == t)),
+            _ => false,
+        })
+    };
+    let at: Vec<u64> = [500, 1_000, 2_000, 3_000]
+        .into_iter()
+        .map(|p| (p..).find(|&p| stands(p)).unwrap() as u64)
+        .collect();
+    let second = at[2] as usize;
+    for (i, before) in [(1_200, 1_000), (2_600, second)] {
         all[i].at = CampaignTime(all[before].at.0 - 60);
         all[i].wall = all[before].wall - chrono::Duration::seconds(1);
     }
@@ -793,7 +850,7 @@ fn checkpoints_kept_before_learn_the_earliest_time_after_them() {
     {
         let mut store = Store::create_joining(&path, campaign).unwrap();
         store.import(&all).unwrap();
-        for p in [500u64, 1_000, 2_000, 3_000] {
+        for &p in &at {
             store
                 .save_snapshot(&Snapshot {
                     position: p,
@@ -829,12 +886,13 @@ fn checkpoints_kept_before_learn_the_earliest_time_after_them() {
     };
     assert_eq!(
         heads,
-        [3_000, 2_000, 1_000, 500]
-            .map(|p| (p, earliest(p)))
-            .to_vec()
+        at.iter()
+            .rev()
+            .map(|&p| (p, earliest(p)))
+            .collect::<Vec<_>>()
     );
     assert_eq!(
-        earliest(2_000),
+        earliest(at[2]),
         all[2_600].at,
         "the late event is the earliest after 2,000"
     );
@@ -852,7 +910,10 @@ fn checkpoints_kept_before_learn_the_earliest_time_after_them() {
             all[p..].iter().map(ms).min().unwrap_or(i64::MAX),
         )
     };
-    assert_eq!(walls, [3_000, 2_000, 1_000, 500].map(bounds).to_vec());
+    assert_eq!(
+        walls,
+        at.iter().rev().map(|&p| bounds(p)).collect::<Vec<_>>()
+    );
     assert_eq!(
         bounds(1_000).1,
         ms(&all[700]),

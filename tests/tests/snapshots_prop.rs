@@ -426,6 +426,69 @@ fn a_character_at_a_time_from_a_checkpoint_is_the_moment_folded() {
     );
 }
 
+/// A wall-time moment's clock is the latest campaign time applied, and a ruling is applied
+/// even when the event it strikes is another character's: another device's strike on c1
+/// ten days ahead of the campaign, then the GM's retraction of it (recorded at that time).
+/// The view of c5 never decodes the strike, so it cannot judge the retraction: it must still
+/// give the clock the whole log gives (the retraction's time), here by folding the moment
+/// as the log streams.
+#[test]
+fn a_wall_time_clock_counts_a_ruling_on_another_characters_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, log) = checkpointed_ledger(dir.path(), 3_500);
+    let mut store = Store::open(&path).unwrap();
+    let me = store.device();
+    let last = log.last().unwrap().clone();
+    let c1 = log
+        .iter()
+        .find_map(|e| match &e.event {
+            leechbook_core::Event::CharacterAdded { name, .. } if name == "c1" => {
+                Some(leechbook_core::ids::CharacterId(e.id.0))
+            }
+            _ => None,
+        })
+        .unwrap();
+    let strike = log
+        .iter()
+        .rev()
+        .find(|e| e.event.kind() == "hm.strike" && e.event.character() == Some(c1))
+        .unwrap()
+        .event
+        .clone();
+    let ahead = leechbook_core::time::CampaignTime(last.at.0 + 10 * 86_400);
+    let env = |n: u64, event: leechbook_core::Event| leechbook_core::Envelope {
+        id: leechbook_core::ids::EventId(uuid::Uuid::from_u128(0xABC0 + u128::from(n))),
+        device: me,
+        seq: n,
+        clock: last.clock + n,
+        wall: last.wall + chrono::Duration::minutes(n as i64),
+        at: ahead,
+        event,
+        signature: None,
+        ..last.clone()
+    };
+    let x = env(1, strike);
+    let ruling = env(
+        2,
+        leechbook_core::Event::Ruling(leechbook_core::ruling::Ruling::Retract {
+            target: x.id,
+            reason: "the wrong day".into(),
+        }),
+    );
+    store.import(&[x, ruling]).unwrap();
+    let all = store.events().unwrap();
+    let spec = (last.wall + chrono::Duration::minutes(5)).to_rfc3339();
+    let want =
+        leechbook_ledger::moment::state_at(&leechbook_ledger::moment::moment(&all, &spec).unwrap());
+    assert_eq!(want.now, ahead, "the retraction's time is the clock");
+    let (got, _) = leechbook_ledger::moment::state_for_at_time(&store, &["c5"], &spec)
+        .unwrap()
+        .unwrap();
+    assert_eq!(got.now, want.now);
+    let c5 = want.character_named("c5").unwrap();
+    assert!(got.character(c5.id()) == Some(c5));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 16, .. ProptestConfig::default() })]
 

@@ -103,6 +103,8 @@ pub fn cmd_diff(a: DiffArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     if now.id_named(name).is_none() {
         super::find_any(&now, name)?;
     }
+    // The moments in one read transaction: a recording meanwhile never tears them.
+    let store = store.read()?;
     let at = |spec: &str| -> Result<Option<Ledger>, CommandError> {
         if is_event_spec(spec) {
             let key = event_key(&store, spec)?;

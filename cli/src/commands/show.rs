@@ -36,8 +36,11 @@ fn cmd_show_any(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 (replica.state_for_upto(&[a.name.as_str()], key)?, label)
             } else {
                 // A campaign or wall time (what is not an event): from a checkpoint and the
-                // stretch of the log after it, or the cut folded as the log streams.
-                leechbook_ledger::moment::state_for_at_time(&ctx.open()?, &[a.name.as_str()], spec)?
+                // stretch of the log after it, or the cut folded as the log streams, in one
+                // read transaction (a recording meanwhile never tears it).
+                let store = ctx.open()?;
+                let read = store.read()?;
+                leechbook_ledger::moment::state_for_at_time(&read, &[a.name.as_str()], spec)?
                     .ok_or_else(|| {
                         CommandError::internal(format!("'{spec}' is neither an event nor a time"))
                     })?
