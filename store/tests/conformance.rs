@@ -273,6 +273,17 @@ use leechbook_core::Envelope;
 use leechbook_store::memory::MemoryLog;
 use leechbook_store::{Snapshot, WriteLog};
 
+/// Whether a checkpoint of the first `p` events of `all` stands: no later ruling rules on
+/// one of them (the store keeps no checkpoint that one does).
+fn stands(all: &[Envelope], p: usize) -> bool {
+    !all[p..].iter().any(|e| match &e.event {
+        Event::Ruling(r) => r
+            .target()
+            .is_some_and(|t| all[..p].iter().any(|x| x.id == t)),
+        _ => false,
+    })
+}
+
 fn synthetic() -> (CampaignId, Vec<Envelope>) {
     let log = leechbook_core::synthetic::campaign(3_000);
     (log[0].campaign, log)
@@ -369,14 +380,7 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
     assert_eq!(log.events().unwrap(), all);
     // Checkpoints: latest first; a late event drops those at or after it. (Each where no
     // later ruling rules into it, or the store keeps none: see below.)
-    let stands = |p: usize| {
-        !all[p..].iter().any(|e| match &e.event {
-            Event::Ruling(r) => r
-                .target()
-                .is_some_and(|t| all[..p].iter().any(|x| x.id == t)),
-            _ => false,
-        })
-    };
+    let stands = |p: usize| stands(&all, p);
     let second = (2_000..).find(|&p| stands(p)).unwrap();
     assert!(stands(1_000) && second < 2_100);
     for p in [1_000u64, second as u64, 3_000] {
@@ -829,14 +833,7 @@ fn checkpoints_kept_before_learn_the_earliest_time_after_them() {
     // precedes them in the log; one by a clock ahead.
     // The checkpoints, each where no later ruling rules into it (the store keeps none that
     // one does).
-    let stands = |p: usize| {
-        !all[p..].iter().any(|e| match &e.event {
-            Event::Ruling(r) => r
-                .target()
-                .is_some_and(|t| all[..p].iter().any(|x| x.id == t)),
-            _ => false,
-        })
-    };
+    let stands = |p: usize| stands(&all, p);
     let at: Vec<u64> = [500, 1_000, 2_000, 3_000]
         .into_iter()
         .map(|p| (p..).find(|&p| stands(p)).unwrap() as u64)
