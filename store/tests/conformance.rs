@@ -380,7 +380,7 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
     assert_eq!(log.events().unwrap(), all);
     // Checkpoints: latest first; a late event drops those at or after it. (Each where no
     // later ruling rules into it, or the store keeps none: see below.)
-    let stands = |p: usize| stands(&all, p);
+    let stands = |p: usize| stands(all, p);
     let second = (2_000..).find(|&p| stands(p)).unwrap();
     assert!(stands(1_000) && second < 2_100);
     for p in [1_000u64, second as u64, 3_000] {
