@@ -332,21 +332,10 @@ pub fn state_for_upto(
     else {
         return whole();
     };
-    let Some(payload) = log.snapshot_payload(head.position)? else {
+    let Some(top) = checkpoint_head(log, head.position)? else {
         return whole();
     };
-    let Ok(top) = leechbook_store::codec::decode_ledger(&payload) else {
-        return whole();
-    };
-    if !top.characters.is_empty() {
-        return whole();
-    }
-    let ids: Vec<CharacterId> = names.iter().filter_map(|n| top.id_named(n)).collect();
-    // A character who joined after the checkpoint has no entry in it: the whole record.
-    if ids.len() < names.len() {
-        return whole();
-    }
-    let Some(mut ledger) = checkpoint_state(log, head.position, Some(&ids))? else {
+    let Some((ids, mut ledger)) = view_from(log, head.position, &top, names)? else {
         return whole();
     };
     let (tail, skipped) = log.tail_for(head.last, upto, &ids, &MULTI)?;
@@ -358,6 +347,35 @@ pub fn state_for_upto(
         None => return whole(),
     }
     Ok(ledger)
+}
+
+/// The head of the checkpoint at `position` (the campaign without its characters), when it
+/// decodes and the checkpoint was kept per character (one kept whole has no entries).
+pub(crate) fn checkpoint_head(
+    log: &impl ReadLog,
+    position: u64,
+) -> Result<Option<Ledger>, LedgerError> {
+    Ok(log
+        .snapshot_payload(position)?
+        .and_then(|p| leechbook_store::codec::decode_ledger(&p).ok())
+        .filter(|top| top.characters.is_empty()))
+}
+
+/// Where a view of the characters `names` starts from the checkpoint at `position` whose
+/// head is `top`: their ids and the ledger holding their entries (with their archives'
+/// records as they stood then). None when a named character joined after the checkpoint
+/// (it has no entry there) or an entry is missing.
+pub(crate) fn view_from(
+    log: &impl ReadLog,
+    position: u64,
+    top: &Ledger,
+    names: &[&str],
+) -> Result<Option<(Vec<CharacterId>, Ledger)>, LedgerError> {
+    let ids: Vec<CharacterId> = names.iter().filter_map(|n| top.id_named(n)).collect();
+    if ids.len() < names.len() {
+        return Ok(None);
+    }
+    Ok(checkpoint_state(log, position, Some(&ids))?.map(|ledger| (ids, ledger)))
 }
 
 /// A stretch of the log after a checkpoint, as a view of some characters stepped it.

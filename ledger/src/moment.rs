@@ -223,7 +223,7 @@ pub fn state_from_checkpoint(
     names: &[&str],
     spec: &str,
 ) -> Result<Option<(Ledger, String)>, LedgerError> {
-    use crate::checkpoint::{checkpoint_state, step_stretch, MULTI};
+    use crate::checkpoint::{checkpoint_head, step_stretch, view_from, MULTI};
     use leechbook_core::fold::FOLD_VERSION;
     let Some(cut) = Cut::of(spec)? else {
         return Ok(None);
@@ -233,44 +233,38 @@ pub fn state_from_checkpoint(
         .iter()
         .filter(|h| h.fold_version == FOLD_VERSION)
         .collect();
-    let head_of = |h: &leechbook_store::SnapshotHead| -> Result<Option<Ledger>, LedgerError> {
-        Ok(log
-            .snapshot_payload(h.position)?
-            .and_then(|p| leechbook_store::codec::decode_ledger(&p).ok())
-            .filter(|top| top.characters.is_empty()))
-    };
     // Whether the moment keeps every event a checkpoint folds that changed anything: true
     // of the earlier checkpoints, false of the later (latest first here), so the list is
-    // halved, decoding a few heads for a campaign time and none for a wall time.
+    // halved, decoding a few heads for a campaign time and none for a wall time (the head
+    // of the one found is kept).
     let (mut lo, mut hi) = (0, heads.len());
     let mut found = None;
     while lo < hi {
         let mid = (lo + hi) / 2;
-        let kept = match cut {
-            Cut::Day(t) => match head_of(heads[mid])? {
-                Some(top) => top.now <= t,
+        let (kept, top) = match cut {
+            Cut::Day(t) => match checkpoint_head(log, heads[mid].position)? {
+                Some(top) => (top.now <= t, Some(top)),
                 None => return Ok(None),
             },
-            Cut::Wall(w) => heads[mid].latest_wall_upto_ms <= w.timestamp_millis(),
+            Cut::Wall(w) => (heads[mid].latest_wall_upto_ms <= w.timestamp_millis(), None),
         };
         if kept {
-            found = Some(heads[mid]);
+            found = Some((heads[mid], top));
             hi = mid;
         } else {
             lo = mid + 1;
         }
     }
-    let Some(head) = found else {
+    let Some((head, top)) = found else {
         return Ok(None);
     };
-    let Some(top) = head_of(head)? else {
-        return Ok(None);
+    let top = match top {
+        Some(top) => top,
+        None => match checkpoint_head(log, head.position)? {
+            Some(top) => top,
+            None => return Ok(None),
+        },
     };
-    let ids: Vec<leechbook_core::ids::CharacterId> =
-        names.iter().filter_map(|n| top.id_named(n)).collect();
-    if ids.len() < names.len() {
-        return Ok(None);
-    }
     let rostered = log.roster_events()?;
     let seen: Vec<Envelope> = rostered.iter().filter(|e| cut.keeps(e)).cloned().collect();
     if leechbook_core::roster::Roster::from_log(&seen) != top.roster
@@ -278,7 +272,7 @@ pub fn state_from_checkpoint(
     {
         return Ok(None);
     }
-    let Some(mut ledger) = checkpoint_state(log, head.position, Some(&ids))? else {
+    let Some((ids, mut ledger)) = view_from(log, head.position, &top, names)? else {
         return Ok(None);
     };
     // Every event after the first checkpoint past this one that is beyond the moment lies
