@@ -150,7 +150,9 @@ impl Event {
             Event::WrathGlory(e) => e.kind(),
             Event::WitchIron(e) => e.kind(),
             Event::Roster(RosterChange::Device { .. }) => "roster.device",
-            Event::Roster(RosterChange::Revoke { .. }) => "roster.revoke",
+            Event::Roster(RosterChange::Revoke { .. } | RosterChange::RevokeAfter { .. }) => {
+                "roster.revoke"
+            }
             Event::Ruling(r) => match r {
                 Ruling::Retract { .. } => "ruling.retract",
                 Ruling::Reinstate { .. } => "ruling.reinstate",

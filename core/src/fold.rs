@@ -35,8 +35,10 @@ pub type Fate = leechbook_kernel::fold::Fate<Applied>;
 /// (5: each system's campaign-wide settings are one field of the ledger's head; 6: healed
 /// injuries no rule reads again are filed in an archive kept apart from the character; 7: a
 /// Wrath & Glory event lacking a recorded die is void in the kernel's words, "the event
-/// needs die ...", where it borrowed HârnMaster's "the strike needs die ...".)
-pub const FOLD_VERSION: u32 = 7;
+/// needs die ...", where it borrowed HârnMaster's "the strike needs die ..."; 8: a ruling
+/// the roster does not let its device make is void and acts on nothing, and a revocation may
+/// name the last event number it accepts, which the roster keeps.)
+pub const FOLD_VERSION: u32 = 8;
 
 /// What HârnMaster's commands read of a folded campaign.
 pub trait HmLedger {

@@ -110,9 +110,20 @@ pub enum RosterChange {
         /// The characters a player device records for.
         characters: Vec<CharacterId>,
     },
-    /// A device is revoked from this point of the log on.
+    /// A device is revoked from this point of the log on (the first form: by the total
+    /// order, which a revoked device can dodge by dating its clock back; kept for the
+    /// revocations recorded with it).
     Revoke {
         /// The device.
         device: DeviceId,
+    },
+    /// A device is revoked after its event number `last`: every later number of that device
+    /// is void whatever its clock, and every number up to it stands (recorded before the
+    /// revocation, even if it arrives after it).
+    RevokeAfter {
+        /// The device.
+        device: DeviceId,
+        /// The last of its event numbers the GM accepts (0: none).
+        last: u64,
     },
 }

@@ -427,6 +427,10 @@ impl<S: Systems> Ledger<S> {
                 )
             }
             RosterChange::Revoke { device } => format!("device {} is revoked", device.short()),
+            RosterChange::RevokeAfter { device, last } => format!(
+                "device {} is revoked after its event #{last}: every later number of it is void",
+                device.short()
+            ),
         }
     }
 

@@ -27,8 +27,23 @@ pub struct Entry {
     pub role: Role,
     /// A player's characters.
     pub characters: Vec<CharacterId>,
-    /// Revoked at this order key: its events after it are refused.
+    /// Revoked at this order key: its events after it are refused (unless `last` names the
+    /// last event number accepted, which then decides alone).
     pub revoked: Option<(u64, DeviceId, u64)>,
+    /// The last of its event numbers a revocation accepts: every later number is refused,
+    /// whatever its clock (a revoked device cannot date its events back).
+    pub last: Option<u64>,
+}
+
+impl Entry {
+    /// Whether the device's event numbered `seq` at order key `at` comes after its revocation.
+    fn revoked_at(&self, seq: u64, at: crate::envelope::OrderKey) -> bool {
+        match (self.last, self.revoked) {
+            (Some(last), _) => seq > last,
+            (None, Some(r)) => at > r,
+            (None, None) => false,
+        }
+    }
 }
 
 /// The roster in force over a log.
@@ -54,7 +69,7 @@ impl Roster {
             let Some(change) = e.event.roster_change() else {
                 continue;
             };
-            if r.gm(e.device, e.order_key()).is_err() {
+            if r.gm(e.device, e.seq, e.order_key()).is_err() {
                 continue;
             }
             match change {
@@ -71,12 +86,24 @@ impl Roster {
                             role: *role,
                             characters: characters.clone(),
                             revoked: None,
+                            last: None,
                         },
                     );
                 }
                 RosterChange::Revoke { device } => {
                     if let Some(en) = r.entries.get_mut(device) {
                         en.revoked = Some(e.order_key());
+                    }
+                }
+                RosterChange::RevokeAfter { device, last } => {
+                    if let Some(en) = r.entries.get_mut(device) {
+                        en.revoked = Some(e.order_key());
+                        // A GM device revoking itself: its revocation is its last event.
+                        en.last = Some(if e.device == *device {
+                            (*last).max(e.seq)
+                        } else {
+                            *last
+                        });
                     }
                 }
             }
@@ -94,12 +121,12 @@ impl Roster {
         self.entries.get(&device).map(|e| e.key.as_slice())
     }
 
-    fn gm(&self, device: DeviceId, at: (u64, DeviceId, u64)) -> Result<(), String> {
+    fn gm(&self, device: DeviceId, seq: u64, at: (u64, DeviceId, u64)) -> Result<(), String> {
         if self.entries.is_empty() && self.creator == Some(device) {
             return Ok(()); // the creator rosters itself first
         }
         match self.entries.get(&device) {
-            Some(e) if e.role == Role::Gm && e.revoked.is_none_or(|r| at <= r) => Ok(()),
+            Some(e) if e.role == Role::Gm && !e.revoked_at(seq, at) => Ok(()),
             Some(e) if e.role == Role::Gm => Err(format!("device {} was revoked", device.short())),
             Some(_) => Err(format!(
                 "device {} is a player's: this is the GM's to record",
@@ -129,7 +156,7 @@ impl Roster {
                 ))
             }
         };
-        if entry.revoked.is_some_and(|r| at > r) {
+        if entry.revoked_at(env.seq, at) {
             return Err(format!(
                 "device {} was revoked before this event",
                 env.device.short()
@@ -223,5 +250,50 @@ mod tests {
         let mut forged = log[..3].to_vec();
         forged.push(env(4, player, joins(stranger, Role::Gm, vec![])));
         assert!(Roster::from_log(&forged).key(stranger).is_none());
+    }
+
+    /// A revocation that names the last number it accepts voids every later number of the
+    /// device whatever clock it claims (a revoked device dating its events back before the
+    /// revocation), and keeps every number up to it, even one that arrives late with a clock
+    /// past the revocation.
+    #[test]
+    fn a_revocation_by_number_holds_whatever_the_clock() {
+        let (gm, player) = (device(1), device(2));
+        let mine = CharacterId(uuid::Uuid::from_u128(7));
+        let mut log = vec![
+            env(1, gm, Toy::Created),
+            env(2, gm, joins(gm, Role::Gm, vec![])),
+            env(3, gm, joins(player, Role::Player, vec![mine])),
+        ];
+        log.push(env(
+            10,
+            gm,
+            Toy::Roster(RosterChange::RevokeAfter {
+                device: player,
+                last: 2,
+            }),
+        ));
+        let roster = Roster::from_log(&log);
+        let by_player = |seq: u64, clock: u64| {
+            let mut e = env(seq, player, Toy::Roll(Hit(50, mine)));
+            e.seq = seq;
+            e.clock = clock;
+            e
+        };
+        // Number 3, dated back to clock 4 (before the revocation at 10): void.
+        assert_eq!(
+            roster.allows(&by_player(3, 4)),
+            Err(format!(
+                "device {} was revoked before this event",
+                player.short()
+            ))
+        );
+        // Number 2, arriving late with clock 12 (after the revocation): it stands.
+        assert!(roster.allows(&by_player(2, 12)).is_ok());
+        // The first form, by the total order, is dodged by a clock dated back: the reason the
+        // revocation now names a number.
+        let mut old = log.clone();
+        old[3] = env(10, gm, Toy::Roster(RosterChange::Revoke { device: player }));
+        assert!(Roster::from_log(&old).allows(&by_player(3, 4)).is_ok());
     }
 }

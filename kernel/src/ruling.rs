@@ -19,11 +19,16 @@
 //! order `(clock, device, seq)` like every event, so every device derives the same record.
 //! A ruling whose target is unknown, is not earlier in the log, or does not fit (an amendment
 //! of another kind or about another character, a retraction of the campaign's creation) is
-//! void, with its reason.
+//! void, with its reason. So is a ruling whose device the roster does not let rule (a
+//! player's, a revoked or unrostered device's): a void ruling has no effect of any kind, so
+//! a player who edits their own ledger file to pass as a GM strikes nothing on any other
+//! device. The roster is the one worked out from the log's roster events, signed by GM
+//! devices; a device's own idea of its role never counts.
 
 use crate::envelope::Envelope;
 pub use crate::event::{LedgerEvent, Ruling};
 use crate::ids::EventId;
+use crate::roster::Roster;
 use std::collections::{HashMap, HashSet};
 
 /// The ruling an event of type `E` may be.
@@ -53,7 +58,14 @@ impl<E> Default for Rulings<E> {
 impl<E: LedgerEvent + Clone> Rulings<E> {
     /// Works out the rulings in force over `events` (in the total order).
     pub fn from_log(events: &[Envelope<E>]) -> Rulings<E> {
-        Rulings::judge(events, None)
+        Rulings::judge(events, None, &Roster::from_log(events))
+    }
+
+    /// Works out the rulings in force over `events`, a stretch of a log whose roster in force
+    /// is `roster` (the stretch after a checkpoint, which holds none of the roster's events
+    /// before it).
+    pub fn from_log_under(events: &[Envelope<E>], roster: &Roster) -> Rulings<E> {
+        Rulings::judge(events, None, roster)
     }
 
     /// The rulings in force over `events`, a cut of a log whose rulings in force are `whole`
@@ -61,10 +73,20 @@ impl<E: LedgerEvent + Clone> Rulings<E> {
     /// it): a ruling on an event outside the cut is void only where it is void over the whole
     /// log; otherwise it stands as made and acts on nothing in the cut.
     pub fn from_cut(events: &[Envelope<E>], whole: &Rulings<E>) -> Rulings<E> {
-        Rulings::judge(events, Some(whole))
+        Rulings::judge(events, Some(whole), &Roster::from_log(events))
     }
 
-    fn judge(events: &[Envelope<E>], whole: Option<&Rulings<E>>) -> Rulings<E> {
+    /// [`Rulings::from_cut`] of a cut that holds only rulings and their targets, under the
+    /// roster the cut sees.
+    pub fn from_cut_under(
+        events: &[Envelope<E>],
+        whole: &Rulings<E>,
+        roster: &Roster,
+    ) -> Rulings<E> {
+        Rulings::judge(events, Some(whole), roster)
+    }
+
+    fn judge(events: &[Envelope<E>], whole: Option<&Rulings<E>>, roster: &Roster) -> Rulings<E> {
         let mut out = Rulings::default();
         let rulings: Vec<(usize, &Envelope<E>, &EventRuling<E>)> = events
             .iter()
@@ -84,6 +106,11 @@ impl<E: LedgerEvent + Clone> Rulings<E> {
         // decided[target] = Some(true): retracted; Some(false): stands.
         let mut decided: HashMap<EventId, bool> = HashMap::new();
         for (i, env, r) in rulings.into_iter().rev() {
+            if let Err(why) = roster.allows(env) {
+                // Not the device's to rule: void, and of no effect at all.
+                out.void.insert(env.id, why);
+                continue;
+            }
             if decided.get(&env.id) == Some(&true) {
                 continue; // retracted by a later ruling in force
             }
@@ -230,5 +257,62 @@ mod tests {
         );
         undone.push(env(12, gm, retract(id(5), "it was 70")));
         assert!(Rulings::from_log(&undone).amended.is_empty());
+    }
+
+    /// A ruling whose device the roster does not let rule is void and acts on nothing: a
+    /// player who passes for a GM on their own copy of the ledger retracts and amends nothing
+    /// on anyone else's (the hostile-ground threat model: "a rostered player").
+    #[test]
+    fn a_players_ruling_is_void_and_has_no_effect() {
+        use crate::event::{Role, RosterChange};
+        let (gm, player) = (device(1), device(2));
+        let c = CharacterId(uuid::Uuid::from_u128(9));
+        let joins = |d: crate::ids::DeviceId, role| {
+            Toy::Roster(RosterChange::Device {
+                device: d,
+                key: vec![0; 32],
+                role,
+                characters: vec![c],
+            })
+        };
+        let log = vec![
+            env(1, gm, Toy::Created),
+            env(2, gm, joins(gm, Role::Gm)),
+            env(3, gm, joins(player, Role::Player)),
+            env(4, gm, Toy::Roll(Hit(40, c))),
+            env(
+                5,
+                player,
+                Toy::Ruled(Ruling::Retract {
+                    target: id(4),
+                    reason: "I am the GM now".into(),
+                }),
+            ),
+            env(
+                6,
+                player,
+                Toy::Ruled(Ruling::Amend {
+                    target: id(4),
+                    replacement: Box::new(Toy::Roll(Hit(1, c))),
+                    reason: "and I say it missed".into(),
+                }),
+            ),
+        ];
+        for r in [
+            Rulings::from_log(&log),
+            Rulings::from_log_under(&log[3..], &Roster::from_log(&log)),
+        ] {
+            assert!(r.retracted.is_empty(), "{:?}", r.retracted);
+            assert!(r.amended.is_empty());
+            assert_eq!(
+                r.void.get(&id(5)).map(String::as_str),
+                Some("device 00000000 is a player's: this is the GM's to record")
+            );
+            assert!(r.void.contains_key(&id(6)));
+        }
+        // The same rulings from the GM's device stand.
+        let mut by_gm = log.clone();
+        by_gm[4].device = gm;
+        assert!(Rulings::from_log(&by_gm).retracted.contains_key(&id(4)));
     }
 }

@@ -141,8 +141,8 @@ pub fn states_at(events: &[Envelope], positions: &[usize], mut f: impl FnMut(usi
         if n < folded {
             continue;
         }
-        let now = Rulings::from_log(&upto(&ruled, n));
         let roster = leechbook_core::roster::Roster::from_log(&upto(&rostered, n));
+        let now = Rulings::from_log_under(&upto(&ruled, n), &roster);
         let changed = first_change(&rulings, &now, &position).is_some_and(|c| c < folded);
         if changed || (folded > 0 && roster != ledger.roster) {
             ledger = Ledger::new();
@@ -178,6 +178,8 @@ fn recorded(
     let position: HashMap<EventId, usize> =
         events.iter().enumerate().map(|(i, e)| (e.id, i)).collect();
     let mut recorded: HashMap<EventId, Fate> = HashMap::new();
+    // Who may rule: the roster over the whole log (a ruling its device may not make is void).
+    let roster = leechbook_core::roster::Roster::from_log(events);
     // `ledger` folds `events[..folded]` under the rulings `applied`.
     let mut ledger = Lean::new();
     let mut folded = 0;
@@ -204,7 +206,7 @@ fn recorded(
         if stale {
             so_far.sort_by_key(Envelope::order_key);
             so_far.dedup_by_key(|e| e.id);
-            let now = Rulings::from_log(&so_far);
+            let now = Rulings::from_log_under(&so_far, &roster);
             if let Some(from) = first_change(&applied, &now, &position).filter(|f| *f < folded) {
                 snapshots.retain(|(at, _)| *at <= from);
                 let (at, state) = match snapshots.last() {

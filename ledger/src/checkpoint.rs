@@ -63,7 +63,7 @@ fn resume(mut ledger: Ledger, tail: Vec<Envelope>) -> Option<Ledger> {
     {
         return None;
     }
-    let rulings = Rulings::from_log(&tail);
+    let rulings = Rulings::from_log_under(&tail, &ledger.roster);
     for env in &tail {
         ledger.step(env, &rulings, &mut |_, _, _| {});
     }
@@ -133,9 +133,9 @@ pub fn replay(
     log: &impl ReadLog,
     mut each: impl FnMut(&mut Ledger, &Envelope, &Rulings) + Send,
 ) -> Result<Ledger, LedgerError> {
-    let rulings = Rulings::from_log(&log.rulings_and_targets()?);
     let mut ledger = Ledger::new();
     ledger.roster = leechbook_core::roster::Roster::from_log(&log.roster_events()?);
+    let rulings = Rulings::from_log_under(&log.rulings_and_targets()?, &ledger.roster);
     stream(log, ledger, |l, env| each(l, env, &rulings))
 }
 
@@ -409,7 +409,7 @@ pub(crate) fn step_stretch(
     tail: Vec<Envelope>,
     mut skipped: Vec<leechbook_store::Skipped>,
 ) -> Option<Stretch> {
-    let rulings = Rulings::from_log(&tail);
+    let rulings = Rulings::from_log_under(&tail, &ledger.roster);
     let held = |c: &CharacterId| ids.contains(c);
     let mut stepped = Vec::with_capacity(tail.len());
     for e in tail {

@@ -89,7 +89,8 @@ pub fn moment(events: &[Envelope], spec: &str) -> Result<Moment, LedgerError> {
 pub fn moment_of(log: &impl leechbook_store::ReadLog, spec: &str) -> Result<Moment, LedgerError> {
     let spec = spec.trim();
     if let Some(cut) = Cut::of(spec)? {
-        let whole = Rulings::from_log(&log.rulings_and_targets()?);
+        let roster = leechbook_core::roster::Roster::from_log(&log.roster_events()?);
+        let whole = Rulings::from_log_under(&log.rulings_and_targets()?, &roster);
         let mut kept: Vec<Envelope> = Vec::new();
         log.for_each_event(|e| {
             if cut.keeps(&e) {
@@ -144,13 +145,18 @@ pub fn event_key(
 /// The events a ruling's builder reads when `spec` names its target: the rulings and the
 /// events they rule on (what the rulings in force are judged from), and every event whose id
 /// ends with `spec`'s digits (so a short id that is ambiguous in the log stays ambiguous), in
-/// the total order. Found through the store's indexes: a ruling at a million events reads a
-/// few thousand events, not the log.
+/// the total order, with the roster's events (which say who may rule). Found through the
+/// store's indexes: a ruling at a million events reads a few thousand events, not the log.
 pub fn ruling_context(
     log: &impl leechbook_store::ReadLog,
     spec: &str,
 ) -> Result<Vec<Envelope>, LedgerError> {
     let mut out = log.rulings_and_targets()?;
+    for e in log.roster_events()? {
+        if !out.iter().any(|o| o.id == e.id) {
+            out.push(e);
+        }
+    }
     if let Ok(t) = id_digits(spec) {
         for (id, key) in log.events_with_id_suffix(&t)? {
             if out.iter().any(|e| e.id == id) {
@@ -328,14 +334,16 @@ pub fn states_at_times(
     }
     let ruled = log.rulings_and_targets()?;
     let rostered = log.roster_events()?;
-    let whole = Rulings::from_log(&ruled);
+    let whole =
+        Rulings::from_log_under(&ruled, &leechbook_core::roster::Roster::from_log(&rostered));
     let mut folds: Vec<(Ledger, Rulings)> = Vec::with_capacity(cuts.len());
     for cut in &cuts {
         let mine: Vec<Envelope> = ruled.iter().filter(|e| cut.keeps(e)).cloned().collect();
         let mut ledger = Ledger::new();
         let roster: Vec<Envelope> = rostered.iter().filter(|e| cut.keeps(e)).cloned().collect();
         ledger.roster = leechbook_core::roster::Roster::from_log(&roster);
-        folds.push((ledger, Rulings::from_cut(&mine, &whole)));
+        let rulings = Rulings::from_cut_under(&mine, &whole, &ledger.roster);
+        folds.push((ledger, rulings));
     }
     let folds = crate::checkpoint::stream(log, folds, |folds, e| {
         for (cut, (ledger, rulings)) in cuts.iter().zip(folds.iter_mut()) {

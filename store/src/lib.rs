@@ -481,6 +481,30 @@ pub struct Snapshot {
 }
 
 impl Store {
+    /// The Lamport clock of `device`'s event number `seq`, if the log holds it (an import
+    /// checks that a device's clocks rise with its numbers).
+    pub fn clock_at(&self, device: DeviceId, seq: u64) -> Result<Option<u64>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT clock FROM events WHERE device = ?1 AND seq = ?2")?
+            .query_row(
+                rusqlite::params![device.as_bytes().as_slice(), seq as i64],
+                |r| r.get::<_, i64>(0),
+            )
+            .optional()?
+            .map(|c| c as u64))
+    }
+
+    /// The highest event number of `device` the log holds (0: none): what a revocation
+    /// accepts of it.
+    pub fn last_number(&self, device: DeviceId) -> Result<u64, StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE device = ?1",
+            [device.as_bytes().as_slice()],
+            |r| r.get::<_, i64>(0),
+        )? as u64)
+    }
+
     /// A value of the sync state (a cache the sync crate keeps beside the log: its automerge
     /// document, what each peer holds). Never part of the record.
     pub fn sync_state(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
@@ -576,6 +600,38 @@ impl Store {
             &self.conn,
             "WHERE rowid > ?1 AND rowid <= ?2",
             rusqlite::params![after, upto],
+        )
+    }
+
+    /// The ids of `device`'s events numbered `first..=last` (what a sync volume must hold).
+    pub fn ids_numbered(
+        &self,
+        device: DeviceId,
+        first: u64,
+        last: u64,
+    ) -> Result<Vec<EventId>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id FROM events WHERE device = ?1 AND seq >= ?2 AND seq <= ?3",
+        )?;
+        let rows = stmt.query_map(
+            rusqlite::params![device.as_bytes().as_slice(), first as i64, last as i64],
+            |r| Ok(EventId(uuid(r.get_ref(0)?.as_blob()?))),
+        )?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The events of `device` numbered `first..=last`, by number (a sync volume's events,
+    /// read back from the log when a peer deleted them from the volume).
+    pub fn events_numbered(
+        &self,
+        device: DeviceId,
+        first: u64,
+        last: u64,
+    ) -> Result<Vec<Envelope>, StoreError> {
+        read_events_where(
+            &self.conn,
+            "WHERE device = ?1 AND seq >= ?2 AND seq <= ?3",
+            rusqlite::params![device.as_bytes().as_slice(), first as i64, last as i64],
         )
     }
 

@@ -220,7 +220,10 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             let mut store = ctx.open()?;
             let epoch = leechbook_sync::rotate_key(&mut store, Some(device))?;
             rotated = Some(epoch);
-            RosterChange::Revoke { device }
+            // The revocation names the last of the device's numbers this ledger holds: what
+            // the device recorded later is void whatever clock it claims.
+            let last = store.last_number(device)?;
+            RosterChange::RevokeAfter { device, last }
         }
     };
     let (ledger, env, applied) = ctx.record(|_, _| Ok((Event::Roster(change), None)))?;
