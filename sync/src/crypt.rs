@@ -10,7 +10,7 @@
 //! the next ([`Rotation`]). A device seals with the newest epoch it holds and opens any epoch
 //! it holds. The whole ring reaches a new device inside the GM's invitation (a join file, or
 //! a join code for the network). A rotation reaches the devices still on the roster through
-//! the sync document itself, under the key `keys/EPOCH`: the new key wrapped for each of them
+//! the sync document itself, under the key `keys/EPOCH/DIGEST`: the new key wrapped for each of them
 //! (X25519 from their roster key, then XChaCha20-Poly1305), the whole signed by a GM device,
 //! so that a hub can neither read it nor slip in a key of its own. A revoked device is not
 //! among the wraps: what is sealed after the rotation is unreadable to it.
@@ -27,6 +27,8 @@ use sha2::{Digest, Sha256};
 pub const SEALED: u8 = 0xE1;
 /// The first byte of a rotation's bundle.
 const ROTATION: u8 = 0xE2;
+/// The largest bundle read as a rotation (a key wrapped for 500 devices fits with room).
+const MAX_ROTATION: usize = 64 * 1024;
 /// The document keys that hold rotations (`keys/EPOCH`); every other key is an event id.
 pub const ROTATION_PREFIX: &str = "keys/";
 /// Where a ledger keeps its ring (in the store's sync state; unlike the rest of it, not a
@@ -34,8 +36,21 @@ pub const ROTATION_PREFIX: &str = "keys/";
 const RING_KEY: &str = "campaign-keys";
 /// Where a ledger keeps the rotations it issued or took in, to offer them on.
 const ROTATIONS_KEY: &str = "key-rotations";
-/// A join code's prefix (and version).
-const CODE_PREFIX: &str = "lbj1-";
+/// A join code's prefix (and version): the ring, then check digits.
+const CODE_PREFIX: &str = "lbj2-";
+/// The first form of join code: the ring alone (a typo gave a wrong key, found out later).
+const OLD_CODE_PREFIX: &str = "lbj1-";
+/// The check digits' length, in bytes.
+const CHECK: usize = 4;
+
+/// A join code's check digits: the first bytes of a digest of what it carries.
+fn code_check(bytes: &[u8]) -> [u8; CHECK] {
+    let mut h = Sha256::new();
+    h.update(b"leechbook join code");
+    h.update(bytes);
+    let d = h.finalize();
+    [d[0], d[1], d[2], d[3]]
+}
 
 /// Why an entry does not open.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,11 +250,17 @@ impl Keyring {
     /// types or pastes (`init --join URL --campaign CODE`). Whoever holds it reads the
     /// campaign: it is handed over like a key.
     pub fn code(&self) -> String {
-        let hex: String = self.to_bytes().iter().map(|b| format!("{b:02x}")).collect();
+        let bytes = self.to_bytes();
+        let hex: String = bytes
+            .iter()
+            .chain(&code_check(&bytes))
+            .map(|b| format!("{b:02x}"))
+            .collect();
         format!("{CODE_PREFIX}{hex}")
     }
 
-    /// Reads a join code ([`Keyring::code`]).
+    /// Reads a join code ([`Keyring::code`]; a first-form `lbj1-` code, which carries no
+    /// check digits, still reads).
     pub fn from_code(code: &str) -> Result<Keyring, SyncError> {
         // The code is not repeated: a nearly right one holds the campaign's keys.
         let bad = || {
@@ -247,14 +268,31 @@ impl Keyring {
                 "that is not a join code (the GM's `leechbook sync invite` prints one; it starts with {CODE_PREFIX})"
             ))
         };
-        let hex = code.trim().strip_prefix(CODE_PREFIX).ok_or_else(bad)?;
+        let code = code.trim();
+        let (hex, checked) = match (
+            code.strip_prefix(CODE_PREFIX),
+            code.strip_prefix(OLD_CODE_PREFIX),
+        ) {
+            (Some(hex), _) => (hex, true),
+            (None, Some(hex)) => (hex, false),
+            (None, None) => return Err(bad()),
+        };
         if hex.len() % 2 != 0 || !hex.is_ascii() {
             return Err(bad());
         }
-        let bytes = (0..hex.len() / 2)
+        let mut bytes = (0..hex.len() / 2)
             .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16))
             .collect::<Result<Vec<u8>, _>>()
             .map_err(|_| bad())?;
+        if checked {
+            let at = bytes.len().checked_sub(CHECK).ok_or_else(bad)?;
+            let check = bytes.split_off(at);
+            if check != code_check(&bytes) {
+                return Err(SyncError::Key(
+                    "the join code has a typo: its check digits do not match the rest (copy it again from what the GM's `leechbook sync invite` printed)".into(),
+                ));
+            }
+        }
         Keyring::from_bytes(&bytes).ok_or_else(bad)
     }
 
@@ -332,11 +370,52 @@ pub fn ring_for_sync(store: &mut Store) -> Result<Keyring, SyncError> {
     // lost while they stay would leave them unreadable to everyone.
     let ring = Keyring::generate(store.campaign());
     keep_keyring(store, &ring)?;
+    prove_keys(store)?;
     Ok(ring)
 }
 
+/// Where a ledger marks its ring as proven: made here, or it opened another device's entry.
+const PROVEN_KEY: &str = "campaign-keys-proven";
+/// Where a ledger keeps the keys of the junk entries it has listed (never listed again).
+const IGNORED_KEY: &str = "sync-ignored";
+
+/// Marks this ledger's ring as proven right (made here, or it opened another device's entry):
+/// from now on an entry that does not open under it is junk, not a sign of a wrong key.
+pub fn prove_keys(store: &mut Store) -> Result<(), SyncError> {
+    if !keys_proven(store)? {
+        store.put_sync_state(PROVEN_KEY, &[1])?;
+    }
+    Ok(())
+}
+
+/// Whether this ledger's ring is proven right (see [`prove_keys`]); the campaign's creator
+/// made its ring (a ledger from before the mark holds none).
+pub fn keys_proven(store: &Store) -> Result<bool, SyncError> {
+    if store.sync_state(PROVEN_KEY)?.is_some_and(|b| b == [1]) {
+        return Ok(true);
+    }
+    Ok(Roster::from_log(&store.roster_events()?).creator == Some(store.device()))
+}
+
+/// The keys of the junk entries this ledger has listed.
+pub fn ignored(store: &Store) -> Result<std::collections::BTreeSet<String>, SyncError> {
+    Ok(crate::state_lines(store, IGNORED_KEY)?
+        .into_iter()
+        .collect())
+}
+
+/// Keeps the keys of the junk entries listed (see [`ignored`]).
+pub fn keep_ignored(
+    store: &mut Store,
+    keys: &std::collections::BTreeSet<String>,
+) -> Result<(), SyncError> {
+    let joined: Vec<&str> = keys.iter().map(String::as_str).collect();
+    store.put_sync_state(IGNORED_KEY, joined.join("\n").as_bytes())?;
+    Ok(())
+}
+
 /// A new key, wrapped for each device that is to read on, and signed by the GM device that
-/// made it. It travels in the sync document under `keys/EPOCH`.
+/// made it. It travels in the sync document under `keys/EPOCH/DIGEST`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rotation {
     /// The campaign.
@@ -369,9 +448,15 @@ fn agreement_public(roster_key: &[u8]) -> Option<[u8; 32]> {
 }
 
 impl Rotation {
-    /// The document key it is filed under.
+    /// The document key it is filed under: `keys/EPOCH/DIGEST`, the digest of its own bytes,
+    /// so that no one can take its place in advance. (The first layout filed it under
+    /// `keys/EPOCH`, which a peer could fill with junk before the GM's rotation came, and the
+    /// rotation was then never put: every key under `keys/` is still read, and a rotation is
+    /// judged by its GM signature wherever it lies.)
     pub fn filed_under(&self) -> String {
-        format!("{ROTATION_PREFIX}{}", self.epoch)
+        let digest = Sha256::digest(self.to_bytes());
+        let short: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        format!("{ROTATION_PREFIX}{}/{short}", self.epoch)
     }
 
     fn signed_part(&self) -> Vec<u8> {
@@ -573,6 +658,11 @@ pub fn adopt(
 ) -> Vec<Rotation> {
     let mut gained = Vec::new();
     for b in found {
+        // A rotation wraps a key for each device of a table: junk the size of a novel is not
+        // one, and is not even parsed.
+        if b.len() > MAX_ROTATION {
+            continue;
+        }
         let Some(r) = Rotation::from_bytes(b) else {
             continue;
         };
@@ -588,6 +678,29 @@ pub fn adopt(
         }
     }
     gained
+}
+
+/// The GM device that left this device out of a key rotation, if one did: a rotation
+/// among `found` that a GM device of `roster` signed, of a later generation than any key this
+/// device holds, with no key wrapped for it. What the others record from then on is sealed
+/// from this device: it was revoked (a revocation it cannot read, sealed under the new key).
+pub fn left_out_by(
+    store: &Store,
+    ring: &Keyring,
+    found: &[Vec<u8>],
+    roster: &Roster,
+) -> Option<DeviceId> {
+    found
+        .iter()
+        .filter(|b| b.len() <= MAX_ROTATION)
+        .filter_map(|b| Rotation::from_bytes(b))
+        .find(|r| {
+            r.campaign == ring.campaign
+                && (r.epoch >> 16) > (ring.current() >> 16)
+                && !r.wraps.iter().any(|(d, _, _)| *d == store.device())
+                && r.vouched(roster)
+        })
+        .map(|r| r.issuer)
 }
 
 /// Keeps a ring that changed (a join file's keys merged, a rotation taken in, a ring made),
@@ -638,6 +751,22 @@ mod tests {
         let back = Keyring::from_code(&ring.code()).unwrap();
         assert_eq!(back, ring);
         assert!(Keyring::from_code("lbj1-00").is_err());
+        // One digit wrong: told as a typo, never taken as another key.
+        let code = ring.code();
+        let i = code.len() - 20;
+        let typo = format!(
+            "{}{}{}",
+            &code[..i],
+            if &code[i..=i] == "0" { "1" } else { "0" },
+            &code[i + 1..]
+        );
+        match Keyring::from_code(&typo) {
+            Err(SyncError::Key(why)) => assert!(why.contains("typo"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        // A first-form code, without check digits, still reads.
+        let old = format!("lbj1-{}", &code[5..code.len() - 2 * CHECK]);
+        assert_eq!(Keyring::from_code(&old).unwrap(), ring);
         assert!(Keyring::from_code(&ring.campaign().0.to_string()).is_err());
         let mut other = Keyring::generate(ring.campaign());
         assert!(other.merge(&ring).is_err(), "a different key under epoch 0");

@@ -9,7 +9,7 @@
 //!   the other side already holds.
 //! - **The index.** One small document per campaign lists, for every volume, how many events
 //!   of it a device has put there (`DEVICE/NUMBER` -> count; concurrent counts resolve to
-//!   the largest), and carries the key rotations (`keys/EPOCH`). A sync first syncs the index,
+//!   the largest), and carries the key rotations (`keys/EPOCH/DIGEST`). A sync first syncs the index,
 //!   then exactly the volumes whose counts differ between the two sides.
 //! - **The shelf.** A ledger keeps each document it holds in its store's sync state (a
 //!   cache: rebuilt from the log when it is missing) as a whole save plus the changes appended
@@ -151,6 +151,44 @@ pub fn publish(
     })
     .map_err(|f| f.error)?;
     Ok(true)
+}
+
+/// Where the index flags a volume a device found short on the hub (`short/DEVICE/NUMBER`).
+const SHORT_PREFIX: &str = "short/";
+
+/// The volumes the index flags as short on the hub: a device synced one and got fewer events
+/// than the index lists, so a device that holds it whole syncs it to put them back.
+pub fn short_volumes(doc: &Automerge) -> BTreeSet<VolumeId> {
+    doc.keys(ROOT)
+        .filter_map(|k| VolumeId::parse(k.strip_prefix(SHORT_PREFIX)?))
+        .collect()
+}
+
+/// Flags (`true`) or unflags volumes as short on the hub, in one change (none when nothing
+/// changes).
+pub fn flag_short(doc: &mut Automerge, flags: &[(VolumeId, bool)]) -> Result<(), SyncError> {
+    let held = short_volumes(doc);
+    let todo: Vec<&(VolumeId, bool)> = flags
+        .iter()
+        .filter(|(v, on)| held.contains(v) != *on)
+        .collect();
+    if todo.is_empty() {
+        return Ok(());
+    }
+    doc.transact(|tx| {
+        for (v, on) in &todo {
+            let key = format!("{SHORT_PREFIX}{}", v.name());
+            let done = if *on {
+                tx.put(ROOT, key.as_str(), true)
+            } else {
+                tx.delete(ROOT, key.as_str())
+            };
+            done.map_err(|e| SyncError::NotSync(e.to_string()))?;
+        }
+        Ok::<_, SyncError>(())
+    })
+    .map(|_| ())
+    .map_err(|f| f.error)
 }
 
 /// An index that lists nothing yet (it names its campaign). Its one change is the same on
@@ -501,6 +539,32 @@ impl Shelf {
             }
         }
         Ok(read)
+    }
+
+    /// Puts back into volume `v` the log's events it lacks: a peer or a hub deleted them (or
+    /// rolled the volume back), and the log is the truth, so what a device holds it always
+    /// offers again. Checked by the log's ids of the volume (one index read), so a sound
+    /// volume costs a lookup per event; only a short one reads its events from the log.
+    /// Returns how many it put back.
+    pub fn restore(&mut self, store: &Store, v: VolumeId) -> Result<usize, SyncError> {
+        if self.counts.get(&v).copied().unwrap_or(0) == 0 {
+            return Ok(0);
+        }
+        let first = u64::from(v.number) * VOLUME + 1;
+        let last = first + VOLUME - 1;
+        let doc = &self.volume(store, v)?.doc;
+        let lacks = store.ids_numbered(v.device, first, last)?.iter().any(|id| {
+            doc.get(ROOT, id.to_string().as_str())
+                .ok()
+                .flatten()
+                .is_none()
+        });
+        if !lacks {
+            return Ok(0);
+        }
+        let events = store.events_numbered(v.device, first, last)?;
+        let ring = self.ring.clone();
+        put_events(&mut self.volume(store, v)?.doc, &events, &ring)
     }
 
     /// Counts events the log gained without reading them (their volumes already hold them:

@@ -157,7 +157,8 @@ pub(crate) fn rotations_in(doc: &impl ReadDoc) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// Puts each rotation the document lacks under `keys/EPOCH`.
+/// Puts each rotation the document lacks under `keys/EPOCH/DIGEST` (see
+/// [`Rotation::filed_under`]): what else lies under `keys/` never stops it.
 pub(crate) fn put_rotations(
     doc: &mut impl Transactable,
     rotations: &[Rotation],
@@ -442,6 +443,19 @@ impl Transport for FileTransport<'_> {
 
 const REFUSED_KEY: &str = "sync-refused";
 
+/// A value of the sync state kept as lines (what was refused, what was ignored).
+pub(crate) fn state_lines(store: &Store, key: &str) -> Result<Vec<String>, SyncError> {
+    Ok(store
+        .sync_state(key)?
+        .map(|b| {
+            String::from_utf8_lossy(&b)
+                .lines()
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
 fn peer_key(peer: DeviceId) -> String {
     format!("peer-counts:{peer}")
 }
@@ -532,6 +546,8 @@ fn file_of(
             continue;
         }
         drop_refused(shelf, store, &[v])?;
+        // Built from the log: what a peer deleted from the kept volume goes back in first.
+        shelf.restore(store, v)?;
         let doc = &shelf.volume(store, v)?.doc;
         match peer.get(&v) {
             Some(h) if !h.is_empty() && h.iter().all(|h| doc.get_change_by_hash(h).is_some()) => {
@@ -762,6 +778,12 @@ pub struct Imported {
     /// clashes (two ledgers numbering different events alike) are listed here; any other
     /// refusal is the import's error.
     pub refused: Vec<String>,
+    /// What the other side withholds, one line each: a volume whose events the hub's index
+    /// lists but the hub did not give (deleted, withheld, or a count raised there).
+    pub gaps: Vec<String>,
+    /// The events this ledger put back into documents that had lost them (a peer or a hub
+    /// deleted them): the log is the truth, and what a device holds it offers again.
+    pub restored: usize,
 }
 
 /// Imports what a transport carries into the store: all or nothing, but for identity clashes,
@@ -878,6 +900,18 @@ pub fn import_changes(
         }
         all
     })?;
+    // A file none of whose new entries opens, in volumes of which this log holds nothing, is
+    // no file of this campaign's (another campaign's, or sealed under another key): refused
+    // whole, as ever. Junk among this campaign's volumes is another matter (`take_in`).
+    let familiar = before.keys().any(|v| held.get(v).copied().unwrap_or(0) > 0);
+    if !familiar && !entries.iter().any(|(_, d)| d.is_ok()) {
+        if let Some((key, Err(Undecoded::Unopened(e)))) = entries
+            .iter()
+            .find(|(_, d)| matches!(d, Err(Undecoded::Unopened(_))))
+        {
+            return Err(SyncError::Sealed(format!("event {key}: {e}")));
+        }
+    }
     let (mut imported, dropped) = take_in(store, entries, mode)?;
     crypt::keep_gains(store, held_ring.as_ref(), &ring, &gained)?;
     // What was refused for good never enters the documents kept and offered on.
@@ -887,7 +921,13 @@ pub fn import_changes(
     // The events are in; the documents are a cache, so failing to keep them loses nothing
     // (the next sync rebuilds what is missing from the log).
     shelf.ring = ring;
-    let _ = shelf.catch_up(store).and_then(|_| shelf.keep(store));
+    let _ = shelf.catch_up(store);
+    // A file that deleted entries from a volume this ledger holds deletes nothing here: the
+    // log's events go back into the kept volume, and into what it offers on.
+    for v in before.keys() {
+        imported.restored += shelf.restore(store, *v).unwrap_or(0);
+    }
+    let _ = shelf.keep(store);
     if !gained.is_empty() {
         // Keys gained: what could not be opened before may open now.
         imported.added += rescan(store)?.added;
@@ -907,6 +947,25 @@ pub(crate) fn take_in(
     let mut refused = Vec::new();
     let mut dropped = Vec::new();
     let mut incoming = Vec::new();
+    // Whether this device's keys are proven right: an entry of this very import opens, or
+    // the ring was made here or has opened another device's entry before (`keys_proven`).
+    // Then an entry that does not open under an epoch it holds is junk (the AEAD fails only
+    // on bytes never sealed under the key), put by someone without the key: listed by the
+    // first import that meets it, then ignored, and never a reason to refuse the rest. It is
+    // left in the document all the same: were this device's key the wrong one after all,
+    // dropping would delete a campaign's events from every hub. With a key not proven, the
+    // key may be what is wrong, and such an entry is refused as before.
+    let own = store.device();
+    let opens_anothers = entries
+        .iter()
+        .any(|(_, d)| d.as_ref().is_ok_and(|e| e.device != own));
+    if opens_anothers {
+        crypt::prove_keys(store)?;
+    }
+    let proven = entries.iter().any(|(_, d)| d.is_ok()) || crypt::keys_proven(store)?;
+    let mut ignored = crypt::ignored(store)?;
+    let known_ignored = ignored.len();
+    let mut junk = Vec::new();
     for (key, decoded) in entries {
         if let Ok(u) = key.parse::<uuid::Uuid>() {
             if store.holds(EventId(u))? {
@@ -931,6 +990,14 @@ pub(crate) fn take_in(
                         continue;
                     }
                 }
+            }
+            Err(Undecoded::Unopened(e)) if proven => {
+                if ignored.insert(key.clone()) {
+                    junk.push(format!(
+                        "ignored entry {key}: it does not open under the campaign's key ({e}), so no device of the campaign sealed it (listed once)"
+                    ));
+                }
+                continue;
             }
             Err(Undecoded::Unopened(e)) => {
                 let why = SyncError::Sealed(format!("event {key}: {e}"));
@@ -970,11 +1037,12 @@ pub(crate) fn take_in(
     // copy's genuine event from every document. The device's later events in the same import
     // are refused too: past the fork nothing tells the two copies' events apart (a per-device
     // chain of event hashes would; see ARCHITECTURE.md).
-    let mut accepted = Vec::with_capacity(checked.accepted.len());
+    let checked_in = rising_clocks(store, checked.accepted, &mut refused, &mut dropped)?;
+    let mut accepted = Vec::with_capacity(checked_in.len());
     let mut claimed: std::collections::HashMap<(DeviceId, u64), EventId> =
         std::collections::HashMap::new();
     let mut forked: std::collections::HashMap<DeviceId, u64> = std::collections::HashMap::new();
-    for env in checked.accepted {
+    for env in checked_in {
         if let Some(&at) = forked.get(&env.device).filter(|&&at| env.seq > at) {
             refused.push(format!(
                 "the sync data holds event {} as device {}'s #{}, after that device's events parted at #{at}: two ledgers share its identity (a copied ledger file)",
@@ -1012,15 +1080,7 @@ pub(crate) fn take_in(
         store.import(&accepted)?
     };
     if mode == Acceptance::EachEvent {
-        let mut all: Vec<String> = store
-            .sync_state(REFUSED_KEY)?
-            .map(|b| {
-                String::from_utf8_lossy(&b)
-                    .lines()
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mut all = state_lines(store, REFUSED_KEY)?;
         let known = all.len();
         for r in &refused {
             if !all.contains(r) {
@@ -1032,7 +1092,68 @@ pub(crate) fn take_in(
         }
         refused = all;
     }
-    Ok((Imported { added, refused }, dropped))
+    // Junk is listed by the sync that met it, never kept to be listed again.
+    if ignored.len() != known_ignored {
+        crypt::keep_ignored(store, &ignored)?;
+    }
+    refused.extend(junk);
+    Ok((
+        Imported {
+            added,
+            refused,
+            ..Imported::default()
+        },
+        dropped,
+    ))
+}
+
+/// The events whose Lamport clock rises above that of their device's previous number (in
+/// the log, or earlier in this import): a device's clocks rise with its numbers, so an event
+/// dated back (a revoked device's clock set before its revocation, the `clock` column edited
+/// and the event signed again) is refused and named, and dropped from the document. The
+/// lower number is the one that stands: it was recorded first. Returns the others, in the
+/// order given.
+fn rising_clocks(
+    store: &Store,
+    events: Vec<Envelope>,
+    refused: &mut Vec<String>,
+    dropped: &mut Vec<String>,
+) -> Result<Vec<Envelope>, SyncError> {
+    let mut by_number: Vec<usize> = (0..events.len()).collect();
+    by_number.sort_by_key(|&i| (events[i].device, events[i].seq));
+    let mut clocks: std::collections::HashMap<(DeviceId, u64), u64> =
+        std::collections::HashMap::new();
+    let mut bad = std::collections::HashSet::new();
+    for i in by_number {
+        let e = &events[i];
+        let before = match e.seq.checked_sub(1).filter(|s| *s > 0) {
+            Some(prev) => match clocks.get(&(e.device, prev)) {
+                Some(c) => Some(*c),
+                None => store.clock_at(e.device, prev)?,
+            },
+            None => None,
+        };
+        if let Some(c) = before.filter(|c| *c >= e.clock) {
+            refused.push(format!(
+                "the sync data holds event {} as device {}'s #{} with clock {}, not above its #{}'s clock {c}: a device's clocks rise with its numbers, so it was dated back (refused)",
+                e.id.short(),
+                e.device.short(),
+                e.seq,
+                e.clock,
+                e.seq - 1
+            ));
+            dropped.push(e.id.to_string());
+            bad.insert(i);
+            continue;
+        }
+        clocks.insert((e.device, e.seq), e.clock);
+    }
+    Ok(events
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !bad.contains(i))
+        .map(|(_, e)| e)
+        .collect())
 }
 
 /// Why the roster (in use) does not vouch for `e`: its device is not on it, or the signature
@@ -1096,6 +1217,7 @@ pub fn document_problems(store: &Store, log: &[Envelope]) -> Result<Vec<String>,
         log.iter().map(|e| ((e.device, e.seq), e.id)).collect();
     let roster = leechbook_core::roster::Roster::from_log(log);
     let mut out = Vec::new();
+    let (mut opened, mut unopened) = (0usize, 0usize);
     for v in shelf.all_volumes(store)? {
         let Some(kept) = layout::load_kept(store, &v.name())? else {
             out.push(format!(
@@ -1110,9 +1232,18 @@ pub fn document_problems(store: &Store, log: &[Envelope]) -> Result<Vec<String>,
                 .get(ROOT, key.as_str())
                 .map_err(|e| SyncError::NotSync(e.to_string()))?;
             let env = match entry(&ring, &key, value.as_ref().map(|(v, _)| v)) {
-                Ok(env) => env,
+                Ok(env) => {
+                    opened += 1;
+                    env
+                }
                 // Sealed under a key this device was not given: not this device's to check.
                 Err(Undecoded::NoKey(_)) => continue,
+                // Junk put by someone without the key (the next sync drops it): nothing of
+                // the log's, unless nothing opens at all (then the key is what is wrong).
+                Err(Undecoded::Unopened(_)) => {
+                    unopened += 1;
+                    continue;
+                }
                 Err(e) => {
                     out.push(format!(
                         "the sync document's entry {key} does not decode ({e})"
@@ -1151,6 +1282,11 @@ pub fn document_problems(store: &Store, log: &[Envelope]) -> Result<Vec<String>,
                 }),
             }
         }
+    }
+    if opened == 0 && unopened > 0 {
+        out.push(format!(
+            "none of the {unopened} entries of the sync documents opens under this device's campaign key: the key is wrong (ask the GM for a join code: `leechbook sync key CODE`)"
+        ));
     }
     Ok(out)
 }
@@ -1213,5 +1349,35 @@ fn check_signatures(held: &[Envelope], mut candidates: Vec<Envelope>) -> Checked
     Checked {
         accepted: candidates,
         refused,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A peer that fills every `keys/EPOCH` slot of the next generation before the GM rotates
+    /// (the first layout's key) squats nothing: the rotation goes under its own digest, and is
+    /// found among the junk.
+    #[test]
+    fn a_rotation_is_put_whatever_squats_its_epoch() {
+        let store = Store::open_in_memory().unwrap();
+        let mut ring = Keyring::generate(store.campaign());
+        let r = Rotation::issue(&store, &mut ring, &[]);
+        let mut doc = Automerge::new();
+        doc.transact(|tx| {
+            tx.put(
+                ROOT,
+                format!("{}{}", crypt::ROTATION_PREFIX, r.epoch),
+                ScalarValue::Bytes(vec![9; 40]),
+            )
+        })
+        .unwrap();
+        doc.transact(|tx| put_rotations(tx, std::slice::from_ref(&r)))
+            .unwrap();
+        let found = rotations_in(&doc);
+        assert_eq!(found.len(), 2, "the junk and the rotation");
+        assert!(found.contains(&r.to_bytes()));
+        assert_ne!(r.filed_under(), format!("keys/{}", r.epoch));
     }
 }

@@ -273,6 +273,8 @@ pub struct NetSynced {
     pub events: u64,
     /// The volumes exchanged (sent or received).
     pub volumes: usize,
+    /// The GM device that left this device out of a key rotation (it was revoked), if one did.
+    pub left_out_by: Option<leechbook_core::ids::DeviceId>,
 }
 
 /// Syncs the store with the hub at `url`: the index first, then the volumes whose counts
@@ -328,10 +330,14 @@ pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetS
         imported.added += crate::rescan(store)?.added;
     }
     phase(start, "kept");
+    let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
+    let ring = crypt::keyring_of(store)?.unwrap_or(ring);
+    let left_out_by = crypt::left_out_by(store, &ring, &rotations_in(&shelf.index.doc), &roster);
     Ok(NetSynced {
         imported,
         events: store.count()?,
         volumes,
+        left_out_by,
     })
 }
 
@@ -366,14 +372,26 @@ async fn exchange(
     .await?;
     phase(start, "  index synced");
     let listed = index.with_document(|d| index_counts(d));
+    let short = index.with_document(|d| layout::short_volumes(d));
     let ours = shelf.counts.clone();
+    let own = store.device();
+    // This device's latest volume always: a count raised on the hub must never make it look
+    // as if the hub held what this device recorded since.
+    let own_latest = ours.keys().filter(|v| v.device == own).max().copied();
     let wanted: Vec<VolumeId> = listed
         .keys()
         .chain(ours.keys())
         .copied()
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
-        .filter(|v| ours.get(v).copied().unwrap_or(0) != listed.get(v).copied().unwrap_or(0))
+        .filter(|v| {
+            let (o, l) = (
+                ours.get(v).copied().unwrap_or(0),
+                listed.get(v).copied().unwrap_or(0),
+            );
+            // A volume another device found short on the hub, which this one holds whole.
+            o != l || Some(*v) == own_latest || (short.contains(v) && o >= l)
+        })
         .collect();
     // Each volume as this ledger holds it (rid of refused entries kept from before they
     // were dropped), then all of them found and synced at once.
@@ -426,6 +444,19 @@ async fn exchange(
         .iter()
         .map(|(v, h)| (*v, h.with_document(|d| d.clone())))
         .collect();
+    // The event entries each volume holds as the hub gave it (whether this device can open
+    // them or not): what the index's counts are held against.
+    let given: BTreeMap<VolumeId, u64> = docs
+        .iter()
+        .map(|(v, d)| {
+            (
+                *v,
+                d.keys(automerge::ROOT)
+                    .filter(|k| !crate::is_rotation(k))
+                    .count() as u64,
+            )
+        })
+        .collect();
     let rotations = index.with_document(|d| rotations_in(d));
     let (entries, gained) = open_entries(store, ring, &rotations, |r| {
         docs.iter()
@@ -465,6 +496,11 @@ async fn exchange(
         })
         .collect();
     shelf.catch_up(store)?;
+    // The log is the truth: what a peer or the hub deleted from a volume goes back in.
+    let mut restored = 0;
+    for (v, _) in &handles {
+        restored += shelf.restore(store, *v)?;
+    }
     for (v, h) in &handles {
         let from = before_put.get(v).cloned().unwrap_or_default();
         let fresh = shelf.volume(store, *v)?.doc.save_after(&from);
@@ -480,7 +516,43 @@ async fn exchange(
         .iter()
         .filter_map(|(v, _)| Some((*v, *shelf.counts.get(v)?)))
         .collect();
-    index.with_document(|d| layout::publish(d, &counts, &rotations))?;
+    // What the hub lists but did not give: reported, and flagged in the index for a device
+    // that holds the volume whole to put back; a flag this device answered goes.
+    let mut gaps = Vec::new();
+    let mut flags: Vec<(VolumeId, bool)> = Vec::new();
+    for (v, _) in &handles {
+        let (held, l) = (
+            if v.device == own {
+                shelf.counts.get(v).copied().unwrap_or(0)
+            } else {
+                given.get(v).copied().unwrap_or(0)
+            },
+            listed.get(v).copied().unwrap_or(0),
+        );
+        if l > held {
+            gaps.push(if v.device == own {
+                format!(
+                    "the hub's index lists {l} events of this device's volume {}, but this device recorded {held}: a count raised on the hub (ignored)",
+                    v.number
+                )
+            } else {
+                format!(
+                    "the hub lists {l} events of device {}'s volume {} but gave {held}: withheld or deleted there; a device that holds them puts them back when it next syncs",
+                    v.device.short(),
+                    v.number
+                )
+            });
+            if v.device != own {
+                flags.push((*v, true));
+            }
+        } else if short.contains(v) {
+            flags.push((*v, false));
+        }
+    }
+    index.with_document(|d| {
+        layout::publish(d, &counts, &rotations)?;
+        layout::flag_short(d, &flags)
+    })?;
     let syncs = futures::future::join_all(
         std::iter::once(&index)
             .chain(handles.iter().map(|(_, h)| h))
@@ -489,6 +561,9 @@ async fn exchange(
     within(timeout, url, "taking our changes", syncs).await?;
     phase(start, "  counts listed");
     shelf.index.doc = index.with_document(|d| d.clone());
+    let mut imported = imported;
+    imported.gaps = gaps;
+    imported.restored = restored;
     Ok((imported, gained, handles.len()))
 }
 

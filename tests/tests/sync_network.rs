@@ -39,37 +39,9 @@ fn log(db: &Path) -> Vec<Envelope> {
     Store::open(db).unwrap().events().unwrap()
 }
 
-/// The GM starts a campaign and puts it on the hub; two players join from the hub and are
-/// rostered for a character each. Returns the three ledgers (GM first).
+/// The GM with Osric and Brannoc, and a player for each.
 fn table(dir: &Path, url: &str) -> [PathBuf; 3] {
-    let [gm, p1, p2] = ["gm", "p1", "p2"].map(|n| dir.join(format!("{n}.db")));
-    ok(&gm, &["init", "--name", "Kaldor"]);
-    add_character(&gm, "Osric");
-    add_character(&gm, "Brannoc");
-    connect(&gm, url);
-    let campaign = join_code(&gm);
-    for (p, who) in [(&p1, "Osric"), (&p2, "Brannoc")] {
-        let joined = ok(p, &["init", "--join", url, "--campaign", &campaign]);
-        assert!(joined.starts_with("joined the campaign"), "{joined}");
-        let (device, key) = identity(p);
-        ok(
-            &gm,
-            &[
-                "device",
-                "add",
-                &device,
-                &key,
-                "--role",
-                "player",
-                "--character",
-                who,
-            ],
-        );
-    }
-    for db in [&gm, &p1, &p2] {
-        connect(db, url);
-    }
-    [gm, p1, p2]
+    common::table(dir, url, &["Osric", "Brannoc"], ["Osric", "Brannoc"])
 }
 
 /// Each player strikes their character offline and the GM moves the clock; then everyone
@@ -424,9 +396,18 @@ fn a_revocation_while_serving_rotates_the_key_for_the_others_only() {
         connect(&p1, &url);
         log(&p1).iter().any(|e| e.id == strike.id)
     });
-    let out = connect(&p2, &url);
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    // The revoked device is told, in a line, and the sync exits non-zero.
+    let out = run_db(&p2, &["sync", "connect", &url, "--timeout", "20"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(out.stderr.contains("does not hold"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .lines()
+            .any(|l| l.starts_with("error: this device (")
+                && l.contains("was left out of the campaign key's rotation by GM device")),
+        "{}",
+        out.stderr
+    );
     assert!(log(&p2).iter().all(|e| e.id != strike.id));
     stop.send(()).unwrap();
     hub.join().unwrap();

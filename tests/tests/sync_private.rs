@@ -175,9 +175,20 @@ fn a_revoked_device_cannot_read_what_is_recorded_after_its_revocation() {
     // Through a hub too: p2 takes in nothing recorded after the revocation.
     let hub = Hub::relay();
     assert_eq!(common::connect(&gm.db, hub.url()).code, 0);
-    let out = common::connect(&p2.db, hub.url());
-    assert_eq!(out.code, 0, "{}", out.stderr);
+    let out = run_db(&p2.db, &["sync", "connect", hub.url(), "--timeout", "20"]);
+    assert_eq!(out.code, 1, "a revoked device is told: {}", out.stderr);
     assert!(out.stderr.contains("does not hold"), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("was left out of the campaign key's rotation"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        !out.stderr.contains("gap:"),
+        "what p2 cannot open is no gap: {}",
+        out.stderr
+    );
     let held = Store::open(&p2.db).unwrap().events().unwrap();
     assert!(held.iter().all(|e| e.id != strike.id));
     // And p1 still reads everything through the hub after p2 met it (p2 dropped nothing).
@@ -239,12 +250,17 @@ fn a_wrong_or_missing_key_is_one_line_and_nothing_written() {
     let hub = Hub::relay();
     assert_eq!(common::connect(&gm.db, hub.url()).code, 0);
     let code = common::join_code(&gm.db);
-    let wrong = format!(
+    let wrong = wrong_key(&code);
+    // A typo in a code is told as a typo.
+    let joiner = dir.path().join("j.db");
+    let typo = format!(
         "{}{}",
         &code[..code.len() - 2],
         if code.ends_with("00") { "11" } else { "00" }
     );
-    let joiner = dir.path().join("j.db");
+    let out = run_db(&joiner, &["init", "--join", hub.url(), "--campaign", &typo]);
+    one_line(&out, "the join code has a typo");
+    assert!(!joiner.exists());
     let out = run_db(
         &joiner,
         &["init", "--join", hub.url(), "--campaign", &wrong],
@@ -368,11 +384,7 @@ fn a_wrong_join_code_for_sync_key_is_refused() {
     join(&gm, &player, dir.path(), "p");
     common::forget_keys(&player.db);
     let code = common::join_code(&gm.db);
-    let wrong = format!(
-        "{}{}",
-        &code[..code.len() - 2],
-        if code.ends_with("00") { "11" } else { "00" }
-    );
+    let wrong = wrong_key(&code);
     let before = player.bytes();
     let out = player.run(&["sync", "key", &wrong]);
     assert_eq!(out.code, 1, "{}", out.stdout);
@@ -381,4 +393,15 @@ fn a_wrong_join_code_for_sync_key_is_refused() {
     assert_eq!(player.bytes(), before);
     player.ok(&["sync", "key", &code]);
     assert_eq!(ring_of(&player.db), ring_of(&gm.db));
+}
+
+/// A join code of the right campaign whose last key byte is wrong, in the first form
+/// (`lbj1-`, no check digits), so that it reads: what a GM's wrong key would be.
+fn wrong_key(code: &str) -> String {
+    let body = &code["lbj2-".len()..code.len() - 8];
+    format!(
+        "lbj1-{}{}",
+        &body[..body.len() - 2],
+        if body.ends_with("00") { "11" } else { "00" }
+    )
 }

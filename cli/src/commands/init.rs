@@ -151,8 +151,8 @@ fn join_from_hub(
         .map_err(|e| CommandError::user(e.to_string()))?;
     let synced =
         leechbook_sync::net::sync_with(&mut store, url, std::time::Duration::from_secs(30));
-    let refused = match synced {
-        Ok(s) if s.events > 0 => s.imported.refused,
+    let got = match synced {
+        Ok(s) if s.events > 0 => s.imported,
         outcome => {
             drop(store);
             let _ = std::fs::remove_file(path);
@@ -164,8 +164,11 @@ fn join_from_hub(
             }));
         }
     };
-    for r in refused {
+    for r in got.refused {
         ctx.note(format!("refused: {r}"));
+    }
+    for g in got.gaps {
+        ctx.note(format!("gap: {g}"));
     }
     let events = store.count()?;
     ctx.say(format!(

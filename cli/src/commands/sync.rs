@@ -123,9 +123,7 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             if got.added > 0 {
                 refresh(store);
             }
-            for r in &got.refused {
-                ctx.note(format!("refused: {r}"));
-            }
+            report(ctx, &got);
             ctx.say(format!(
                 "imported {} from {}",
                 events(got.added, "new event"),
@@ -141,18 +139,18 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             );
             let mut store = ctx.open()?;
             let done = sync_with(&mut store, &a.url, Duration::from_secs(a.timeout))?;
+            let revoked = revoked_here(&store, done.left_out_by);
             if done.imported.added > 0 {
                 refresh(store);
             }
-            for r in &done.imported.refused {
-                ctx.note(format!("refused: {r}"));
-            }
+            report(ctx, &done.imported);
             ctx.say(format!(
                 "synced with {}: took in {}; the ledger holds {}",
                 a.url,
                 events(done.imported.added, "new event"),
                 events(done.events as usize, "event")
             ));
+            revoked?;
         }
         SyncCommand::Invite(a) => {
             let mut store = ctx.open()?;
@@ -232,4 +230,47 @@ fn gm_only(store: &leechbook_store::Store) -> Result<(), CommandError> {
 /// sync, not on the next command). A cache: failing is no error.
 fn refresh(store: leechbook_store::Store) {
     let _ = leechbook_ledger::Replica::from_store(store).refresh();
+}
+
+/// What an import refused, found missing on the other side, and put back, a line each.
+fn report(ctx: &mut Ctx, got: &leechbook_sync::Imported) {
+    for r in &got.refused {
+        ctx.note(format!("refused: {r}"));
+    }
+    for g in &got.gaps {
+        ctx.note(format!("gap: {g}"));
+    }
+    if got.restored > 0 {
+        ctx.note(format!(
+            "put back {}: the other side had deleted them (this ledger's log holds them, and it offers them again)",
+            events(got.restored, "event")
+        ));
+    }
+}
+
+/// A device the roster has revoked syncs what it may, then is told so and exits non-zero:
+/// what it records is void for everyone else, and what the others record after the key's
+/// rotation is sealed from it.
+fn revoked_here(
+    store: &leechbook_store::Store,
+    left_out_by: Option<leechbook_core::ids::DeviceId>,
+) -> Result<(), CommandError> {
+    use leechbook_store::ReadLog;
+    let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
+    let revoked = roster
+        .entries
+        .get(&store.device())
+        .is_some_and(|e| e.revoked.is_some());
+    match (revoked, left_out_by) {
+        (false, Some(gm)) => Err(CommandError::user(format!(
+            "this device ({}) was left out of the campaign key's rotation by GM device {}: it was revoked, and what the others record from now on is sealed from it (ask the GM to roster it again: `leechbook device add DEVICE KEY`)",
+            store.device().short(),
+            gm.short()
+        ))),
+        (true, _) => Err(CommandError::user(format!(
+            "this device ({}) was revoked from the campaign: what it records from now on is void for every other device, and what they record is sealed from it (ask the GM to roster it again: `leechbook device add DEVICE KEY`)",
+            store.device().short()
+        ))),
+        _ => Ok(()),
+    }
 }

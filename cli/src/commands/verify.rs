@@ -167,22 +167,27 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
 }
 
 /// Each device numbers its events 1, 2, 3, ...: a gap (a deleted row) or a number used twice
-/// (two ledgers sharing one identity) is a problem, named with the event after it.
+/// (two ledgers sharing one identity) is a problem, named with the event after it; and its
+/// clocks rise with its numbers, so an event whose clock is not above its previous number's
+/// was dated back (a revoked device dodging its revocation).
 fn sequence_problems(events: &[Envelope]) -> Vec<String> {
-    let mut by_device: BTreeMap<DeviceId, Vec<(u64, EventId)>> = BTreeMap::new();
+    let mut by_device: BTreeMap<DeviceId, Vec<(u64, EventId, u64)>> = BTreeMap::new();
     for e in events {
-        by_device.entry(e.device).or_default().push((e.seq, e.id));
+        by_device
+            .entry(e.device)
+            .or_default()
+            .push((e.seq, e.id, e.clock));
     }
     let mut out = Vec::new();
     for (device, mut seqs) in by_device {
         seqs.sort_unstable();
-        let (mut next, mut prev) = (1u64, None::<EventId>);
-        for (seq, id) in seqs {
+        let (mut next, mut prev) = (1u64, None::<(EventId, u64)>);
+        for (seq, id, clock) in seqs {
             if seq < next {
                 out.push(format!(
                     "event {id}: device {} numbers it #{seq}, as it numbered event {}",
                     device.short(),
-                    prev.map(|p| p.to_string()).unwrap_or_default()
+                    prev.map(|p| p.0.to_string()).unwrap_or_default()
                 ));
             } else if seq > next {
                 out.push(format!(
@@ -190,9 +195,15 @@ fn sequence_problems(events: &[Envelope]) -> Vec<String> {
                     device.short(),
                     seq - 1
                 ));
+            } else if let Some((_, c)) = prev.filter(|(_, c)| *c >= clock) {
+                out.push(format!(
+                    "event {id}: device {}'s #{seq} has clock {clock}, not above its #{}'s clock {c}: dated back",
+                    device.short(),
+                    seq - 1
+                ));
             }
             next = next.max(seq + 1);
-            prev = Some(id);
+            prev = Some((id, clock));
         }
     }
     out

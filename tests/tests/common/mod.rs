@@ -344,3 +344,59 @@ pub fn hinted_command(out: &str, fill: &[(&str, &str)]) -> Vec<String> {
         })
         .collect()
 }
+
+/// A table on the network: the GM starts a campaign with `characters` (each STR 12, END 12,
+/// shock 90, HB 13) and puts it on the hub at `url`; two players join from the hub and are
+/// rostered as players for `players[i]`'s character; then all three sync. Returns the three
+/// ledgers in `dir` (GM first).
+pub fn table(dir: &Path, url: &str, characters: &[&str], players: [&str; 2]) -> [PathBuf; 3] {
+    let [gm, p1, p2] = ["gm", "p1", "p2"].map(|n| dir.join(format!("{n}.db")));
+    let ok = |db: &Path, args: &[&str]| {
+        let out = run_db(db, args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        out.stdout
+    };
+    ok(&gm, &["init", "--name", "Kaldor"]);
+    for name in characters {
+        ok(
+            &gm,
+            &[
+                "character",
+                "add",
+                name,
+                "--str",
+                "12",
+                "--end",
+                "12",
+                "--shock",
+                "90",
+                "--hb",
+                "13",
+            ],
+        );
+    }
+    connect(&gm, url);
+    let campaign = join_code(&gm);
+    for (p, who) in [(&p1, players[0]), (&p2, players[1])] {
+        let joined = ok(p, &["init", "--join", url, "--campaign", &campaign]);
+        assert!(joined.starts_with("joined the campaign"), "{joined}");
+        let (device, key) = identity(p);
+        ok(
+            &gm,
+            &[
+                "device",
+                "add",
+                &device,
+                &key,
+                "--role",
+                "player",
+                "--character",
+                who,
+            ],
+        );
+    }
+    for db in [&gm, &p1, &p2] {
+        connect(db, url);
+    }
+    [gm, p1, p2]
+}

@@ -1,0 +1,365 @@
+//! Sync on hostile ground (ARCHITECTURE.md, "Threat model"): the hub, its operator, any peer
+//! that reaches it, a rostered player holding their own ledger file and a revoked device are
+//! all untrusted. Each test plays one of them and checks that every honest device ends with
+//! every honest event, that nothing forged acts, and that what was done is said in a line.
+
+mod common;
+use common::{connect, identity, join_code, ring_of, run_db, Hub, Scratch};
+use leechbook_core::fold::Ledger;
+use leechbook_core::ruling::Ruling;
+use leechbook_core::{Envelope, Event};
+use leechbook_store::Store;
+use leechbook_sync::layout::{self, VolumeId};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+const STRIKE: [&str; 10] = common::thorax_strike("Osric", "6", "shock=12");
+
+fn ok(db: &Path, args: &[&str]) -> String {
+    let out = run_db(db, args);
+    assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+    out.stdout
+}
+
+fn log(db: &Path) -> Vec<Envelope> {
+    Store::open(db).unwrap().events().unwrap()
+}
+
+fn injuries(db: &Path, who: &str) -> usize {
+    let v: serde_json::Value = serde_json::from_str(&ok(db, &["show", who, "--json"])).unwrap();
+    v["injuries"].as_array().map_or(0, Vec::len)
+}
+
+/// Appends `event` to the ledger at `db` as its own device would, signed with its key, past
+/// every check the CLI makes (a player who edits their own ledger file, or runs a build of
+/// their own). `clock` dates it otherwise than the store would.
+fn forge(db: &Path, event: Event, clock: Option<u64>) -> Envelope {
+    let mut store = Store::open(db).unwrap();
+    let signer = Store::open(db).unwrap();
+    let mut w = store.write().unwrap();
+    let mut env = w
+        .prepare(
+            event,
+            leechbook_core::time::CampaignTime(0),
+            chrono::Utc::now(),
+        )
+        .unwrap();
+    if let Some(c) = clock {
+        env.clock = c;
+        env.signature = None;
+        let sig = signer.sign(&leechbook_store::codec::signing_bytes(&env));
+        env.signature = Some(sig.to_vec());
+    }
+    w.append(&env).unwrap();
+    w.commit().unwrap();
+    env
+}
+
+/// A GM with Osric and a second device rostered for him as `role` ("player" or "gm"), both
+/// holding the same log.
+fn gm_and(role: &str, dir: &Path) -> (Scratch, Scratch) {
+    let gm = Scratch::with_osric();
+    let file = dir.join("seed.join");
+    gm.ok(&["sync", "invite", file.to_str().unwrap()]);
+    let other = Scratch::new();
+    other.ok(&["init", "--join", file.to_str().unwrap()]);
+    let (device, key) = identity(&other.db);
+    gm.ok(&[
+        "device",
+        "add",
+        &device,
+        &key,
+        "--role",
+        role,
+        "--character",
+        "Osric",
+    ]);
+    assert_eq!(common::carry(&gm.db, &other.db, dir).code, 0);
+    (gm, other)
+}
+
+/// A player who flips their own ledger to pass as the GM retracts and amends the GM's strike:
+/// on the GM's device the rulings are void and the strike still stands, whole.
+#[test]
+fn a_players_forged_rulings_act_on_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, player) = gm_and("player", dir.path());
+    gm.ok(&STRIKE);
+    assert_eq!(common::carry(&gm.db, &player.db, dir.path()).code, 0);
+    let strike = log(&gm.db)
+        .into_iter()
+        .find(|e| e.event.kind() == "hm.strike")
+        .unwrap();
+    let retract = forge(
+        &player.db,
+        Event::Ruling(Ruling::Retract {
+            target: strike.id,
+            reason: "I am the GM now".into(),
+        }),
+        None,
+    );
+    let out = common::carry(&player.db, &gm.db, dir.path());
+    assert_eq!(out.code, 0, "signed events import: {}", out.stderr);
+    assert!(log(&gm.db).iter().any(|e| e.id == retract.id));
+    assert_eq!(injuries(&gm.db, "Osric"), 1, "the GM's strike stands");
+    let ledger = Ledger::fold(&log(&gm.db));
+    assert!(ledger.retracted.is_empty());
+    assert!(ledger.void.iter().any(|v| v.id == retract.id
+        && v.reason
+            .contains("is a player's: this is the GM's to record")));
+    // Every read agrees: the fold from a checkpoint, `show --at` and `verify`.
+    let here = ok(
+        &gm.db,
+        &["show", "Osric", "--at", &retract.id.to_string(), "--json"],
+    );
+    let at: serde_json::Value = serde_json::from_str(&here).unwrap();
+    assert_eq!(at["injuries"].as_array().map(Vec::len), Some(1), "{at}");
+    assert!(ok(&gm.db, &["verify"]).contains("the ledger is sound"));
+}
+
+/// A revoked device, offline, dates its events back before its revocation: the revocation
+/// names the last number it accepts, so none of them acts, whatever its clock; one dated
+/// back below its own previous number is refused at import and named.
+#[test]
+fn a_revoked_devices_events_dated_back_act_on_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, other) = gm_and("gm", dir.path());
+    other.ok(&STRIKE);
+    assert_eq!(common::carry(&other.db, &gm.db, dir.path()).code, 0);
+    let (device, _) = identity(&other.db);
+    let revoked = ok(&gm.db, &["device", "revoke", &device]);
+    assert!(
+        revoked.contains("every later number of it is void"),
+        "{revoked}"
+    );
+    let before_revocation = log(&gm.db)
+        .iter()
+        .find(|e| e.event.kind() == "hm.strike")
+        .unwrap()
+        .clock;
+    // Between its last accepted event and the revocation: the order alone would keep it.
+    let sneaked = forge(
+        &other.db,
+        Event::ClockAdvanced {
+            to: leechbook_core::time::CampaignTime(86_400),
+        },
+        Some(before_revocation + 1),
+    );
+    let out = common::carry(&other.db, &gm.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let ledger = Ledger::fold(&log(&gm.db));
+    assert!(
+        ledger
+            .void
+            .iter()
+            .any(|v| v.id == sneaked.id && v.reason.contains("revoked")),
+        "{:?}",
+        ledger.void
+    );
+    assert_eq!(ledger.now.0, 0, "the clock did not move");
+    // Below its own previous number: refused at import, in one line naming it.
+    let dated = forge(
+        &other.db,
+        Event::ClockAdvanced {
+            to: leechbook_core::time::CampaignTime(172_800),
+        },
+        Some(1),
+    );
+    let out = common::carry(&other.db, &gm.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!(
+            "refused: the sync data holds event {} as device {}'s #",
+            dated.id.short(),
+            dated.device.short()
+        )) && out.stderr.contains("dated back"),
+        "{}",
+        out.stderr
+    );
+    assert!(!log(&gm.db).iter().any(|e| e.id == dated.id));
+    assert!(ok(&gm.db, &["verify"]).contains("the ledger is sound"));
+    // The device's own ledger, which holds it, is told so by `verify`.
+    let out = other.run(&["verify"]);
+    assert_ne!(out.code, 0);
+    assert!(out.stdout.contains("dated back"), "{}", out.stdout);
+}
+
+/// Junk put beside the GM's rotation slot, and junk under a fresh key in a volume, change
+/// nothing: the rotation is put under its own digest and found by its signature, the junk is
+/// listed by the import that met it and dropped, and a join file and `verify` still work.
+#[test]
+fn junk_in_a_sync_file_is_listed_once_and_never_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, player) = gm_and("player", dir.path());
+    let (player_id, _) = identity(&player.db);
+    // The player's file, with junk under fresh keys in its volume and in the next rotation
+    // slots of its index.
+    let file = dir.path().join("p.sync");
+    player.ok(&["sync", "export", file.to_str().unwrap()]);
+    let mut m =
+        leechbook_sync::Mirror::load(&std::fs::read(&file).unwrap(), ring_of(&player.db)).unwrap();
+    use automerge::transaction::Transactable;
+    let junk_key = uuid::Uuid::now_v7().to_string();
+    let v = *m.volumes.keys().next().unwrap();
+    let doc = m.volumes.get_mut(&v).unwrap();
+    let mut tx = doc.transaction();
+    tx.put(
+        automerge::ROOT,
+        junk_key.as_str(),
+        automerge::ScalarValue::Bytes(vec![0xE1, 0, 0, 0, 0, 7, 7, 7]),
+    )
+    .unwrap();
+    tx.commit();
+    let mut tx = m.index.transaction();
+    for epoch in [65_536u32, 1, 2, 3] {
+        tx.put(
+            automerge::ROOT,
+            format!("keys/{epoch}").as_str(),
+            automerge::ScalarValue::Bytes(vec![1; 64]),
+        )
+        .unwrap();
+    }
+    tx.commit();
+    std::fs::write(&file, m.save()).unwrap();
+    let out = gm.run(&["sync", "import", file.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains(&format!("refused: ignored entry {junk_key}")),
+        "{}",
+        out.stderr
+    );
+    assert!(ok(&gm.db, &["verify"]).contains("the ledger is sound"));
+    // The GM revokes nobody yet rotates past the squatted slots: the rotation still reaches
+    // the player, whose key opens what the GM records after it.
+    let stranger = Scratch::with_osric();
+    let (sid, skey) = identity(&stranger.db);
+    gm.ok(&["device", "add", &sid, &skey, "--role", "player"]);
+    gm.ok(&["device", "revoke", &sid]);
+    gm.ok(&STRIKE);
+    let file2 = dir.path().join("gm.sync");
+    gm.ok(&["sync", "export", file2.to_str().unwrap()]);
+    // Squat the slots in the GM's file too, as a hub would.
+    let mut m =
+        leechbook_sync::Mirror::load(&std::fs::read(&file2).unwrap(), ring_of(&gm.db)).unwrap();
+    let mut tx = m.index.transaction();
+    for epoch in [1u32, 65_536, 65_537] {
+        tx.put(
+            automerge::ROOT,
+            format!("keys/{epoch}").as_str(),
+            automerge::ScalarValue::Bytes(vec![2; 64]),
+        )
+        .unwrap();
+    }
+    tx.commit();
+    std::fs::write(&file2, m.save()).unwrap();
+    let out = player.run(&["sync", "import", file2.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(log(&player.db), log(&gm.db));
+    assert_eq!(injuries(&player.db, "Osric"), 1);
+    // A newcomer joins from the GM's join file, which carries no junk.
+    let joiner = Scratch::new();
+    let join = dir.path().join("again.join");
+    gm.ok(&["sync", "invite", join.to_str().unwrap()]);
+    joiner.ok(&["init", "--join", join.to_str().unwrap()]);
+    assert_eq!(log(&joiner.db), log(&gm.db));
+    let _ = player_id;
+}
+
+/// The GM's first events deleted from their volume on the hub by a peer that reaches it
+/// (here one holding a player's copy of the documents): no device loses them, the GM's next
+/// sync puts them back, a newcomer who joined in between is told of the gap and then gets
+/// them, and the GM's own export still carries them.
+#[test]
+fn entries_deleted_on_the_hub_come_back_and_the_gap_is_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = Hub::relay();
+    let [gm, p1, _p2] = table(dir.path(), hub.url());
+    let first = log(&gm)[0].clone();
+    let gm_store = Store::open(&gm).unwrap();
+    let v = VolumeId {
+        device: gm_store.device(),
+        number: 0,
+    };
+    let campaign = gm_store.campaign();
+    drop(gm_store);
+    {
+        let store = Store::open(&p1).unwrap();
+        let mut doc = layout::load_kept(&store, &v.name()).unwrap().unwrap().doc;
+        layout::drop_in(&mut doc, &[first.id.to_string()]).unwrap();
+        let mut m = leechbook_sync::Mirror::new(ring_of(&p1));
+        m.index = layout::load_kept(&store, "index").unwrap().unwrap().doc;
+        m.volumes.insert(v, doc);
+        leechbook_sync::net::push(hub.url(), campaign, &mut m, Duration::from_secs(20)).unwrap();
+    }
+    // A newcomer joining now gets the volume without the campaign's creation: told, in a line.
+    let p3 = dir.path().join("p3.db");
+    let out = run_db(
+        &p3,
+        &["init", "--join", hub.url(), "--campaign", &join_code(&gm)],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("gap: the hub lists") && out.stderr.contains("withheld or deleted"),
+        "{}",
+        out.stderr
+    );
+    // The GM's next sync puts it back, and says so.
+    let out = connect(&gm, hub.url());
+    assert!(out.stderr.contains("put back 1 event"), "{}", out.stderr);
+    assert!(log(&gm).iter().any(|e| e.id == first.id));
+    // The newcomer now gets it, and holds the GM's log.
+    connect(&p3, hub.url());
+    assert_eq!(log(&p3), log(&gm));
+    // No device lost it, and the GM's export still carries it.
+    assert!(log(&p1).iter().any(|e| e.id == first.id));
+    let file = dir.path().join("gm.sync");
+    ok(&gm, &["sync", "export", file.to_str().unwrap()]);
+    let sent = leechbook_sync::Mirror::load(&std::fs::read(&file).unwrap(), ring_of(&gm)).unwrap();
+    assert!(sent.envelopes().unwrap().iter().any(|e| e.id == first.id));
+    assert!(ok(&gm, &["verify"]).contains("the ledger is sound"));
+}
+
+/// A count raised in the hub's index for a device's volume holds none of its later events
+/// back: the device always offers its latest volume, and says the count was raised.
+#[test]
+fn a_count_raised_on_the_hub_holds_nothing_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = Hub::relay();
+    let [gm, p1, p2] = table(dir.path(), hub.url());
+    let p1_store = Store::open(&p1).unwrap();
+    let v = VolumeId {
+        device: p1_store.device(),
+        number: 0,
+    };
+    let campaign = p1_store.campaign();
+    drop(p1_store);
+    ok(&p1, &common::thorax_strike("Osric", "8", "shock=12"));
+    {
+        // The hub's index, as a peer sees it, with p1's count raised by one.
+        let store = Store::open(&gm).unwrap();
+        let mut index = layout::load_kept(&store, "index").unwrap().unwrap().doc;
+        use automerge::transaction::Transactable;
+        let mut tx = index.transaction();
+        tx.put(
+            automerge::ROOT,
+            v.name().as_str(),
+            automerge::ScalarValue::Uint(1),
+        )
+        .unwrap();
+        tx.commit();
+        let mut m = leechbook_sync::Mirror::new(ring_of(&gm));
+        m.index = index;
+        leechbook_sync::net::push(hub.url(), campaign, &mut m, Duration::from_secs(20)).unwrap();
+    }
+    connect(&p1, hub.url());
+    let out = connect(&p2, hub.url());
+    assert!(out.stdout.contains("took in 1 new event"), "{}", out.stdout);
+    assert_eq!(injuries(&p2, "Osric"), 1);
+    let _ = gm;
+}
+
+/// The GM with Osric, and two players for him.
+fn table(dir: &Path, url: &str) -> [PathBuf; 3] {
+    common::table(dir, url, &["Osric"], ["Osric", "Osric"])
+}
