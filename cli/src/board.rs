@@ -421,6 +421,7 @@ mod tests {
             target: "Osric".into(),
             injury: injury.map(str::to_string),
             due_at: None,
+            due: None,
             due_now: true,
             eml: None,
             eml_parts: vec![],

@@ -132,6 +132,9 @@ pub struct OwedView {
     pub injury: Option<String>,
     /// When it falls due (null: as soon as the GM calls it).
     pub due_at: Option<String>,
+    /// The same, as a campaign time (what `due` sorts by).
+    #[serde(skip)]
+    pub due: Option<leechbook_core::time::CampaignTime>,
     /// Whether it is due at the campaign clock's time.
     pub due_now: bool,
     /// The EML the roll is made against, bounded 5..95 as every d100 test is (null where the
@@ -161,6 +164,7 @@ pub fn owed(ledger: &Ledger, ch: &HmCharacter) -> Vec<OwedView> {
                 .map_or_else(|| ch.name.clone(), |i| i.to_string()),
             injury: d.injury.map(|i| i.to_string()),
             due_at: d.due_at.map(|t| t.to_string()),
+            due: d.due_at,
             due_now: d.due_at.is_none_or(|t| now >= t),
             eml: (!d.eml_parts.is_empty())
                 .then(|| leechbook_core::test_roll::bound_eml(eml_of(&d.eml_parts))),
@@ -321,6 +325,7 @@ fn wi_owed(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> Vec<OwedV
         target: w.name.clone(),
         injury: None,
         due_at: None,
+        due: None,
         due_now: true,
         eml: None,
         eml_parts: vec![part],
@@ -536,6 +541,7 @@ fn wg_owed(w: &leechbook_core::wrath::WgCharacter) -> Vec<OwedView> {
         target: w.name.clone(),
         injury: None,
         due_at: None,
+        due: None,
         due_now: true,
         eml: None,
         eml_parts: vec![format!("{} Wrath Dice in every pool", w.wrath_dice())],
@@ -785,6 +791,7 @@ pub fn sw_character(ledger: &Ledger, c: &leechbook_core::savage::SwCharacter) ->
         target: c.name.clone(),
         injury: None,
         due_at: None,
+        due: None,
         due_now: true,
         eml: None,
         eml_parts: vec![format!("{} wound penalty", c.wound_penalty())],

@@ -872,3 +872,164 @@ fn the_grievous_cap_is_each_healers_own() {
     assert_eq!(tr.cell.result, CellResult::Hr(3), "{tr:?}");
     assert_eq!(tr.level, after_a.max(SuccessLevel::F));
 }
+
+/// A healer's bonus to Extended Shock course rolls, as `attend` records it.
+fn attends(
+    w: &mut World,
+    who: CharacterId,
+    healer: &str,
+    bonus: i32,
+) -> Result<Applied, FoldError> {
+    w.apply(Event::HarnMaster(HmEvent::HealerAttends(HealerAttends {
+        character: who,
+        condition: Attended::ExtendedShock,
+        healer: healer.into(),
+        bonus,
+    })))
+}
+
+/// A Blood Stoppage Roll by `healer` (Staunch, Physician `ml`).
+fn staunch_by(
+    w: &mut World,
+    who: CharacterId,
+    injury: InjuryId,
+    healer: &str,
+    ml: i32,
+    roll: u16,
+) -> HealOutcome {
+    let b = BloodStoppage {
+        character: who,
+        injury,
+        method: Stoppage::Staunch,
+        tourniquet: false,
+        healer: healer.into(),
+        physician_ml: ml,
+        other_bleeders: 0,
+        roll,
+        forced: false,
+    };
+    match w
+        .apply(Event::HarnMaster(HmEvent::BloodStoppage(b)))
+        .unwrap()
+    {
+        Applied::Heal { outcome, .. } => *outcome,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A G4E right shoulder (Location Shock 3) on a character with Shock ML 65 whose shock roll
+/// is `shock`: the bleeder of examples 1 and 2.
+fn shoulder_bleeder(w: &mut World, shock: u16) -> (CharacterId, InjuryId) {
+    let t = w.add("Victim", 65);
+    let out = w
+        .strike(chosen(
+            t,
+            Aspect::Edge,
+            "shoulder",
+            Some(Side::Right),
+            16,
+            &[("shock", &[shock])],
+        ))
+        .unwrap();
+    (t, out.injury.unwrap().id)
+}
+
+/// Healing Sequence step 2, Extended Shock, Treatment: "one test per healer per patient;
+/// apply single highest healer's bonus". A second test by the same healer is refused and the
+/// course roll keeps the first; another healer's higher bonus replaces it.
+#[test]
+fn extended_shock_one_test_per_healer_per_patient() {
+    let mut w = World::new();
+    let (t, _) = shoulder_bleeder(&mut w, 66);
+    // The Shock Reroll fails (46 vs EML45): Extended Shock HR5. No fatigue yet: HB13 x HR5 = 65.
+    w.apply(Event::HarnMaster(HmEvent::ShockReroll(ShockRoll {
+        character: t,
+        roll: 46,
+    })))
+    .unwrap();
+    attends(&mut w, t, "Ann", 5).unwrap();
+    let err = attends(&mut w, t, "Ann", 10).unwrap_err();
+    assert!(
+        err.to_string().contains("one test per healer per patient"),
+        "{err}"
+    );
+    assert_eq!(w.hm(t).extended_shock_bonus, 5);
+    let start = w.hm(t).extended_shock.unwrap().since;
+    w.at = start.plus(4 * HOUR);
+    let o = seq(&mut w, t, SeqRollKind::ExtendedShock, None, 71).unwrap();
+    assert_eq!(
+        (o.test.unwrap().eml, o.test.unwrap().level),
+        (70, SuccessLevel::F),
+        "HB13 x HR5 = 65, +5 from Ann's one test"
+    );
+    // Another healer's test counts; the single highest applies.
+    attends(&mut w, t, "Bo", 10).unwrap();
+    assert_eq!(w.hm(t).extended_shock_bonus, 10);
+    attends(&mut w, t, "Cy", 5).unwrap();
+    assert_eq!(w.hm(t).extended_shock_bonus, 10);
+}
+
+/// Healing Sequence step 1, Physician test, F: "the healer receives +10 bonus to the next
+/// Staunch treatment roll for the same bleeder". Ann fails; Bo's roll is at his own ML40 (44
+/// is F); Ann's next roll has her +10 (44 at EML50 is S).
+#[test]
+fn staunch_bonus_belongs_to_the_healer_who_failed() {
+    let mut w = World::new();
+    let (t, id) = shoulder_bleeder(&mut w, 12);
+    w.at = CampaignTime(5 * MINUTE);
+    let ann = staunch_by(&mut w, t, id, "Ann", 40, 62);
+    assert_eq!(ann.test.unwrap().level, SuccessLevel::F);
+    seq(&mut w, t, SeqRollKind::BloodLoss, Some(id), 30).unwrap();
+    w.at = CampaignTime(10 * MINUTE);
+    let bo = staunch_by(&mut w, t, id, "Bo", 40, 44);
+    assert_eq!(
+        (bo.test.unwrap().eml, bo.test.unwrap().level),
+        (40, SuccessLevel::F),
+        "Ann's bonus is not Bo's"
+    );
+    seq(&mut w, t, SeqRollKind::BloodLoss, Some(id), 30).unwrap();
+    w.at = CampaignTime(15 * MINUTE);
+    let again = staunch_by(&mut w, t, id, "Ann", 40, 44);
+    assert_eq!(
+        (again.test.unwrap().eml, again.test.unwrap().level),
+        (50, SuccessLevel::S),
+        "Ann keeps her +10 for her next Staunch of this bleeder"
+    );
+}
+
+/// Healing Sequence step 3, Coma: "subtract the Location Shock and Injury Level of the injury
+/// that induced the coma from twelve". A G4E shoulder bleeder whose blood loss leaves the
+/// character UNC, the bleeding stopped, then a Shock Reroll CF: coma HR 12 - 3 - 4 = 5 (the
+/// bleeder induced the UNC the coma grows from), never HR12.
+#[test]
+fn a_coma_from_blood_loss_starts_from_the_bleeder() {
+    let mut w = World::new();
+    // The strike stuns (shock roll 12); the stun ends at once (stun recovery 12 vs ML65, S).
+    let (t, id) = shoulder_bleeder(&mut w, 12);
+    assert_eq!(w.hm(t).shock, ShockState::Stunned);
+    w.at = CampaignTime(10);
+    w.apply(Event::HarnMaster(HmEvent::StunRecovery(ShockRoll {
+        character: t,
+        roll: 12,
+    })))
+    .unwrap();
+    assert_eq!(w.hm(t).shock, ShockState::None);
+    // Blood loss CF (Strength ML60, 100): 3 BP, UNC.
+    w.at = CampaignTime(5 * MINUTE);
+    seq(&mut w, t, SeqRollKind::BloodLoss, Some(id), 100).unwrap();
+    assert_eq!(w.hm(t).shock, ShockState::Unconscious);
+    // A healer stops the bleeding at once (Physician ML40, 5: CS); the UNC character now owes
+    // the Shock Reroll, ten minutes on: CF (100).
+    w.at = CampaignTime(10 * MINUTE);
+    let cs = staunch_by(&mut w, t, id, "Ann", 40, 5);
+    assert_eq!(cs.test.unwrap().level, SuccessLevel::CS);
+    assert!(!w.hm(t).bleeding());
+    w.at = CampaignTime(20 * MINUTE);
+    w.apply(Event::HarnMaster(HmEvent::ShockReroll(ShockRoll {
+        character: t,
+        roll: 100,
+    })))
+    .unwrap();
+    let coma = w.hm(t).coma.expect("a CF while UNC: a coma");
+    assert_eq!(coma.healing_rate, 5, "12 - Location Shock 3 - G4");
+}

@@ -388,3 +388,114 @@ fn the_advance_hints_run_as_printed() {
     assert!(out.contains("leechbook treat 'Young Ann' "), "{out}");
     assert!(run_hint(&t, &out).contains("treatment"));
 }
+
+/// Issue 25: `due` lists the owed rolls in the order they fall due, whoever owes them:
+/// Bertil's blood loss roll five minutes on comes before Osric's healing roll days away,
+/// though Osric joined first.
+#[test]
+fn due_lists_owed_rolls_in_time_order() {
+    let s = Scratch::with_osric();
+    s.ok(&[
+        "character",
+        "add",
+        "Bertil",
+        "--str",
+        "12",
+        "--end",
+        "12",
+        "--shock",
+        "65",
+        "--hb",
+        "13",
+    ]);
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "edge",
+        "--location",
+        "abdomen",
+        "--effective",
+        "8",
+        "--dice",
+        "shock=12",
+    ]);
+    s.ok(&[
+        "strike",
+        "Bertil",
+        "--aspect",
+        "edge",
+        "--location",
+        "shoulder",
+        "--side",
+        "right",
+        "--effective",
+        "16",
+        "--dice",
+        "shock=12",
+    ]);
+    let all: Vec<Value> = serde_json::from_str(&s.ok(&["due", "--json"])).unwrap();
+    let at = |who: &str, kind: &str| {
+        all.iter()
+            .position(|o| o["character"] == who && o["kind"] == kind)
+            .unwrap_or_else(|| panic!("{who} owes no {kind}: {all:?}"))
+    };
+    assert!(
+        at("Bertil", "blood-loss") < at("Osric", "healing"),
+        "{all:#?}"
+    );
+    let text = s.ok(&["due"]);
+    let line = |needle: &str| text.lines().position(|l| l.contains(needle)).unwrap();
+    assert!(line("Bertil") < line("Osric: healing"), "{text}");
+}
+
+/// Issue 25: `treat NAME` without an injury picks the only open one even once a healer has
+/// treated it: a second healer of a higher Physician Index may still treat it (step 5), and
+/// the same healer is refused by the rules, not by "has no injury to treat".
+#[test]
+fn treat_without_an_injury_serves_a_second_healer() {
+    let (s, _) = s2e_abdomen();
+    s.ok(&[
+        "treat",
+        "Osric",
+        "--physician",
+        "50",
+        "--index",
+        "2",
+        "--healer",
+        "Ann",
+        "--dice",
+        "treatment=62",
+    ]);
+    let out = s.run(&[
+        "treat",
+        "Osric",
+        "--physician",
+        "50",
+        "--index",
+        "2",
+        "--healer",
+        "Ann",
+        "--dice",
+        "treatment=30",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        !out.stderr.contains("has no injury to treat"),
+        "{}",
+        out.stderr
+    );
+    let out = s.ok(&[
+        "treat",
+        "Osric",
+        "--physician",
+        "70",
+        "--index",
+        "5",
+        "--healer",
+        "Master",
+        "--dice",
+        "treatment=31",
+    ]);
+    assert!(out.contains("31 vs EML"), "{out}");
+}

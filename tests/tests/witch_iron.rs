@@ -394,6 +394,18 @@ fn marked_effects_wait_for_their_healing_or_surgery() {
         out.stderr
     );
     assert_eq!(s.bytes(), before);
+    // Removing the Pain by hand names the surgery it waits for (issue 25), in one line.
+    let out = s.run(&["wi", "condition", "Ana", "pain", "--remove"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "Ana's Pain 5 is held by the skull injury, which requires surgery to remove it"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
     let out = s.ok(&[
         "wi",
         "treat",

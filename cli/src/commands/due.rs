@@ -30,6 +30,9 @@ pub fn cmd_due(a: DueArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             }
         }
     }
+    // In the order they fall due (a roll the GM calls at will counts as due now); the
+    // characters' order among rolls due together.
+    all.sort_by_key(|o| o.due.unwrap_or(ledger.now));
     if a.json {
         return ctx.json(&all);
     }

@@ -59,9 +59,17 @@ pub fn cmd_treat(a: TreatArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let names = [a.name.as_str()];
     let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
         let ch = find(ledger, &a.name)?;
-        let injury = injury_or_only(ch, a.injury.as_deref(), "treat", |i| {
+        // The only untreated injury; or, when every open one is treated, the only open one:
+        // a second healer of a higher Physician Index may still treat it (step 5), and the
+        // fold says whether this one may.
+        let untreated = |i: &leechbook_core::harnmaster::state::Injury| {
             !i.healed() && i.heal.treatment.is_none()
-        })?;
+        };
+        let injury = if a.injury.is_none() && !ch.injuries.iter().any(untreated) {
+            injury_or_only(ch, None, "treat", |i| !i.healed())?
+        } else {
+            injury_or_only(ch, a.injury.as_deref(), "treat", untreated)?
+        };
         let mut r = roller(ctx, 0);
         let mut dice = TableDice::new(given, &mut r);
         let roll = dice.one("treatment", Die::D100)?;

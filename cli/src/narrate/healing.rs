@@ -16,17 +16,22 @@ pub(super) fn effect(e: &Effect) -> String {
             if *stops { "; the bleeding stops" } else { "" }
         ),
         Effect::Stoppage {
-            bonus, stops, now, ..
-        } => if *now {
-            "bleeding stopped"
-        } else if *stops {
-            "bleeding stops after one more blood loss roll"
-        } else if *bonus > 0 {
-            "bleeding continues (+10 to the next staunch)"
-        } else {
-            "bleeding continues"
+            healer,
+            bonus,
+            stops,
+            now,
+            ..
+        } => {
+            if *now {
+                "bleeding stopped".to_string()
+            } else if *stops {
+                "bleeding stops after one more blood loss roll".to_string()
+            } else if *bonus > 0 {
+                format!("bleeding continues (+{bonus} to {healer}'s next staunch)")
+            } else {
+                "bleeding continues".to_string()
+            }
         }
-        .into(),
         Effect::Treated {
             treated,
             kind,
@@ -137,6 +142,7 @@ mod tests {
         assert_eq!(loss(1, 1, true), "1 BP (total 1); the bleeding stops");
         let stop = |bonus, stops, now| {
             effect(&Effect::Stoppage {
+                healer: "Ann".into(),
                 bonus,
                 stops,
                 now,
@@ -147,7 +153,7 @@ mod tests {
         assert_eq!(stop(0, false, false), "bleeding continues");
         assert_eq!(
             stop(10, false, false),
-            "bleeding continues (+10 to the next staunch)"
+            "bleeding continues (+10 to Ann's next staunch)"
         );
         assert_eq!(
             stop(0, true, false),

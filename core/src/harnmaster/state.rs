@@ -223,8 +223,10 @@ pub struct HealState {
     pub period_unrolled: bool,
     /// When the next Blood Loss Advance Roll falls due (while a Bleeder).
     pub next_blood_loss: CampaignTime,
-    /// The +10 a failed Staunch grants the next Staunch of this bleeder.
-    pub staunch_bonus: i32,
+    /// The +10 a failed Blood Stoppage Roll grants the healer who failed, to that healer's
+    /// next Staunch of this bleeder (Healing Sequence step 1, F: "the healer receives +10
+    /// bonus"): by healer, as another healer's roll is at their own ML.
+    pub staunch_bonus: Vec<(String, i32)>,
     /// A successful stoppage: the bleeding stops after one more blood loss roll.
     pub stops_after_next_loss: bool,
     /// When the last Blood Stoppage Roll was made.
@@ -449,6 +451,9 @@ pub struct HmCharacter {
     pub infection: Option<Infection>,
     /// The best healer bonus to Extended Shock course rolls.
     pub extended_shock_bonus: i32,
+    /// The healers who have tested for this Extended Shock ("one test per healer per
+    /// patient", step 2, Treatment).
+    pub extended_shock_healers: Vec<String>,
     /// The best healer bonus to infection course rolls.
     pub infection_bonus: i32,
     /// Weariness fatigue left by a coma.
@@ -590,6 +595,7 @@ impl HmCharacter {
             blood_loss_shock: false,
             infection: None,
             extended_shock_bonus: 0,
+            extended_shock_healers: Vec::new(),
             infection_bonus: 0,
             weariness: 0,
             gear: Gear::default(),

@@ -1063,6 +1063,21 @@ pub enum WiError {
         /// The condition.
         condition: Condition,
     },
+    /// A condition to remove that an injury's marked effect holds: it ends only with the care
+    /// the mark asks for ("*Requires Healing to Remove, ‡ Requires Surgery to Remove").
+    #[error("{name}'s {} {rating} is held by the {location} injury, which requires {} to remove it", condition.word(), care.word())]
+    HeldByInjury {
+        /// The character.
+        name: String,
+        /// The condition.
+        condition: Condition,
+        /// What the injury holds of it.
+        rating: i32,
+        /// The injury's location.
+        location: String,
+        /// The care it awaits.
+        care: Care,
+    },
     /// Care for a location with no injury awaiting it.
     #[error("{name} has no injury at the {location} that awaits {}", care.word())]
     NothingAwaits {
@@ -1404,6 +1419,25 @@ pub fn apply(
                     target.conditions.remove(condition).is_some()
                 };
                 if !had {
+                    // A marked effect's rating is the injury's until its care: say which.
+                    let held = target.injuries.iter().find_map(|i| {
+                        let rating = i.held(*condition);
+                        let care = i
+                            .awaiting()
+                            .into_iter()
+                            .find(|(e, _)| rated(e).is_some_and(|(k, _)| k == *condition))
+                            .map(|(_, k)| k)?;
+                        (rating > 0).then(|| (i.location.clone(), rating, care))
+                    });
+                    if let Some((location, rating, care)) = held {
+                        return Err(WiError::HeldByInjury {
+                            name: target.name.clone(),
+                            condition: *condition,
+                            rating,
+                            location,
+                            care,
+                        });
+                    }
                     return Err(WiError::NoCondition {
                         name: target.name.clone(),
                         condition: *condition,

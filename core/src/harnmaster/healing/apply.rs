@@ -60,6 +60,9 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                 let after = ch.shock.escalate(state);
                 if after != ch.shock {
                     ch.shock = after;
+                    // Step 3: a coma's HR is worked from "the injury that induced" it; a state
+                    // blood loss raised was induced by the bleeder.
+                    ch.shock_injury = out.injury;
                     ch.blood_loss_shock = true;
                     ch.owed.retain(|o| {
                         !matches!(o, Owed::ShockReroll { .. } | Owed::StunRecovery { .. })
@@ -73,6 +76,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
             bleeding_check(ch, ctx);
         }
         Effect::Stoppage {
+            healer,
             bonus,
             stops,
             now,
@@ -80,7 +84,12 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
         } => {
             if let Some(inj) = injury_mut(ch, out.injury) {
                 inj.heal.last_stoppage = Some(at);
-                inj.heal.staunch_bonus = *bonus;
+                // This healer's roll spends their bonus and may earn another; another healer's
+                // bonus waits for their own next roll.
+                inj.heal.staunch_bonus.retain(|(h, _)| h != healer);
+                if *bonus != 0 {
+                    inj.heal.staunch_bonus.push((healer.clone(), *bonus));
+                }
                 inj.heal.cauterised |= *cauterise && (*stops || *now);
                 if *stops {
                     inj.heal.stops_after_next_loss = true;
@@ -207,6 +216,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                 } else if hr >= 6 {
                     ch.extended_shock = None;
                     ch.extended_shock_bonus = 0;
+                    ch.extended_shock_healers.clear();
                     if ch.coma.is_none() {
                         ch.shock = ShockState::None;
                         ch.shock_injury = None;
@@ -252,10 +262,13 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
             }
         }
         Effect::Attend {
-            condition, bonus, ..
+            condition,
+            bonus,
+            healer,
         } => match condition {
             Attended::ExtendedShock => {
-                ch.extended_shock_bonus = ch.extended_shock_bonus.max(*bonus)
+                ch.extended_shock_bonus = ch.extended_shock_bonus.max(*bonus);
+                ch.extended_shock_healers.push(healer.clone());
             }
             Attended::Infection => ch.infection_bonus = ch.infection_bonus.max(*bonus),
         },

@@ -182,7 +182,9 @@ pub enum Effect {
     },
     /// Step 1, a Blood Stoppage Roll.
     Stoppage {
-        /// The bonus to the next staunch (+10 on a failure).
+        /// The healer who rolled.
+        healer: String,
+        /// The bonus to this healer's next staunch of the bleeder (+10 on a failure).
         bonus: i32,
         /// The bleeding stops after one more Blood Loss Advance Roll.
         stops: bool,

@@ -354,6 +354,19 @@ pub fn check_attends(ch: &HmCharacter, a: &HealerAttends) -> Result<HealOutcome,
         Attended::Infection if ch.infection.is_none() => {
             return Err(not_owed(ch, what, "they have no infection"))
         }
+        // Step 2, Treatment: "one test per healer per patient; apply single highest healer's
+        // bonus". (Step 7 sets no such limit on infection: an attending healer's bonus there
+        // may be tested again, the highest applying, as the text gives it.)
+        Attended::ExtendedShock if ch.extended_shock_healers.contains(&a.healer) => {
+            return Err(not_owed(
+                ch,
+                what,
+                format!(
+                    "{} has already tested for this Extended Shock: one test per healer per patient (Healing Sequence step 2); another healer may test, and the single highest bonus applies",
+                    a.healer
+                ),
+            ))
+        }
         _ => {}
     }
     Ok(HealOutcome {

@@ -40,8 +40,12 @@ pub fn check_stoppage(
             if b.tourniquet {
                 parts.push(part("tourniquet", 20));
             }
-            if inj.heal.staunch_bonus != 0 {
-                parts.push(part("earlier staunch", inj.heal.staunch_bonus));
+            // The +10 of a failed roll is the failing healer's own (step 1, F).
+            if let Some((_, bonus)) = inj.heal.staunch_bonus.iter().find(|(h, _)| *h == b.healer) {
+                parts.push(part(
+                    format!("{}'s earlier failed staunch", b.healer),
+                    *bonus,
+                ));
             }
         }
     }
@@ -60,6 +64,7 @@ pub fn check_stoppage(
         test: Some(test),
         eml_parts: parts,
         effect: Effect::Stoppage {
+            healer: b.healer.clone(),
             bonus,
             stops,
             now: now_,
