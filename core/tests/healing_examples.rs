@@ -36,24 +36,7 @@ fn seq(
 }
 
 fn staunch(w: &mut World, who: CharacterId, injury: InjuryId, ml: i32, roll: u16) -> HealOutcome {
-    let b = BloodStoppage {
-        character: who,
-        injury,
-        method: Stoppage::Staunch,
-        tourniquet: false,
-        healer: "Ally".into(),
-        physician_ml: ml,
-        other_bleeders: 0,
-        roll,
-        forced: false,
-    };
-    match w
-        .apply(Event::HarnMaster(HmEvent::BloodStoppage(b)))
-        .unwrap()
-    {
-        Applied::Heal { outcome, .. } => *outcome,
-        other => panic!("{other:?}"),
-    }
+    staunch_by(w, who, injury, "Ally", ml, roll)
 }
 
 fn zone(w: &World, who: CharacterId, name: &str) -> (i32, bool) {
