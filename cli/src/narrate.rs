@@ -14,10 +14,13 @@ use leechbook_core::system::SystemOutcome;
 use leechbook_core::time::format_duration;
 use leechbook_core::{Envelope, Event};
 
+mod consequence;
 mod healing;
 mod savage;
 mod witch;
 mod wrath;
+
+pub use consequence::consequences;
 
 /// Narrates what an event of a system that is not HârnMaster found.
 fn system_outcome(o: &SystemOutcome) -> String {

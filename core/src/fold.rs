@@ -37,7 +37,8 @@ pub type Fate = leechbook_kernel::fold::Fate<Applied>;
 /// Wrath & Glory event lacking a recorded die is void in the kernel's words, "the event
 /// needs die ...", where it borrowed HârnMaster's "the strike needs die ..."; 8: a ruling
 /// the roster does not let its device make is void and acts on nothing, and a revocation may
-/// name the last event number it accepts, which the roster keeps.)
+/// name the last event number it accepts, which the roster keeps; a ruling or a roster
+/// change moves no clock.)
 pub const FOLD_VERSION: u32 = 8;
 
 /// What HârnMaster's commands read of a folded campaign.

@@ -299,7 +299,13 @@ impl<S: Systems> Ledger<S> {
         match self.try_apply(env) {
             Ok(a) => {
                 self.applied += 1;
-                if env.at > self.now {
+                // A ruling or a roster change is about the record, not the story: it is
+                // dated at the clock it was made at, but moves no clock (so retracting an
+                // advance made by mistake takes the clock back to where it was).
+                if env.at > self.now
+                    && !env.event.is_ruling()
+                    && env.event.roster_change().is_none()
+                {
                     self.now = env.at;
                 }
                 Ok(a)

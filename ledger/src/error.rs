@@ -29,13 +29,13 @@ pub enum LedgerError {
     #[error("'{0}' is not a moment")]
     NotAMoment(String),
     /// Text that is not an event id or enough of one.
-    #[error("'{0}' is not an event id")]
+    #[error("'{0}' is not an event id (give the number `log` prints, as #12, or six or more hex digits of the id)")]
     NotAnEventId(String),
     /// No event with that id.
     #[error("the log holds no event '{0}'")]
     NoSuchEvent(String),
     /// Several events end with those digits.
-    #[error("'{0}' matches several events: give more of the id")]
+    #[error("'{0}' matches several events: give more of the id (`log --json` prints them whole)")]
     AmbiguousEvent(String),
     /// The log is empty.
     #[error("the ledger is empty")]

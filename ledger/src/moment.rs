@@ -17,16 +17,47 @@ use leechbook_core::{Envelope, Event};
 
 /// Finds an event by its id or its last six or more hex digits.
 pub fn find_event<'a>(events: &'a [Envelope], text: &str) -> Result<&'a Envelope, LedgerError> {
-    let t = id_digits(text)?;
-    let hits: Vec<&Envelope> = events
-        .iter()
-        .filter(|e| e.id.0.simple().to_string().ends_with(&t))
-        .collect();
+    let hits: Vec<&Envelope> = match event_number(text) {
+        Some(n) => events.iter().filter(|e| e.clock == n).collect(),
+        None => {
+            let t = id_digits(text)?;
+            events
+                .iter()
+                .filter(|e| e.id.0.simple().to_string().ends_with(&t))
+                .collect()
+        }
+    };
     match hits.as_slice() {
         [one] => Ok(one),
         [] => Err(LedgerError::NoSuchEvent(text.trim().to_string())),
         _ => Err(LedgerError::AmbiguousEvent(text.trim().to_string())),
     }
+}
+
+/// The number `log` prints before an event, when `text` gives one: `#12`, or `12` (fewer
+/// than six digits; six or more read as the end of an id). It is the event's Lamport clock:
+/// part of what its device signed, so it never changes, whatever a sync brings; two devices
+/// that recorded offline may share one, and then the id tells them apart.
+pub fn event_number(text: &str) -> Option<u64> {
+    let t = text.trim();
+    match t.strip_prefix('#') {
+        Some(n) => n.parse().ok(),
+        None if t.len() < 6 && !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()) => {
+            t.parse().ok()
+        }
+        None => None,
+    }
+}
+
+/// The events numbered `n` (see [`event_number`]), through the order index.
+fn numbered(log: &impl leechbook_store::ReadLog, n: u64) -> Result<Vec<Envelope>, LedgerError> {
+    let top = leechbook_core::ids::DeviceId(uuid::Uuid::max());
+    let below = (n.saturating_sub(1), top, u64::MAX);
+    Ok(log
+        .events_between((n > 0).then_some(below), (n, top, u64::MAX))?
+        .into_iter()
+        .filter(|e| e.clock == n)
+        .collect())
 }
 
 /// The hex digits of an event id as given (dashes dropped), at least six.
@@ -134,6 +165,13 @@ pub fn event_key(
     log: &impl leechbook_store::ReadLog,
     spec: &str,
 ) -> Result<leechbook_store::OrderKey, LedgerError> {
+    if let Some(n) = event_number(spec) {
+        return match numbered(log, n)?.as_slice() {
+            [one] => Ok(one.order_key()),
+            [] => Err(LedgerError::NoSuchEvent(spec.trim().to_string())),
+            _ => Err(LedgerError::AmbiguousEvent(spec.trim().to_string())),
+        };
+    }
     let t = id_digits(spec).map_err(|_| LedgerError::NotAMoment(spec.trim().to_string()))?;
     match log.events_with_id_suffix(&t)?.as_slice() {
         [(_, key)] => Ok(*key),
@@ -157,7 +195,13 @@ pub fn ruling_context(
             out.push(e);
         }
     }
-    if let Ok(t) = id_digits(spec) {
+    if let Some(n) = event_number(spec) {
+        for e in numbered(log, n)? {
+            if !out.iter().any(|o| o.id == e.id) {
+                out.push(e);
+            }
+        }
+    } else if let Ok(t) = id_digits(spec) {
         for (id, key) in log.events_with_id_suffix(&t)? {
             if out.iter().any(|e| e.id == id) {
                 continue;

@@ -350,22 +350,7 @@ fn the_advance_hints_run_as_printed() {
         ]);
     };
     // A bleeding G4E right shoulder: advancing stops to staunch it.
-    let s = Scratch::new();
-    add(&s, "Old Tom");
-    s.ok(&[
-        "strike",
-        "Old Tom",
-        "--aspect",
-        "edge",
-        "--location",
-        "shoulder",
-        "--side",
-        "right",
-        "--effective",
-        "16",
-        "--dice",
-        "shock=12",
-    ]);
+    let s = old_tom_bleeding();
     let out = s.ok(&["--seed", "1", "advance", "1h", "--roll"]);
     assert!(out.contains("leechbook staunch 'Old Tom' "), "{out}");
     assert!(run_hint(&s, &out).contains("Old Tom"));
@@ -395,33 +380,7 @@ fn the_advance_hints_run_as_printed() {
 #[test]
 fn due_lists_owed_rolls_in_time_order() {
     let (s, _) = s2e_abdomen();
-    s.ok(&[
-        "character",
-        "add",
-        "Bertil",
-        "--str",
-        "12",
-        "--end",
-        "12",
-        "--shock",
-        "65",
-        "--hb",
-        "13",
-    ]);
-    s.ok(&[
-        "strike",
-        "Bertil",
-        "--aspect",
-        "edge",
-        "--location",
-        "shoulder",
-        "--side",
-        "right",
-        "--effective",
-        "16",
-        "--dice",
-        "shock=12",
-    ]);
+    bleeding_shoulder(&s, "Bertil");
     let all: Vec<Value> = serde_json::from_str(&s.ok(&["due", "--json"])).unwrap();
     let at = |who: &str, kind: &str| {
         all.iter()
@@ -486,4 +445,113 @@ fn treat_without_an_injury_serves_a_second_healer() {
         "treatment=31",
     ]);
     assert!(out.contains("31 vs EML"), "{out}");
+}
+
+/// `name` joins (STR 12, Shock ML65) and takes a bleeding G4E right shoulder that stuns.
+fn bleeding_shoulder(s: &Scratch, name: &str) {
+    s.ok(&[
+        "character",
+        "add",
+        name,
+        "--str",
+        "12",
+        "--end",
+        "12",
+        "--shock",
+        "65",
+        "--hb",
+        "13",
+    ]);
+    s.ok(&[
+        "strike",
+        name,
+        "--aspect",
+        "edge",
+        "--location",
+        "shoulder",
+        "--side",
+        "right",
+        "--effective",
+        "16",
+        "--dice",
+        "shock=12",
+    ]);
+}
+
+/// Old Tom, alone in a new campaign, with a bleeding G4E right shoulder.
+fn old_tom_bleeding() -> Scratch {
+    let s = Scratch::new();
+    s.ok(&["init"]);
+    bleeding_shoulder(&s, "Old Tom");
+    s
+}
+
+/// Issue 26, item 2: time never passes a roll in silence. A plain `advance 1d` over a
+/// bleeder stops where the first roll falls due and names it; `--skip-owed` runs on and
+/// leaves the rolls owed; a jump of more than a year asks for --yes, with nothing written.
+#[test]
+fn a_plain_advance_stops_at_the_first_owed_roll() {
+    let s = old_tom_bleeding();
+    let out = s.ok(&["advance", "1d"]);
+    assert!(
+        out.contains("stopped at day 1 00:00:10: Old Tom owes a stun-recovery roll"),
+        "{out}"
+    );
+    assert!(
+        out.contains("--roll") && out.contains("--skip-owed"),
+        "{out}"
+    );
+    assert_eq!(s.show("Old Tom")["blood_loss"], 0, "no roll was made");
+    let due: Vec<Value> = serde_json::from_str(&s.ok(&["due", "Old Tom", "--json"])).unwrap();
+    assert!(due.iter().any(|d| d["kind"] == "blood-loss"), "{due:?}");
+    let out = s.ok(&["advance", "1d", "--skip-owed"]);
+    assert!(out.contains("to day 2 00:00:10"), "{out}");
+    let before = s.bytes();
+    let out = s.run(&["advance", "99999999d"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("pass --yes if it is meant"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+}
+
+/// Issue 26, item 1: a death during `advance --roll` is announced with its cause, and the
+/// advance stops there unless told to run on; every change of Shock State is said on the way.
+#[test]
+fn advance_roll_announces_a_death_and_stops_there() {
+    let s = old_tom_bleeding();
+    let out = s.ok(&["--seed", "1", "advance", "1h", "--roll", "--untended"]);
+    let dies = out
+        .lines()
+        .position(|l| l.contains("-> Old Tom DIES (blood loss) at day 1 00:20"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(out.contains("-> Old Tom is no longer STN"), "{out}");
+    assert!(
+        out.lines()
+            .nth(dies + 1)
+            .is_some_and(|l| l.starts_with("stopped: Old Tom died")),
+        "{out}"
+    );
+    let v = s.show("Old Tom");
+    assert_eq!(
+        v["campaign_time"], "day 1 00:20",
+        "the clock stays at the death: {v}"
+    );
+    // Run on: the clock reaches the hour.
+    let s = old_tom_bleeding();
+    let out = s.ok(&[
+        "--seed",
+        "1",
+        "advance",
+        "1h",
+        "--roll",
+        "--untended",
+        "--run-on",
+    ]);
+    assert!(out.contains("DIES (blood loss)"), "{out}");
+    assert!(out.contains("roll(s) made"), "{out}");
+    assert_eq!(s.show("Old Tom")["campaign_time"], "day 1 01:00");
 }

@@ -545,3 +545,39 @@ fn a_characters_log_holds_the_rulings_on_its_events() {
         "rulings on Osric's events are not Brannoc's"
     );
 }
+
+/// Issue 26, items 3 and 4: a clock typo is undone by retracting the advance (the clock goes
+/// back, and the retraction moves no clock of its own), and events are named by the number
+/// `log` prints before them (`#4`, or `4`), which a sync never changes.
+#[test]
+fn retracting_an_advance_takes_the_clock_back_and_events_go_by_their_number() {
+    let s = Scratch::with_osric();
+    s.ok(&["advance", "40d"]);
+    s.ok(&["advance", "50d"]);
+    let log = s.ok(&["log"]);
+    let line = log
+        .lines()
+        .find(|l| l.contains("the clock advances 50d"))
+        .unwrap_or_else(|| panic!("{log}"));
+    let number = line.split_whitespace().next().unwrap().to_string();
+    let out = s.ok(&["retract", &format!("#{number}"), "--reason", "meant 50m"]);
+    assert!(
+        out.contains("is struck from the record (meant 50m)"),
+        "{out}"
+    );
+    assert_eq!(s.show("Osric")["campaign_time"], "day 41 00:00");
+    let out = s.ok(&["advance", "--to", "day 41 00:50"]);
+    assert!(out.contains("to day 41 00:50"), "{out}");
+    // A bare number names it too; one the log does not hold is one line, nothing written.
+    let out = s.run(&["reinstate", &number, "--reason", "it was 50d after all"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let before = s.bytes();
+    let out = s.run(&["retract", "#9999", "--reason", "no such"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("the log holds no event '#9999'"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+}

@@ -37,7 +37,20 @@ pub struct AdvanceArgs {
     /// Let untreated injuries heal as untreated (CF) without stopping to ask for a treatment.
     #[arg(long)]
     pub untreated: bool,
+    /// Without --roll: move the clock past the rolls that fall due on the way without making
+    /// them (they stay owed, and `due` lists them).
+    #[arg(long, conflicts_with = "roll")]
+    pub skip_owed: bool,
+    /// With --roll: go on rolling past a character's death (else the advance stops there).
+    #[arg(long)]
+    pub run_on: bool,
+    /// Move the clock more than a year at once (a typo like 50d for 50m is caught before).
+    #[arg(long)]
+    pub yes: bool,
 }
+
+/// The longest move `advance` makes without --yes.
+const LONGEST: i64 = 365 * leechbook_core::time::DAY;
 
 /// A roll `advance` can make by itself.
 struct Next {
@@ -152,7 +165,39 @@ fn clock_to(ctx: &mut Ctx, to: CampaignTime) -> Result<(), CommandError> {
 pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let (_, ledger) = ctx.load_head()?;
     let until = target(&a, &ledger)?;
+    if until.0 - ledger.now.0 > LONGEST && !a.yes {
+        return Err(CommandError::user(format!(
+            "that moves the clock {} days at once, from {} to {until}: pass --yes if it is meant",
+            (until.0 - ledger.now.0) / leechbook_core::time::DAY,
+            ledger.now
+        )));
+    }
     if !(a.roll || ctx.ask) {
+        if !a.skip_owed {
+            // Time never passes a roll in silence: stop where the first one falls due.
+            // (One that falls due at the very time asked for is not jumped over: the clock
+            // reaches it, and it is due.)
+            let (_, open) = ctx.load_open()?;
+            if let Some(n) = next_due(&open, until).filter(|n| n.at < until) {
+                if n.at > open.now {
+                    clock_to(ctx, n.at)?;
+                }
+                ctx.say(format!(
+                    "stopped at {}: {} owes a {} roll{}; record it (leechbook roll {} {}), or run on with --roll (Leechbook rolls what falls due) or --skip-owed (it stays owed)",
+                    n.at.max(open.now),
+                    n.name,
+                    n.due.kind,
+                    n.due
+                        .injury
+                        .and_then(|id| open.character(n.character)?.hm()?.injury(id))
+                        .map(|i| format!(" for {} {}", i.code(), i.place.label()))
+                        .unwrap_or_default(),
+                    super::shell_word(&n.name),
+                    n.due.kind
+                ));
+                return Ok(());
+            }
+        }
         return clock_to(ctx, until);
     }
     let mut rng = roller(ctx, 0);
@@ -218,11 +263,25 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 })
             }
         };
-        let (ledger, env, applied) = ctx.record_for(Some(&[n.name.as_str()]), |_, _| {
+        let before = h.clone();
+        let (after, env, applied) = ctx.record_for(Some(&[n.name.as_str()]), |_, _| {
             Ok((Event::HarnMaster(event), None))
         })?;
-        ctx.say(format!("  {}", narrate::event(&ledger, &env, &applied)));
+        ctx.say(format!("  {}", narrate::event(&after, &env, &applied)));
         rolled += 1;
+        let now = after.character(n.character).and_then(CharacterState::hm);
+        if let Some(now) = now {
+            for c in narrate::consequences(&before, now) {
+                ctx.say(format!("  -> {c}"));
+            }
+            if now.dead() && !a.run_on {
+                ctx.say(format!(
+                    "stopped: {} died; {rolled} roll(s) made (pass --run-on to roll on past a death)",
+                    n.name
+                ));
+                return Ok(());
+            }
+        }
         if rolled > 100_000 {
             return Err(CommandError::internal(
                 "advance rolled 100000 times without reaching the end: stopping",

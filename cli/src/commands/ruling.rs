@@ -24,7 +24,8 @@ pub fn find_event<'a>(events: &'a [Envelope], text: &str) -> Result<&'a Envelope
 /// Strike an event from the record (it stays in the log, marked).
 #[derive(Args, Debug)]
 pub struct RetractArgs {
-    /// The event (its id from `log --json`, or its last six or more hex digits).
+    /// The event: the number `log` prints before it (#12), its id from `log --json`, or the
+    /// id's last six or more hex digits.
     pub event: String,
     /// Why.
     #[arg(long)]

@@ -1,0 +1,67 @@
+//! What an event did to a character that the table must hear: a death, a Shock State, the
+//! start or end of Extended Shock, a coma or an infection, a bleeder stopped, a wound healed.
+//! One line each, worked out by comparing the character before and after the event, so no
+//! rule has to remember to announce itself.
+
+use leechbook_core::harnmaster::state::{HmCharacter, ShockState};
+
+/// The consequences of going from `before` to `after` (the same character), in words.
+pub fn consequences(before: &HmCharacter, after: &HmCharacter) -> Vec<String> {
+    let name = &after.name;
+    let mut out = Vec::new();
+    if let (false, Some((cause, at))) = (before.dead(), &after.death) {
+        out.push(format!("{name} DIES ({cause}) at {at}"));
+        return out;
+    }
+    if after.shock != before.shock {
+        out.push(if after.shock == ShockState::None {
+            format!("{name} is no longer {}", before.shock.code())
+        } else if before.shock == ShockState::None {
+            format!("{name} is now {}", after.shock.code())
+        } else {
+            format!(
+                "{name} is now {} (was {})",
+                after.shock.code(),
+                before.shock.code()
+            )
+        });
+    }
+    match (&before.extended_shock, &after.extended_shock) {
+        (None, Some(e)) => out.push(format!(
+            "{name} falls into Extended Shock (HR{})",
+            e.healing_rate
+        )),
+        (Some(_), None) => out.push(format!("{name} comes out of Extended Shock")),
+        _ => {}
+    }
+    match (&before.coma, &after.coma) {
+        (None, Some(c)) => out.push(format!("{name} falls into a coma (HR{})", c.healing_rate)),
+        (Some(_), None) => out.push(format!("{name} wakes from the coma")),
+        _ => {}
+    }
+    match (&before.infection, &after.infection) {
+        (None, Some(_)) => out.push(format!("{name}'s wound is infected")),
+        (Some(_), None) => out.push(format!("{name} defeats the infection")),
+        _ => {}
+    }
+    for inj in &after.injuries {
+        let Some(was) = before.injuries.iter().find(|i| i.id == inj.id) else {
+            continue;
+        };
+        if was.bleeder && !inj.bleeder {
+            out.push(format!(
+                "{name}'s {} {} stops bleeding",
+                inj.code(),
+                inj.place.label()
+            ));
+        }
+        if !was.healed() && inj.healed() {
+            out.push(format!(
+                "{name}'s {} {} is healed",
+                was.code(),
+                inj.place.label()
+            ));
+        }
+    }
+    out
+}
