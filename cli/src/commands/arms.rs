@@ -43,15 +43,8 @@ pub struct ShowArgs {
 pub fn cmd_arms(c: ArmsCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     match c {
         ArmsCommand::Load(a) => {
-            let (text, name) = match &a.file {
-                Some(f) => (
-                    std::fs::read_to_string(f).map_err(|e| {
-                        CommandError::user(format!("cannot read {}: {e}", f.display()))
-                    })?,
-                    f.display().to_string(),
-                ),
-                None => (STARTER.to_string(), "the starter set".to_string()),
-            };
+            let (text, name) =
+                super::file_or_shipped(a.file.as_deref(), STARTER, "the starter set")?;
             let arms: Arms = toml::from_str(&text).map_err(|e| {
                 CommandError::user(format!("{name} is not an arms file: {}", e.message()))
             })?;

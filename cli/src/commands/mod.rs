@@ -226,3 +226,20 @@ pub(crate) fn shell_word(s: &str) -> String {
         s.to_string()
     }
 }
+
+/// A TOML file's text and how to name it in a message: the file given, or what ships with
+/// the binary (`arms load --starter`, `table load --destrier`).
+pub(crate) fn file_or_shipped(
+    file: Option<&std::path::Path>,
+    shipped: &str,
+    shipped_name: &str,
+) -> Result<(String, String), CommandError> {
+    match file {
+        Some(f) => Ok((
+            std::fs::read_to_string(f)
+                .map_err(|e| CommandError::user(format!("cannot read {}: {e}", f.display())))?,
+            f.display().to_string(),
+        )),
+        None => Ok((shipped.to_string(), shipped_name.to_string())),
+    }
+}

@@ -308,7 +308,19 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 if !dice.rolled.is_empty() {
                     ctx.note(format!("rolled by Leechbook: d6={d6}"));
                 }
-                WiEvent::EndOfRound { character: wi_id(ledger, &a.name)?, d6, hardship_hits: a.hardship_hits }
+                // Hits given before the d6 is known: a d6 over the rating spares the character
+                // (no Hardship Quarrel), an ordinary outcome, recorded; the Hits go unused.
+                let who = wi_char(ledger, &a.name)?;
+                let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);
+                let rating = who.hardship(ledger.now, round);
+                let hardship_hits = match a.hardship_hits {
+                    Some(h) if rating > 0 && i32::from(d6) > rating => {
+                        ctx.note(format!("the d6 {d6} is over the rating {rating}: no Hardship Quarrel, so --hardship-hits {h} is not used"));
+                        None
+                    }
+                    h => h,
+                };
+                WiEvent::EndOfRound { character: who.id, d6, hardship_hits }
             }
             WiCommand::Condition(a) => {
                 let condition = Condition::parse(&a.condition).ok_or_else(|| {
