@@ -581,3 +581,24 @@ fn retracting_an_advance_takes_the_clock_back_and_events_go_by_their_number() {
     );
     assert_eq!(s.bytes(), before);
 }
+
+/// Issue 26, item 6: commands run at once on one ledger wait for each other: six `advance
+/// 1m` in parallel all succeed and move the clock six minutes, never "internal error".
+#[test]
+fn parallel_advances_wait_for_each_other() {
+    let s = Scratch::with_osric();
+    let db = s.db.display().to_string();
+    let runs: Vec<_> = (0..6)
+        .map(|_| {
+            let db = db.clone();
+            std::thread::spawn(move || {
+                leechbook::run(["leechbook", "--db", &db, "advance", "1m"].map(String::from))
+            })
+        })
+        .collect();
+    for r in runs {
+        let out = r.join().unwrap();
+        assert_eq!(out.code, 0, "{}", out.stderr);
+    }
+    assert_eq!(s.show("Osric")["campaign_time"], "day 1 00:06");
+}

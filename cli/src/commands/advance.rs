@@ -86,6 +86,15 @@ fn target(a: &AdvanceArgs, ledger: &Ledger) -> Result<CampaignTime, CommandError
     }
 }
 
+/// How far a plain `advance BY` moves the clock (None for `--to`): worked again from the
+/// clock the write finds.
+fn by_only(a: &AdvanceArgs, ledger: &Ledger) -> Result<Option<i64>, CommandError> {
+    Ok(match &a.by {
+        Some(_) => Some(target(a, ledger)?.0 - ledger.now.0),
+        None => None,
+    })
+}
+
 fn rollable(d: &DueRoll) -> bool {
     match d.kind {
         "shock-reroll" | "stun-recovery" => true,
@@ -149,11 +158,21 @@ fn decision(h: &HmCharacter, n: &Next, a: &AdvanceArgs) -> Option<String> {
     }
 }
 
-fn clock_to(ctx: &mut Ctx, to: CampaignTime) -> Result<(), CommandError> {
+/// Moves the clock to `to`; `by`, when given, is how far the command asked to move it, worked
+/// from the clock as the write transaction finds it (another terminal may have moved it
+/// since the command read it: six `advance 1m` at once move it six minutes).
+fn clock_to(ctx: &mut Ctx, to: CampaignTime, by: Option<i64>) -> Result<(), CommandError> {
     // The clock touches no character: the record holds none.
     let (ledger, env, applied) = ctx.record_for(Some(&[]), |ledger, _| {
+        let to = match by {
+            Some(secs) => ledger.now.plus(secs),
+            None => to,
+        };
         if to <= ledger.now {
-            return Err(CommandError::internal("the clock is already there"));
+            return Err(CommandError::user(format!(
+                "the clock is at {} (another command moved it meanwhile); it cannot go back or stay at {to}",
+                ledger.now
+            )));
         }
         Ok((Event::ClockAdvanced { to }, Some(to)))
     })?;
@@ -180,7 +199,7 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             let (_, open) = ctx.load_open()?;
             if let Some(n) = next_due(&open, until).filter(|n| n.at < until) {
                 if n.at > open.now {
-                    clock_to(ctx, n.at)?;
+                    clock_to(ctx, n.at, None)?;
                 }
                 ctx.say(format!(
                     "stopped at {}: {} owes a {} roll{}; record it (leechbook roll {} {}), or run on with --roll (Leechbook rolls what falls due) or --skip-owed (it stays owed)",
@@ -198,7 +217,7 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 return Ok(());
             }
         }
-        return clock_to(ctx, until);
+        return clock_to(ctx, until, by_only(&a, &ledger)?);
     }
     let mut rng = roller(ctx, 0);
     let mut rolled = 0usize;
@@ -213,7 +232,7 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         };
         progress.say(format!("advance: {rolled} rolled, now at {}", ledger.now));
         if n.at > ledger.now {
-            clock_to(ctx, n.at)?;
+            clock_to(ctx, n.at, None)?;
         }
         let h = ledger
             .character(n.character)
@@ -290,7 +309,7 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     }
     let (_, ledger) = ctx.load_head()?;
     if until > ledger.now {
-        clock_to(ctx, until)?;
+        clock_to(ctx, until, None)?;
     }
     ctx.say(format!("{rolled} roll(s) made"));
     Ok(())
