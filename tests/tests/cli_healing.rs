@@ -555,3 +555,86 @@ fn advance_roll_announces_a_death_and_stops_there() {
     assert!(out.contains("roll(s) made"), "{out}");
     assert_eq!(s.show("Old Tom")["campaign_time"], "day 1 01:00");
 }
+
+/// Issue 26, item 7: `history` is the whole story: the blows a character took (a melee names
+/// the attacker as its character), what each event did to them (a death, a Shock State), and
+/// an ending that says they died.
+#[test]
+fn history_tells_the_blows_taken_and_the_death() {
+    let s = old_tom_bleeding();
+    s.ok(&[
+        "character",
+        "add",
+        "Brannoc",
+        "--str",
+        "13",
+        "--end",
+        "12",
+        "--shock",
+        "70",
+        "--hb",
+        "13",
+    ]);
+    s.ok(&["arms", "load", "--starter"]);
+    s.ok(&[
+        "character",
+        "equip",
+        "Brannoc",
+        "--weapon",
+        "broadsword",
+        "--melee",
+        "70",
+    ]);
+    s.ok(&[
+        "character",
+        "equip",
+        "Old Tom",
+        "--weapon",
+        "dagger",
+        "--melee",
+        "40",
+    ]);
+    s.ok(&[
+        "--seed",
+        "3",
+        "melee",
+        "Brannoc",
+        "Old Tom",
+        "--weapon",
+        "broadsword",
+        "--mode",
+        "edge",
+        "--defence",
+        "ignore",
+        "--dice",
+        "attack=35,zone=4,location=7,impact=2,shock=12",
+    ]);
+    s.ok(&[
+        "--seed",
+        "1",
+        "advance",
+        "1h",
+        "--roll",
+        "--untended",
+        "--run-on",
+    ]);
+    let story = s.ok(&["history", "Old Tom"]);
+    assert!(story.contains("Brannoc attacks Old Tom"), "{story}");
+    assert!(story.contains("-> Old Tom DIES (blood loss)"), "{story}");
+    assert!(
+        story
+            .lines()
+            .last()
+            .is_some_and(|l| l.contains("Old Tom died (blood loss) at day 1")),
+        "{story}"
+    );
+    let shoulder = injury_id(&s, "Old Tom", 0);
+    let wound = s.ok(&["history", "Old Tom", &shoulder]);
+    assert!(
+        wound
+            .lines()
+            .last()
+            .is_some_and(|l| l.contains("when Old Tom died (blood loss)")),
+        "{wound}"
+    );
+}

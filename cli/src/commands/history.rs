@@ -166,6 +166,9 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             return;
         }
         let before = injury.map_or_else(Before::default, |id| Before::of(hm(ledger, who), id));
+        // The character as it stood, so that what the event did to it is told (a death, a
+        // Shock State, Extended Shock ...), not only what the event was.
+        let was = hm(ledger, who).cloned();
         ledger.step(
             env,
             rulings,
@@ -175,10 +178,9 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 };
                 let keep = match injury {
                     Some(id) => concerns(before, who, applied, id),
-                    None => {
-                        env.event.character() == Some(who)
-                            || matches!(applied, Applied::CharacterAdded(c) if *c == who)
-                    }
+                    // The character's whole story: what they did and every blow they took
+                    // (a melee or a shot names the attacker as its character).
+                    None => true,
                 };
                 if keep {
                     if let (Some(id), Some(c)) = (injury, hm(ledger, who)) {
@@ -212,6 +214,11 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                     if rulings.amended.contains_key(&env.id) {
                         summary.push_str(" [amended by a ruling]");
                     }
+                    if let (Some(was), Some(now)) = (&was, hm(ledger, who)) {
+                        for c in narrate::consequences(was, now) {
+                            summary.push_str(&format!("; -> {c}"));
+                        }
+                    }
                     entries.push(Entry {
                         at: env.at.to_string(),
                         day: env.at.day(),
@@ -233,31 +240,43 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                     .into_iter()
                     .find(|v| v.id == i.id.to_string())
             });
-            let ending = c.map(|i| match i.heal.healed_at {
-                Some(at) => {
-                    let days = (at.0 - i.inflicted_at.0) / DAY;
-                    let permanent =
-                        leechbook_core::harnmaster::healing::permanent_impairment(i, tt, full.now);
-                    format!(
-                        "healed on day {} ({days} days after it was inflicted){}",
-                        at.day(),
-                        if permanent > 0 {
-                            format!("; {permanent} permanent impairment remains")
-                        } else {
-                            String::new()
-                        }
-                    )
+            let died = hm(&full, who).and_then(|c| c.death.clone());
+            let ending = c.map(|i| match (&died, i.heal.healed_at) {
+                (Some((cause, at)), _) => {
+                    format!("{} when {} died ({cause}) at {at}", i.code(), ch.name)
                 }
-                None => format!(
-                    "{} at {}, healing at HR{}",
-                    i.code(),
-                    full.now,
-                    leechbook_core::harnmaster::healing::healing_rate(i, tt)
-                ),
+                (None, healed) => match healed {
+                    Some(at) => {
+                        let days = (at.0 - i.inflicted_at.0) / DAY;
+                        let permanent = leechbook_core::harnmaster::healing::permanent_impairment(
+                            i, tt, full.now,
+                        );
+                        format!(
+                            "healed on day {} ({days} days after it was inflicted){}",
+                            at.day(),
+                            if permanent > 0 {
+                                format!("; {permanent} permanent impairment remains")
+                            } else {
+                                String::new()
+                            }
+                        )
+                    }
+                    None => format!(
+                        "{} at {}, healing at HR{}",
+                        i.code(),
+                        full.now,
+                        leechbook_core::harnmaster::healing::healing_rate(i, tt)
+                    ),
+                },
             });
             (view, ending)
         }
-        None => (None, None),
+        None => (
+            None,
+            hm(&full, who)
+                .and_then(|c| c.death.clone())
+                .map(|(cause, at)| format!("{} died ({cause}) at {at}", ch.name)),
+        ),
     };
     let story = Story {
         ty: "history",
