@@ -237,6 +237,54 @@ async fn within<T>(
     })
 }
 
+/// Resolves when the connection `conn` is gone from `repo` (the hub died or hung up).
+async fn gone(repo: &Repo, conn: ConnectionId) {
+    let (now, mut changes) = repo.connected_peers();
+    if !now.iter().any(|c| c.id == conn) {
+        return;
+    }
+    while let Some(list) = changes.next().await {
+        if !list.iter().any(|c| c.id == conn) {
+            return;
+        }
+    }
+}
+
+/// [`within`] on the connection `conn` to the hub: a hub that goes away (killed, or its
+/// machine off the table's network) is reported as soon as the connection drops, not when
+/// the whole `timeout` has passed.
+async fn on_hub<T>(
+    repo: &Repo,
+    conn: ConnectionId,
+    timeout: Duration,
+    url: &str,
+    what: &str,
+    f: impl Future<Output = T>,
+) -> Result<T, SyncError> {
+    let work = Box::pin(within(timeout, url, what, f));
+    let lost = Box::pin(gone(repo, conn));
+    match futures::future::select(work, lost).await {
+        futures::future::Either::Left((done, _)) => done,
+        futures::future::Either::Right(_) => Err(net(format!(
+            "the hub at {url} went away while {what}; nothing half-done was kept, sync again"
+        ))),
+    }
+}
+
+/// Whether the hub said it holds the changes `sent` of `h` (samod's wait also ends when the
+/// connection does, which is no acknowledgement): none of them lies beyond the heads the
+/// two sides share (changes the hub brought meanwhile may).
+fn acked(h: &DocHandle, conn: ConnectionId, sent: &[ChangeHash]) -> bool {
+    let Some(shared) = h.peers().0.get(&conn).and_then(|p| p.shared_heads.clone()) else {
+        return sent.is_empty();
+    };
+    h.with_document(|d| {
+        d.get_changes(&shared)
+            .iter()
+            .all(|c| !sent.contains(&c.hash()))
+    })
+}
+
 /// Dials the hub at `url` (`ws://` or `wss://`) into `repo`. Returns the connection.
 async fn dial(repo: &Repo, url: &str, timeout: Duration) -> Result<ConnectionId, SyncError> {
     let parsed =
@@ -355,7 +403,9 @@ async fn exchange(
 ) -> Result<(Imported, Vec<crypt::Rotation>, usize), SyncError> {
     let start = std::time::Instant::now();
     let campaign = store.campaign();
-    let index = within(
+    let index = on_hub(
+        repo,
+        conn,
         timeout,
         url,
         "sending the campaign's index",
@@ -363,7 +413,9 @@ async fn exchange(
     )
     .await??
     .ok_or_else(|| net(format!("the hub at {url} holds no campaign {campaign}")))?;
-    within(
+    on_hub(
+        repo,
+        conn,
         timeout,
         url,
         "sending the campaign's index",
@@ -410,12 +462,13 @@ async fn exchange(
     phase(start, "  volumes held");
     let finds =
         futures::future::join_all(wanted.iter().map(|v| find(repo, volume_id(campaign, *v))));
-    let handles: Vec<(VolumeId, DocHandle)> = within(timeout, url, "sending volumes", finds)
-        .await?
-        .into_iter()
-        .zip(&wanted)
-        .filter_map(|(h, v)| Some((*v, h.ok()??)))
-        .collect();
+    let handles: Vec<(VolumeId, DocHandle)> =
+        on_hub(repo, conn, timeout, url, "sending volumes", finds)
+            .await?
+            .into_iter()
+            .zip(&wanted)
+            .filter_map(|(h, v)| Some((*v, h.ok()??)))
+            .collect();
     // The hub may have announced a volume before this side held its copy: whatever the
     // engine holds, this side's copy goes in.
     for (v, h) in &handles {
@@ -435,7 +488,7 @@ async fn exchange(
         h.they_have_our_changes(conn).await;
     }));
     phase(start, "  volumes found");
-    within(timeout, url, "exchanging volumes", syncs).await?;
+    on_hub(repo, conn, timeout, url, "exchanging volumes", syncs).await?;
     phase(start, "  volumes synced");
     // The volumes as they are now: what is taken in is exactly what is kept (changes that
     // arrive later stay on the hub for the next sync, never in a kept volume the log was not
@@ -553,12 +606,26 @@ async fn exchange(
         layout::publish(d, &counts, &rotations)?;
         layout::flag_short(d, &flags)
     })?;
-    let syncs = futures::future::join_all(
-        std::iter::once(&index)
-            .chain(handles.iter().map(|(_, h)| h))
-            .map(|h| h.they_have_our_changes(conn)),
-    );
-    within(timeout, url, "taking our changes", syncs).await?;
+    let all: Vec<&DocHandle> = std::iter::once(&index)
+        .chain(handles.iter().map(|(_, h)| h))
+        .collect();
+    let sent: Vec<Vec<ChangeHash>> = all
+        .iter()
+        .map(|h| h.with_document(|d| d.get_heads()))
+        .collect();
+    let syncs = futures::future::join_all(all.iter().map(|h| h.they_have_our_changes(conn)));
+    on_hub(repo, conn, timeout, url, "taking our changes", syncs).await?;
+    // "synced" only once the hub said it holds what was sent.
+    let unconfirmed = all
+        .iter()
+        .zip(&sent)
+        .filter(|(h, sent)| !acked(h, conn, sent))
+        .count();
+    if unconfirmed > 0 {
+        return Err(net(format!(
+            "the hub at {url} went away before it confirmed {unconfirmed} of the documents sent; nothing is lost here, sync again"
+        )));
+    }
     phase(start, "  counts listed");
     shelf.index.doc = index.with_document(|d| d.clone());
     let mut imported = imported;

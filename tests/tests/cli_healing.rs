@@ -528,7 +528,10 @@ fn advance_roll_announces_a_death_and_stops_there() {
         .lines()
         .position(|l| l.contains("-> Old Tom DIES (blood loss) at day 1 00:20"))
         .unwrap_or_else(|| panic!("{out}"));
-    assert!(out.contains("-> Old Tom is no longer STN"), "{out}");
+    // A Shock State the roll's own words do not tell (blood loss) is said; one they do
+    // (a stun recovery's "S -> none") is not said twice.
+    assert!(out.contains("-> Old Tom is now STN"), "{out}");
+    assert!(!out.contains("-> Old Tom is no longer STN"), "{out}");
     assert!(
         out.lines()
             .nth(dies + 1)

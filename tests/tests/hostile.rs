@@ -363,3 +363,67 @@ fn a_count_raised_on_the_hub_holds_nothing_back() {
 fn table(dir: &Path, url: &str) -> [PathBuf; 3] {
     common::table(dir, url, &["Osric"], ["Osric", "Osric"])
 }
+
+/// A hub killed (kill -9) while a device pushes to it is reported within seconds, in one
+/// line, with a non-zero exit, and never as "synced": the sync waits for the hub to say it
+/// holds each document, and a dropped connection ends the wait at once (not the --timeout).
+#[test]
+fn a_hub_killed_mid_push_is_reported_within_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = dir.path().join("gm.db");
+    ok(&gm, &["init", "--name", "Kaldor"]);
+    {
+        // 6,000 events, appended straight (the CLI would take minutes in a debug build).
+        let mut store = Store::open(&gm).unwrap();
+        let mut w = store.write().unwrap();
+        for i in 1..=6_000i64 {
+            let to = leechbook_core::time::CampaignTime(i * 60);
+            let env = w
+                .prepare(Event::ClockAdvanced { to }, to, chrono::Utc::now())
+                .unwrap();
+            w.append(&env).unwrap();
+        }
+        w.commit().unwrap();
+    }
+    // Its sync documents built first (a file export), so that the push starts at once.
+    let warm = dir.path().join("warm.sync");
+    ok(&gm, &["sync", "export", warm.to_str().unwrap()]);
+    let mut seen = None;
+    for delay in [700u64, 350, 150, 60, 20] {
+        let here = dir.path().join(format!("hub-{delay}"));
+        std::fs::create_dir_all(&here).unwrap();
+        let Some(hub) = Hub::node(&here) else {
+            return; // not installed, and not CI: Hub::node said so
+        };
+        let common::Hub::Node { child, .. } = &hub else {
+            unreachable!()
+        };
+        let pid = child.id().to_string();
+        let url = hub.url().to_string();
+        let killer = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(delay));
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &pid])
+                .status();
+        });
+        let start = std::time::Instant::now();
+        let out = run_db(&gm, &["sync", "connect", &url, "--timeout", "60"]);
+        let took = start.elapsed();
+        killer.join().unwrap();
+        drop(hub);
+        if out.code == 0 {
+            continue; // it finished before the kill: try sooner
+        }
+        assert!(took < Duration::from_secs(10), "{took:?}: {}", out.stderr);
+        assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+        assert!(!out.stdout.contains("synced"), "{}", out.stdout);
+        eprintln!("killed after {delay} ms: {took:?}: {}", out.stderr.trim());
+        seen = Some(out.stderr);
+        break;
+    }
+    let said = seen.expect("a kill landed before a sync ended");
+    assert!(
+        said.contains("went away") || said.contains("could not reach"),
+        "{said}"
+    );
+}

@@ -290,7 +290,7 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         rolled += 1;
         let now = after.character(n.character).and_then(CharacterState::hm);
         if let Some(now) = now {
-            for c in narrate::consequences(&before, now) {
+            for c in narrate::consequences(&before, now, narrate::tells_shock(env.event.kind())) {
                 ctx.say(format!("  -> {c}"));
             }
             if now.dead() && !a.run_on {

@@ -215,7 +215,8 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                         summary.push_str(" [amended by a ruling]");
                     }
                     if let (Some(was), Some(now)) = (&was, hm(ledger, who)) {
-                        for c in narrate::consequences(was, now) {
+                        let told = narrate::tells_shock(env.event.kind());
+                        for c in narrate::consequences(was, now, told) {
                             summary.push_str(&format!("; -> {c}"));
                         }
                     }

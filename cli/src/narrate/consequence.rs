@@ -5,15 +5,25 @@
 
 use leechbook_core::harnmaster::state::{HmCharacter, ShockState};
 
-/// The consequences of going from `before` to `after` (the same character), in words.
-pub fn consequences(before: &HmCharacter, after: &HmCharacter) -> Vec<String> {
+/// Whether an event's own narration already tells the Shock State it leaves (a strike, a
+/// melee, a shot, a shock roll), so that its consequences do not say it twice.
+pub fn tells_shock(kind: &str) -> bool {
+    matches!(
+        kind,
+        "hm.strike" | "hm.melee" | "hm.shot" | "hm.shock-reroll" | "hm.stun-recovery"
+    )
+}
+
+/// The consequences of going from `before` to `after` (the same character), in words; the
+/// Shock State only when `shock_told` is false.
+pub fn consequences(before: &HmCharacter, after: &HmCharacter, shock_told: bool) -> Vec<String> {
     let name = &after.name;
     let mut out = Vec::new();
     if let (false, Some((cause, at))) = (before.dead(), &after.death) {
         out.push(format!("{name} DIES ({cause}) at {at}"));
         return out;
     }
-    if after.shock != before.shock {
+    if after.shock != before.shock && !shock_told {
         out.push(if after.shock == ShockState::None {
             format!("{name} is no longer {}", before.shock.code())
         } else if before.shock == ShockState::None {
