@@ -565,3 +565,33 @@ fn completion_offers_the_ledgers_characters_and_injuries() {
     assert!(complete(&["leechbook", "--db", missing, "show", ""]).is_empty());
     assert!(!std::path::Path::new(missing).exists());
 }
+
+/// Issue 26, item 8: `explain CODE` says what an abbreviation means; an injury code is read
+/// part by part; an unknown one is one line and exit 1.
+#[test]
+fn explain_reads_the_codes_leechbook_prints() {
+    let out = leechbook::run(["leechbook", "explain", "s2e"].map(String::from));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(
+        out.stdout.trim(),
+        "S2E: a Serious injury (Injury Level 2), edge aspect"
+    );
+    let out = leechbook::run(["leechbook", "explain", "CLN"].map(String::from));
+    assert!(
+        out.stdout.starts_with("CLN: treatment: Clean & Dress"),
+        "{}",
+        out.stdout
+    );
+    let out = leechbook::run(["leechbook", "explain"].map(String::from));
+    for code in ["SUR", "INC", "CF", "EML", "HR"] {
+        assert!(
+            out.stdout.lines().any(|l| l.starts_with(code)),
+            "{}",
+            out.stdout
+        );
+    }
+    // A Minor injury is level 1 only: M3E is no code.
+    let out = leechbook::run(["leechbook", "explain", "M3E"].map(String::from));
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+}

@@ -566,6 +566,11 @@ fn retracting_an_advance_takes_the_clock_back_and_events_go_by_their_number() {
         "{out}"
     );
     assert_eq!(s.show("Osric")["campaign_time"], "day 41 00:00");
+    let log = s.ok(&["log"]);
+    assert!(
+        log.contains("STRUCK (retracted: meant 50m): the clock advances 50d"),
+        "a struck event keeps its text: {log}"
+    );
     let out = s.ok(&["advance", "--to", "day 41 00:50"]);
     assert!(out.contains("to day 41 00:50"), "{out}");
     // A bare number names it too; one the log does not hold is one line, nothing written.
@@ -601,4 +606,75 @@ fn parallel_advances_wait_for_each_other() {
         assert_eq!(out.code, 0, "{}", out.stderr);
     }
     assert_eq!(s.show("Osric")["campaign_time"], "day 1 00:06");
+}
+
+/// Issue 26, item 3: `undo` retracts the last thing this device recorded that stands, as a
+/// ruling in the log (jj-style: nothing erased); `undo` again undoes the undo. A struck
+/// event keeps its text in `log`, marked.
+#[test]
+fn undo_strikes_the_last_thing_recorded_and_undo_again_restores_it() {
+    let s = Scratch::with_osric();
+    s.ok(&common::thorax_strike("Osric", "6", "shock=12"));
+    assert_eq!(s.show("Osric")["injuries"].as_array().unwrap().len(), 1);
+    let out = s.ok(&["undo", "--reason", "wrong target"]);
+    assert!(
+        out.contains("is struck from the record (wrong target)"),
+        "{out}"
+    );
+    assert_eq!(s.show("Osric")["injuries"].as_array().unwrap().len(), 0);
+    let log = s.ok(&["log"]);
+    assert!(
+        log.lines()
+            .any(|l| l.contains("STRUCK (retracted: wrong target): Osric")),
+        "{log}"
+    );
+    // The undo is the last thing recorded: undo again restores the strike.
+    let out = s.ok(&["undo"]);
+    assert!(out.contains("is struck from the record (undone)"), "{out}");
+    assert_eq!(s.show("Osric")["injuries"].as_array().unwrap().len(), 1);
+    // Nothing to undo on a ledger whose only events cannot be undone: one line.
+    let fresh = Scratch::new();
+    fresh.ok(&["init"]);
+    let out = fresh.run(&["undo"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+}
+
+/// Issue 26, item 3: a fumble recorded without its outcome gets one later, by amendment.
+#[test]
+fn a_missing_outcome_is_added_by_amend() {
+    let s = Scratch::with_osric();
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "edge",
+        "--location",
+        "shoulder",
+        "--side",
+        "right",
+        "--effective",
+        "16",
+        "--dice",
+        "shock=12",
+    ]);
+    s.ok(&["roll", "Osric", "fumble"]);
+    let log: Vec<Value> = serde_json::from_str(&s.ok(&["log", "--json"])).unwrap();
+    let fumble = log
+        .iter()
+        .rev()
+        .find(|e| e["kind"] == "hm.gm-roll")
+        .unwrap();
+    let number = format!("#{}", fumble["clock"]);
+    let out = s.ok(&[
+        "amend",
+        &number,
+        "--outcome",
+        "drops the sword",
+        "--reason",
+        "the GM ruled it",
+    ]);
+    assert!(out.contains("is amended (the GM ruled it)"), "{out}");
+    let log = s.ok(&["log"]);
+    assert!(log.contains("drops the sword"), "{log}");
 }

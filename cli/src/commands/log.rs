@@ -108,8 +108,8 @@ pub fn views(
         }
         let (summary, void) = match fate {
             Fate::Applied(applied) => (narrate::event(ledger, env, applied), None),
-            Fate::Void(why) => (String::new(), Some(why.clone())),
-            Fate::Retracted(why) => (String::new(), Some(format!("retracted: {why}"))),
+            Fate::Void(why) => (struck_text(ledger, env), Some(why.clone())),
+            Fate::Retracted(why) => (struck_text(ledger, env), Some(format!("retracted: {why}"))),
         };
         views.push(EventView {
             ty: "event",
@@ -129,6 +129,33 @@ pub fn views(
     Ok(views)
 }
 
+/// What a struck or void event says, kept for the audit: its narration as it would have
+/// applied at its place (a struck event usually would), else its kind and whom it is about.
+fn struck_text(ledger: &Ledger, env: &leechbook_core::Envelope) -> String {
+    match ledger.check(env) {
+        Ok(applied) => narrate::event(ledger, env, &applied),
+        Err(_) => {
+            let who: Vec<String> = env
+                .event
+                .characters()
+                .iter()
+                .filter_map(|c| {
+                    ledger
+                        .roll()
+                        .iter()
+                        .find(|(id, _)| id == c)
+                        .map(|(_, n)| n.clone())
+                })
+                .collect();
+            if who.is_empty() {
+                env.event.kind().to_string()
+            } else {
+                format!("{} about {}", env.event.kind(), who.join(", "))
+            }
+        }
+    }
+}
+
 /// Prints the log.
 pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let views = views(ctx, a.character.as_deref(), a.until.as_deref())?;
@@ -137,8 +164,8 @@ pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     }
     for v in views {
         let text = match &v.void {
-            Some(why) if why.starts_with("retracted") => format!("STRUCK ({why})"),
-            Some(why) => format!("VOID ({why})"),
+            Some(why) if why.starts_with("retracted") => format!("STRUCK ({why}): {}", v.summary),
+            Some(why) => format!("VOID ({why}): {}", v.summary),
             None => v.summary,
         };
         let flags = if v.flags.is_empty() {

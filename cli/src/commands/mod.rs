@@ -12,6 +12,7 @@ pub mod diff;
 pub mod disputes;
 pub mod docs;
 pub mod due;
+pub mod explain;
 pub mod export;
 pub mod history;
 pub mod init;
@@ -95,6 +96,11 @@ pub enum Command {
     Retract(ruling::RetractArgs),
     /// Ruling: undo a retraction.
     Reinstate(ruling::ReinstateArgs),
+    /// Ruling: retract the last thing this device recorded that still stands (the undo is
+    /// itself recorded; undo it by retracting it, or by `undo` again when it is the last).
+    Undo(ruling::UndoArgs),
+    /// Explain an abbreviation Leechbook prints (S2E, INC, CLN, CS, EML, HR ...), or list them.
+    Explain(explain::ExplainArgs),
     /// Ruling: amend an event's dice or inputs; everything after it is re-derived.
     Amend(ruling::AmendArgs),
     /// Ruling: decree an injury's level or HR, or a shock state, from now on.
@@ -153,6 +159,8 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::History(a) => history::cmd_history(a, ctx),
         Command::Option(a) => option::cmd_option(a, ctx),
         Command::Retract(a) => ruling::cmd_retract(a, ctx),
+        Command::Undo(a) => ruling::cmd_undo(a, ctx),
+        Command::Explain(a) => explain::cmd_explain(a, ctx),
         Command::Reinstate(a) => ruling::cmd_reinstate(a, ctx),
         Command::Amend(a) => ruling::cmd_amend(a, ctx),
         Command::Override(a) => ruling::cmd_override(a, ctx),

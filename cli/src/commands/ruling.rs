@@ -32,6 +32,14 @@ pub struct RetractArgs {
     pub reason: String,
 }
 
+/// Retract the last thing this device recorded that still stands.
+#[derive(Args, Debug)]
+pub struct UndoArgs {
+    /// Why (recorded with the ruling).
+    #[arg(long, default_value = "undone")]
+    pub reason: String,
+}
+
 /// Undo a retraction.
 #[derive(Args, Debug)]
 pub struct ReinstateArgs {
@@ -81,6 +89,10 @@ pub struct AmendArgs {
     /// A Morale or mishap roll's ML.
     #[arg(long)]
     pub ml: Option<i32>,
+    /// A Morale or mishap roll's outcome as the GM ruled it (one recorded without
+    /// `--outcome` gets one later).
+    #[arg(long)]
+    pub outcome: Option<String>,
 }
 
 /// Shock states as `override --shock` takes them.
@@ -186,6 +198,53 @@ pub fn build_retract(events: &[Envelope], a: &RetractArgs) -> Result<Ruling, Com
             reason: a.reason.clone(),
         })
     }
+}
+
+/// `undo`: the last event this device recorded that stands (neither struck nor void), struck
+/// by a retraction recorded like any other, jj-style: nothing is erased, and the undo is in
+/// the log for the audit. An undo of an undo is a retraction of that retraction, which
+/// restores the event.
+pub fn cmd_undo(a: UndoArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let target = {
+        let replica = leechbook_ledger::Replica::open(&ctx.db_path()?)?;
+        let fates = replica.fates()?;
+        let store = replica.store();
+        let me = store.device();
+        let gone = |id: &leechbook_core::ids::EventId| {
+            fates.retracted.iter().any(|(e, _, _)| e == id)
+                || fates.void.iter().any(|v| v.id == *id)
+        };
+        // The campaign's creation and the roster's changes are not undone so (a device is
+        // taken off the roster with `device revoke`).
+        let undoable = |e: &leechbook_core::Envelope| {
+            use leechbook_core::roster::LedgerEvent;
+            !e.event.creates_campaign() && e.event.roster_change().is_none() && !gone(&e.id)
+        };
+        let mut seq = store.last_number(me)?;
+        loop {
+            let found = if seq > 0 {
+                store.events_numbered(me, seq, seq)?.pop()
+            } else {
+                None
+            };
+            let Some(e) = found else {
+                return Err(CommandError::user(
+                    "this device has recorded nothing that stands to undo (the campaign's creation and the roster are not undone: `device revoke` takes a device off)",
+                ));
+            };
+            if undoable(&e) {
+                break e.id;
+            }
+            seq -= 1;
+        }
+    };
+    let args = RetractArgs {
+        event: target.to_string(),
+        reason: a.reason,
+    };
+    record_ruling(ctx, Some(&args.event), |events, _| {
+        build_retract(events, &args)
+    })
 }
 
 /// `reinstate`.
@@ -342,6 +401,10 @@ pub fn build_amend(events: &[Envelope], a: &AmendArgs) -> Result<Ruling, Command
                         }
                         if a.ml.is_some() {
                             g.ml = a.ml;
+                            changed = true;
+                        }
+                        if a.outcome.is_some() {
+                            g.outcome = a.outcome.clone();
                             changed = true;
                         }
                     }
