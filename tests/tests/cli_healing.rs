@@ -172,20 +172,7 @@ fn rolls_not_due_are_refused_unchanged_unless_forced_as_a_ruling() {
 fn bleeding_stoppage_and_advance_stops_for_decisions() {
     let s = Scratch::with_osric();
     // G4E right shoulder: a bleeder.
-    s.ok(&[
-        "strike",
-        "Osric",
-        "--aspect",
-        "edge",
-        "--location",
-        "shoulder",
-        "--side",
-        "right",
-        "--effective",
-        "16",
-        "--dice",
-        "shock=12",
-    ]);
+    s.ok(&common::shoulder_strike("Osric"));
     let out = s.ok(&["--seed", "1", "advance", "1h", "--roll"]);
     assert!(
         out.contains("stopped at day 1 00:05: Osric's G4E right shoulder bleeds"),
@@ -462,20 +449,7 @@ fn bleeding_shoulder(s: &Scratch, name: &str) {
         "--hb",
         "13",
     ]);
-    s.ok(&[
-        "strike",
-        name,
-        "--aspect",
-        "edge",
-        "--location",
-        "shoulder",
-        "--side",
-        "right",
-        "--effective",
-        "16",
-        "--dice",
-        "shock=12",
-    ]);
+    s.ok(&common::shoulder_strike(name));
 }
 
 /// Old Tom, alone in a new campaign, with a bleeding G4E right shoulder.

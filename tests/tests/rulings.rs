@@ -644,20 +644,7 @@ fn undo_strikes_the_last_thing_recorded_and_undo_again_restores_it() {
 #[test]
 fn a_missing_outcome_is_added_by_amend() {
     let s = Scratch::with_osric();
-    s.ok(&[
-        "strike",
-        "Osric",
-        "--aspect",
-        "edge",
-        "--location",
-        "shoulder",
-        "--side",
-        "right",
-        "--effective",
-        "16",
-        "--dice",
-        "shock=12",
-    ]);
+    s.ok(&common::shoulder_strike("Osric"));
     s.ok(&["roll", "Osric", "fumble"]);
     let log: Vec<Value> = serde_json::from_str(&s.ok(&["log", "--json"])).unwrap();
     let fumble = log

@@ -144,6 +144,25 @@ pub const fn thorax_strike<'a>(who: &'a str, effective: &'a str, dice: &'a str) 
     ]
 }
 
+/// The arguments of a G4E strike to `who`'s right shoulder (effective impact 16, shock roll
+/// 12): a bleeder, as in the Healing Sequence's examples 1 and 2.
+pub const fn shoulder_strike(who: &str) -> [&str; 12] {
+    [
+        "strike",
+        who,
+        "--aspect",
+        "edge",
+        "--location",
+        "shoulder",
+        "--side",
+        "right",
+        "--effective",
+        "16",
+        "--dice",
+        "shock=12",
+    ]
+}
+
 /// A hub on loopback for network sync, stopped when dropped: a relay in this process (a
 /// samod repo that keeps no ledger), or the real npm automerge-repo sync server.
 pub enum Hub {
