@@ -427,3 +427,103 @@ fn a_hub_killed_mid_push_is_reported_within_seconds() {
         "{said}"
     );
 }
+
+/// Runs the hostile automerge-repo peer (`.ci/sync-server/hostile-peer.mjs`: the real npm
+/// client, no key, no join code) against the hub at `url` on document `doc`.
+/// Returns how many root keys the document held on the hub when the peer found it.
+fn hostile_peer(url: &str, doc: &str, action: &[&str]) -> usize {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.ci/sync-server/hostile-peer.mjs");
+    let out = std::process::Command::new("node")
+        .arg(&script)
+        .args([url, doc])
+        .args(action)
+        .output()
+        .expect("node runs");
+    assert!(
+        out.status.success(),
+        "the hostile peer failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("found ")?
+                .strip_suffix(" keys")?
+                .parse()
+                .ok()
+        })
+        .expect("the peer says what it found")
+}
+
+/// The adversary suite through the real npm client against the real npm sync server: a
+/// peer with no key deletes every entry of the GM's volume and every count of the index,
+/// then puts junk in the volume. No honest device loses anything; the GM's next sync puts
+/// it all back and lists the junk once; a newcomer then joins whole; `verify` stays true.
+#[test]
+fn a_keyless_npm_peer_deletes_and_injects_and_nothing_is_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(hub) = Hub::node(dir.path()) else {
+        return; // not installed, and not CI: Hub::node said so
+    };
+    let url = hub.url().to_string();
+    let [gm, p1, _p2] = table(dir.path(), &url);
+    ok(&p1, &common::thorax_strike("Osric", "8", "shock=12"));
+    connect(&p1, &url);
+    connect(&gm, &url);
+    let held = log(&gm);
+    let store = Store::open(&gm).unwrap();
+    let campaign = store.campaign();
+    let v = VolumeId {
+        device: store.device(),
+        number: 0,
+    };
+    drop(store);
+    let volume = leechbook_sync::net::volume_id(campaign, v).to_string();
+    let index = leechbook_sync::net::index_id(campaign).to_string();
+    assert!(
+        hostile_peer(&url, &volume, &["delete-all"]) > 0,
+        "the volume was on the hub"
+    );
+    assert!(
+        hostile_peer(&url, &index, &["delete-all"]) > 0,
+        "the index was on the hub"
+    );
+    let junk = uuid::Uuid::now_v7().to_string();
+    hostile_peer(&url, &volume, &["junk", &junk, "not a sealed event"]);
+    // A player syncing now loses nothing of what it holds, and puts back the GM's events it
+    // holds (the log is the truth: what a device holds, it offers).
+    let before = log(&p1);
+    let out = connect(&p1, &url);
+    assert!(
+        out.stderr.contains("put back"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    assert_eq!(log(&p1), before);
+    // The GM's sync lists the junk, once.
+    let out = connect(&gm, &url);
+    assert!(
+        out.stderr.contains(&format!("ignored entry {junk}")),
+        "{}",
+        out.stderr
+    );
+    let again = connect(&gm, &url);
+    assert!(
+        !again.stderr.contains(&junk),
+        "listed once: {}",
+        again.stderr
+    );
+    assert_eq!(log(&gm), held);
+    // A newcomer joining through the hub gets every event.
+    let p3 = dir.path().join("p3.db");
+    let out = run_db(
+        &p3,
+        &["init", "--join", &url, "--campaign", &join_code(&gm)],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(log(&p3), held);
+    for db in [&gm, &p1, &p3] {
+        assert!(ok(db, &["verify"]).contains("the ledger is sound"));
+    }
+}
