@@ -72,7 +72,9 @@ impl From<StoreError> for CommandError {
             | StoreError::TooNew { .. }
             | StoreError::AlreadyExists(_)
             | StoreError::ForeignEvent { .. }
-            | StoreError::SeqClash { .. } => ErrorKind::User,
+            | StoreError::SeqClash { .. }
+            | StoreError::CannotOpen { .. }
+            | StoreError::FileSystem(_) => ErrorKind::User,
             StoreError::Decode { .. } | StoreError::Database(_) | StoreError::Column(_) => {
                 ErrorKind::Internal
             }

@@ -86,6 +86,18 @@ pub enum StoreError {
         /// The event that came in.
         incoming: EventId,
     },
+    /// The ledger file cannot be opened or created (the file system's cause, in words).
+    #[error("cannot open {path}: {why}")]
+    CannotOpen {
+        /// The file, as given (shortened when it is very long).
+        path: String,
+        /// Why.
+        why: String,
+    },
+    /// The file system refused a read or a write of the ledger (a full disk, a read-only
+    /// file): nothing half-written is kept, as the transaction is not committed.
+    #[error("the ledger file could not be {0}")]
+    FileSystem(String),
     /// The database said no (its own words: the store's types name no database type).
     #[error("database error: {0}")]
     Database(String),
@@ -96,7 +108,64 @@ pub enum StoreError {
 
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> StoreError {
-        StoreError::Database(e.to_string())
+        use rusqlite::ErrorCode as C;
+        match e.sqlite_error_code() {
+            Some(C::DiskFull) => StoreError::FileSystem("written: the disk is full".into()),
+            Some(C::ReadOnly) => {
+                StoreError::FileSystem("written: the file or its directory is read-only".into())
+            }
+            Some(C::SystemIoFailure) => StoreError::FileSystem(
+                "read or written: the disk refused (full, removed or failing)".into(),
+            ),
+            Some(C::PermissionDenied) => {
+                StoreError::FileSystem("read or written: permission denied".into())
+            }
+            _ => StoreError::Database(e.to_string()),
+        }
+    }
+}
+
+/// A path as a message shows it: whole, or its ends when it runs past 200 characters.
+fn shown(path: &Path) -> String {
+    let s = path.display().to_string();
+    let n = s.chars().count();
+    if n <= 200 {
+        return s;
+    }
+    let head: String = s.chars().take(60).collect();
+    let tail: String = s.chars().skip(n - 40).collect();
+    format!("{head}...{tail} ({n} characters)")
+}
+
+/// Why `path` cannot be opened or created, as far as the file system tells.
+fn cannot_open(path: &Path, e: &rusqlite::Error) -> StoreError {
+    let long = path
+        .components()
+        .map(|c| c.as_os_str().len())
+        .max()
+        .unwrap_or(0);
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let why = if long > 255 {
+        format!("its name is too long ({long} bytes in one part; file systems allow 255)")
+    } else if path.is_dir() {
+        "it is a directory".to_string()
+    } else if parent.is_some_and(|p| !p.is_dir()) {
+        format!(
+            "its directory {} does not exist",
+            shown(parent.unwrap_or(path))
+        )
+    } else {
+        match StoreError::from(rusqlite::Error::SqliteFailure(
+            rusqlite::ffi::Error::new(e.sqlite_error().map_or(1, |f| f.extended_code)),
+            None,
+        )) {
+            StoreError::FileSystem(w) => w,
+            _ => format!("the file system would not open it ({e})"),
+        }
+    };
+    StoreError::CannotOpen {
+        path: shown(path),
+        why,
     }
 }
 
@@ -222,7 +291,9 @@ impl Store {
         if path.exists() {
             return Err(StoreError::AlreadyExists(path.to_path_buf()));
         }
-        let conn = Connection::open(path)?;
+        let conn = Connection::open(path).map_err(|e| cannot_open(path, &e))?;
+        conn.query_row("PRAGMA application_id", [], |_| Ok(()))
+            .map_err(|e| cannot_open(path, &e))?;
         conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0))?;
         Store::initialise(conn, Some(path.to_path_buf()), None)
     }
@@ -233,7 +304,9 @@ impl Store {
         if path.exists() {
             return Err(StoreError::AlreadyExists(path.to_path_buf()));
         }
-        let conn = Connection::open(path)?;
+        let conn = Connection::open(path).map_err(|e| cannot_open(path, &e))?;
+        conn.query_row("PRAGMA application_id", [], |_| Ok(()))
+            .map_err(|e| cannot_open(path, &e))?;
         conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0))?;
         Store::initialise(conn, Some(path.to_path_buf()), Some(campaign))
     }
@@ -292,7 +365,8 @@ impl Store {
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )?;
+        )
+        .map_err(|e| cannot_open(path, &e))?;
         let app: i32 = conn
             .query_row("PRAGMA application_id", [], |r| r.get(0))
             .map_err(|e| not_ledger(e.to_string()))?;

@@ -378,3 +378,35 @@ fn sheet_options_of_another_system_are_refused() {
         "--pace (savage-worlds)",
     );
 }
+
+/// Issue 26, item 6: a file-system failure is one line naming the file and the cause, exit
+/// 1, never "internal error": a name too long (shown by its ends), a path the system will not
+/// open.
+#[test]
+fn a_file_that_cannot_be_opened_is_one_line_naming_the_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = dir.path().join(format!("{}.db", "a".repeat(70_000)));
+    let out = common::run_db(&long, &["init"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(out.stderr.trim().lines().count(), 1);
+    assert!(
+        out.stderr
+            .contains("its name is too long (70003 bytes in one part"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.len() < 400,
+        "the path is shortened: {}",
+        out.stderr.len()
+    );
+    let out = common::run_db(std::path::Path::new("/proc/leechbook.db"), &["init"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .starts_with("error: cannot open /proc/leechbook.db: "),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("internal"), "{}", out.stderr);
+}
