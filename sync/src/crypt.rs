@@ -123,6 +123,18 @@ impl Keyring {
         self.campaign
     }
 
+    /// The secret the campaign's document ids are derived from: a digest of its first key,
+    /// which every device that can read the campaign holds (a rotation adds keys, never drops
+    /// one), so that a hub, or anyone who learns the campaign's id, cannot work them out.
+    pub fn document_secret(&self) -> [u8; 32] {
+        let first = self.keys.iter().min_by_key(|(e, _)| *e).map(|(_, k)| *k);
+        let mut h = Sha256::new();
+        h.update(b"leechbook document ids v3");
+        h.update(self.campaign.as_bytes());
+        h.update(first.unwrap_or([0; 32]));
+        h.finalize().into()
+    }
+
     /// The newest epoch, the one new events are sealed under.
     pub fn current(&self) -> u32 {
         self.keys.last().map_or(0, |k| k.0)

@@ -191,16 +191,18 @@ pub fn flag_short(doc: &mut Automerge, flags: &[(VolumeId, bool)]) -> Result<(),
     .map_err(|f| f.error)
 }
 
-/// An index that lists nothing yet (it names its campaign). Its one change is the same on
-/// every device and every sync (a fixed actor and time), so offering it to a hub that holds
-/// the index adds nothing there; it comes back under a fresh actor for the changes put after.
-pub fn fresh_index(campaign: leechbook_core::ids::CampaignId) -> Result<Automerge, SyncError> {
-    let mut doc =
-        Automerge::new().with_actor(automerge::ActorId::from(campaign.as_bytes().to_vec()));
+/// An index that lists nothing yet. Its one change is the same on every device and every
+/// sync (a fixed actor and time, both from the campaign's document secret, which names
+/// nothing a hub could read: not the campaign's id), so offering it to a hub that holds the
+/// index adds nothing there; it comes back under a fresh actor for the changes put after.
+pub fn fresh_index(ring: &Keyring) -> Result<Automerge, SyncError> {
+    let secret = ring.document_secret();
+    let mut doc = Automerge::new().with_actor(automerge::ActorId::from(secret[..16].to_vec()));
     doc.transact_with(
         |_| automerge::transaction::CommitOptions::default().with_time(0),
         |tx| {
-            tx.put(ROOT, "campaign", campaign.0.to_string())
+            let mark: String = secret[16..24].iter().map(|b| format!("{b:02x}")).collect();
+            tx.put(ROOT, "leechbook", mark)
                 .map_err(|e| SyncError::NotSync(e.to_string()))
         },
     )

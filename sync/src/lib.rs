@@ -197,6 +197,11 @@ pub struct Mirror {
 }
 
 impl Mirror {
+    /// The campaign's keys the mirror seals under.
+    pub fn ring(&self) -> &Keyring {
+        &self.ring
+    }
+
     /// An empty mirror of a campaign whose keys are `ring`.
     pub fn new(ring: Keyring) -> Mirror {
         Mirror {

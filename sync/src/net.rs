@@ -1,8 +1,9 @@
 //! The network transport: automerge-repo's sync protocol over WebSocket, through samod.
 //!
 //! A campaign is many automerge-repo documents (see [`crate::layout`]): its index and its
-//! volumes, each with an id derived from the campaign (and the volume), so every device, and
-//! any automerge-repo sync server, meets on the same documents without being told their ids.
+//! volumes, each with an id derived from a secret of the campaign's key and the volume's name
+//! ([`Places`]), so every device of the campaign meets on the same documents without being
+//! told their ids, and a hub, or anyone who learns the campaign's id, cannot work them out.
 //! A sync ([`sync_with`]) dials a hub and syncs the index; the counts it lists against this
 //! ledger's say which volumes either side lacks, and only those are synced (all at once, over
 //! the one connection); then this ledger's counts go into the index. What came in is imported
@@ -44,43 +45,62 @@ fn v4(bytes: [u8; 16]) -> DocumentId {
     DocumentId::try_from(id.as_bytes().to_vec()).expect("a UUID is sixteen bytes")
 }
 
-/// The first eight bytes every document id of a campaign shares (so a hub can tell its
-/// campaign's documents from strangers').
-fn prefix(campaign: CampaignId) -> [u8; 8] {
-    let mut h = Sha256::new();
-    h.update(b"leechbook campaign documents v2");
-    h.update(campaign.as_bytes());
-    let d = h.finalize();
-    let mut out = [0u8; 8];
-    out.copy_from_slice(&d[..8]);
-    out
+/// Where a campaign's documents are on a hub: their ids, derived from a secret that only the
+/// campaign's devices hold ([`crate::Keyring::document_secret`]). A hub, or anyone who learns
+/// the campaign's id, cannot work them out; the first eight bytes every id shares let a
+/// device serving as a hub tell its campaign's documents from strangers'. (The first layout
+/// derived them from the campaign's id alone: a device syncs its documents anew under these
+/// on its first sync, and the old ones stay on the hub, unread.)
+#[derive(Clone, Copy)]
+pub struct Places {
+    secret: [u8; 32],
 }
 
-fn named(campaign: CampaignId, name: &str) -> DocumentId {
-    let mut h = Sha256::new();
-    h.update(campaign.as_bytes());
-    h.update(name.as_bytes());
-    let d = h.finalize();
-    let mut bytes = [0u8; 16];
-    bytes[..8].copy_from_slice(&prefix(campaign));
-    bytes[8..].copy_from_slice(&d[..8]);
-    v4(bytes)
-}
+impl Places {
+    /// The places of the campaign whose keys are `ring`.
+    pub fn of(ring: &crate::Keyring) -> Places {
+        Places {
+            secret: ring.document_secret(),
+        }
+    }
 
-/// The document id of a campaign's index.
-pub fn index_id(campaign: CampaignId) -> DocumentId {
-    named(campaign, "index")
-}
+    fn prefix(&self) -> [u8; 8] {
+        let mut h = Sha256::new();
+        h.update(self.secret);
+        h.update(b"prefix");
+        let d = h.finalize();
+        let mut out = [0u8; 8];
+        out.copy_from_slice(&d[..8]);
+        out
+    }
 
-/// The document id of one of a campaign's volumes.
-pub fn volume_id(campaign: CampaignId, v: VolumeId) -> DocumentId {
-    named(campaign, &v.name())
-}
+    fn named(&self, name: &str) -> DocumentId {
+        let mut h = Sha256::new();
+        h.update(self.secret);
+        h.update(b"document ");
+        h.update(name.as_bytes());
+        let d = h.finalize();
+        let mut bytes = [0u8; 16];
+        bytes[..8].copy_from_slice(&self.prefix());
+        bytes[8..].copy_from_slice(&d[..8]);
+        v4(bytes)
+    }
 
-/// Whether a document id is one of the campaign's.
-fn is_campaigns(campaign: CampaignId, doc: &DocumentId) -> bool {
-    let mine = named(campaign, "");
-    doc.as_bytes().get(..8) == mine.as_bytes().get(..8)
+    /// The document id of the campaign's index.
+    pub fn index(&self) -> DocumentId {
+        self.named("index")
+    }
+
+    /// The document id of one of the campaign's volumes.
+    pub fn volume(&self, v: VolumeId) -> DocumentId {
+        self.named(&v.name())
+    }
+
+    /// Whether a document id is one of the campaign's (its first eight bytes as an id
+    /// carries them: the UUID's version bits set).
+    fn holds(&self, doc: &DocumentId) -> bool {
+        doc.as_bytes().get(..8) == self.named("").as_bytes().get(..8)
+    }
 }
 
 /// With `LEECHBOOK_TRACE_SYNC` set, each phase of a sync and its time since the start, on
@@ -197,11 +217,11 @@ impl Storage for ShelfStorage {
 /// device serving as a hub is not a store for strangers' documents). A hub (`announce`
 /// false) only answers for the documents a peer asks for, as the npm sync server does: a
 /// device that syncs three volumes is never sent the other three hundred.
-async fn campaign_repo(campaign: CampaignId, storage: ShelfStorage, announce: bool) -> Repo {
+async fn campaign_repo(places: Places, storage: ShelfStorage, announce: bool) -> Repo {
     Repo::build_tokio()
         .with_storage(storage)
         .with_share_policy(move |doc: DocumentId, _peer| {
-            let config = if is_campaigns(campaign, &doc) {
+            let config = if places.holds(&doc) {
                 ShareConfig {
                     announce,
                     ..ShareConfig::read_write()
@@ -334,11 +354,11 @@ pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetS
     let start = std::time::Instant::now();
     let held_ring = crypt::ring_for_sync(store)?;
     let mut ring = held_ring.clone();
-    let campaign = store.campaign();
     let mut shelf = Shelf::open(store, ring.clone())?;
     shelf.catch_up(store)?;
     phase(start, "caught up with the log");
     let joining = store.count()? == 0;
+    let places = Places::of(&ring);
     let storage = ShelfStorage::new(None);
     let rt = runtime()?;
     let (repo, conn) = rt.block_on(async {
@@ -349,13 +369,13 @@ pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetS
             // takes it, and then every volume.
             storage
                 .hold(
-                    &index_id(campaign),
-                    layout::fresh_index(campaign)?.save(),
+                    &places.index(),
+                    layout::fresh_index(&ring)?.save(),
                     Vec::new(),
                 )
                 .await;
         }
-        let repo = campaign_repo(campaign, storage.clone(), true).await;
+        let repo = campaign_repo(places, storage.clone(), true).await;
         let conn = dial(&repo, url, timeout).await?;
         Ok::<_, SyncError>((repo, conn))
     })?;
@@ -409,10 +429,14 @@ async fn exchange(
         timeout,
         url,
         "sending the campaign's index",
-        find(repo, index_id(campaign)),
+        find(repo, Places::of(ring).index()),
     )
     .await??
-    .ok_or_else(|| net(format!("the hub at {url} holds no campaign {campaign}")))?;
+    .ok_or_else(|| {
+        net(format!(
+            "the hub at {url} holds no campaign {campaign} under this device's keys (a wrong or old join code, or no device of the campaign has synced with this hub yet)"
+        ))
+    })?;
     on_hub(
         repo,
         conn,
@@ -454,14 +478,17 @@ async fn exchange(
         if !heads.is_empty() {
             let (whole, appended) = shelf.engine_bytes(store, *v)?;
             storage
-                .hold(&volume_id(campaign, *v), whole, appended)
+                .hold(&Places::of(ring).volume(*v), whole, appended)
                 .await;
         }
         before.insert(*v, heads);
     }
     phase(start, "  volumes held");
-    let finds =
-        futures::future::join_all(wanted.iter().map(|v| find(repo, volume_id(campaign, *v))));
+    let finds = futures::future::join_all(
+        wanted
+            .iter()
+            .map(|v| find(repo, Places::of(ring).volume(*v))),
+    );
     let handles: Vec<(VolumeId, DocHandle)> =
         on_hub(repo, conn, timeout, url, "sending volumes", finds)
             .await?
@@ -653,23 +680,19 @@ fn held_back(store: &Store, dropped: Vec<String>) -> Result<Vec<String>, SyncErr
 /// Pushes a mirror's documents (its index and volumes, as they are) to the hub at `url`, and
 /// waits until the hub holds them. For tests and tools that put documents on a hub without a
 /// ledger (a forger, in the tests).
-pub fn push(
-    url: &str,
-    campaign: CampaignId,
-    m: &mut Mirror,
-    timeout: Duration,
-) -> Result<(), SyncError> {
+pub fn push(url: &str, m: &mut Mirror, timeout: Duration) -> Result<(), SyncError> {
+    let places = Places::of(m.ring());
     let rt = runtime()?;
     rt.block_on(async {
         let storage = ShelfStorage::new(None);
-        let mut ids = vec![index_id(campaign)];
+        let mut ids = vec![places.index()];
         storage.hold(&ids[0], m.index.save(), Vec::new()).await;
         for (v, d) in m.volumes.iter_mut() {
-            let id = volume_id(campaign, *v);
+            let id = places.volume(*v);
             storage.hold(&id, d.save(), Vec::new()).await;
             ids.push(id);
         }
-        let repo = campaign_repo(campaign, storage, true).await;
+        let repo = campaign_repo(places, storage, true).await;
         let conn = dial(&repo, url, timeout).await?;
         for id in ids {
             if let Some(h) = find(&repo, id).await? {
@@ -717,24 +740,23 @@ pub fn serve(
 ) -> Result<(), SyncError> {
     let ring = crypt::ring_for_sync(store)?;
     let campaign = store.campaign();
+    let places = Places::of(&ring);
     let mut shelf = Shelf::open(store, ring)?;
     shelf.catch_up(store)?;
     shelf.keep(store)?;
     // The hub's index lists what this ledger holds, and nothing it listed elsewhere.
-    let mut own = layout::fresh_index(campaign)?;
+    let mut own = layout::fresh_index(&shelf.ring)?;
     layout::publish(&mut own, &shelf.counts, &crypt::rotations_of(store)?)?;
     let second = store.path().map(Store::open).transpose()?;
     let storage = ShelfStorage::new(second);
     for v in shelf.all_volumes(store)? {
-        storage.name(&volume_id(campaign, v), v.name());
+        storage.name(&places.volume(v), v.name());
     }
     let rt = runtime()?;
     rt.block_on(async {
-        storage
-            .hold(&index_id(campaign), own.save(), Vec::new())
-            .await;
-        let repo = campaign_repo(campaign, storage.clone(), false).await;
-        let index = find(&repo, index_id(campaign))
+        storage.hold(&places.index(), own.save(), Vec::new()).await;
+        let repo = campaign_repo(places, storage.clone(), false).await;
+        let index = find(&repo, places.index())
             .await?
             .ok_or_else(|| net("the campaign's index does not load"))?;
         let (url, server) = listen(&repo, listener)?;
@@ -776,8 +798,8 @@ async fn handle_of(
     store: &Store,
     v: VolumeId,
 ) -> Result<Option<DocHandle>, SyncError> {
-    let campaign = store.campaign();
-    let id = volume_id(campaign, v);
+    let _ = store;
+    let id = Places::of(&shelf.ring).volume(v);
     storage.name(&id, v.name());
     if let Some(h) = find(repo, id.clone()).await? {
         return Ok(Some(h));
@@ -923,18 +945,18 @@ pub type HeldDocument = (DocumentId, Vec<u8>, Vec<u8>);
 /// that saw the ledger's last sync holds (for benchmarks and tests of devices that meet only
 /// through a hub).
 pub fn kept_documents(store: &Store) -> Result<Vec<HeldDocument>, SyncError> {
-    let campaign = store.campaign();
     let Some(ring) = crypt::keyring_of(store)? else {
         return Ok(Vec::new());
     };
+    let places = Places::of(&ring);
     let shelf = Shelf::open(store, ring)?;
     let mut out = Vec::new();
     if let Some((w, a)) = layout::kept_bytes(store, "index")? {
-        out.push((index_id(campaign), w, a));
+        out.push((places.index(), w, a));
     }
     for v in shelf.all_volumes(store)? {
         if let Some((w, a)) = layout::kept_bytes(store, &v.name())? {
-            out.push((volume_id(campaign, v), w, a));
+            out.push((places.volume(v), w, a));
         }
     }
     Ok(out)

@@ -281,7 +281,6 @@ fn entries_deleted_on_the_hub_come_back_and_the_gap_is_told() {
         device: gm_store.device(),
         number: 0,
     };
-    let campaign = gm_store.campaign();
     drop(gm_store);
     {
         let store = Store::open(&p1).unwrap();
@@ -290,7 +289,7 @@ fn entries_deleted_on_the_hub_come_back_and_the_gap_is_told() {
         let mut m = leechbook_sync::Mirror::new(ring_of(&p1));
         m.index = layout::load_kept(&store, "index").unwrap().unwrap().doc;
         m.volumes.insert(v, doc);
-        leechbook_sync::net::push(hub.url(), campaign, &mut m, Duration::from_secs(20)).unwrap();
+        leechbook_sync::net::push(hub.url(), &mut m, Duration::from_secs(20)).unwrap();
     }
     // A newcomer joining now gets the volume without the campaign's creation: told, in a line.
     let p3 = dir.path().join("p3.db");
@@ -332,7 +331,6 @@ fn a_count_raised_on_the_hub_holds_nothing_back() {
         device: p1_store.device(),
         number: 0,
     };
-    let campaign = p1_store.campaign();
     drop(p1_store);
     ok(&p1, &common::thorax_strike("Osric", "8", "shock=12"));
     {
@@ -350,7 +348,7 @@ fn a_count_raised_on_the_hub_holds_nothing_back() {
         tx.commit();
         let mut m = leechbook_sync::Mirror::new(ring_of(&gm));
         m.index = index;
-        leechbook_sync::net::push(hub.url(), campaign, &mut m, Duration::from_secs(20)).unwrap();
+        leechbook_sync::net::push(hub.url(), &mut m, Duration::from_secs(20)).unwrap();
     }
     connect(&p1, hub.url());
     let out = connect(&p2, hub.url());
@@ -472,14 +470,14 @@ fn a_keyless_npm_peer_deletes_and_injects_and_nothing_is_lost() {
     connect(&gm, &url);
     let held = log(&gm);
     let store = Store::open(&gm).unwrap();
-    let campaign = store.campaign();
     let v = VolumeId {
         device: store.device(),
         number: 0,
     };
     drop(store);
-    let volume = leechbook_sync::net::volume_id(campaign, v).to_string();
-    let index = leechbook_sync::net::index_id(campaign).to_string();
+    let places = leechbook_sync::net::Places::of(&ring_of(&gm));
+    let volume = places.volume(v).to_string();
+    let index = places.index().to_string();
     assert!(
         hostile_peer(&url, &volume, &["delete-all"]) > 0,
         "the volume was on the hub"

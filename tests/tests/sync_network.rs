@@ -207,14 +207,7 @@ fn forge_onto_hub(p1: &Path, url: &str) -> (Envelope, Envelope, Envelope) {
     let ring = common::ring_of(p1);
     let mut mirror = leechbook_sync::Mirror::new(ring);
     mirror.add(&events).unwrap();
-    let campaign = Store::open(p1).unwrap().campaign();
-    leechbook_sync::net::push(
-        url,
-        campaign,
-        &mut mirror,
-        std::time::Duration::from_secs(20),
-    )
-    .unwrap();
+    leechbook_sync::net::push(url, &mut mirror, std::time::Duration::from_secs(20)).unwrap();
     (strike, tampered, replayed)
 }
 

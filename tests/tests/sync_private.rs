@@ -127,6 +127,37 @@ fn the_sync_servers_stored_bytes_hold_no_event_in_clear() {
         "the server stored the campaign's events"
     );
     holds_nothing_in_clear(&doc, &gm, &["Osric", "Kaldor"]);
+    // Issue 24, item 6: nothing the server keeps names the campaign: its id is in no file
+    // name and no file, in any form (document ids come from a secret of the campaign's key).
+    let campaign = Store::open(&gm).unwrap().campaign();
+    let forms: Vec<Vec<u8>> = vec![
+        campaign.0.to_string().into_bytes(),
+        campaign.0.simple().to_string().into_bytes(),
+        campaign.0.as_bytes().to_vec(),
+    ];
+    let mut files = vec![dir.path().join("sync-server-data")];
+    while let Some(p) = files.pop() {
+        let name = p.display().to_string().into_bytes();
+        for f in &forms {
+            assert!(
+                !name.windows(f.len()).any(|w| w == f.as_slice()),
+                "{}",
+                p.display()
+            );
+        }
+        if p.is_dir() {
+            files.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+        } else {
+            let bytes = std::fs::read(&p).unwrap();
+            for f in &forms {
+                assert!(
+                    !bytes.windows(f.len()).any(|w| w == f.as_slice()),
+                    "the campaign id is in {}",
+                    p.display()
+                );
+            }
+        }
+    }
 }
 
 #[test]
@@ -265,7 +296,8 @@ fn a_wrong_or_missing_key_is_one_line_and_nothing_written() {
         &joiner,
         &["init", "--join", hub.url(), "--campaign", &wrong],
     );
-    one_line(&out, "does not open");
+    // Its keys find none of the campaign's documents (their ids come from the key).
+    one_line(&out, "holds no campaign");
     assert!(!joiner.exists());
     // Not a join code at all; a campaign id alone is not one either.
     let out = run_db(
