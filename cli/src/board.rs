@@ -307,21 +307,65 @@ fn record_args(db: &Path, o: &OwedView, face: Option<&str>) -> Record {
         k @ ("spirit-recovery" | "incapacitation" | "bleeding-out") => Record::Hint(format!(
             "{who}'s {k} needs the trait's die: leechbook sw roll '{who}' {k} --die dN"
         )),
-        k => Record::Hint(format!(
-            "{who}'s {k} is recorded by its own command (the GM's ruling or the system's)"
-        )),
+        // The rest are the GM's or a healer's, each with its own command: named.
+        k => {
+            let injury = o.injury.as_deref().unwrap_or("INJURY");
+            let line = match k {
+                "morale" | "fumble" | "stumble" => {
+                    format!("leechbook roll '{who}' {k} --ml ML (or --outcome for an automatic failure)")
+                }
+                "blood-stoppage" => {
+                    format!("leechbook staunch '{who}' {injury} --physician ML (or --cauterise)")
+                }
+                "treatment" => format!("leechbook treat '{who}' {injury} --physician ML"),
+                "dying" => format!(
+                    "leechbook wg complication '{who}' (a complication on a Wrath Die), or wg regroup / wg respite to recover a Wound"
+                ),
+                _ => format!("the command `leechbook due '{who}'` names"),
+            };
+            Record::Hint(format!(
+                "{who}'s {k} is the GM's or a healer's to record: {line}"
+            ))
+        }
     }
 }
 
-/// Runs a command line in-process and gives its first line of output (or its error).
+/// Runs a command line in-process and gives its first line of output, or, when it was
+/// refused, its error (never the notes before it, such as the dice Leechbook rolled for a
+/// roll then refused: the board must not look as if it recorded what it did not).
 fn say(args: Vec<String>) -> String {
-    let out = crate::run(args);
-    let text = if out.code == 0 {
-        out.stdout
-    } else {
-        out.stderr
-    };
-    text.lines().next().unwrap_or("").to_string()
+    told(crate::run(args))
+}
+
+/// The line the board shows for a command's output.
+fn told(out: crate::Output) -> String {
+    if out.code == 0 {
+        return out.stdout.lines().next().unwrap_or("").to_string();
+    }
+    out.stderr
+        .lines()
+        .find(|l| l.starts_with("error:"))
+        .or_else(|| out.stderr.lines().last())
+        .map(|l| {
+            format!(
+                "REFUSED, nothing recorded: {}",
+                l.trim_start_matches("error: ")
+            )
+        })
+        .unwrap_or_default()
+}
+
+/// The roll to select once the owed list changed: the same roll (who, what, which injury) if
+/// it is still owed, else the place it was at.
+fn follow(before: Option<&OwedView>, at: Option<usize>, now: &[OwedView]) -> Option<usize> {
+    if now.is_empty() {
+        return None;
+    }
+    let same = before.and_then(|b| {
+        now.iter()
+            .position(|o| o.character == b.character && o.kind == b.kind && o.injury == b.injury)
+    });
+    same.or(Some(at.unwrap_or(0).min(now.len() - 1)))
 }
 
 /// The live board on this terminal, until `q`.
@@ -397,12 +441,9 @@ pub fn run(db: &Path) -> Result<(), crate::error::CommandError> {
             if last_row()? != seen {
                 let (r, ledger) = load()?;
                 seen = r;
+                let before = selected.and_then(|s| board.agenda.get(s)).cloned();
                 board = Board::of(&ledger);
-                selected = match (selected, board.agenda.len()) {
-                    (_, 0) => None,
-                    (None, _) => Some(0),
-                    (Some(s), n) => Some(s.min(n - 1)),
-                };
+                selected = follow(before.as_ref(), selected, &board.agenda);
             }
         }
     })();
@@ -454,6 +495,42 @@ mod tests {
             line(record_args(db, &owed("bleeding-out", None), None)),
             "Osric's bleeding-out needs the trait's die: leechbook sw roll 'Osric' bleeding-out --die dN"
         );
-        assert!(line(record_args(db, &owed("dying", None), None)).contains("its own command"));
+        assert!(line(record_args(db, &owed("dying", None), None))
+            .contains("leechbook wg complication 'Osric'"));
+        assert_eq!(
+            line(record_args(db, &owed("treatment", Some("ab12")), None)),
+            "Osric's treatment is the GM's or a healer's to record: leechbook treat 'Osric' ab12 --physician ML"
+        );
+    }
+
+    /// Issue 26, item 5: a refusal is shown as one, never the dice rolled before it.
+    #[test]
+    fn a_refused_roll_shows_the_refusal_not_the_dice() {
+        let out = crate::Output {
+            stdout: String::new(),
+            stderr: "rolled by Leechbook: roll=96\nerror: Osric's Healing Roll is not due until day 6 00:00\n".into(),
+            code: 1,
+        };
+        assert_eq!(
+            told(out),
+            "REFUSED, nothing recorded: Osric's Healing Roll is not due until day 6 00:00"
+        );
+    }
+
+    /// Issue 26, item 5: when the owed list changes (a strike from another terminal), the
+    /// selection stays on the same roll.
+    #[test]
+    fn the_selection_follows_the_same_roll() {
+        let mut bertil = owed("blood-loss", Some("cd34"));
+        bertil.character = "Bertil".into();
+        let before = [owed("healing", Some("ab12")), owed("shock-reroll", None)];
+        let now = vec![
+            bertil,
+            owed("healing", Some("ab12")),
+            owed("shock-reroll", None),
+        ];
+        assert_eq!(follow(before.get(1), Some(1), &now), Some(2));
+        assert_eq!(follow(before.first(), Some(0), &now[..1]), Some(0));
+        assert_eq!(follow(None, None, &[]), None);
     }
 }
