@@ -194,29 +194,37 @@ pub fn draw(f: &mut Frame<'_>, board: &Board, selected: Option<usize>, message: 
             Constraint::Length(3),
         ])
         .split(f.area());
-    f.render_widget(
-        Paragraph::new(format!(
-            "{}   [up/down] select  [r] roll  [digits, enter] roll with a face  [.] +10m  [>] +1h  [d] +1d  [q] quit",
-            board.header
-        )),
-        rows[0],
-    );
+    f.render_widget(Paragraph::new(board.header.clone()), rows[0]);
+    // The owed rolls' lines are the longer ones: they get the wider side.
     let cols = Layout::default()
         .direction(Direction::Horizontal)
-        .constraints([Constraint::Percentage(55), Constraint::Percentage(45)])
+        .constraints([Constraint::Percentage(42), Constraint::Percentage(58)])
         .split(rows[1]);
-    let party: Vec<ListItem<'_>> = board
-        .party
-        .iter()
-        .map(|m| {
-            let mut lines = vec![Line::styled(
-                m.title.clone(),
-                Style::default().add_modifier(Modifier::BOLD),
-            )];
-            lines.extend(m.lines.iter().map(|l| Line::from(format!("  {l}"))));
-            ListItem::new(lines)
-        })
-        .collect();
+    // The party as far as it fits, and a marker for the rest (never a character gone
+    // without a word).
+    let room = usize::from(cols[0].height.saturating_sub(2));
+    let mut used = 0;
+    let mut party: Vec<ListItem<'_>> = Vec::new();
+    let total = board.party.len();
+    for (i, m) in board.party.iter().enumerate() {
+        let height = 1 + m.lines.len();
+        // Room for this one, and a row left for the marker while others follow.
+        let marker_row = usize::from(i + 1 < total);
+        if used + height + marker_row > room {
+            party.push(ListItem::new(Line::styled(
+                format!("+{} more characters", total - i),
+                Style::default().add_modifier(Modifier::ITALIC),
+            )));
+            break;
+        }
+        used += height;
+        let mut lines = vec![Line::styled(
+            m.title.clone(),
+            Style::default().add_modifier(Modifier::BOLD),
+        )];
+        lines.extend(m.lines.iter().map(|l| Line::from(format!("  {l}"))));
+        party.push(ListItem::new(lines));
+    }
     f.render_widget(
         List::new(party).block(Block::default().borders(Borders::ALL).title("Party")),
         cols[0],
@@ -227,22 +235,33 @@ pub fn draw(f: &mut Frame<'_>, board: &Board, selected: Option<usize>, message: 
         .map(|o| ListItem::new(format!("{}: {}", o.character, views::render_owed(o))))
         .collect();
     let mut state = ListState::default().with_selected(selected);
+    let shown = usize::from(cols[1].height.saturating_sub(2));
+    let title = if board.agenda.len() > shown {
+        format!(
+            "Owed, in time order ({} in all: up/down scrolls)",
+            board.agenda.len()
+        )
+    } else {
+        "Owed, in time order".to_string()
+    };
     f.render_stateful_widget(
         List::new(agenda)
-            .block(
-                Block::default()
-                    .borders(Borders::ALL)
-                    .title("Owed, in time order"),
-            )
+            .block(Block::default().borders(Borders::ALL).title(title))
             .highlight_symbol("> ")
             .highlight_style(Style::default().add_modifier(Modifier::REVERSED)),
         cols[1],
         &mut state,
     );
+    // The keys, in the message box's frame: kept whatever the width (the short form first).
+    let keys = if f.area().width >= 100 {
+        "[up/down] select  [r] roll  [digits r] roll a face  [.] +10m  [>] +1h  [d] +1d  [q] quit"
+    } else {
+        "[\u{2191}\u{2193}] pick [r] roll [0-9 r] face [. > d] +10m/1h/1d [q] quit"
+    };
     f.render_widget(
         Paragraph::new(message.to_string())
             .wrap(Wrap { trim: true })
-            .block(Block::default().borders(Borders::ALL)),
+            .block(Block::default().borders(Borders::ALL).title(keys)),
         rows[2],
     );
 }

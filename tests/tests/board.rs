@@ -10,8 +10,14 @@ fn screen(system: &str) -> String {
     screen_after(system, &[])
 }
 
-/// The board of a system's demo campaign after `more` commands (each without `--db`).
+/// The board of a system's demo campaign after `more` commands, 120x24.
 fn screen_after(system: &str, more: &[&[&str]]) -> String {
+    screen_sized(system, more, 120, 24)
+}
+
+/// The board of a system's demo campaign after `more` commands (each without `--db`), on a
+/// terminal of `width` x `height`.
+fn screen_sized(system: &str, more: &[&[&str]], width: u16, height: u16) -> String {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("demo.db");
     let out = leechbook::run([
@@ -34,7 +40,7 @@ fn screen_after(system: &str, more: &[&[&str]]) -> String {
         .state()
         .unwrap();
     let board = Board::of(&ledger);
-    let mut terminal = Terminal::new(TestBackend::new(120, 24)).unwrap();
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
         .draw(|f| draw(f, &board, Some(0), "following the ledger"))
         .unwrap();
@@ -131,4 +137,108 @@ fn the_witch_iron_board() {
     let s = screen("witch-iron");
     assert!(s.contains("(Witch Iron)"), "{s}");
     insta::assert_snapshot!(s);
+}
+
+/// The characters of a system's demo campaign, by name.
+fn party(system: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("demo.db");
+    let out = leechbook::run([
+        "leechbook",
+        "demo",
+        "--system",
+        system,
+        "--out",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let ledger = leechbook_ledger::Replica::open(&db)
+        .unwrap()
+        .state()
+        .unwrap();
+    ledger.roll().iter().map(|(_, n)| n.clone()).collect()
+}
+
+/// Issue 26, item 5: at 80x24 the board keeps its key help (`[q]` included) and never drops
+/// a character without a word: each is shown, or counted in a "+N more" marker; at 160x45
+/// it uses the room it has. Every system's demo, drawn both ways.
+#[test]
+fn the_board_fits_80x24_and_uses_160x45() {
+    for system in ["harnmaster", "savage-worlds", "wrath-glory", "witch-iron"] {
+        let small = screen_sized(system, &[], 80, 24);
+        assert!(small.contains("[q] quit"), "{system} at 80x24:\n{small}");
+        let names = party(system);
+        let shown = names.iter().filter(|n| small.contains(n.as_str())).count();
+        if shown < names.len() {
+            assert!(
+                small.contains(&format!("+{} more", names.len() - shown))
+                    || small.contains(" more characters"),
+                "{system}: {} of {} characters shown, and no marker:\n{small}",
+                shown,
+                names.len()
+            );
+        }
+        let large = screen_sized(system, &[], 160, 45);
+        assert!(large.contains("[q] quit"), "{large}");
+        for n in &names {
+            assert!(
+                large.contains(n.as_str()),
+                "{system} at 160x45 shows {n}:\n{large}"
+            );
+        }
+        insta::assert_snapshot!(format!("{system}_80x24"), small);
+        insta::assert_snapshot!(format!("{system}_160x45"), large);
+    }
+}
+
+/// Nine wounded characters at 80x24: the party that does not fit is counted in its marker,
+/// so every character is shown or counted.
+#[test]
+fn a_party_too_big_for_the_terminal_is_counted_not_dropped() {
+    let names: Vec<String> = (1..=7).map(|i| format!("Guard{i}")).collect();
+    let mut more: Vec<Vec<&str>> = Vec::new();
+    for n in &names {
+        more.push(vec![
+            "character",
+            "add",
+            n,
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "65",
+            "--hb",
+            "13",
+        ]);
+        more.push(vec![
+            "strike",
+            n,
+            "--aspect",
+            "edge",
+            "--location",
+            "shoulder",
+            "--side",
+            "right",
+            "--effective",
+            "16",
+            "--dice",
+            "shock=12",
+        ]);
+    }
+    let more: Vec<&[&str]> = more.iter().map(Vec::as_slice).collect();
+    let small = screen_sized("harnmaster", &more, 80, 24);
+    let all = 2 + names.len();
+    let shown = ["Osric", "Brannoc"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(names.iter().cloned())
+        .filter(|n| small.contains(&format!("{n} (HârnMaster)")))
+        .count();
+    assert!(shown < all, "it does not all fit: {small}");
+    assert!(
+        small.contains(&format!("+{} more characters", all - shown)),
+        "{shown} of {all} shown:\n{small}"
+    );
+    assert!(small.contains("[q] quit"), "{small}");
 }
