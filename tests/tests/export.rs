@@ -101,7 +101,7 @@ fn characters_go_into_another_campaign_with_their_sheets() {
     let other = Scratch::new();
     other.ok(&["init", "--name", "elsewhere"]);
     let said = other.ok(&["import", file.to_str().unwrap(), "--character", "Brannoc"]);
-    assert_eq!(said.trim(), "imported Brannoc");
+    assert!(said.starts_with("imported Brannoc (the sheet;"), "{said}");
     let list = json(&other.db, &["character", "list", "--json"]);
     assert_eq!(list.as_array().unwrap().len(), 1);
     let fresh = json(&other.db, &["export", "Brannoc"]);
@@ -295,4 +295,44 @@ fn a_wounds_timeline_is_drawn_as_svg() {
     );
     assert_eq!(out.code, 2);
     assert!(!other.exists());
+}
+
+/// Issue 26, item 9: an import carries the sheet; a character who carries more (open
+/// wounds, a Shock State) is refused in one line naming what cannot come, with nothing
+/// written, unless --sheet-only, which says what stays behind.
+#[test]
+fn an_import_never_drops_a_wound_in_silence() {
+    let gm = Scratch::with_osric();
+    gm.ok(&common::thorax_strike("Osric", "8", "shock=12"));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("kaldor.json");
+    let out = run_db(&gm.db, &["export"]);
+    std::fs::write(&file, &out.stdout).unwrap();
+    let other = Scratch::new();
+    other.ok(&["init", "--name", "elsewhere"]);
+    let before = other.bytes();
+    let out = other.run(&["import", file.to_str().unwrap(), "--character", "Osric"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("Osric carries what an import cannot bring (")
+            && out.stderr.contains("open wound"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(other.bytes(), before);
+    let out = other.run(&[
+        "import",
+        file.to_str().unwrap(),
+        "--character",
+        "Osric",
+        "--sheet-only",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("left behind, --sheet-only: Osric: "),
+        "{}",
+        out.stderr
+    );
 }

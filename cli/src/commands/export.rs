@@ -32,6 +32,70 @@ pub struct ImportArgs {
     /// Only these characters (repeat; default: every character in the file).
     #[arg(long = "character")]
     pub characters: Vec<String>,
+    /// Bring only the sheet of a character who carries more (open wounds, a Shock State,
+    /// conditions): what stays behind is listed.
+    #[arg(long)]
+    pub sheet_only: bool,
+}
+
+/// What a character's exported state holds beyond its sheet, which an import (a new
+/// character from its sheet) cannot bring: one phrase each, from the `show --json` view of
+/// whichever system.
+fn beyond_the_sheet(state: &serde_json::Value) -> Vec<String> {
+    use serde_json::Value;
+    let mut out = Vec::new();
+    let num = |k: &str| state.get(k).and_then(Value::as_i64).unwrap_or(0);
+    let yes = |k: &str| state.get(k).and_then(Value::as_bool).unwrap_or(false);
+    if yes("dead") {
+        out.push("death".to_string());
+    }
+    let open = state
+        .get("injuries")
+        .and_then(Value::as_array)
+        .map_or(0, |a| {
+            a.iter()
+                .filter(|i| i.get("healed").and_then(Value::as_bool) != Some(true))
+                .count()
+        });
+    if open > 0 {
+        out.push(format!("{open} open wound(s)"));
+    }
+    for (k, what) in [
+        ("blood_loss", "blood loss"),
+        ("wounds", "Wounds"),
+        ("shock", "Shock"),
+        ("fatigue", "fatigue"),
+    ] {
+        if num(k) > 0 {
+            out.push(format!("{what} {}", num(k)));
+        }
+    }
+    if let Some(s) = state.get("shock_state").and_then(Value::as_str) {
+        if s != "none" {
+            out.push(format!("Shock State {s}"));
+        }
+    }
+    for k in ["shaken", "incapacitated", "bleeding_out", "dying"] {
+        if yes(k) {
+            out.push(k.replace('_', " "));
+        }
+    }
+    for k in [
+        "conditions",
+        "memorable_injuries",
+        "traumatic_injuries",
+        "lost",
+    ] {
+        let n = match state.get(k) {
+            Some(Value::Array(a)) => a.len(),
+            Some(Value::Object(o)) => o.len(),
+            _ => 0,
+        };
+        if n > 0 {
+            out.push(format!("{n} {}", k.replace('_', " ")));
+        }
+    }
+    out
 }
 
 /// The campaign an export comes from.
@@ -200,6 +264,22 @@ pub fn cmd_import(a: ImportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             )));
         }
     }
+    // What only the sheet cannot carry: refused in one line, or left behind when asked.
+    let mut behind = Vec::new();
+    for c in &chosen {
+        let more = beyond_the_sheet(&c.state);
+        if more.is_empty() {
+            continue;
+        }
+        if !a.sheet_only {
+            return Err(CommandError::user(format!(
+                "{} carries what an import cannot bring ({}): an import makes a new character from the sheet; pass --sheet-only to bring the sheet alone",
+                c.name,
+                more.join(", ")
+            )));
+        }
+        behind.push(format!("{}: {}", c.name, more.join(", ")));
+    }
     // All or nothing: every character in one transaction, each applied after the ones
     // before it (two names in the file that differ only in case, a name the fold refuses, a
     // sheet whose body table this campaign lacks: nothing is written).
@@ -218,7 +298,13 @@ pub fn cmd_import(a: ImportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             .collect())
     })?;
     for c in chosen {
-        ctx.say(format!("imported {}", c.name));
+        ctx.say(format!(
+            "imported {} (the sheet; equipment is recorded again with `character equip`)",
+            c.name
+        ));
+    }
+    for b in behind {
+        ctx.note(format!("left behind, --sheet-only: {b}"));
     }
     Ok(())
 }
