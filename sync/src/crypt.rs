@@ -416,12 +416,17 @@ pub fn ignored(store: &Store) -> Result<std::collections::BTreeSet<String>, Sync
         .collect())
 }
 
-/// Keeps the keys of the junk entries listed (see [`ignored`]).
+/// The most junk keys kept as listed: a flood of junk must not grow the ledger without end
+/// (past it, the oldest are forgotten, and may be listed again).
+const MAX_IGNORED: usize = 10_000;
+
+/// Keeps the keys of the junk entries listed (see [`ignored`]), at most [`MAX_IGNORED`].
 pub fn keep_ignored(
     store: &mut Store,
     keys: &std::collections::BTreeSet<String>,
 ) -> Result<(), SyncError> {
-    let joined: Vec<&str> = keys.iter().map(String::as_str).collect();
+    let skip = keys.len().saturating_sub(MAX_IGNORED);
+    let joined: Vec<&str> = keys.iter().skip(skip).map(String::as_str).collect();
     store.put_sync_state(IGNORED_KEY, joined.join("\n").as_bytes())?;
     Ok(())
 }
