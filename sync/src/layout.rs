@@ -545,16 +545,27 @@ impl Shelf {
 
     /// Puts back into volume `v` the log's events it lacks: a peer or a hub deleted them (or
     /// rolled the volume back), and the log is the truth, so what a device holds it always
-    /// offers again. Checked by the log's ids of the volume (one index read), so a sound
-    /// volume costs a lookup per event; only a short one reads its events from the log.
-    /// Returns how many it put back.
-    pub fn restore(&mut self, store: &Store, v: VolumeId) -> Result<usize, SyncError> {
-        if self.counts.get(&v).copied().unwrap_or(0) == 0 {
+    /// offers again. A volume with as many entries as the log has events of it, which no
+    /// merge just deleted from (`deleted`), is sound and costs a count; otherwise the log's
+    /// ids of the volume (one index read) are looked up in it, and only a short one reads its
+    /// events from the log. Returns how many it put back.
+    pub fn restore(
+        &mut self,
+        store: &Store,
+        v: VolumeId,
+        deleted: bool,
+    ) -> Result<usize, SyncError> {
+        let held = self.counts.get(&v).copied().unwrap_or(0);
+        if held == 0 {
             return Ok(0);
         }
         let first = u64::from(v.number) * VOLUME + 1;
         let last = first + VOLUME - 1;
         let doc = &self.volume(store, v)?.doc;
+        let entries = doc.keys(ROOT).filter(|k| !crate::is_rotation(k)).count() as u64;
+        if entries >= held && !deleted {
+            return Ok(0);
+        }
         let lacks = store.ids_numbered(v.device, first, last)?.iter().any(|id| {
             doc.get(ROOT, id.to_string().as_str())
                 .ok()

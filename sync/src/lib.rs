@@ -138,6 +138,14 @@ pub(crate) fn entries_of(ring: &Keyring, patches: Vec<automerge::Patch>) -> Vec<
         .collect()
 }
 
+/// Whether the changes of `doc` since `from` delete a root key (a peer's deletion or
+/// rollback of entries, which the log puts back).
+pub(crate) fn deletes(doc: &Automerge, from: &[automerge::ChangeHash]) -> bool {
+    doc.diff(from, &doc.get_heads())
+        .iter()
+        .any(|p| p.obj == ROOT && matches!(p.action, automerge::PatchAction::DeleteMap { .. }))
+}
+
 /// The bytes filed under a root key (a sealed envelope, a rotation), if bytes are there.
 pub(crate) fn bytes_at(doc: &impl ReadDoc, key: &str) -> Option<Vec<u8>> {
     match doc.get(ROOT, key).ok().flatten() {
@@ -552,7 +560,7 @@ fn file_of(
         }
         drop_refused(shelf, store, &[v])?;
         // Built from the log: what a peer deleted from the kept volume goes back in first.
-        shelf.restore(store, v)?;
+        shelf.restore(store, v, false)?;
         let doc = &shelf.volume(store, v)?.doc;
         match peer.get(&v) {
             Some(h) if !h.is_empty() && h.iter().all(|h| doc.get_change_by_hash(h).is_some()) => {
@@ -929,8 +937,9 @@ pub fn import_changes(
     let _ = shelf.catch_up(store);
     // A file that deleted entries from a volume this ledger holds deletes nothing here: the
     // log's events go back into the kept volume, and into what it offers on.
-    for v in before.keys() {
-        imported.restored += shelf.restore(store, *v).unwrap_or(0);
+    for (v, from) in &before {
+        let deleted = shelf.loaded(*v).is_some_and(|k| deletes(&k.doc, from));
+        imported.restored += shelf.restore(store, *v, deleted).unwrap_or(0);
     }
     let _ = shelf.keep(store);
     if !gained.is_empty() {

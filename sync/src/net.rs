@@ -524,6 +524,12 @@ async fn exchange(
         .iter()
         .map(|(v, h)| (*v, h.with_document(|d| d.clone())))
         .collect();
+    // The volumes a peer or the hub deleted entries from: checked entry by entry below.
+    let deleted: std::collections::BTreeSet<VolumeId> = docs
+        .iter()
+        .filter(|(v, d)| crate::deletes(d, before.get(v).map_or(&[][..], |h| &h[..])))
+        .map(|(v, _)| *v)
+        .collect();
     // The event entries each volume holds as the hub gave it (whether this device can open
     // them or not): what the index's counts are held against.
     let given: BTreeMap<VolumeId, u64> = docs
@@ -579,7 +585,7 @@ async fn exchange(
     // The log is the truth: what a peer or the hub deleted from a volume goes back in.
     let mut restored = 0;
     for (v, _) in &handles {
-        restored += shelf.restore(store, *v)?;
+        restored += shelf.restore(store, *v, deleted.contains(v))?;
     }
     for (v, h) in &handles {
         let from = before_put.get(v).cloned().unwrap_or_default();
