@@ -4,7 +4,7 @@
 //! while the rest still land.
 
 mod common;
-use common::{connect, identity, join_code, run_db, Hub};
+use common::{add_character, connect, identity, join_code, run_db, Hub};
 use leechbook_core::fold::Ledger;
 use leechbook_core::Envelope;
 use leechbook_store::Store;
@@ -14,25 +14,6 @@ fn ok(db: &Path, args: &[&str]) -> String {
     let out = run_db(db, args);
     assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
     out.stdout
-}
-
-fn add_character(db: &Path, name: &str) {
-    ok(
-        db,
-        &[
-            "character",
-            "add",
-            name,
-            "--str",
-            "12",
-            "--end",
-            "12",
-            "--shock",
-            "90",
-            "--hb",
-            "13",
-        ],
-    );
 }
 
 fn log(db: &Path) -> Vec<Envelope> {

@@ -377,22 +377,7 @@ pub fn table(dir: &Path, url: &str, characters: &[&str], players: [&str; 2]) -> 
     };
     ok(&gm, &["init", "--name", "Kaldor"]);
     for name in characters {
-        ok(
-            &gm,
-            &[
-                "character",
-                "add",
-                name,
-                "--str",
-                "12",
-                "--end",
-                "12",
-                "--shock",
-                "90",
-                "--hb",
-                "13",
-            ],
-        );
+        add_character(&gm, name);
     }
     connect(&gm, url);
     let campaign = join_code(&gm);
@@ -418,4 +403,25 @@ pub fn table(dir: &Path, url: &str, characters: &[&str], players: [&str; 2]) -> 
         connect(db, url);
     }
     [gm, p1, p2]
+}
+
+/// `name` joins the campaign at `db`: STR 12, END 12, Shock ML90, HB13.
+pub fn add_character(db: &Path, name: &str) {
+    let out = run_db(
+        db,
+        &[
+            "character",
+            "add",
+            name,
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "90",
+            "--hb",
+            "13",
+        ],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
 }
