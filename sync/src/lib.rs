@@ -976,8 +976,17 @@ pub(crate) fn take_in(
     if opens_anothers {
         crypt::prove_keys(store)?;
     }
-    let proven = entries.iter().any(|(_, d)| d.is_ok()) || crypt::keys_proven(store)?;
-    let mut ignored = crypt::ignored(store)?;
+    // Read only when an entry does not open: a sound sync reads neither the roster for the
+    // proof nor the (up to 10,000) junk keys listed before.
+    let unopened = entries
+        .iter()
+        .any(|(_, d)| matches!(d, Err(Undecoded::Unopened(_))));
+    let proven = unopened && (entries.iter().any(|(_, d)| d.is_ok()) || crypt::keys_proven(store)?);
+    let mut ignored = if unopened {
+        crypt::ignored(store)?
+    } else {
+        std::collections::BTreeSet::new()
+    };
     let known_ignored = ignored.len();
     let mut junk = Vec::new();
     for (key, decoded) in entries {
