@@ -163,13 +163,78 @@ pub fn signing_bytes(env: &leechbook_core::Envelope) -> Vec<u8> {
     encode_envelope(&unsigned)
 }
 
-/// Signs an envelope with its device's key.
+/// A signature's layout, by its length: 64 bytes are codec 1, an ed25519 signature of
+/// [`signing_bytes`] alone (events recorded before chains: they upcast as *unchained*, their
+/// link to their device's previous event unknown); 97 bytes starting with
+/// [`SIGNATURE_CHAINED`] are codec 2, the **chain**: the link (32 bytes, see [`link_of`]) to
+/// the device's previous number, then an ed25519 signature of [`signing_bytes`] followed by
+/// that link. A device's events so form a chain, each signing its number and its link, so
+/// that past a fork (a copied ledger file) each event says which branch it follows, and a
+/// replaced event breaks the chain of the one after it.
+pub const SIGNATURE_CHAINED: u8 = 2;
+
+/// The link that names an event in its device's chain: SHA-256 of its signature bytes (an
+/// ed25519 signature commits to every signed byte, a chained one to its own link too). The
+/// first number of a device, and an unsigned event, link to 32 zero bytes.
+pub fn link_of(env: Option<&leechbook_core::Envelope>) -> [u8; 32] {
+    link_of_signature(env.and_then(|e| e.signature.as_deref()))
+}
+
+/// [`link_of`] an event by its signature bytes alone (what the log's column holds).
+pub fn link_of_signature(signature: Option<&[u8]>) -> [u8; 32] {
+    use sha2::Digest;
+    signature.map_or([0; 32], |sig| sha2::Sha256::digest(sig).into())
+}
+
+/// The link a chained event signs to its device's previous number, or `None` for an
+/// unchained (codec 1) signature.
+pub fn chain_link(env: &leechbook_core::Envelope) -> Option<[u8; 32]> {
+    chain_link_of_signature(env.signature.as_deref())
+}
+
+/// [`chain_link`] by an event's signature bytes alone (what the log's column holds).
+pub fn chain_link_of_signature(signature: Option<&[u8]>) -> Option<[u8; 32]> {
+    match signature?.split_first() {
+        Some((&SIGNATURE_CHAINED, rest)) if rest.len() == 96 => rest[..32].try_into().ok(),
+        _ => None,
+    }
+}
+
+/// Whether `next` follows `prev` in their device's chain: `None` when `next` is unchained
+/// (nothing to tell), else whether its link names `prev` (`None` for `prev`: the device's
+/// first number).
+pub fn follows(
+    prev: Option<&leechbook_core::Envelope>,
+    next: &leechbook_core::Envelope,
+) -> Option<bool> {
+    chain_link(next).map(|l| l == link_of(prev))
+}
+
+/// Signs an envelope with its device's key as a link of its device's chain: `link` is
+/// [`link_of`] its device's previous number.
+pub fn sign_chained(
+    env: &mut leechbook_core::Envelope,
+    link: [u8; 32],
+    key: &ed25519_dalek::SigningKey,
+) {
+    use ed25519_dalek::Signer;
+    let mut message = signing_bytes(env);
+    message.extend_from_slice(&link);
+    let mut sig = Vec::with_capacity(97);
+    sig.push(SIGNATURE_CHAINED);
+    sig.extend_from_slice(&link);
+    sig.extend_from_slice(&key.sign(&message).to_bytes());
+    env.signature = Some(sig);
+}
+
+/// Signs an envelope with its device's key, unchained (codec 1: how events were signed
+/// before chains; kept for tests and tools that make such events).
 pub fn sign(env: &mut leechbook_core::Envelope, key: &ed25519_dalek::SigningKey) {
     use ed25519_dalek::Signer;
     env.signature = Some(key.sign(&signing_bytes(env)).to_bytes().to_vec());
 }
 
-/// Checks an envelope's ed25519 signature against a public key.
+/// Checks an envelope's ed25519 signature against a public key, in either layout.
 pub fn verify(env: &leechbook_core::Envelope, key: &[u8]) -> bool {
     use ed25519_dalek::{Signature, Verifier, VerifyingKey};
     let Ok(key) = <[u8; 32]>::try_from(key) else {
@@ -178,15 +243,21 @@ pub fn verify(env: &leechbook_core::Envelope, key: &[u8]) -> bool {
     let Ok(key) = VerifyingKey::from_bytes(&key) else {
         return false;
     };
-    let Some(sig) = env
-        .signature
-        .as_deref()
-        .and_then(|s| <[u8; 64]>::try_from(s).ok())
-    else {
+    let Some(sig) = env.signature.as_deref() else {
         return false;
     };
-    key.verify(&signing_bytes(env), &Signature::from_bytes(&sig))
-        .is_ok()
+    let mut message = signing_bytes(env);
+    let sig = match chain_link(env) {
+        Some(link) => {
+            message.extend_from_slice(&link);
+            &sig[33..]
+        }
+        None => sig,
+    };
+    let Ok(sig) = <[u8; 64]>::try_from(sig) else {
+        return false;
+    };
+    key.verify(&message, &Signature::from_bytes(&sig)).is_ok()
 }
 
 /// Decodes a whole envelope.

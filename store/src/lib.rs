@@ -778,6 +778,16 @@ pub struct ArchiveRow {
     pub reopened: Option<OrderKey>,
 }
 
+/// The event a log holds under one of a device's numbers, with its signature: the chain
+/// link ([`codec::link_of_signature`]) the neighbouring numbers are checked against.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Numbered {
+    /// The event's id.
+    pub id: EventId,
+    /// Its signature as stored.
+    pub signature: Option<Vec<u8>>,
+}
+
 /// A snapshot's place in the log, without its payload (which may be large: read it only for
 /// the snapshot that is used).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -855,8 +865,9 @@ pub trait ReadLog {
         ids: Option<&[CharacterId]>,
     ) -> Result<Vec<Vec<u8>>, StoreError>;
 
-    /// The event the log holds as `device`'s number `seq`, if any.
-    fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<EventId>, StoreError>;
+    /// The event the log holds as `device`'s number `seq`, if any, with its signature (the
+    /// chain link an import checks a neighbouring number against).
+    fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<crate::Numbered>, StoreError>;
 
     /// Each event's id and its indexed columns as stored (kind, character), which are derived
     /// from the payload and kept apart for lookups: `verify` compares them.
@@ -1277,12 +1288,19 @@ mod sql {
         }
 
         /// The event the log holds as `device`'s number `seq`, if any.
-        fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<EventId>, StoreError> {
+        fn event_at(
+            &self,
+            device: DeviceId,
+            seq: u64,
+        ) -> Result<Option<crate::Numbered>, StoreError> {
             Ok(self
                 .conn()
-                .prepare_cached("SELECT id FROM events WHERE device = ?1 AND seq = ?2")?
+                .prepare_cached("SELECT id, signature FROM events WHERE device = ?1 AND seq = ?2")?
                 .query_row(params![device.as_bytes().as_slice(), seq as i64], |r| {
-                    Ok(EventId(uuid(r.get_ref(0)?.as_blob()?)))
+                    Ok(crate::Numbered {
+                        id: EventId(uuid(r.get_ref(0)?.as_blob()?)),
+                        signature: r.get(1)?,
+                    })
                 })
                 .optional()?)
         }
@@ -1609,7 +1627,7 @@ macro_rules! read_log_by_sql {
             sql::SqlRead::projection_characters(self, ids)
         }
 
-        fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<EventId>, StoreError> {
+        fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<crate::Numbered>, StoreError> {
             sql::SqlRead::event_at(self, device, seq)
         }
 
@@ -1951,12 +1969,21 @@ impl Writer<'_> {
         at: CampaignTime,
         wall: DateTime<Utc>,
     ) -> Result<Envelope, StoreError> {
-        let (clock, seq): (i64, i64) = self.tx.query_row(
-            "SELECT COALESCE((SELECT MAX(clock) FROM events), 0) + 1,
-                    COALESCE((SELECT MAX(seq) FROM events WHERE device = ?1), 0) + 1",
-            [self.device.as_bytes().as_slice()],
-            |r| Ok((r.get(0)?, r.get(1)?)),
+        let clock: i64 = self.tx.query_row(
+            "SELECT COALESCE((SELECT MAX(clock) FROM events), 0) + 1",
+            [],
+            |r| r.get(0),
         )?;
+        // The device's previous number and its signature: the new event's chain link.
+        let (seq, prev): (i64, Option<Vec<u8>>) = self
+            .tx
+            .query_row(
+                "SELECT seq, signature FROM events WHERE device = ?1 ORDER BY seq DESC LIMIT 1",
+                [self.device.as_bytes().as_slice()],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?
+            .map_or((1, None), |(s, sig): (i64, Option<Vec<u8>>)| (s + 1, sig));
         // Wall time is stored to the millisecond: sign what will be read back.
         let wall = Utc
             .timestamp_millis_opt(wall.timestamp_millis())
@@ -1974,7 +2001,11 @@ impl Writer<'_> {
             event,
             signature: None,
         };
-        codec::sign(&mut env, self.key);
+        codec::sign_chained(
+            &mut env,
+            codec::link_of_signature(prev.as_deref()),
+            self.key,
+        );
         Ok(env)
     }
 
@@ -2003,10 +2034,10 @@ impl Writer<'_> {
                     Ok(n) => added += n,
                     Err(e) => {
                         return Err(match w.event_at(env.device, env.seq)? {
-                            Some(held) if held != env.id => StoreError::SeqClash {
+                            Some(held) if held.id != env.id => StoreError::SeqClash {
                                 device: env.device,
                                 seq: env.seq,
-                                held,
+                                held: held.id,
                                 incoming: env.id,
                             },
                             _ => e,

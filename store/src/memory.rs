@@ -218,12 +218,15 @@ impl ReadLog for MemoryLog {
         })
     }
 
-    fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<EventId>, StoreError> {
+    fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<crate::Numbered>, StoreError> {
         Ok(self
             .rows
             .iter()
             .find(|e| e.device == device && e.seq == seq)
-            .map(|e| e.id))
+            .map(|e| crate::Numbered {
+                id: e.id,
+                signature: e.signature.clone(),
+            }))
     }
 
     fn indexed_columns(&self) -> Result<Vec<(EventId, String, Option<CharacterId>)>, StoreError> {
@@ -357,7 +360,7 @@ impl WriteLog for MemoryLog {
             let held = seen
                 .get(&(env.device, env.seq))
                 .copied()
-                .or(self.event_at(env.device, env.seq)?);
+                .or(self.event_at(env.device, env.seq)?.map(|n| n.id));
             if let Some(held) = held.filter(|h| *h != env.id) {
                 return Err(StoreError::SeqClash {
                     device: env.device,
@@ -541,14 +544,13 @@ impl Transaction for MemoryTransaction<'_> {
     ) -> Result<Envelope, StoreError> {
         let log = &*self.log;
         let clock = log.rows.iter().map(|e| e.clock).max().unwrap_or(0) + 1;
-        let seq = log
+        let prev = log
             .rows
             .iter()
             .filter(|e| e.device == log.device)
-            .map(|e| e.seq)
-            .max()
-            .unwrap_or(0)
-            + 1;
+            .max_by_key(|e| e.seq);
+        let seq = prev.map_or(0, |e| e.seq) + 1;
+        let link = crate::codec::link_of(prev);
         // Wall time is kept to the millisecond, as the SQLite store keeps it.
         let wall = Utc
             .timestamp_millis_opt(wall.timestamp_millis())
@@ -566,7 +568,7 @@ impl Transaction for MemoryTransaction<'_> {
             event,
             signature: None,
         };
-        crate::codec::sign(&mut env, &log.key);
+        crate::codec::sign_chained(&mut env, link, &log.key);
         Ok(env)
     }
 

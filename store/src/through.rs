@@ -67,7 +67,7 @@ impl<T: ReadThrough> ReadLog for T {
     ) -> Result<Vec<Vec<u8>>, StoreError> {
         self.inner().projection_characters(ids)
     }
-    fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<EventId>, StoreError> {
+    fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<crate::Numbered>, StoreError> {
         self.inner().event_at(device, seq)
     }
     fn indexed_columns(&self) -> Result<Vec<(EventId, String, Option<CharacterId>)>, StoreError> {

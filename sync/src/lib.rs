@@ -1057,16 +1057,29 @@ pub(crate) fn take_in(
     // genuinely signed, so the clash is refused event by event in either mode (refusing a
     // file whole would block the copy's files for good, even after it takes a new identity)
     // and left in the document, where `verify` reports it; dropping it would delete the other
-    // copy's genuine event from every document. The device's later events in the same import
-    // are refused too: past the fork nothing tells the two copies' events apart (a per-device
-    // chain of event hashes would; see ARCHITECTURE.md).
+    // copy's genuine event from every document. Past the fork, each event's chain link (the
+    // hash of its device's previous number, which it signs) says which branch it follows: an
+    // event that does not follow the number this ledger holds before it, or that the number
+    // held after it does not follow, is the other branch's and is refused, in this import or
+    // any later one. An unchained event (signed before chains) has no link to tell by: the
+    // device's later unchained events in the same import are refused.
     let checked_in = rising_clocks(store, checked.accepted, &mut refused, &mut dropped)?;
     let mut accepted = Vec::with_capacity(checked_in.len());
-    let mut claimed: std::collections::HashMap<(DeviceId, u64), EventId> =
+    let mut claimed: std::collections::HashMap<(DeviceId, u64), leechbook_store::Numbered> =
         std::collections::HashMap::new();
     let mut forked: std::collections::HashMap<DeviceId, u64> = std::collections::HashMap::new();
+    let copied = |env: &Envelope| {
+        format!(
+            "two ledgers share device {}'s identity (a copied ledger file). On the copy, run `leechbook device reset --yes` and have the GM roster its new identity (`leechbook device add DEVICE KEY`)",
+            env.device.short()
+        )
+    };
     for env in checked_in {
-        if let Some(&at) = forked.get(&env.device).filter(|&&at| env.seq > at) {
+        let chained = leechbook_store::codec::chain_link(&env).is_some();
+        if let Some(&at) = forked
+            .get(&env.device)
+            .filter(|&&at| env.seq > at && !chained)
+        {
             refused.push(format!(
                 "the sync data holds event {} as device {}'s #{}, after that device's events parted at #{at}: two ledgers share its identity (a copied ledger file)",
                 env.id.short(),
@@ -1075,27 +1088,68 @@ pub(crate) fn take_in(
             ));
             continue;
         }
-        let held = match claimed.get(&(env.device, env.seq)) {
-            Some(id) => Some(*id),
-            None => store.event_at(env.device, env.seq)?,
+        let at = |seq: u64| -> Result<Option<leechbook_store::Numbered>, SyncError> {
+            Ok(match claimed.get(&(env.device, seq)) {
+                Some(n) => Some(n.clone()),
+                None => store.event_at(env.device, seq)?,
+            })
         };
-        if held.is_some_and(|h| h != env.id) {
+        let held = at(env.seq)?;
+        if let Some(held) = held.as_ref().filter(|h| h.id != env.id) {
             forked.entry(env.device).or_insert(env.seq);
-        }
-        match held {
-            Some(held) if held != env.id => refused.push(format!(
-                "the sync data holds event {} as device {}'s #{}, but this ledger holds event {} as that number: two ledgers share device {}'s identity (a copied ledger file). On the copy, run `leechbook device reset --yes` and have the GM roster its new identity (`leechbook device add DEVICE KEY`)",
+            refused.push(format!(
+                "the sync data holds event {} as device {}'s #{}, but this ledger holds event {} as that number: {}",
                 env.id.short(),
                 env.device.short(),
                 env.seq,
-                held.short(),
-                env.device.short()
-            )),
-            _ => {
-                claimed.insert((env.device, env.seq), env.id);
-                accepted.push(env);
+                held.id.short(),
+                copied(&env)
+            ));
+            continue;
+        }
+        if held.is_none() {
+            let before = match env.seq {
+                0 | 1 => None,
+                n => at(n - 1)?,
+            };
+            let after = at(env.seq + 1)?;
+            let own = leechbook_store::codec::link_of(Some(&env));
+            let breaks_before = match (env.seq, &before) {
+                (1, _) => leechbook_store::codec::follows(None, &env) == Some(false),
+                (_, Some(b)) => leechbook_store::codec::chain_link(&env).is_some_and(|l| {
+                    l != leechbook_store::codec::link_of_signature(b.signature.as_deref())
+                }),
+                _ => false,
+            };
+            let breaks_after = after.as_ref().is_some_and(|a| {
+                leechbook_store::codec::chain_link_of_signature(a.signature.as_deref())
+                    .is_some_and(|l| l != own)
+            });
+            if breaks_before || breaks_after {
+                let (n, other) = if breaks_before {
+                    (env.seq - 1, before.map(|b| b.id))
+                } else {
+                    (env.seq + 1, after.map(|a| a.id))
+                };
+                refused.push(format!(
+                    "the sync data holds event {} as device {}'s #{}, which does not follow the chain of this ledger's #{n} (event {}): the device's events parted there, and this one is the other branch's: {}",
+                    env.id.short(),
+                    env.device.short(),
+                    env.seq,
+                    other.map(|o| o.short()).unwrap_or_default(),
+                    copied(&env)
+                ));
+                continue;
             }
         }
+        claimed.insert(
+            (env.device, env.seq),
+            leechbook_store::Numbered {
+                id: env.id,
+                signature: env.signature.clone(),
+            },
+        );
+        accepted.push(env);
     }
     let added = if accepted.is_empty() {
         0

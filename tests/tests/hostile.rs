@@ -525,3 +525,92 @@ fn a_keyless_npm_peer_deletes_and_injects_and_nothing_is_lost() {
         assert!(ok(db, &["verify"]).contains("the ledger is sound"));
     }
 }
+
+/// A copied ledger file, past its fork, sent its events one sync at a time: each device's
+/// events form a chain (each signs the link to its previous number), so the copy's later
+/// events are told apart from the original's even when they arrive alone, after the clash
+/// was refused in an earlier sync. Nothing of either branch merges blindly, and `verify`
+/// names the fork.
+#[test]
+fn a_copied_ledgers_later_events_are_told_apart_by_their_chain() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, p) = gm_and("gm", dir.path());
+    let copy = Scratch::new();
+    std::fs::copy(&p.db, &copy.db).unwrap();
+    let p_id = identity(&p.db).0;
+    p.ok(&["advance", "1h"]);
+    copy.ok(&["advance", "2h"]);
+    assert_eq!(common::carry(&p.db, &gm.db, dir.path()).code, 0);
+    // The copy's #1 clashes with the original's #1: refused, named.
+    let out = common::carry(&copy.db, &gm.db, dir.path());
+    assert!(out.stderr.contains("two ledgers share"), "{}", out.stderr);
+    // The copy's #2 comes alone (its #1 is already in the GM's documents): it follows the
+    // copy's #1, not the original's, and is refused as the fork's.
+    copy.ok(&["advance", "3h"]);
+    let out = common::carry(&copy.db, &gm.db, dir.path());
+    assert!(
+        out.stderr.contains("#2") && out.stderr.contains("does not follow"),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+    let mine: Vec<u64> = log(&gm.db)
+        .iter()
+        .filter(|e| e.device.to_string() == p_id)
+        .map(|e| e.seq)
+        .collect();
+    assert_eq!(mine, vec![1], "only the original's #1 stands");
+    // The original's #2 then lands: its chain follows its #1.
+    p.ok(&["advance", "1h"]);
+    let out = common::carry(&p.db, &gm.db, dir.path());
+    assert!(
+        out.stdout.starts_with("imported 1 new event"),
+        "{}",
+        out.stdout
+    );
+    let v = gm.run(&["verify"]);
+    assert_eq!(v.code, 1, "{}", v.stdout);
+    assert!(
+        v.stdout.contains("two ledgers share device"),
+        "{}",
+        v.stdout
+    );
+}
+
+/// Someone holding a ledger file and its device's key re-signs one of the device's events
+/// (here the same event, signed anew as before chains): every signature still checks out,
+/// but the next number's signed link names the event that stood there, and `verify` says
+/// where the chain breaks.
+#[test]
+fn a_replaced_event_breaks_its_devices_chain_in_verify() {
+    let gm = Scratch::with_osric();
+    gm.ok(&["advance", "1h"]);
+    gm.ok(&["advance", "1h"]);
+    assert!(gm.ok(&["verify"]).contains("the ledger is sound"));
+    let events = log(&gm.db);
+    let own = identity(&gm.db).0;
+    let second = events
+        .iter()
+        .find(|e| e.device.to_string() == own && e.seq == 2)
+        .unwrap()
+        .clone();
+    let sig = Store::open(&gm.db)
+        .unwrap()
+        .sign(&leechbook_store::codec::signing_bytes(&second));
+    let conn = rusqlite::Connection::open(&gm.db).unwrap();
+    conn.execute_batch("DROP TRIGGER events_no_update").unwrap();
+    conn.execute(
+        "UPDATE events SET signature = ?1 WHERE id = ?2",
+        rusqlite::params![sig.to_vec(), second.id.0.as_bytes().as_slice()],
+    )
+    .unwrap();
+    drop(conn);
+    let v = gm.run(&["verify"]);
+    assert_eq!(v.code, 1, "{}", v.stdout);
+    assert!(
+        v.stdout.contains("#3 does not follow its #2")
+            && !v.stdout.contains("signature does not match"),
+        "{}",
+        v.stdout
+    );
+}

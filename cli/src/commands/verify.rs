@@ -169,20 +169,33 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
 /// Each device numbers its events 1, 2, 3, ...: a gap (a deleted row) or a number used twice
 /// (two ledgers sharing one identity) is a problem, named with the event after it; and its
 /// clocks rise with its numbers, so an event whose clock is not above its previous number's
-/// was dated back (a revoked device dodging its revocation).
+/// was dated back (a revoked device dodging its revocation); and a chained event follows its
+/// previous number (its signed link is that event's), so a replaced event, or a copied
+/// ledger's other branch, breaks the chain where it stands.
 fn sequence_problems(events: &[Envelope]) -> Vec<String> {
-    let mut by_device: BTreeMap<DeviceId, Vec<(u64, EventId, u64)>> = BTreeMap::new();
+    let mut by_device: BTreeMap<DeviceId, Vec<&Envelope>> = BTreeMap::new();
     for e in events {
-        by_device
-            .entry(e.device)
-            .or_default()
-            .push((e.seq, e.id, e.clock));
+        by_device.entry(e.device).or_default().push(e);
     }
     let mut out = Vec::new();
     for (device, mut seqs) in by_device {
-        seqs.sort_unstable();
+        seqs.sort_unstable_by_key(|e| e.seq);
         let (mut next, mut prev) = (1u64, None::<(EventId, u64)>);
-        for (seq, id, clock) in seqs {
+        let mut before: Option<&Envelope> = None;
+        for e in seqs {
+            let (seq, id, clock) = (e.seq, e.id, e.clock);
+            let after_previous = before.filter(|b| b.seq + 1 == seq);
+            if (seq == 1 || after_previous.is_some())
+                && leechbook_store::codec::follows(after_previous, e) == Some(false)
+            {
+                out.push(format!(
+                    "event {id}: device {}'s #{seq} does not follow its #{} ({}): its signed chain names another event (a replaced event, or a copied ledger's other branch)",
+                    device.short(),
+                    seq.saturating_sub(1),
+                    after_previous.map_or("none".to_string(), |b| b.id.to_string())
+                ));
+            }
+            before = Some(e);
             if seq < next {
                 out.push(format!(
                     "event {id}: device {} numbers it #{seq}, as it numbered event {}",
