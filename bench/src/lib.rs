@@ -12,6 +12,8 @@
 //! - [`as_of`]: `show --at EVENT` at random points (snapshots plus the tail) against the
 //!   full replay;
 //! - [`cli_strike`]: one `leechbook strike` as a process, against starting the process;
+//! - [`audit`]: one audit of a character (`history`, `why`, `log --character`, `export
+//!   --csv`) as a process, with its own peak memory, against starting the process;
 //! - [`sync`]: two devices that each recorded events the other lacks converge through a
 //!   relay on loopback, against raw automerge syncing the same two documents in memory.
 //!
@@ -460,6 +462,103 @@ pub fn cli_strike(n: usize, dir: &Path) -> Result<Measured> {
         floor,
         floor_name: "process start (--version)".into(),
         notes: vec![("ms".into(), format!("{:.1}", figure * 1e3))],
+    })
+}
+
+/// Runs the binary `bin` with `args` to its end, watching its peak memory: its time from
+/// start to exit and the highest resident size read from `/proc` while it ran (read every
+/// millisecond; a process's high-water mark only grows, so the last reading before its exit
+/// is its peak, but for what it took in its last millisecond).
+fn run_watched(bin: &Path, args: &[&str]) -> Result<(Duration, u64)> {
+    let start = Instant::now();
+    let mut child = std::process::Command::new(bin)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()?;
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak_kib = 0u64;
+    let exit = loop {
+        if let Some(kib) = std::fs::read_to_string(&status).ok().and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        }) {
+            peak_kib = peak_kib.max(kib);
+        }
+        if let Some(exit) = child.try_wait()? {
+            break exit;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    };
+    let took = start.elapsed();
+    if !exit.success() {
+        let mut err = String::new();
+        if let Some(mut e) = child.stderr.take() {
+            std::io::Read::read_to_string(&mut e, &mut err)?;
+        }
+        anyhow::bail!("{args:?}: {}", err.trim());
+    }
+    Ok((took, peak_kib))
+}
+
+/// The audits of one character ([`audit`]): a scenario's name and the command's arguments
+/// after the character (`INJURY` stands for the character's first injury).
+pub const AUDITS: [(&str, &[&str]); 4] = [
+    ("history", &["history", "c5", "INJURY"]),
+    ("why", &["why", "c5", "INJURY"]),
+    ("log-character", &["log", "--character", "c5"]),
+    ("export-csv", &["export", "c5", "--csv"]),
+];
+
+/// One audit of a character (issue 27: `history c5 INJURY`, `why c5 INJURY`, `log --character
+/// c5`, `export c5 --csv`, by [`AUDITS`]' name) on the ledger of `n` events, as a process
+/// from start to exit, with that process's own peak memory, against starting the same binary
+/// for `--version`.
+pub fn audit(name: &str, n: usize, dir: &Path) -> Result<Measured> {
+    let bin = leechbook_binary()?;
+    let (_, args) = AUDITS
+        .iter()
+        .find(|(a, _)| *a == name)
+        .with_context(|| format!("no audit {name}"))?;
+    let copy = dir.join("audit.db");
+    remove_ledger(&copy);
+    std::fs::copy(ledger(n)?, &copy)?;
+    let db = copy.display().to_string();
+    let shown = std::process::Command::new(&bin)
+        .args(["--db", &db, "show", "c5", "--json"])
+        .output()?;
+    let v: serde_json::Value = serde_json::from_slice(&shown.stdout)
+        .with_context(|| format!("show c5: {}", String::from_utf8_lossy(&shown.stderr)))?;
+    let injury = v["injuries"][0]["id"]
+        .as_str()
+        .context("c5 holds an injury")?
+        .to_string();
+    let mut full: Vec<&str> = vec!["--db", &db];
+    full.extend(
+        args.iter()
+            .map(|a| if *a == "INJURY" { injury.as_str() } else { a }),
+    );
+    let mut peak = 0u64;
+    let figure = median(5, || {
+        let (t, kib) = run_watched(&bin, &full)?;
+        peak = peak.max(kib);
+        Ok(t)
+    })?;
+    let floor = median(5, || Ok(run_watched(&bin, &["--version"])?.0))?;
+    Ok(Measured {
+        name: format!("audit: {}", args.join(" ")),
+        events: n,
+        figure,
+        floor,
+        floor_name: "process start (--version)".into(),
+        notes: vec![
+            ("ms".into(), format!("{:.1}", figure * 1e3)),
+            (
+                "command peak MB".into(),
+                format!("{:.0}", peak as f64 / 1024.0),
+            ),
+        ],
     })
 }
 

@@ -38,8 +38,11 @@ pub type Fate = leechbook_kernel::fold::Fate<Applied>;
 /// needs die ...", where it borrowed HârnMaster's "the strike needs die ..."; 8: a ruling
 /// the roster does not let its device make is void and acts on nothing, and a revocation may
 /// name the last event number it accepts, which the roster keeps; a ruling or a roster
-/// change moves no clock.)
-pub const FOLD_VERSION: u32 = 8;
+/// change moves no clock; 9: a melee exchange or a shot reads its characters' impairment at
+/// its own campaign time, as the device that recorded it did, not at the clock of the ledger
+/// that folds it: no rule reads the ledger's clock, so a character's fold depends only on
+/// the events that touch it, which an audit reads alone.)
+pub const FOLD_VERSION: u32 = 9;
 
 /// What HârnMaster's commands read of a folded campaign.
 pub trait HmLedger {

@@ -288,7 +288,6 @@ impl<S: Systems> Ledger<S> {
             event: env.id,
             order: env.order_key(),
             now: env.at,
-            clock: self.now,
             round_seconds: self.campaign.as_ref().map_or(10, |c| c.round_seconds),
         }
     }

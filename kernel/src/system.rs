@@ -203,6 +203,9 @@ pub enum Refusal {
 }
 
 /// What of the campaign an event may read besides its characters and its system's settings.
+/// Not the ledger's clock: an event reads its own campaign time, so that a character's fold
+/// depends only on the events that touch it (and the campaign's settings, roster and
+/// rulings), which is what lets an audit fold one character's events alone.
 #[derive(Clone, Copy, Debug)]
 pub struct World {
     /// The event's id (a strike's injury takes it).
@@ -211,8 +214,6 @@ pub struct World {
     pub order: OrderKey,
     /// The campaign time of the event.
     pub now: CampaignTime,
-    /// The campaign clock before the event (the latest campaign time applied).
-    pub clock: CampaignTime,
     /// Seconds per combat round.
     pub round_seconds: i64,
 }

@@ -14,11 +14,14 @@
 //! - [`archive`]: the records of healed injuries that no rule reads again, kept apart from
 //!   the characters' entries and read only by the views that list them.
 //! - [`replica`]: the services over one ledger file.
+//! - [`about`]: what an audit of one character reads: the events about it and those its
+//!   story reads, never the whole log.
 //! - [`audit`]: what each roll's outcome was when recorded against what it is after every
 //!   ruling in force.
 
 #![warn(missing_docs)]
 
+pub mod about;
 pub mod archive;
 pub mod audit;
 pub mod checkpoint;

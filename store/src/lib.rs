@@ -208,7 +208,52 @@ fn migrate(conn: &mut Connection) -> Result<(), rusqlite::Error> {
     if (version as usize) < schema::CHECKPOINT_BOUNDS {
         fill_checkpoint_bounds(&tx)?;
     }
+    if (version as usize) < schema::REACH {
+        fill_reach(&tx)?;
+    }
     tx.commit()
+}
+
+/// The kinds of event that reach characters besides the one they are about, as SQL.
+fn reaching_kinds_sql() -> String {
+    leechbook_core::event::REACHING_KINDS
+        .iter()
+        .map(|k| format!("'{k}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Writes the `reach` rows of the reaching events a ledger held before migration 15: one
+/// pass over the events of those kinds, decoding only them. A payload that does not decode
+/// is left for `verify` to name (it names every such event).
+fn fill_reach(conn: &Connection) -> Result<(), rusqlite::Error> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT rowid, schema, payload FROM events WHERE kind IN ({})",
+        reaching_kinds_sql()
+    ))?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let (row, schema): (i64, i64) = (r.get(0)?, r.get(1)?);
+        if let Ok(event) = codec::decode_event(schema as u16, r.get_ref(2)?.as_blob()?) {
+            write_reach(conn, row, &event)?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes the `reach` rows of the event at `row`: the characters it touches besides the one
+/// it is about (none for most kinds).
+fn write_reach(conn: &Connection, row: i64, event: &Event) -> Result<(), rusqlite::Error> {
+    if !leechbook_core::event::REACHING_KINDS.contains(&event.kind()) {
+        return Ok(());
+    }
+    let about = event.character();
+    let mut stmt =
+        conn.prepare_cached("INSERT OR IGNORE INTO reach (character, event) VALUES (?1, ?2)")?;
+    for c in event.characters().into_iter().filter(|c| Some(*c) != about) {
+        stmt.execute(params![c.as_bytes().as_slice(), row])?;
+    }
+    Ok(())
 }
 
 /// Sets every checkpoint's bounds (the earliest campaign and wall times of the events after
@@ -865,6 +910,13 @@ pub trait ReadLog {
         ids: Option<&[CharacterId]>,
     ) -> Result<Vec<Vec<u8>>, StoreError>;
 
+    /// The events about the character `who` in the fold's total order: those whose
+    /// character it is, and those that reach it besides the one they are about (an exchange
+    /// it defends, a shot that strikes it); with `None`, the events about no character (the
+    /// campaign's creation, its characters joining, the clock, its settings, the roster and
+    /// the rulings but overrides). What an audit of one character reads (issue 27).
+    fn events_about(&self, who: Option<CharacterId>) -> Result<Vec<Envelope>, StoreError>;
+
     /// The event the log holds as `device`'s number `seq`, if any, with its signature (the
     /// chain link an import checks a neighbouring number against).
     fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<crate::Numbered>, StoreError>;
@@ -1288,6 +1340,25 @@ mod sql {
         }
 
         /// The event the log holds as `device`'s number `seq`, if any.
+        fn events_about(&self, who: Option<CharacterId>) -> Result<Vec<Envelope>, StoreError> {
+            let Some(who) = who else {
+                return read_events_where(self.conn(), "WHERE character IS NULL", []);
+            };
+            let id = who.as_bytes().as_slice();
+            let mut out = read_events_where(self.conn(), "WHERE character = ?1", [id])?;
+            let reached = read_events_where(
+                self.conn(),
+                "WHERE rowid IN (SELECT event FROM reach WHERE character = ?1)",
+                [id],
+            )?;
+            if !reached.is_empty() {
+                out.extend(reached);
+                out.sort_by_key(|e| e.order_key());
+                out.dedup_by_key(|e| e.id);
+            }
+            Ok(out)
+        }
+
         fn event_at(
             &self,
             device: DeviceId,
@@ -1625,6 +1696,10 @@ macro_rules! read_log_by_sql {
         ids: Option<&[CharacterId]>,
     ) -> Result<Vec<Vec<u8>>, StoreError> {
             sql::SqlRead::projection_characters(self, ids)
+        }
+
+        fn events_about(&self, who: Option<CharacterId>) -> Result<Vec<Envelope>, StoreError> {
+            sql::SqlRead::events_about(self, who)
         }
 
         fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<crate::Numbered>, StoreError> {
@@ -2030,7 +2105,7 @@ impl Writer<'_> {
                 // the (device, seq) constraint, and is never dropped silently: the clash is
                 // named. (Looked up only then: a lookup per event cost a tenth of a bulk
                 // import.)
-                match insert_with(&mut stmt, env, &mut payload) {
+                match insert_with(&w.tx, &mut stmt, env, &mut payload) {
                     Ok(n) => added += n,
                     Err(e) => {
                         return Err(match w.event_at(env.device, env.seq)? {
@@ -2136,12 +2211,13 @@ fn insert_sql(skip_known: bool) -> &'static str {
 
 fn insert(conn: &Connection, env: &Envelope, skip_known: bool) -> Result<usize, StoreError> {
     let mut stmt = conn.prepare_cached(insert_sql(skip_known))?;
-    insert_with(&mut stmt, env, &mut Vec::new())
+    insert_with(conn, &mut stmt, env, &mut Vec::new())
 }
 
 /// Inserts one event through a prepared [`insert_sql`], encoding its payload into `payload`
-/// (a buffer a bulk append reuses).
+/// (a buffer a bulk append reuses), and its `reach` rows in the same transaction.
 fn insert_with(
+    conn: &Connection,
     stmt: &mut rusqlite::Statement<'_>,
     env: &Envelope,
     payload: &mut Vec<u8>,
@@ -2162,6 +2238,9 @@ fn insert_with(
         payload.as_slice(),
         env.signature.as_deref(),
     ])?;
+    if n == 1 {
+        write_reach(conn, conn.last_insert_rowid(), &env.event)?;
+    }
     Ok(n)
 }
 

@@ -218,6 +218,20 @@ impl ReadLog for MemoryLog {
         })
     }
 
+    fn events_about(&self, who: Option<CharacterId>) -> Result<Vec<Envelope>, StoreError> {
+        let mut out: Vec<Envelope> = self
+            .rows
+            .iter()
+            .filter(|e| match who {
+                Some(c) => e.event.touches(c),
+                None => e.event.character().is_none(),
+            })
+            .cloned()
+            .collect();
+        out.sort_by_key(|e| e.order_key());
+        Ok(out)
+    }
+
     fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<crate::Numbered>, StoreError> {
         Ok(self
             .rows

@@ -191,7 +191,27 @@ pub const MIGRATIONS: &[&str] = &[
     ) STRICT;
     INSERT INTO log_bounds SELECT 1, COALESCE(MAX(wall_ms), -9223372036854775808) FROM events;
     "#,
+    // 15: what each event is about, so that an audit of one character (its history, `why`,
+    // its log and CSV) reads that character's events, not the whole log: the character
+    // column indexed again (migration 11 dropped it when nothing read it; an event about no
+    // character, the campaign's own, sits under NULL), and beside it the characters an
+    // exchange, a shot or a Quarrel reaches besides the one it is about (`reach`: one row per
+    // such character, naming the event's row). Kept by every append and import in their
+    // transaction; filled for the events already held by one pass over the reaching kinds
+    // (`fill_reach`).
+    r#"
+    CREATE INDEX events_about ON events (character);
+    CREATE TABLE reach (
+        character BLOB NOT NULL,
+        event     INTEGER NOT NULL,
+        PRIMARY KEY (character, event)
+    ) STRICT, WITHOUT ROWID;
+    "#,
 ];
+
+/// A ledger migrated from before this many migrations has its `reach` rows (migration 15)
+/// filled from the reaching events it holds (`fill_reach`).
+pub const REACH: usize = 15;
 
 /// A ledger migrated from before this many migrations has its checkpoints' bounds (the
 /// campaign and wall times around each, migrations 12 and 14) filled by one pass over the

@@ -67,6 +67,9 @@ impl<T: ReadThrough> ReadLog for T {
     ) -> Result<Vec<Vec<u8>>, StoreError> {
         self.inner().projection_characters(ids)
     }
+    fn events_about(&self, who: Option<CharacterId>) -> Result<Vec<Envelope>, StoreError> {
+        self.inner().events_about(who)
+    }
     fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<crate::Numbered>, StoreError> {
         self.inner().event_at(device, seq)
     }

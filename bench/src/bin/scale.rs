@@ -6,12 +6,13 @@
 //! target/release/scale                       # 10k, 100k and 1M events
 //! target/release/scale --sizes 10000,100000  # quicker
 //! target/release/scale one replay 1000000    # one scenario, as JSON (append, replay, as-of,
-//!                                             # as-of-day, as-of-wall, cli-strike, sync)
+//!                                             # as-of-day, as-of-wall, cli-strike, sync,
+//!                                             # history, why, log-character, export-csv)
 //! ```
 
 use anyhow::{bail, Context, Result};
 use leechbook_bench::{
-    append, as_of, as_of_day, as_of_wall, cli_strike, ledger, replay, sync, Measured,
+    append, as_of, as_of_day, as_of_wall, audit, cli_strike, ledger, replay, sync, Measured, AUDITS,
 };
 
 /// The divergent events a side in the sync scenario that compares sizes, and in the one the
@@ -40,8 +41,9 @@ fn one(name: &str, n: usize, d: usize) -> Result<Measured> {
         "as-of-wall" => as_of_wall(n),
         "cli-strike" => cli_strike(n, &dir),
         "sync" => sync(n, d, &dir),
+        a if AUDITS.iter().any(|(x, _)| *x == a) => audit(a, n, &dir),
         other => bail!(
-            "no scenario {other} (append, replay, as-of, as-of-day, as-of-wall, cli-strike, sync)"
+            "no scenario {other} (append, replay, as-of, as-of-day, as-of-wall, cli-strike, sync, history, why, log-character, export-csv)"
         ),
     };
     let _ = std::fs::remove_dir_all(&dir);
@@ -102,6 +104,22 @@ fn target(m: &Measured, peak_mib: f64) -> String {
             m.figure <= 0.020,
             format!("≤ 20 ms ({:.1} ms)", m.figure * 1e3),
         ),
+        audit if audit.starts_with("audit: ") => {
+            let peak: f64 = m
+                .notes
+                .iter()
+                .find(|(k, _)| k == "command peak MB")
+                .and_then(|(_, v)| v.parse().ok())
+                .unwrap_or(f64::MAX);
+            format!(
+                "{}; {}",
+                verdict(
+                    m.figure <= 0.100,
+                    format!("≤ 100 ms ({:.0} ms)", m.figure * 1e3)
+                ),
+                verdict(peak <= 64.0, format!("≤ 64 MB ({peak:.0} MB)"))
+            )
+        }
         "one CLI strike" => verdict(
             m.figure <= 0.010,
             format!("≤ 10 ms ({:.1} ms)", m.figure * 1e3),
@@ -133,6 +151,10 @@ fn table(sizes: &[usize]) -> Result<()> {
             "as-of-day",
             "as-of-wall",
             "cli-strike",
+            "history",
+            "why",
+            "log-character",
+            "export-csv",
         ] {
             runs.push((s, n, 0));
         }

@@ -149,7 +149,9 @@ pub fn concerns(before: Before, who: CharacterId, applied: &Applied, injury: Inj
 
 /// Prints the story.
 pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let (store, full) = ctx.load()?;
+    // The character now, and the events about it and those its story reads: never the
+    // whole log (`leechbook_ledger::about`).
+    let (store, full) = ctx.load_for(&[a.name.as_str()])?;
     let ch = find(&full, &a.name)?;
     let who = ch.id;
     let injury = a
@@ -159,7 +161,7 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         .transpose()?;
     let mut entries = Vec::new();
     let mut samples: Vec<crate::plot::Sample> = Vec::new();
-    leechbook_ledger::replay(&store, |ledger, env, rulings| {
+    leechbook_ledger::about::replay_about(&store, who, |ledger, env, rulings| {
         if !about(env, rulings, who) {
             // Not about the character: stepped, never told.
             ledger.step(env, rulings, &mut |_, _, _| {});

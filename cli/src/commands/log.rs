@@ -74,11 +74,19 @@ pub fn views(
             let m = leechbook_ledger::moment::moment_of(&store, spec)?;
             (m.events, m.rulings)
         }
-        None => {
-            let events = store.events()?;
-            let rulings = leechbook_core::ruling::Rulings::from_log(&events);
-            (events, rulings)
-        }
+        // One character's log reads the events about it and those its story reads, never
+        // the whole log (`leechbook_ledger::about`).
+        None => match only {
+            Some(id) => {
+                let about = leechbook_ledger::about::about(&store, id)?;
+                (about.events, about.rulings)
+            }
+            None => {
+                let events = store.events()?;
+                let rulings = leechbook_core::ruling::Rulings::from_log(&events);
+                (events, rulings)
+            }
+        },
     };
     // The events about the character: those that touch it, its joining (the character's id
     // is that event's), and every ruling on one of those (or on such a ruling), so its

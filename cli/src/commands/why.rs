@@ -11,7 +11,7 @@ use leechbook_core::fold::{CharacterState, Fate, Ledger};
 use leechbook_core::harnmaster::healing::{self, SeqRollKind};
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::{EventId, InjuryId};
-use leechbook_core::ruling::{Ruling, Rulings};
+use leechbook_core::ruling::Ruling;
 use leechbook_core::HmLedger;
 use leechbook_core::{Envelope, Event};
 use leechbook_ledger::audit::flags_for;
@@ -102,11 +102,14 @@ fn injury_id(
 
 /// Prints the chain.
 pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let (store, full) = ctx.load()?;
+    // The character now, and the events about it and those its story reads: never the
+    // whole log (`leechbook_ledger::about`).
+    let (store, full) = ctx.load_for(&[a.name.as_str()])?;
     let ch = find(&full, &a.name)?.clone();
-    let events = store.events()?;
+    let leechbook_ledger::about::About {
+        events, rulings, ..
+    } = leechbook_ledger::about::about(&store, ch.id)?;
     let injury = injury_id(&events, &ch, &a.injury)?;
-    let rulings = Rulings::from_log(&events);
     let mut chain: Vec<Link> = Vec::new();
     let mut ids: Vec<EventId> = Vec::new();
     let mut ledger = Ledger::new();

@@ -267,7 +267,7 @@ impl<L: Host> RulesSystem<L> for HarnMaster {
                     get(cs, x.defender)?,
                     x,
                     id,
-                    world.clock,
+                    world.now,
                     &mut dice,
                 )?;
                 dice.all_read()?;
@@ -281,7 +281,7 @@ impl<L: Host> RulesSystem<L> for HarnMaster {
                     x.struck.map(|t| get(cs, t)).transpose()?,
                     x,
                     id,
-                    world.clock,
+                    world.now,
                     &mut dice,
                 )?;
                 dice.all_read()?;
