@@ -20,7 +20,7 @@ mod savage;
 mod witch;
 mod wrath;
 
-pub use consequence::{consequences, tells_shock};
+pub use consequence::{consequences, tells_shock, Condition};
 
 /// Narrates what an event of a system that is not HârnMaster found.
 fn system_outcome(o: &SystemOutcome) -> String {

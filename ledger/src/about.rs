@@ -20,7 +20,7 @@ use crate::LedgerError;
 use leechbook_core::fold::Ledger;
 use leechbook_core::ids::{CharacterId, EventId};
 use leechbook_core::roster::Roster;
-use leechbook_core::ruling::Rulings;
+use leechbook_core::ruling::{Ruling, Rulings};
 use leechbook_core::{Envelope, Event};
 use leechbook_store::{OrderKey, ReadLog};
 use std::collections::{HashMap, HashSet};
@@ -30,74 +30,108 @@ use std::collections::{HashMap, HashSet};
 pub struct About {
     /// The events, in the fold's total order.
     pub events: Vec<Envelope>,
-    /// The rulings in force, judged under the whole log's roster.
+    /// The rulings in force on the events gathered (and on such rulings), judged under the
+    /// whole log's roster.
     pub rulings: Rulings,
     /// The whole log's roster.
     pub roster: Roster,
 }
 
-/// Gathers what an audit of `who` folds (see the module's docs).
+/// Gathers what an audit of `who` folds (see the module's docs). Reads the campaign's own
+/// events, the roster's, and each needed character's events through the store's index;
+/// the rulings kept are those on an event gathered (and on such a ruling), so a story's
+/// fold and its flags weigh the few rulings about it, not the campaign's thousands.
 pub fn about(log: &impl ReadLog, who: CharacterId) -> Result<About, LedgerError> {
     let roster = Roster::from_log(&log.roster_events()?);
-    let ruled = log.rulings_and_targets()?;
-    let rulings = Rulings::from_log_under(&ruled, &roster);
-    // A ruling's target, by every character its recorded or amended form touches.
-    let mut targets: HashMap<CharacterId, Vec<&Envelope>> = HashMap::new();
-    for env in &ruled {
-        if matches!(env.event, Event::Ruling(_)) {
-            continue;
-        }
-        let mut touched = env.event.characters();
-        if let Some((_, amended, _)) = rulings.amended.get(&env.id) {
-            touched.extend(amended.characters());
-        }
-        touched.sort_unstable();
-        touched.dedup();
-        for c in touched {
-            targets.entry(c).or_default().push(env);
+    // The campaign's own events hold every ruling but the overrides (which are about a
+    // character, and come with its events).
+    let campaign = log.events_about(None)?;
+    // What an amendment makes of its target, whether or not it stands (the closure may
+    // gather more than it needs, never less): the target's id to the replacement, and each
+    // character a replacement touches to the targets it reaches so.
+    let mut amended: HashMap<EventId, &Event> = HashMap::new();
+    let mut reached_by_amend: HashMap<CharacterId, Vec<(EventId, CharacterId)>> = HashMap::new();
+    for env in &campaign {
+        if let Event::Ruling(Ruling::Amend {
+            target,
+            replacement,
+            ..
+        }) = &env.event
+        {
+            amended.insert(*target, replacement);
+            // An amendment keeps its target's character (else it is void): that character's
+            // events hold the target.
+            if let Some(owner) = replacement.character() {
+                for c in replacement.characters() {
+                    reached_by_amend
+                        .entry(c)
+                        .or_default()
+                        .push((*target, owner));
+                }
+            }
         }
     }
+    let touched = |env: &Envelope| {
+        let mut all = env.event.characters();
+        if let Some(r) = amended.get(&env.id) {
+            all.extend(r.characters());
+        }
+        all
+    };
     // The closure: each character needed, up to the last event that reaches it (None: all).
     let mut bound: HashMap<CharacterId, Option<OrderKey>> = HashMap::from([(who, None)]);
     let mut fetched: HashMap<CharacterId, Vec<Envelope>> = HashMap::new();
     let mut work = vec![who];
+    let widen = |bound: &mut HashMap<CharacterId, Option<OrderKey>>,
+                 work: &mut Vec<CharacterId>,
+                 d: CharacterId,
+                 key: OrderKey| {
+        let wider = match bound.get(&d) {
+            None => true,
+            Some(None) => false,
+            Some(Some(k)) => key > *k,
+        };
+        if wider {
+            bound.insert(d, Some(key));
+            work.push(d);
+        }
+    };
     while let Some(c) = work.pop() {
-        if let std::collections::hash_map::Entry::Vacant(slot) = fetched.entry(c) {
-            let mut mine = log.events_about(Some(c))?;
-            if let Some(extra) = targets.get(&c) {
-                mine.extend(extra.iter().map(|e| (*e).clone()));
-                mine.sort_by_key(|e| e.order_key());
-                mine.dedup_by_key(|e| e.id);
+        // A target whose amendment reaches `c`, held by another character's events: that
+        // character is needed up to it.
+        for &(target, owner) in reached_by_amend.get(&c).into_iter().flatten() {
+            if owner == c {
+                continue;
             }
-            slot.insert(mine);
+            if let std::collections::hash_map::Entry::Vacant(slot) = fetched.entry(owner) {
+                slot.insert(log.events_about(Some(owner))?);
+            }
+            if let Some(t) = fetched[&owner].iter().find(|e| e.id == target) {
+                let key = t.order_key();
+                if bound.get(&c).is_some_and(|b| b.is_none_or(|b| key <= b)) {
+                    widen(&mut bound, &mut work, owner, key);
+                }
+            }
+        }
+        if let std::collections::hash_map::Entry::Vacant(slot) = fetched.entry(c) {
+            slot.insert(log.events_about(Some(c))?);
         }
         let upto = bound[&c];
         for env in &fetched[&c] {
             if upto.is_some_and(|u| env.order_key() > u) {
                 break;
             }
-            let mut others = env.event.characters();
-            if let Some((_, amended, _)) = rulings.amended.get(&env.id) {
-                others.extend(amended.characters());
-            }
-            for d in others.into_iter().filter(|d| *d != c) {
-                let key = Some(env.order_key());
-                let wider = match bound.get(&d) {
-                    None => true,
-                    Some(None) => false,
-                    Some(Some(k)) => key > Some(*k),
-                };
-                if wider {
-                    bound.insert(d, key);
-                    work.push(d);
-                }
+            for d in touched(env).into_iter().filter(|d| *d != c) {
+                widen(&mut bound, &mut work, d, env.order_key());
             }
         }
     }
     let mut seen: HashSet<EventId> = HashSet::new();
     let mut events: Vec<Envelope> = Vec::new();
     for (c, list) in fetched {
-        let upto = bound[&c];
+        let Some(&upto) = bound.get(&c) else {
+            continue;
+        };
         for env in list {
             if upto.is_some_and(|u| env.order_key() > u) {
                 break;
@@ -107,12 +141,37 @@ pub fn about(log: &impl ReadLog, who: CharacterId) -> Result<About, LedgerError>
             }
         }
     }
-    for env in log.events_about(None)?.into_iter().chain(ruled) {
-        if seen.insert(env.id) {
-            events.push(env);
+    // The campaign's own events, and the rulings on what is gathered (a ruling follows its
+    // target in the total order, so one pass in order finds rulings on rulings too).
+    for env in campaign {
+        match &env.event {
+            Event::Ruling(r) => {
+                if r.target().is_none_or(|t| seen.contains(&t)) && seen.insert(env.id) {
+                    events.push(env);
+                }
+            }
+            _ => {
+                if seen.insert(env.id) {
+                    events.push(env);
+                }
+            }
         }
     }
     events.sort_by_key(|e| e.order_key());
+    // The rulings kept and their targets: all that judging them reads.
+    let targets: HashSet<EventId> = events
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Ruling(r) => r.target(),
+            _ => None,
+        })
+        .collect();
+    let ruled: Vec<Envelope> = events
+        .iter()
+        .filter(|e| matches!(e.event, Event::Ruling(_)) || targets.contains(&e.id))
+        .cloned()
+        .collect();
+    let rulings = Rulings::from_log_under(&ruled, &roster);
     Ok(About {
         events,
         rulings,

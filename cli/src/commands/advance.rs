@@ -282,7 +282,7 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 })
             }
         };
-        let before = h.clone();
+        let before = narrate::Condition::of(h);
         let (after, env, applied) = ctx.record_for(Some(&[n.name.as_str()]), |_, _| {
             Ok((Event::HarnMaster(event), None))
         })?;

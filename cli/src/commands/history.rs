@@ -170,7 +170,7 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         let before = injury.map_or_else(Before::default, |id| Before::of(hm(ledger, who), id));
         // The character as it stood, so that what the event did to it is told (a death, a
         // Shock State, Extended Shock ...), not only what the event was.
-        let was = hm(ledger, who).cloned();
+        let was = hm(ledger, who).map(narrate::Condition::of);
         ledger.step(
             env,
             rulings,

@@ -3,7 +3,40 @@
 //! One line each, worked out by comparing the character before and after the event, so no
 //! rule has to remember to announce itself.
 
-use leechbook_core::harnmaster::state::{HmCharacter, ShockState};
+use leechbook_core::harnmaster::state::{Coma, ExtendedShock, HmCharacter, Infection, ShockState};
+use leechbook_core::ids::InjuryId;
+
+/// What [`consequences`] compares of a character before an event: its condition, without
+/// the records of its healed injuries (a copy of the whole character before every event
+/// made a long campaign's story take seconds).
+#[derive(Clone, Debug)]
+pub struct Condition {
+    dead: bool,
+    shock: ShockState,
+    extended_shock: Option<ExtendedShock>,
+    coma: Option<Coma>,
+    infection: Option<Infection>,
+    /// Each open injury: its id, whether it bleeds, and its level.
+    injuries: Vec<(InjuryId, bool, u8)>,
+}
+
+impl Condition {
+    /// The condition of `c` now.
+    pub fn of(c: &HmCharacter) -> Condition {
+        Condition {
+            dead: c.dead(),
+            shock: c.shock,
+            extended_shock: c.extended_shock.clone(),
+            coma: c.coma.clone(),
+            infection: c.infection,
+            injuries: c
+                .injuries
+                .iter()
+                .map(|i| (i.id, i.bleeder, i.level))
+                .collect(),
+        }
+    }
+}
 
 /// Whether an event's own narration already tells the Shock State it leaves (a strike, a
 /// melee, a shot, a shock roll), so that its consequences do not say it twice.
@@ -16,10 +49,10 @@ pub fn tells_shock(kind: &str) -> bool {
 
 /// The consequences of going from `before` to `after` (the same character), in words; the
 /// Shock State only when `shock_told` is false.
-pub fn consequences(before: &HmCharacter, after: &HmCharacter, shock_told: bool) -> Vec<String> {
+pub fn consequences(before: &Condition, after: &HmCharacter, shock_told: bool) -> Vec<String> {
     let name = &after.name;
     let mut out = Vec::new();
-    if let (false, Some((cause, at))) = (before.dead(), &after.death) {
+    if let (false, Some((cause, at))) = (before.dead, &after.death) {
         out.push(format!("{name} DIES ({cause}) at {at}"));
         return out;
     }
@@ -55,17 +88,20 @@ pub fn consequences(before: &HmCharacter, after: &HmCharacter, shock_told: bool)
         _ => {}
     }
     for inj in &after.injuries {
-        let Some(was) = before.injuries.iter().find(|i| i.id == inj.id) else {
+        let Some(&(_, bled, level)) = before.injuries.iter().find(|i| i.0 == inj.id) else {
             continue;
         };
-        if was.bleeder && !inj.bleeder {
+        if bled && !inj.bleeder {
             out.push(format!(
                 "{name}'s {} {} stops bleeding",
                 inj.code(),
                 inj.place.label()
             ));
         }
-        if !was.healed() && inj.healed() {
+        if level > 0 && inj.healed() {
+            // Told by its level before it healed.
+            let mut was = inj.clone();
+            was.level = level;
             out.push(format!(
                 "{name}'s {} {} is healed",
                 was.code(),
