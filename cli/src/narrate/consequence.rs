@@ -26,8 +26,8 @@ impl Condition {
         Condition {
             dead: c.dead(),
             shock: c.shock,
-            extended_shock: c.extended_shock.clone(),
-            coma: c.coma.clone(),
+            extended_shock: c.extended_shock,
+            coma: c.coma,
             infection: c.infection,
             injuries: c
                 .injuries
