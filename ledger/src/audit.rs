@@ -38,16 +38,30 @@ pub fn flags_for(
     events: &[Envelope],
     wanted: impl Fn(&EventId) -> bool,
 ) -> HashMap<EventId, Vec<String>> {
-    let recorded = recorded(events, 2_000, &wanted);
+    flags_observed(events, wanted, |_, _, _| {})
+}
+
+/// [`flags_for`], handing `observe` each event with the state before it and its fate in the
+/// record now, as `Ledger::derive_with` does: the fold that tells the record now is the
+/// one the flags compare against, so a view that narrates the record and flags it folds it
+/// once. Nothing as recorded is worked out when no ruling is in the log.
+pub fn flags_observed(
+    events: &[Envelope],
+    wanted: impl Fn(&EventId) -> bool,
+    mut observe: impl FnMut(&Ledger, &Envelope, &Fate),
+) -> HashMap<EventId, Vec<String>> {
     let rulings = Rulings::from_log(events);
-    if rulings.retracted.is_empty()
+    let ruled = !(rulings.retracted.is_empty()
         && rulings.amended.is_empty()
-        && !events.iter().any(|e| matches!(e.event, Event::Ruling(_)))
-    {
-        return HashMap::new();
-    }
+        && !events.iter().any(|e| matches!(e.event, Event::Ruling(_))));
+    let recorded = if ruled {
+        recorded(events, 2_000, &wanted)
+    } else {
+        HashMap::new()
+    };
     let mut out: HashMap<EventId, Vec<String>> = HashMap::new();
-    Ledger::derive_with(events, &rulings, |_, env, fate| {
+    Ledger::derive_with(events, &rulings, |ledger, env, fate| {
+        observe(ledger, env, fate);
         let Some(then) = recorded.get(&env.id) else {
             return;
         };

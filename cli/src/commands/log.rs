@@ -106,14 +106,14 @@ pub fn views(
         }
         about
     });
-    let flags = leechbook_ledger::audit::flags_for(&events, |id| {
-        about.as_ref().is_none_or(|about| about.contains(id))
-    });
     let mut views = Vec::with_capacity(events.len());
-    Ledger::derive_with(&events, &rulings, |ledger, env, fate| {
+    let mut ids = Vec::with_capacity(events.len());
+    let wanted = |id: &leechbook_core::ids::EventId| about.as_ref().is_none_or(|a| a.contains(id));
+    let mut push = |ledger: &Ledger, env: &leechbook_core::Envelope, fate: &Fate| {
         if about.as_ref().is_some_and(|about| !about.contains(&env.id)) {
             return;
         }
+        ids.push(env.id);
         let (summary, void) = match fate {
             Fate::Applied(applied) => (narrate::event(ledger, env, applied), None),
             Fate::Void(why) => (struck_text(ledger, env), Some(why.clone())),
@@ -131,9 +131,25 @@ pub fn views(
             kind: env.event.kind(),
             summary,
             void,
-            flags: flags.get(&env.id).cloned().unwrap_or_default(),
+            flags: Vec::new(),
         });
-    });
+    };
+    let flags = match until {
+        // A moment's record is told under the rulings judged against the whole log; its
+        // flags, under the rulings made by then.
+        Some(_) => {
+            let flags = leechbook_ledger::audit::flags_for(&events, wanted);
+            Ledger::derive_with(&events, &rulings, &mut push);
+            flags
+        }
+        // The record now is folded once: told, and compared with what was recorded.
+        None => leechbook_ledger::audit::flags_observed(&events, wanted, &mut push),
+    };
+    for (v, id) in views.iter_mut().zip(&ids) {
+        if let Some(f) = flags.get(id) {
+            v.flags = f.clone();
+        }
+    }
     Ok(views)
 }
 
