@@ -173,17 +173,14 @@ pub fn signing_bytes(env: &leechbook_core::Envelope) -> Vec<u8> {
 /// replaced event breaks the chain of the one after it.
 pub const SIGNATURE_CHAINED: u8 = 2;
 
-/// The link that names an event in its device's chain: SHA-256 of its signature bytes (an
-/// ed25519 signature commits to every signed byte, a chained one to its own link too). The
-/// first number of a device, and an unsigned event, link to 32 zero bytes.
+/// The link that names an event in its device's chain: SHA-256 of the whole envelope as
+/// [`encode_envelope`] writes it, signature included. So the event after it, in signing the
+/// link, vouches for every byte of it: a device's chain is checked by its links (a hash an
+/// event) and one signature, its head's, not one signature per event. The first number of
+/// a device links to 32 zero bytes (`None`).
 pub fn link_of(env: Option<&leechbook_core::Envelope>) -> [u8; 32] {
-    link_of_signature(env.and_then(|e| e.signature.as_deref()))
-}
-
-/// [`link_of`] an event by its signature bytes alone (what the log's column holds).
-pub fn link_of_signature(signature: Option<&[u8]>) -> [u8; 32] {
     use sha2::Digest;
-    signature.map_or([0; 32], |sig| sha2::Sha256::digest(sig).into())
+    env.map_or([0; 32], |e| sha2::Sha256::digest(encode_envelope(e)).into())
 }
 
 /// The link a chained event signs to its device's previous number, or `None` for an

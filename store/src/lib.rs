@@ -823,14 +823,28 @@ pub struct ArchiveRow {
     pub reopened: Option<OrderKey>,
 }
 
-/// The event a log holds under one of a device's numbers, with its signature: the chain
-/// link ([`codec::link_of_signature`]) the neighbouring numbers are checked against.
+/// The event a log holds under one of a device's numbers, with what its neighbours in the
+/// device's chain are checked against: its own link ([`codec::link_of`]) and the link it
+/// signs to the number before it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Numbered {
     /// The event's id.
     pub id: EventId,
-    /// Its signature as stored.
-    pub signature: Option<Vec<u8>>,
+    /// Its link: what the next number must sign.
+    pub link: [u8; 32],
+    /// The link it signs to the number before it (`None`: unchained).
+    pub follows: Option<[u8; 32]>,
+}
+
+impl Numbered {
+    /// The number as held by the envelope `env`.
+    pub fn of(env: &Envelope) -> Numbered {
+        Numbered {
+            id: env.id,
+            link: codec::link_of(Some(env)),
+            follows: codec::chain_link(env),
+        }
+    }
 }
 
 /// A snapshot's place in the log, without its payload (which may be large: read it only for
@@ -1364,16 +1378,13 @@ mod sql {
             device: DeviceId,
             seq: u64,
         ) -> Result<Option<crate::Numbered>, StoreError> {
-            Ok(self
-                .conn()
-                .prepare_cached("SELECT id, signature FROM events WHERE device = ?1 AND seq = ?2")?
-                .query_row(params![device.as_bytes().as_slice(), seq as i64], |r| {
-                    Ok(crate::Numbered {
-                        id: EventId(uuid(r.get_ref(0)?.as_blob()?)),
-                        signature: r.get(1)?,
-                    })
-                })
-                .optional()?)
+            Ok(read_events_where(
+                self.conn(),
+                "WHERE device = ?1 AND seq = ?2",
+                params![device.as_bytes().as_slice(), seq as i64],
+            )?
+            .first()
+            .map(crate::Numbered::of))
         }
 
         /// Each event's id and its indexed columns as stored (kind, character), which are derived
@@ -2049,16 +2060,14 @@ impl Writer<'_> {
             [],
             |r| r.get(0),
         )?;
-        // The device's previous number and its signature: the new event's chain link.
-        let (seq, prev): (i64, Option<Vec<u8>>) = self
-            .tx
-            .query_row(
-                "SELECT seq, signature FROM events WHERE device = ?1 ORDER BY seq DESC LIMIT 1",
-                [self.device.as_bytes().as_slice()],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?
-            .map_or((1, None), |(s, sig): (i64, Option<Vec<u8>>)| (s + 1, sig));
+        // The device's previous number: the new event's chain link.
+        let prev = read_events_where(
+            &self.tx,
+            "WHERE device = ?1 AND seq = (SELECT MAX(seq) FROM events WHERE device = ?1)",
+            [self.device.as_bytes().as_slice()],
+        )?
+        .pop();
+        let seq = prev.as_ref().map_or(1, |p| p.seq as i64 + 1);
         // Wall time is stored to the millisecond: sign what will be read back.
         let wall = Utc
             .timestamp_millis_opt(wall.timestamp_millis())
@@ -2076,11 +2085,7 @@ impl Writer<'_> {
             event,
             signature: None,
         };
-        codec::sign_chained(
-            &mut env,
-            codec::link_of_signature(prev.as_deref()),
-            self.key,
-        );
+        codec::sign_chained(&mut env, codec::link_of(prev.as_ref()), self.key);
         Ok(env)
     }
 

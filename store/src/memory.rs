@@ -237,10 +237,7 @@ impl ReadLog for MemoryLog {
             .rows
             .iter()
             .find(|e| e.device == device && e.seq == seq)
-            .map(|e| crate::Numbered {
-                id: e.id,
-                signature: e.signature.clone(),
-            }))
+            .map(crate::Numbered::of))
     }
 
     fn indexed_columns(&self) -> Result<Vec<(EventId, String, Option<CharacterId>)>, StoreError> {

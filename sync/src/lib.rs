@@ -1068,6 +1068,7 @@ pub(crate) fn take_in(
     let mut claimed: std::collections::HashMap<(DeviceId, u64), leechbook_store::Numbered> =
         std::collections::HashMap::new();
     let mut forked: std::collections::HashMap<DeviceId, u64> = std::collections::HashMap::new();
+    let mut last_held: std::collections::HashMap<DeviceId, u64> = std::collections::HashMap::new();
     let copied = |env: &Envelope| {
         format!(
             "two ledgers share device {}'s identity (a copied ledger file). On the copy, run `leechbook device reset --yes` and have the GM roster its new identity (`leechbook device add DEVICE KEY`)",
@@ -1112,19 +1113,32 @@ pub(crate) fn take_in(
                 0 | 1 => None,
                 n => at(n - 1)?,
             };
-            let after = at(env.seq + 1)?;
+            // The number after it is looked up only where this ledger holds a later number
+            // of the device (an event filling a gap); mostly it does not.
+            let last = match last_held.get(&env.device) {
+                Some(&n) => n,
+                None => {
+                    let n = store.last_number(env.device)?;
+                    last_held.insert(env.device, n);
+                    n
+                }
+            };
+            let after = if env.seq < last || claimed.contains_key(&(env.device, env.seq + 1)) {
+                at(env.seq + 1)?
+            } else {
+                None
+            };
             let own = leechbook_store::codec::link_of(Some(&env));
             let breaks_before = match (env.seq, &before) {
                 (1, _) => leechbook_store::codec::follows(None, &env) == Some(false),
-                (_, Some(b)) => leechbook_store::codec::chain_link(&env).is_some_and(|l| {
-                    l != leechbook_store::codec::link_of_signature(b.signature.as_deref())
-                }),
+                (_, Some(b)) => {
+                    leechbook_store::codec::chain_link(&env).is_some_and(|l| l != b.link)
+                }
                 _ => false,
             };
-            let breaks_after = after.as_ref().is_some_and(|a| {
-                leechbook_store::codec::chain_link_of_signature(a.signature.as_deref())
-                    .is_some_and(|l| l != own)
-            });
+            let breaks_after = after
+                .as_ref()
+                .is_some_and(|a| a.follows.is_some_and(|l| l != own));
             if breaks_before || breaks_after {
                 let (n, other) = if breaks_before {
                     (env.seq - 1, before.map(|b| b.id))
@@ -1142,13 +1156,7 @@ pub(crate) fn take_in(
                 continue;
             }
         }
-        claimed.insert(
-            (env.device, env.seq),
-            leechbook_store::Numbered {
-                id: env.id,
-                signature: env.signature.clone(),
-            },
-        );
+        claimed.insert((env.device, env.seq), leechbook_store::Numbered::of(&env));
         accepted.push(env);
     }
     let added = if accepted.is_empty() {
