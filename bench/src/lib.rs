@@ -194,7 +194,7 @@ fn remove_ledger(path: &Path) {
 pub fn ledger(n: usize) -> Result<PathBuf> {
     let dir = ledgers_dir();
     std::fs::create_dir_all(&dir)?;
-    let path = dir.join(format!("synthetic-{n}-fold{FOLD_VERSION}-ckpt3.db"));
+    let path = dir.join(format!("synthetic-{n}-fold{FOLD_VERSION}-ckpt3-chained.db"));
     if path.exists() {
         return Ok(path);
     }
@@ -203,7 +203,9 @@ pub fn ledger(n: usize) -> Result<PathBuf> {
     let mut store = Store::create_joining(&building, campaign())?;
     // The ledger's own device is on the roster as a GM, so that commands can record on it.
     let me = (store.device(), store.public_key().to_vec());
-    let log = synthetic::campaign_keyed(n, |d| vec![d; 32], Some(me));
+    // Signed as real devices sign: each device's events a chain, under its roster key.
+    let mut log = synthetic::campaign_keyed(n, sync::public_key, Some(me));
+    sync::sign_chained(&mut log);
     keep_checkpoints(&mut store, &log, leechbook_ledger::snapshots_kept)?;
     // And the projection the write path keeps (as the CLI leaves a ledger after a sync).
     let mut replica = leechbook_ledger::Replica::from_store(store);

@@ -26,6 +26,27 @@ fn key(d: u8) -> ed25519_dalek::SigningKey {
     ed25519_dalek::SigningKey::from_bytes(&[d + 1; 32])
 }
 
+/// Signs every event of `log` (in the total order) as its device would: each a link of its
+/// device's chain, with the device's key (the synthetic devices' keys, [`key`]).
+pub fn sign_chained(log: &mut [leechbook_core::Envelope]) {
+    let keys: Vec<_> = (0..synthetic::DEVICES).map(key).collect();
+    let mut links: std::collections::HashMap<leechbook_core::ids::DeviceId, [u8; 32]> =
+        std::collections::HashMap::new();
+    for e in log.iter_mut() {
+        let d = (0..synthetic::DEVICES)
+            .find(|d| synthetic::device(*d) == e.device)
+            .unwrap_or(0);
+        let link = links.get(&e.device).copied().unwrap_or([0; 32]);
+        codec::sign_chained(e, link, &keys[usize::from(d)]);
+        links.insert(e.device, codec::link_of(Some(e)));
+    }
+}
+
+/// The synthetic campaign's roster key of device `d` (its real public key).
+pub fn public_key(d: u8) -> Vec<u8> {
+    key(d).verifying_key().to_bytes().to_vec()
+}
+
 /// The synthetic log of `n` events with real keys on its roster; the last `signed` events
 /// signed by their devices (the ones a sync will check).
 pub fn signed_log(n: usize, signed: usize) -> Vec<leechbook_core::Envelope> {

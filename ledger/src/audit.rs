@@ -104,74 +104,6 @@ pub fn flags_observed(
     out
 }
 
-/// The record as it stood at each of `positions` (places in `events`, ascending): the fold
-/// of the log up to that place with the rulings and the roster made by then, which is
-/// `Ledger::fold` of the prefix, handed to `f` in order with the place (`verify` checks each
-/// snapshot against it). A place past the log's end is its end; a place before the one
-/// handed before it is skipped. The log is folded once, and again from the start only where
-/// a ruling or a roster change made by the next place changes how an event already folded
-/// stands (a million-event ledger's fifty-odd snapshots cost one fold, not fifty).
-pub fn states_at(events: &[Envelope], positions: &[usize], mut f: impl FnMut(usize, &Ledger)) {
-    let position: HashMap<EventId, usize> =
-        events.iter().enumerate().map(|(i, e)| (e.id, i)).collect();
-    // The rulings in force over a prefix follow from its rulings and their targets alone,
-    // and its roster from its roster changes (and the campaign's creation): both kept apart
-    // once, in the log's order, with their places.
-    let mut ruled: Vec<usize> = events
-        .iter()
-        .enumerate()
-        .filter_map(|(i, e)| match &e.event {
-            Event::Ruling(r) => Some(
-                r.target()
-                    .and_then(|t| position.get(&t).copied())
-                    .into_iter()
-                    .chain([i]),
-            ),
-            _ => None,
-        })
-        .flatten()
-        .collect();
-    ruled.sort_unstable();
-    ruled.dedup();
-    let ruled: Vec<(usize, Envelope)> = ruled.into_iter().map(|i| (i, events[i].clone())).collect();
-    let rostered: Vec<(usize, Envelope)> = events
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| matches!(e.event, Event::Roster(_) | Event::CampaignCreated { .. }))
-        .map(|(i, e)| (i, e.clone()))
-        .collect();
-    let upto = |list: &[(usize, Envelope)], n: usize| -> Vec<Envelope> {
-        list.iter()
-            .take_while(|(i, _)| *i < n)
-            .map(|(_, e)| e.clone())
-            .collect()
-    };
-    // `ledger` folds `events[..folded]` under `rulings` and its roster.
-    let mut ledger = Ledger::new();
-    let mut rulings = Rulings::default();
-    let mut folded = 0;
-    for &n in positions {
-        let n = n.min(events.len());
-        if n < folded {
-            continue;
-        }
-        let roster = leechbook_core::roster::Roster::from_log(&upto(&rostered, n));
-        let now = Rulings::from_log_under(&upto(&ruled, n), &roster);
-        let changed = first_change(&rulings, &now, &position).is_some_and(|c| c < folded);
-        if changed || (folded > 0 && roster != ledger.roster) {
-            ledger = Ledger::new();
-            folded = 0;
-        }
-        ledger.roster = roster;
-        for e in &events[folded..n] {
-            ledger.step(e, &now, &mut |_, _, _| {});
-        }
-        folded = n;
-        rulings = now;
-        f(n, &ledger);
-    }
-}
-
 /// The outcome of each event `wanted` picks as it was recorded: the fold of the log up to
 /// it, with the rulings made by then. Snapshots are kept every `every` events.
 fn recorded(
@@ -270,6 +202,17 @@ fn first_change(
         .filter_map(|id| position.get(&id))
         .min()
         .copied()
+}
+
+/// The events two sets of rulings judge differently (retracted, amended or void under one
+/// and not alike under the other).
+pub fn ruled_differently<'a>(
+    before: &'a Rulings,
+    after: &'a Rulings,
+) -> impl Iterator<Item = EventId> + 'a {
+    changed(&before.retracted, &after.retracted)
+        .chain(changed(&before.amended, &after.amended))
+        .chain(changed(&before.void, &after.void))
 }
 
 /// The keys whose values differ between two maps (in one and not the other, or both with
@@ -406,43 +349,5 @@ mod tests {
         expected.retain(|id, _| picked.contains(id));
         assert!(expected.len() > 20);
         assert_eq!(recorded(&events, 300, &|id| picked.contains(id)), expected);
-    }
-
-    /// The record at each of many places is `Ledger::fold` of the log up to it, on a
-    /// campaign whose roster changes and whose rulings fall on both sides of some places
-    /// (a place between a ruling's target and the ruling folds again from the start).
-    #[test]
-    fn the_states_at_places_are_the_folds_of_their_prefixes() {
-        let events = leechbook_core::synthetic::campaign(12_000);
-        assert!(events.iter().any(|e| matches!(e.event, Event::Roster(_))));
-        let index: HashMap<EventId, usize> =
-            events.iter().enumerate().map(|(i, e)| (e.id, i)).collect();
-        let straddled: Vec<usize> = events
-            .iter()
-            .enumerate()
-            .filter_map(|(i, e)| match &e.event {
-                // The place just before the ruling: its target is folded, the ruling not.
-                Event::Ruling(r) => r
-                    .target()
-                    .and_then(|t| index.get(&t))
-                    .filter(|&&j| j < i)
-                    .map(|_| i),
-                _ => None,
-            })
-            .take(5)
-            .collect();
-        assert_eq!(straddled.len(), 5);
-        let mut places: Vec<usize> = (0..events.len())
-            .step_by(997)
-            .chain(straddled)
-            .chain([events.len()])
-            .collect();
-        places.sort_unstable();
-        let mut seen = 0;
-        states_at(&events, &places, |n, l| {
-            assert_eq!(l, &Ledger::fold(&events[..n]), "the record at place {n}");
-            seen += 1;
-        });
-        assert_eq!(seen, places.len());
     }
 }

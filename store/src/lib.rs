@@ -935,11 +935,13 @@ pub trait ReadLog {
     /// chain link an import checks a neighbouring number against).
     fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<crate::Numbered>, StoreError>;
 
-    /// Each event's id and its indexed columns as stored (kind, character), which are derived
-    /// from the payload and kept apart for lookups: `verify` compares them.
-    fn indexed_columns(
+    /// Every event in the fold's total order with its indexed columns as stored (kind,
+    /// character), which are derived from the payload and kept apart for lookups, handed to
+    /// `f` one at a time as it is decoded: `verify` compares them, streaming.
+    fn for_each_event_columns(
         &self,
-    ) -> Result<Vec<(EventId, String, Option<leechbook_core::ids::CharacterId>)>, StoreError>;
+        f: impl FnMut(Envelope, &str, Option<CharacterId>) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError>;
 
     /// The snapshots' places, latest first.
     fn snapshot_heads(&self) -> Result<Vec<SnapshotHead>, StoreError>;
@@ -1387,24 +1389,26 @@ mod sql {
             .map(crate::Numbered::of))
         }
 
-        /// Each event's id and its indexed columns as stored (kind, character), which are derived
-        /// from the payload and kept apart for lookups: `verify` compares them.
-        fn indexed_columns(
+        fn for_each_event_columns(
             &self,
-        ) -> Result<Vec<(EventId, String, Option<leechbook_core::ids::CharacterId>)>, StoreError>
-        {
-            let mut stmt = self
-                .conn()
-                .prepare_cached("SELECT id, kind, character FROM events")?;
-            let rows = stmt.query_map([], |r| {
-                Ok((
-                    EventId(uuid(r.get_ref(0)?.as_blob()?)),
-                    r.get::<_, String>(1)?,
-                    r.get::<_, Option<Vec<u8>>>(2)?
-                        .map(|b| leechbook_core::ids::CharacterId(uuid(&b))),
-                ))
-            })?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+            mut f: impl FnMut(Envelope, &str, Option<CharacterId>) -> Result<(), StoreError>,
+        ) -> Result<(), StoreError> {
+            let mut stmt = self.conn().prepare_cached(
+                "SELECT id, campaign, device, seq, clock, wall_ms, at, schema, payload, signature,
+                    kind, character
+                 FROM events ORDER BY clock, device, seq",
+            )?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                let env = envelope_of(r)?;
+                let kind = r.get_ref(10)?.as_str()?;
+                let character = r
+                    .get_ref(11)?
+                    .as_blob_or_null()?
+                    .map(|b| CharacterId(uuid(b)));
+                f(env, kind, character)?;
+            }
+            Ok(())
         }
 
         /// The snapshots' places, latest first.
@@ -1651,119 +1655,127 @@ mod sql {
 macro_rules! read_log_by_sql {
     ($t:ty) => {
         impl ReadLog for $t {
-        fn events(&self) -> Result<Vec<Envelope>, StoreError> {
-            sql::SqlRead::events(self)
-        }
+            fn events(&self) -> Result<Vec<Envelope>, StoreError> {
+                sql::SqlRead::events(self)
+            }
 
-        fn events_between(
-        &self,
-        after: Option<OrderKey>,
-        upto: OrderKey,
-    ) -> Result<Vec<Envelope>, StoreError> {
-            sql::SqlRead::events_between(self, after, upto)
-        }
+            fn events_between(
+                &self,
+                after: Option<OrderKey>,
+                upto: OrderKey,
+            ) -> Result<Vec<Envelope>, StoreError> {
+                sql::SqlRead::events_between(self, after, upto)
+            }
 
-        fn events_after(&self, last: OrderKey) -> Result<Vec<Envelope>, StoreError> {
-            sql::SqlRead::events_after(self, last)
-        }
+            fn events_after(&self, last: OrderKey) -> Result<Vec<Envelope>, StoreError> {
+                sql::SqlRead::events_after(self, last)
+            }
 
-        fn events_after_row(&self, mark: i64) -> Result<(Vec<Envelope>, i64), StoreError> {
-            sql::SqlRead::events_after_row(self, mark)
-        }
+            fn events_after_row(&self, mark: i64) -> Result<(Vec<Envelope>, i64), StoreError> {
+                sql::SqlRead::events_after_row(self, mark)
+            }
 
-        fn last_row(&self) -> Result<i64, StoreError> {
-            sql::SqlRead::last_row(self)
-        }
+            fn last_row(&self) -> Result<i64, StoreError> {
+                sql::SqlRead::last_row(self)
+            }
 
-        fn holds(&self, id: EventId) -> Result<bool, StoreError> {
-            sql::SqlRead::holds(self, id)
-        }
+            fn holds(&self, id: EventId) -> Result<bool, StoreError> {
+                sql::SqlRead::holds(self, id)
+            }
 
-        fn roster_events(&self) -> Result<Vec<Envelope>, StoreError> {
-            sql::SqlRead::roster_events(self)
-        }
+            fn roster_events(&self) -> Result<Vec<Envelope>, StoreError> {
+                sql::SqlRead::roster_events(self)
+            }
 
-        fn for_each_event(
-        &self,
-        f: impl FnMut(Envelope) -> Result<(), StoreError>,
-    ) -> Result<(), StoreError> {
-            sql::SqlRead::for_each_event(self, f)
-        }
+            fn for_each_event(
+                &self,
+                f: impl FnMut(Envelope) -> Result<(), StoreError>,
+            ) -> Result<(), StoreError> {
+                sql::SqlRead::for_each_event(self, f)
+            }
 
-        fn rulings_and_targets(&self) -> Result<Vec<Envelope>, StoreError> {
-            sql::SqlRead::rulings_and_targets(self)
-        }
+            fn rulings_and_targets(&self) -> Result<Vec<Envelope>, StoreError> {
+                sql::SqlRead::rulings_and_targets(self)
+            }
 
-        fn projection_mark(&self) -> Result<Option<(i64, u32)>, StoreError> {
-            sql::SqlRead::projection_mark(self)
-        }
+            fn projection_mark(&self) -> Result<Option<(i64, u32)>, StoreError> {
+                sql::SqlRead::projection_mark(self)
+            }
 
-        fn projection_head(&self) -> Result<Option<Vec<u8>>, StoreError> {
-            sql::SqlRead::projection_head(self)
-        }
+            fn projection_head(&self) -> Result<Option<Vec<u8>>, StoreError> {
+                sql::SqlRead::projection_head(self)
+            }
 
-        fn projection_characters(
-        &self,
-        ids: Option<&[CharacterId]>,
-    ) -> Result<Vec<Vec<u8>>, StoreError> {
-            sql::SqlRead::projection_characters(self, ids)
-        }
+            fn projection_characters(
+                &self,
+                ids: Option<&[CharacterId]>,
+            ) -> Result<Vec<Vec<u8>>, StoreError> {
+                sql::SqlRead::projection_characters(self, ids)
+            }
 
-        fn events_about(&self, who: Option<CharacterId>) -> Result<Vec<Envelope>, StoreError> {
-            sql::SqlRead::events_about(self, who)
-        }
+            fn events_about(&self, who: Option<CharacterId>) -> Result<Vec<Envelope>, StoreError> {
+                sql::SqlRead::events_about(self, who)
+            }
 
-        fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<crate::Numbered>, StoreError> {
-            sql::SqlRead::event_at(self, device, seq)
-        }
+            fn event_at(
+                &self,
+                device: DeviceId,
+                seq: u64,
+            ) -> Result<Option<crate::Numbered>, StoreError> {
+                sql::SqlRead::event_at(self, device, seq)
+            }
 
-        fn indexed_columns(
-        &self,
-    ) -> Result<Vec<(EventId, String, Option<leechbook_core::ids::CharacterId>)>, StoreError> {
-            sql::SqlRead::indexed_columns(self)
-        }
+            fn for_each_event_columns(
+                &self,
+                f: impl FnMut(Envelope, &str, Option<CharacterId>) -> Result<(), StoreError>,
+            ) -> Result<(), StoreError> {
+                sql::SqlRead::for_each_event_columns(self, f)
+            }
 
-        fn snapshot_heads(&self) -> Result<Vec<SnapshotHead>, StoreError> {
-            sql::SqlRead::snapshot_heads(self)
-        }
+            fn snapshot_heads(&self) -> Result<Vec<SnapshotHead>, StoreError> {
+                sql::SqlRead::snapshot_heads(self)
+            }
 
-        fn snapshot_payload(&self, position: u64) -> Result<Option<Vec<u8>>, StoreError> {
-            sql::SqlRead::snapshot_payload(self, position)
-        }
+            fn snapshot_payload(&self, position: u64) -> Result<Option<Vec<u8>>, StoreError> {
+                sql::SqlRead::snapshot_payload(self, position)
+            }
 
-        fn checkpoint_characters(
-            &self,
-            position: u64,
-            ids: Option<&[CharacterId]>,
-        ) -> Result<Vec<Vec<u8>>, StoreError> {
-            sql::SqlRead::checkpoint_characters(self, position, ids)
-        }
+            fn checkpoint_characters(
+                &self,
+                position: u64,
+                ids: Option<&[CharacterId]>,
+            ) -> Result<Vec<Vec<u8>>, StoreError> {
+                sql::SqlRead::checkpoint_characters(self, position, ids)
+            }
 
-        fn archived(
-            &self,
-            ids: Option<&[CharacterId]>,
-            upto: Option<OrderKey>,
-        ) -> Result<Vec<ArchiveRow>, StoreError> {
-            sql::SqlRead::archived(self, ids, upto)
-        }
+            fn archived(
+                &self,
+                ids: Option<&[CharacterId]>,
+                upto: Option<OrderKey>,
+            ) -> Result<Vec<ArchiveRow>, StoreError> {
+                sql::SqlRead::archived(self, ids, upto)
+            }
 
-        fn fates(&self, checkpoint: Option<u64>) -> Result<Option<Vec<u8>>, StoreError> {
-            sql::SqlRead::fates(self, checkpoint)
-        }
+            fn fates(&self, checkpoint: Option<u64>) -> Result<Option<Vec<u8>>, StoreError> {
+                sql::SqlRead::fates(self, checkpoint)
+            }
 
-        fn tail_for(
-            &self,
-            after: OrderKey,
-            upto: OrderKey,
-            ids: &[CharacterId],
-            multi: &[&str],
-        ) -> Result<Tail, StoreError> {
-            sql::SqlRead::tail_for(self, after, upto, ids, multi)
-        }
+            fn tail_for(
+                &self,
+                after: OrderKey,
+                upto: OrderKey,
+                ids: &[CharacterId],
+                multi: &[&str],
+            ) -> Result<Tail, StoreError> {
+                sql::SqlRead::tail_for(self, after, upto, ids, multi)
+            }
 
-        fn events_with_id_suffix(&self, suffix: &str) -> Result<Vec<(EventId, OrderKey)>, StoreError> {
-            sql::SqlRead::events_with_id_suffix(self, suffix)
-        }
+            fn events_with_id_suffix(
+                &self,
+                suffix: &str,
+            ) -> Result<Vec<(EventId, OrderKey)>, StoreError> {
+                sql::SqlRead::events_with_id_suffix(self, suffix)
+            }
         }
     };
 }

@@ -240,12 +240,16 @@ impl ReadLog for MemoryLog {
             .map(crate::Numbered::of))
     }
 
-    fn indexed_columns(&self) -> Result<Vec<(EventId, String, Option<CharacterId>)>, StoreError> {
-        Ok(self
-            .rows
-            .iter()
-            .map(|e| (e.id, e.event.kind().to_string(), e.event.character()))
-            .collect())
+    fn for_each_event_columns(
+        &self,
+        mut f: impl FnMut(Envelope, &str, Option<CharacterId>) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let mut all: Vec<&Envelope> = self.rows.iter().collect();
+        all.sort_by_key(|e| e.order_key());
+        for e in all {
+            f(e.clone(), e.event.kind(), e.event.character())?;
+        }
+        Ok(())
     }
 
     fn snapshot_heads(&self) -> Result<Vec<SnapshotHead>, StoreError> {

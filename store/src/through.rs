@@ -73,8 +73,11 @@ impl<T: ReadThrough> ReadLog for T {
     fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<crate::Numbered>, StoreError> {
         self.inner().event_at(device, seq)
     }
-    fn indexed_columns(&self) -> Result<Vec<(EventId, String, Option<CharacterId>)>, StoreError> {
-        self.inner().indexed_columns()
+    fn for_each_event_columns(
+        &self,
+        f: impl FnMut(Envelope, &str, Option<CharacterId>) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.inner().for_each_event_columns(f)
     }
     fn snapshot_heads(&self) -> Result<Vec<SnapshotHead>, StoreError> {
         self.inner().snapshot_heads()

@@ -382,9 +382,24 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
         .count();
     assert!(retracts > 0);
     assert_eq!(rulings.len(), 2 * retracts, "each ruling and its target");
-    let columns = log.indexed_columns().unwrap();
+    let mut columns = Vec::new();
+    log.for_each_event_columns(|env, kind, character| {
+        columns.push((env, kind.to_string(), character));
+        Ok(())
+    })
+    .unwrap();
     assert_eq!(columns.len(), all.len());
-    assert!(columns.contains(&(e.id, e.event.kind().to_string(), e.event.character())));
+    for (env, kind, character) in &columns {
+        assert_eq!(
+            (kind.as_str(), *character),
+            (env.event.kind(), env.event.character())
+        );
+    }
+    assert_eq!(
+        columns.into_iter().map(|c| c.0).collect::<Vec<_>>(),
+        all,
+        "in the total order"
+    );
     // Refused whole: another campaign's event, and another event under a taken number.
     let mut foreign = all[5].clone();
     foreign.id = EventId(uuid::Uuid::from_u128(7));

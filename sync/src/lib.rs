@@ -26,7 +26,7 @@ use automerge::{transaction::Transactable, Automerge, ReadDoc, ScalarValue, Valu
 use layout::{Counts, Shelf, VolumeId};
 use leechbook_core::ids::{DeviceId, EventId};
 use leechbook_core::Envelope;
-use leechbook_store::codec::{decode_envelope, encode_envelope};
+use leechbook_store::codec::decode_envelope;
 use leechbook_store::{ReadLog, Store, StoreError};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -1258,38 +1258,11 @@ pub fn signature_problem(roster: &leechbook_core::roster::Roster, e: &Envelope) 
     }
 }
 
-/// Every event of a log that the log's own roster does not vouch for, with why (`verify`).
-/// A ledger with no roster (made before rosters) checks its own device's events against
-/// its own key, `own`.
-pub fn signature_problems(
-    events: &[Envelope],
-    own: (DeviceId, [u8; 32]),
-) -> Vec<(EventId, String)> {
-    let roster = leechbook_core::roster::Roster::from_log(events);
-    events
-        .iter()
-        .filter_map(|e| {
-            let why = if roster.in_use() {
-                signature_problem(&roster, e)
-            } else if e.device == own.0 && !leechbook_store::codec::verify(e, &own.1) {
-                Some(format!(
-                    "event {} whose signature does not match its bytes (tampered or forged)",
-                    e.id.short()
-                ))
-            } else {
-                None
-            };
-            why.map(|w| (e.id, w))
-        })
-        .collect()
-}
-
 /// What the kept sync documents hold that the log does not hold, or holds otherwise, one
 /// line per event (`verify`). The volumes are a cache of the log: they never hold an event
 /// the log lacks, except what remains of a deleted row, or another ledger's event under a
 /// device number this log holds (a copied ledger file).
-pub fn document_problems(store: &Store, log: &[Envelope]) -> Result<Vec<String>, SyncError> {
-    use std::collections::HashMap;
+pub fn document_problems(store: &Store) -> Result<Vec<String>, SyncError> {
     let Some(ring) = crypt::keyring_of(store)? else {
         return Ok(Vec::new());
     };
@@ -1297,10 +1270,9 @@ pub fn document_problems(store: &Store, log: &[Envelope]) -> Result<Vec<String>,
     if shelf.mark == 0 {
         return Ok(Vec::new());
     }
-    let by_id: HashMap<EventId, &Envelope> = log.iter().map(|e| (e.id, e)).collect();
-    let by_seq: HashMap<(DeviceId, u64), EventId> =
-        log.iter().map(|e| ((e.device, e.seq), e.id)).collect();
-    let roster = leechbook_core::roster::Roster::from_log(log);
+    // Each entry against the event the log holds under its number (a lookup, not a copy of
+    // the log: `verify` streams).
+    let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
     let mut out = Vec::new();
     let (mut opened, mut unopened) = (0usize, 0usize);
     for v in shelf.all_volumes(store)? {
@@ -1336,13 +1308,17 @@ pub fn document_problems(store: &Store, log: &[Envelope]) -> Result<Vec<String>,
                     continue;
                 }
             };
-            match by_id.get(&env.id) {
-                Some(held) if encode_envelope(held) != encode_envelope(&env) => out.push(format!(
-                    "event {}: the log's copy differs from the copy it was synced as (edited in the ledger file?)",
-                    env.id
-                )),
-                Some(_) => {}
-                None => out.push(match by_seq.get(&(env.device, env.seq)) {
+            let held = store.event_at(env.device, env.seq)?;
+            match held {
+                Some(held) if held.id == env.id => {
+                    if held.link != leechbook_store::codec::link_of(Some(&env)) {
+                        out.push(format!(
+                            "event {}: the log's copy differs from the copy it was synced as (edited in the ledger file?)",
+                            env.id
+                        ));
+                    }
+                }
+                held => out.push(match held.map(|h| h.id) {
                     Some(held) => format!(
                         "event {} (device {} #{}) is in the sync document, but the log holds event {held} as that number: two ledgers share device {}'s identity (a copied ledger file); on the copy, run `leechbook device reset --yes` and have the GM roster its new identity",
                         env.id,

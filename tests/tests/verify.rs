@@ -119,3 +119,105 @@ fn verify_checks_the_indexed_columns() {
         out.stdout
     );
 }
+
+/// Issue 27: `verify` streams the log and judges each snapshot where the stream reaches it.
+/// A snapshot that a later ruling straddles (the ruling strikes an event before it: the
+/// store never keeps one, but a ledger file edited by hand, or put back from a copy, may)
+/// holds the record as it stood at its place, which the stream's fold (under every ruling)
+/// is not, so its prefix is folded again under the rulings made by then: a true one is ok,
+/// one holding the record as struck since is wrong for its place and dropped.
+#[test]
+fn verify_judges_a_snapshot_a_later_ruling_straddles_by_the_record_then() {
+    use leechbook_core::fold::{Ledger, FOLD_VERSION};
+    use leechbook_store::Snapshot;
+    let s = Scratch::with_osric();
+    s.ok(&common::thorax_strike("Osric", "6", "shock=12"));
+    s.ok(&["advance", "1h"]);
+    let events = Store::open(&s.db).unwrap().events().unwrap();
+    let n = events.len();
+    let strike = events
+        .iter()
+        .find(|e| e.event.kind() == "hm.strike")
+        .unwrap()
+        .id;
+    // A snapshot at the log's end as it stands (the strike standing), kept aside as rows.
+    let save = |state: &Ledger| {
+        let mut store = Store::open(&s.db).unwrap();
+        store.drop_snapshot(n as u64).unwrap();
+        store
+            .save_snapshot(&Snapshot {
+                position: n as u64,
+                last: events[n - 1].order_key(),
+                fold_version: FOLD_VERSION,
+                payload: codec::encode_ledger(state),
+            })
+            .unwrap();
+    };
+    let rows = |db: &std::path::Path| -> Vec<(String, Vec<Vec<rusqlite::types::Value>>)> {
+        let c = rusqlite::Connection::open(db).unwrap();
+        [
+            ("snapshots", "position"),
+            ("checkpoint_entries", "position"),
+            ("fates", "scope"),
+        ]
+        .iter()
+        .map(|(t, at)| {
+            let mut stmt = c
+                .prepare(&format!("SELECT * FROM {t} WHERE {at} = {n}"))
+                .unwrap();
+            let cols = stmt.column_count();
+            let got = stmt
+                .query_map([], |r| (0..cols).map(|i| r.get(i)).collect())
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            (t.to_string(), got)
+        })
+        .collect()
+    };
+    let put_back = |db: &std::path::Path, kept: &[(String, Vec<Vec<rusqlite::types::Value>>)]| {
+        let c = rusqlite::Connection::open(db).unwrap();
+        for (t, rs) in kept {
+            for r in rs {
+                let marks = vec!["?"; r.len()].join(", ");
+                c.execute(
+                    &format!("INSERT OR REPLACE INTO {t} VALUES ({marks})"),
+                    rusqlite::params_from_iter(r.iter()),
+                )
+                .unwrap();
+            }
+        }
+    };
+    let then = Ledger::fold(&events);
+    save(&then);
+    let true_rows = rows(&s.db);
+    // The record as struck since, cut at the same place: wrong for the snapshot's place.
+    let struck: Vec<_> = events.iter().filter(|e| e.id != strike).cloned().collect();
+    let wrong = Ledger::fold(&struck);
+    assert_ne!(
+        wrong.character_named("Osric"),
+        then.character_named("Osric")
+    );
+    save(&wrong);
+    let wrong_rows = rows(&s.db);
+    // The ruling after it: the store drops the snapshot it straddles; the file is put back.
+    s.ok(&[
+        "retract",
+        &strike.to_string(),
+        "--reason",
+        "wrong character",
+    ]);
+    put_back(&s.db, &true_rows);
+    let out = s.ok(&["verify"]);
+    assert!(out.contains(&format!("snapshot at {n}: ok")), "{out}");
+    assert!(out.contains("the ledger is sound"), "{out}");
+    put_back(&s.db, &wrong_rows);
+    let out = s.run(&["verify"]);
+    assert!(
+        out.stdout.contains(&format!(
+            "snapshot at {n}: differs from the fold of its events; dropped"
+        )),
+        "{}",
+        out.stdout
+    );
+}

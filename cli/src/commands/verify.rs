@@ -9,6 +9,8 @@ use crate::Ctx;
 use clap::Args;
 use leechbook_core::fold::{Ledger, FOLD_VERSION};
 use leechbook_core::ids::{DeviceId, EventId};
+use leechbook_core::roster::Roster;
+use leechbook_core::ruling::Rulings;
 use leechbook_core::Envelope;
 use leechbook_store::codec::decode_ledger;
 use leechbook_store::ReadLog;
@@ -22,70 +24,259 @@ pub struct VerifyArgs {
     pub json: bool,
 }
 
-/// Runs the checks.
+/// Runs the checks. The log is read once, streamed in the total order (no list of it is
+/// held): each event is folded, its columns compared with its payload, its number and clock
+/// with its device's previous, its chain link with that event's; a device's chain is vouched
+/// for by its links and its head's signature, so a signature is checked only where a chain
+/// does not vouch (its head, an unchained event, a break). Each snapshot is compared with the
+/// stream's fold where it reaches it, unless a ruling made after it changes how an event
+/// before it stands (then that snapshot's prefix is folded again, streamed).
 pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let progress =
         crate::progress::Progress::start(ctx, "verify: the file's integrity", None, a.json);
     let mut store = ctx.open()?;
     let integrity = store.integrity_check()?;
-    progress.say("verify: reading and folding the log");
-    // Every event must decode (a decode failure is an error naming the event).
-    let events = store.events()?;
     let mut report: Vec<String> = Vec::new();
     let mut problems = integrity.len();
     for line in &integrity {
         report.push(format!("integrity: {line}"));
     }
-    // Each snapshot against the fold of the events up to it (the record as it stood then),
-    // and the whole log: the log folded once, in order, up to each place (a snapshot's
-    // characters are read only when the fold reaches it).
-    let snapshots = store.snapshots()?;
-    let mut order: Vec<usize> = (0..snapshots.len()).collect();
-    order.sort_by_key(|&i| snapshots[i].position);
-    let mut places: Vec<usize> = order
-        .iter()
-        .map(|&i| (snapshots[i].position as usize).min(events.len()))
-        .collect();
-    places.push(events.len());
-    let mut verdicts: Vec<Option<String>> = vec![None; snapshots.len()];
-    let mut failed: Option<leechbook_ledger::LedgerError> = None;
-    let mut full = Ledger::new();
-    let mut k = 0;
-    leechbook_ledger::audit::states_at(&events, &places, |n, l| {
-        let Some(&i) = order.get(k) else {
-            full = l.clone();
-            return;
+    progress.say("verify: streaming the log (fold, columns, numbers, chains, snapshots)");
+    let roster_events = store.roster_events()?;
+    let roster = Roster::from_log(&roster_events);
+    let ruled = store.rulings_and_targets()?;
+    let rulings = Rulings::from_log_under(&ruled, &roster);
+    let own = (store.device(), store.public_key());
+    // The snapshots in the order of the log, each with whether the stream's fold (under the
+    // rulings and roster of the whole log) is the record as it stood at its place.
+    let mut snapshots = store.snapshot_heads()?;
+    snapshots.sort_by_key(|s| s.position);
+    let keys: HashMap<EventId, leechbook_store::OrderKey> =
+        ruled.iter().map(|e| (e.id, e.order_key())).collect();
+    // The roster and the rulings made by a place of the log.
+    let made_by = |last: leechbook_store::OrderKey| {
+        let upto = |e: &&Envelope| e.order_key() <= last;
+        let roster_then = Roster::from_log(
+            &roster_events
+                .iter()
+                .filter(upto)
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
+        let then = Rulings::from_log_under(
+            &ruled.iter().filter(upto).cloned().collect::<Vec<_>>(),
+            &roster_then,
+        );
+        (roster_then, then)
+    };
+    // Where each device's first event stands in the order (a roster change about a device
+    // with no event by a place changes nothing there).
+    let mut first: HashMap<DeviceId, Option<leechbook_store::OrderKey>> = HashMap::new();
+    let mut first_of = |d: DeviceId| -> Result<Option<leechbook_store::OrderKey>, CommandError> {
+        if let Some(k) = first.get(&d) {
+            return Ok(*k);
+        }
+        let k = match store.event_at(d, 1)? {
+            Some(n) => store
+                .events_with_id_suffix(&n.id.0.simple().to_string())?
+                .first()
+                .map(|(_, k)| *k),
+            None => None,
         };
-        k += 1;
-        let snap = &snapshots[i];
-        verdicts[i] = if snap.fold_version != FOLD_VERSION {
+        first.insert(d, k);
+        Ok(k)
+    };
+    let mut streamable: Vec<bool> = Vec::with_capacity(snapshots.len());
+    for snap in &snapshots {
+        let (roster_then, then) = made_by(snap.last);
+        let roster_alike = roster_then == roster
+            || (roster_then.in_use() == roster.in_use()
+                && roster_then.creator == roster.creator
+                && {
+                    let mut alike = true;
+                    for d in roster.entries.keys().chain(roster_then.entries.keys()) {
+                        if roster.entries.get(d) != roster_then.entries.get(d)
+                            && first_of(*d)?.is_some_and(|k| k <= snap.last)
+                        {
+                            alike = false;
+                        }
+                    }
+                    alike
+                });
+        streamable.push(
+            roster_alike
+                && !leechbook_ledger::audit::ruled_differently(&then, &rulings)
+                    .any(|id| keys.get(&id).is_some_and(|k| *k <= snap.last)),
+        );
+    }
+    let mut verdicts: Vec<Option<Option<String>>> = vec![None; snapshots.len()];
+    let mut found: Vec<String> = Vec::new();
+    let mut devices: HashMap<DeviceId, Chain> = HashMap::new();
+    let mut irregular: std::collections::BTreeSet<DeviceId> = Default::default();
+    let mut full = Ledger::new();
+    full.roster = roster.clone();
+    let mut n: u64 = 0;
+    let mut end = None;
+    let mut next = 0;
+    let mut failed: Option<leechbook_ledger::LedgerError> = None;
+    let check = |e: &Envelope| -> Option<String> {
+        if roster.in_use() {
+            leechbook_sync::signature_problem(&roster, e)
+        } else if e.device == own.0 && !leechbook_store::codec::verify(e, &own.1) {
             Some(format!(
-                "made by fold version {} (now {FOLD_VERSION})",
-                snap.fold_version
+                "event {} whose signature does not match its bytes (tampered or forged)",
+                e.id.short()
             ))
         } else {
-            match decode_ledger(&snap.payload).map(|_| {
-                leechbook_ledger::checkpoint::checkpoint_state(&store, snap.position, None)
-            }) {
-                Err(e) => Some(format!("does not decode ({e})")),
-                Ok(Err(e)) => {
-                    failed.get_or_insert(e);
-                    None
+            None
+        }
+    };
+    let on_roster = |e: &Envelope| !roster.in_use() || roster.key(e.device).is_some();
+    store.for_each_event_columns(|env, kind, character| {
+        n += 1;
+        if kind != env.event.kind() {
+            found.push(format!(
+                "event {}: its kind column says {kind}, its payload is {}",
+                env.id,
+                env.event.kind()
+            ));
+        }
+        if character != env.event.character() {
+            found.push(format!(
+                "event {}: its character column disagrees with its payload",
+                env.id
+            ));
+        }
+        // Its device's numbering and chain.
+        let link = leechbook_store::codec::link_of(Some(&env));
+        let chain = devices.entry(env.device).or_default();
+        let regular = chain.last_seq + 1 == env.seq && chain.last_clock < env.clock;
+        let vouched = regular
+            && match leechbook_store::codec::chain_link(&env) {
+                Some(l) if l == chain.last_link => true,
+                Some(_) => {
+                    found.push(format!(
+                        "event {}: device {}'s #{} does not follow its #{} ({}): its signed chain names another event (a replaced event, or a copied ledger's other branch)",
+                        env.id,
+                        env.device.short(),
+                        env.seq,
+                        env.seq - 1,
+                        chain.last_id.map_or("none".to_string(), |i| i.to_string())
+                    ));
+                    false
                 }
-                Ok(Ok(None)) => Some("lacks a character's entry, or one does not decode".into()),
-                Ok(Ok(Some(state))) => {
-                    let at_key = events.get(n.wrapping_sub(1)).map(|e| e.order_key());
-                    (at_key != Some(snap.last) || &state != l)
-                        .then(|| "differs from the fold of its events".to_string())
+                None => false,
+            };
+        if !regular {
+            irregular.insert(env.device);
+        }
+        // The previous number's signature is checked unless this event vouches for it.
+        if let Some(prev) = chain.pending.take() {
+            if !vouched {
+                if let Some(why) = check(&prev) {
+                    found.push(format!("event {}: {why}", prev.id));
                 }
             }
-        };
-    });
-    if let Some(e) = failed {
+        }
+        if !on_roster(&env) {
+            // Not on the roster: named once per event, whatever its chain.
+            if let Some(why) = check(&env) {
+                found.push(format!("event {}: {why}", env.id));
+            }
+        } else {
+            chain.pending = Some(env.clone());
+        }
+        chain.last_seq = env.seq;
+        chain.last_clock = env.clock;
+        chain.last_id = Some(env.id);
+        chain.last_link = link;
+        full.step(&env, &rulings, &mut |_, _, _| {});
+        end = Some(env.order_key());
+        while let Some(snap) = snapshots.get(next).filter(|s| s.position <= n) {
+            if snap.position == n && streamable[next] {
+                verdicts[next] = Some(snapshot_verdict(&store, snap, env.order_key(), &full, &mut failed));
+            }
+            next += 1;
+        }
+        Ok(())
+    })?;
+    // A snapshot past the log's end is judged against the whole log.
+    for i in next..snapshots.len() {
+        if let Some(end) = end {
+            verdicts[i] = Some(snapshot_verdict(
+                &store,
+                &snapshots[i],
+                end,
+                &full,
+                &mut failed,
+            ));
+        }
+    }
+    if let Some(e) = failed.take() {
+        return Err(e.into());
+    }
+    // The heads: each device's last event vouches for its chain by its own signature. A head
+    // that does not check out vouches for nothing: its device's events are checked one by one.
+    let mut untrusted = Vec::new();
+    for (device, chain) in &mut devices {
+        if let Some(head) = chain.pending.take() {
+            if let Some(why) = check(&head) {
+                found.push(format!("event {}: {why}", head.id));
+                untrusted.push(*device);
+            }
+        }
+    }
+    if !untrusted.is_empty() || !irregular.is_empty() {
+        progress.say("verify: the devices whose numbers or chains are irregular, event by event");
+        let mut by_device: BTreeMap<DeviceId, Vec<Envelope>> = BTreeMap::new();
+        store.for_each_event(|e| {
+            if untrusted.contains(&e.device) || irregular.contains(&e.device) {
+                by_device.entry(e.device).or_default().push(e);
+            }
+            Ok(())
+        })?;
+        for (device, events) in &by_device {
+            if untrusted.contains(device) {
+                for e in events.iter().take(events.len().saturating_sub(1)) {
+                    if let Some(why) = check(e) {
+                        found.push(format!("event {}: {why}", e.id));
+                    }
+                }
+            }
+            if irregular.contains(device) {
+                found.extend(sequence_problems(events));
+            }
+        }
+        found.sort();
+        found.dedup();
+    }
+    // A snapshot the stream could not judge: its prefix folded again, under the rulings and
+    // roster made by its place.
+    for (i, snap) in snapshots.iter().enumerate() {
+        if verdicts[i].is_some() || streamable[i] || snap.position > n {
+            continue;
+        }
+        let (roster_then, rulings_then) = made_by(snap.last);
+        let mut then = Ledger::new();
+        then.roster = roster_then;
+        let (mut taken, mut last) = (0, None);
+        store.for_each_event(|e| {
+            if taken < snap.position {
+                taken += 1;
+                last = Some(e.order_key());
+                then.step(&e, &rulings_then, &mut |_, _, _| {});
+            }
+            Ok(())
+        })?;
+        if let Some(last) = last {
+            verdicts[i] = Some(snapshot_verdict(&store, snap, last, &then, &mut failed));
+        }
+    }
+    if let Some(e) = failed.take() {
         return Err(e.into());
     }
     for (snap, verdict) in snapshots.iter().zip(verdicts) {
-        match verdict {
+        match verdict.flatten() {
             None => report.push(format!("snapshot at {}: ok", snap.position)),
             Some(why) => {
                 store.drop_snapshot(snap.position)?;
@@ -99,41 +290,16 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         problems += 1;
         report.push("the snapshot-and-tail fold differs from the full fold".into());
     }
-    // What the log says of itself, each line naming the event: every signature against the
-    // roster (the judgement a sync import makes), each device's numbering, the indexed
-    // columns against the payload, and the sync document against the log.
-    let mut found: Vec<String> = Vec::new();
-    progress.say("verify: signatures, numbering, columns and the sync document");
-    for (id, why) in
-        leechbook_sync::signature_problems(&events, (store.device(), store.public_key()))
-    {
-        found.push(format!("event {id}: {why}"));
-    }
-    found.extend(sequence_problems(&events));
-    let by_id: HashMap<EventId, &Envelope> = events.iter().map(|e| (e.id, e)).collect();
-    for (id, kind, character) in store.indexed_columns()? {
-        let Some(e) = by_id.get(&id) else { continue };
-        if kind != e.event.kind() {
-            found.push(format!(
-                "event {id}: its kind column says {kind}, its payload is {}",
-                e.event.kind()
-            ));
-        }
-        if character != e.event.character() {
-            found.push(format!(
-                "event {id}: its character column disagrees with its payload"
-            ));
-        }
-    }
+    drop(fast);
+    progress.say("verify: the sync documents against the log");
     found.extend(
-        leechbook_sync::document_problems(&store, &events)
-            .map_err(|e| CommandError::user(e.to_string()))?,
+        leechbook_sync::document_problems(&store).map_err(|e| CommandError::user(e.to_string()))?,
     );
     problems += found.len();
     report.extend(found);
     let summary = format!(
         "{} events, {} characters, {} void, {} struck by rulings, {} amended; {}",
-        events.len(),
+        n,
         full.characters.len(),
         full.void.len(),
         full.retracted.len(),
@@ -149,7 +315,7 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             "type": "verify",
             "schema_version": JSON_SCHEMA,
             "sound": problems == 0,
-            "events": events.len(),
+            "events": n,
             "void": full.void.len(),
             "retracted": full.retracted.len(),
             "report": report,
@@ -166,6 +332,57 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     Ok(())
 }
 
+/// What `verify` holds of one device's events as the stream passes them.
+#[derive(Default)]
+struct Chain {
+    last_seq: u64,
+    last_clock: u64,
+    last_id: Option<EventId>,
+    /// The link the next number must sign (zeros before the first).
+    last_link: [u8; 32],
+    /// The last event whose signature no later event has vouched for yet.
+    pending: Option<Envelope>,
+}
+
+/// Whether the snapshot `snap` holds `state`, the record as it stood at its place (the
+/// event with order key `last`): `None` when it does; else why not. A store error is kept
+/// in `failed`.
+fn snapshot_verdict(
+    store: &leechbook_store::Store,
+    snap: &leechbook_store::SnapshotHead,
+    last: leechbook_store::OrderKey,
+    state: &Ledger,
+    failed: &mut Option<leechbook_ledger::LedgerError>,
+) -> Option<String> {
+    if snap.fold_version != FOLD_VERSION {
+        return Some(format!(
+            "made by fold version {} (now {FOLD_VERSION})",
+            snap.fold_version
+        ));
+    }
+    match store.snapshot_payload(snap.position) {
+        Ok(Some(payload)) => {
+            if let Err(e) = decode_ledger(&payload) {
+                return Some(format!("does not decode ({e})"));
+            }
+        }
+        Ok(None) => return Some("is gone".into()),
+        Err(e) => {
+            failed.get_or_insert(e.into());
+            return None;
+        }
+    }
+    match leechbook_ledger::checkpoint::checkpoint_state(store, snap.position, None) {
+        Err(e) => {
+            failed.get_or_insert(e);
+            None
+        }
+        Ok(None) => Some("lacks a character's entry, or one does not decode".into()),
+        Ok(Some(held)) => (last != snap.last || &held != state)
+            .then(|| "differs from the fold of its events".to_string()),
+    }
+}
+
 /// Each device numbers its events 1, 2, 3, ...: a gap (a deleted row) or a number used twice
 /// (two ledgers sharing one identity) is a problem, named with the event after it; and its
 /// clocks rise with its numbers, so an event whose clock is not above its previous number's
@@ -173,6 +390,7 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
 /// previous number (its signed link is that event's), so a replaced event, or a copied
 /// ledger's other branch, breaks the chain where it stands.
 fn sequence_problems(events: &[Envelope]) -> Vec<String> {
+    // One device's events (the stream hands over only the devices it found irregular).
     let mut by_device: BTreeMap<DeviceId, Vec<&Envelope>> = BTreeMap::new();
     for e in events {
         by_device.entry(e.device).or_default().push(e);
