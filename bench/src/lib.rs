@@ -12,6 +12,8 @@
 //! - [`as_of`]: `show --at EVENT` at random points (snapshots plus the tail) against the
 //!   full replay;
 //! - [`cli_strike`]: one `leechbook strike` as a process, against starting the process;
+//! - [`verify`]: `leechbook verify` as a process, with its own peak memory, against the full
+//!   replay;
 //! - [`audit`]: one audit of a character (`history`, `why`, `log --character`, `export
 //!   --csv`) as a process, with its own peak memory, against starting the process;
 //! - [`sync`]: two devices that each recorded events the other lacks converge through a
@@ -561,6 +563,35 @@ pub fn audit(name: &str, n: usize, dir: &Path) -> Result<Measured> {
                 format!("{:.0}", peak as f64 / 1024.0),
             ),
         ],
+    })
+}
+
+/// `leechbook verify` on the ledger of `n` events (a copy), as a process from start to exit
+/// with its own peak memory, against the full replay of the same ledger (issue 27: verify
+/// streams, at most twice the replay).
+pub fn verify(n: usize, dir: &Path) -> Result<Measured> {
+    let bin = leechbook_binary()?;
+    let copy = dir.join("verify.db");
+    remove_ledger(&copy);
+    std::fs::copy(ledger(n)?, &copy)?;
+    let db = copy.display().to_string();
+    let mut peak = 0u64;
+    let figure = median(3, || {
+        let (t, kib) = run_watched(&bin, &["--db", &db, "verify"])?;
+        peak = peak.max(kib);
+        Ok(t)
+    })?;
+    let floor = median(3, || Ok(timed(|| fold_whole(&copy))?.1))?;
+    Ok(Measured {
+        name: "verify".into(),
+        events: n,
+        figure,
+        floor,
+        floor_name: "full replay".into(),
+        notes: vec![(
+            "command peak MB".into(),
+            format!("{:.0}", peak as f64 / 1024.0),
+        )],
     })
 }
 

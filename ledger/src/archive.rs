@@ -147,3 +147,32 @@ pub fn save(store: &mut impl WriteLog, ledger: &Ledger) -> Result<(), LedgerErro
     store.put_archive(&filed(ledger, Bound::Unbounded), Some(None))?;
     Ok(())
 }
+
+/// Whether `state` without its archive (its records and the list of what is filed, which
+/// a checkpoint's entries leave out and make from the archive's rows when read) is `lean`,
+/// a state read from such entries: the archive is taken out for the comparison and put
+/// back, so a fold that keeps it is compared with a checkpoint without copying either.
+pub fn same_without_records(state: &mut Ledger, lean: &Ledger) -> bool {
+    type Taken = (Vec<Archived>, Vec<Filed>, bool);
+    let taken: Vec<Option<Taken>> = state
+        .characters
+        .iter_mut()
+        .map(|c| match c {
+            CharacterState::HarnMaster(h) => Some((
+                std::mem::take(&mut h.archive.records),
+                std::mem::take(&mut h.archived),
+                std::mem::replace(&mut h.archive.held, false),
+            )),
+            _ => None,
+        })
+        .collect();
+    let same = &*state == lean;
+    for (c, t) in state.characters.iter_mut().zip(taken) {
+        if let (CharacterState::HarnMaster(h), Some((records, archived, held))) = (c, t) {
+            h.archive.records = records;
+            h.archived = archived;
+            h.archive.held = held;
+        }
+    }
+    same
+}

@@ -204,8 +204,10 @@ pub fn checkpoint_state(
     Ok(Some(ledger))
 }
 
-/// [`checkpoint_state`] without the archive's records.
-fn checkpoint_entries(
+/// [`checkpoint_state`] without the archive's records (what a checkpoint itself holds: the
+/// records are the archive's, read as of a place; `verify` checks them once, not per
+/// checkpoint).
+pub fn checkpoint_entries(
     log: &impl ReadLog,
     position: u64,
     ids: Option<&[CharacterId]>,

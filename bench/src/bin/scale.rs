@@ -7,12 +7,14 @@
 //! target/release/scale --sizes 10000,100000  # quicker
 //! target/release/scale one replay 1000000    # one scenario, as JSON (append, replay, as-of,
 //!                                             # as-of-day, as-of-wall, cli-strike, sync,
-//!                                             # history, why, log-character, export-csv)
+//!                                             # verify, history, why, log-character,
+//!                                             # export-csv)
 //! ```
 
 use anyhow::{bail, Context, Result};
 use leechbook_bench::{
-    append, as_of, as_of_day, as_of_wall, audit, cli_strike, ledger, replay, sync, Measured, AUDITS,
+    append, as_of, as_of_day, as_of_wall, audit, cli_strike, ledger, replay, sync, verify,
+    Measured, AUDITS,
 };
 
 /// The divergent events a side in the sync scenario that compares sizes, and in the one the
@@ -41,9 +43,10 @@ fn one(name: &str, n: usize, d: usize) -> Result<Measured> {
         "as-of-wall" => as_of_wall(n),
         "cli-strike" => cli_strike(n, &dir),
         "sync" => sync(n, d, &dir),
+        "verify" => verify(n, &dir),
         a if AUDITS.iter().any(|(x, _)| *x == a) => audit(a, n, &dir),
         other => bail!(
-            "no scenario {other} (append, replay, as-of, as-of-day, as-of-wall, cli-strike, sync, history, why, log-character, export-csv)"
+            "no scenario {other} (append, replay, as-of, as-of-day, as-of-wall, cli-strike, sync, verify, history, why, log-character, export-csv)"
         ),
     };
     let _ = std::fs::remove_dir_all(&dir);
@@ -120,6 +123,19 @@ fn target(m: &Measured, peak_mib: f64) -> String {
                 verdict(peak <= 64.0, format!("≤ 64 MB ({peak:.0} MB)"))
             )
         }
+        "verify" => {
+            let peak: f64 = m
+                .notes
+                .iter()
+                .find(|(k, _)| k == "command peak MB")
+                .and_then(|(_, v)| v.parse().ok())
+                .unwrap_or(f64::MAX);
+            format!(
+                "{}; {}",
+                verdict(m.ratio() <= 2.0, format!("≤ 2x replay ({:.2}x)", m.ratio())),
+                verdict(peak <= 256.0, format!("≤ 256 MB ({peak:.0} MB)"))
+            )
+        }
         "one CLI strike" => verdict(
             m.figure <= 0.010,
             format!("≤ 10 ms ({:.1} ms)", m.figure * 1e3),
@@ -155,6 +171,7 @@ fn table(sizes: &[usize]) -> Result<()> {
             "why",
             "log-character",
             "export-csv",
+            "verify",
         ] {
             runs.push((s, n, 0));
         }
