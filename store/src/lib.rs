@@ -830,6 +830,8 @@ pub struct ArchiveRow {
 pub struct Numbered {
     /// The event's id.
     pub id: EventId,
+    /// Its Lamport clock (the next number's must be above it).
+    pub clock: u64,
     /// Its link: what the next number must sign.
     pub link: [u8; 32],
     /// The link it signs to the number before it (`None`: unchained).
@@ -841,6 +843,7 @@ impl Numbered {
     pub fn of(env: &Envelope) -> Numbered {
         Numbered {
             id: env.id,
+            clock: env.clock,
             link: codec::link_of(Some(env)),
             follows: codec::chain_link(env),
         }
@@ -935,11 +938,13 @@ pub trait ReadLog {
     /// chain link an import checks a neighbouring number against).
     fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<crate::Numbered>, StoreError>;
 
-    /// Every event in the fold's total order with its indexed columns as stored (kind,
-    /// character), which are derived from the payload and kept apart for lookups, handed to
-    /// `f` one at a time as it is decoded: `verify` compares them, streaming.
+    /// Every event stored after the row `after` (0: every event) in the fold's total order,
+    /// with its indexed columns as stored (kind, character), which are derived from the
+    /// payload and kept apart for lookups, handed to `f` one at a time as it is decoded:
+    /// `verify` compares them, streaming (and since its last run, from that run's row).
     fn for_each_event_columns(
         &self,
+        after: i64,
         f: impl FnMut(Envelope, &str, Option<CharacterId>) -> Result<(), StoreError>,
     ) -> Result<(), StoreError>;
 
@@ -1391,14 +1396,15 @@ mod sql {
 
         fn for_each_event_columns(
             &self,
+            after: i64,
             mut f: impl FnMut(Envelope, &str, Option<CharacterId>) -> Result<(), StoreError>,
         ) -> Result<(), StoreError> {
             let mut stmt = self.conn().prepare_cached(
                 "SELECT id, campaign, device, seq, clock, wall_ms, at, schema, payload, signature,
                     kind, character
-                 FROM events ORDER BY clock, device, seq",
+                 FROM events WHERE rowid > ?1 ORDER BY clock, device, seq",
             )?;
-            let mut rows = stmt.query([])?;
+            let mut rows = stmt.query([after])?;
             while let Some(r) = rows.next()? {
                 let env = envelope_of(r)?;
                 let kind = r.get_ref(10)?.as_str()?;
@@ -1727,9 +1733,10 @@ macro_rules! read_log_by_sql {
 
             fn for_each_event_columns(
                 &self,
+                after: i64,
                 f: impl FnMut(Envelope, &str, Option<CharacterId>) -> Result<(), StoreError>,
             ) -> Result<(), StoreError> {
-                sql::SqlRead::for_each_event_columns(self, f)
+                sql::SqlRead::for_each_event_columns(self, after, f)
             }
 
             fn snapshot_heads(&self) -> Result<Vec<SnapshotHead>, StoreError> {

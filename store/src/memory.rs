@@ -242,9 +242,11 @@ impl ReadLog for MemoryLog {
 
     fn for_each_event_columns(
         &self,
+        after: i64,
         mut f: impl FnMut(Envelope, &str, Option<CharacterId>) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        let mut all: Vec<&Envelope> = self.rows.iter().collect();
+        // Rows count from 1 in the order stored, as SQLite's do.
+        let mut all: Vec<&Envelope> = self.rows.iter().skip(after.max(0) as usize).collect();
         all.sort_by_key(|e| e.order_key());
         for e in all {
             f(e.clone(), e.event.kind(), e.event.character())?;

@@ -75,9 +75,10 @@ impl<T: ReadThrough> ReadLog for T {
     }
     fn for_each_event_columns(
         &self,
+        after: i64,
         f: impl FnMut(Envelope, &str, Option<CharacterId>) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        self.inner().for_each_event_columns(f)
+        self.inner().for_each_event_columns(after, f)
     }
     fn snapshot_heads(&self) -> Result<Vec<SnapshotHead>, StoreError> {
         self.inner().snapshot_heads()

@@ -383,7 +383,7 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
     assert!(retracts > 0);
     assert_eq!(rulings.len(), 2 * retracts, "each ruling and its target");
     let mut columns = Vec::new();
-    log.for_each_event_columns(|env, kind, character| {
+    log.for_each_event_columns(0, |env, kind, character| {
         columns.push((env, kind.to_string(), character));
         Ok(())
     })

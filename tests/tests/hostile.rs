@@ -605,7 +605,7 @@ fn a_replaced_event_breaks_its_devices_chain_in_verify() {
     )
     .unwrap();
     drop(conn);
-    let v = gm.run(&["verify"]);
+    let v = gm.run(&["verify", "--full"]);
     assert_eq!(v.code, 1, "{}", v.stdout);
     assert!(
         v.stdout.contains("#3 does not follow its #2")

@@ -70,7 +70,7 @@ fn verify_names_an_edited_payload_an_edited_time_and_a_deleted_row() {
     )
     .unwrap();
     drop(c);
-    let out = s.run(&["verify"]);
+    let out = s.run(&["verify", "--full"]);
     assert_eq!(out.code, 1, "{}", out.stdout);
     for (what, id) in [
         ("edited payload", strike.id),
@@ -85,7 +85,7 @@ fn verify_names_an_edited_payload_an_edited_time_and_a_deleted_row() {
     }
     assert!(out.stdout.contains("are missing"), "{}", out.stdout);
     assert!(out.stdout.contains("PROBLEMS FOUND"), "{}", out.stdout);
-    let json = s.run(&["verify", "--json"]);
+    let json = s.run(&["verify", "--full", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(v["sound"], false);
 }
@@ -108,7 +108,7 @@ fn verify_checks_the_indexed_columns() {
             [strike.id.as_bytes().as_slice()],
         )
         .unwrap();
-    let out = s.run(&["verify"]);
+    let out = s.run(&["verify", "--full"]);
     assert_eq!(out.code, 1);
     assert!(
         out.stdout.contains(&format!(
@@ -212,12 +212,78 @@ fn verify_judges_a_snapshot_a_later_ruling_straddles_by_the_record_then() {
     assert!(out.contains(&format!("snapshot at {n}: ok")), "{out}");
     assert!(out.contains("the ledger is sound"), "{out}");
     put_back(&s.db, &wrong_rows);
-    let out = s.run(&["verify"]);
+    let out = s.run(&["verify", "--full"]);
     assert!(
         out.stdout.contains(&format!(
             "snapshot at {n}: differs from the fold of its events; dropped"
         )),
         "{}",
         out.stdout
+    );
+}
+
+/// Issue 27: a ledger verified before has only what came since checked, and `verify` says
+/// so; an event edited among the new ones is found; one edited before the last verify is
+/// found by `verify --full`, which the incremental report names.
+#[test]
+fn verify_checks_what_came_since_the_last_verify_and_says_so() {
+    let s = Scratch::with_osric();
+    s.ok(&common::thorax_strike("Osric", "6", "shock=12"));
+    let first = s.ok(&["verify"]);
+    assert!(first.starts_with("checked everything"), "{first}");
+    assert!(first.contains("the ledger is sound"), "{first}");
+    for _ in 0..3 {
+        s.ok(&["advance", "1h"]);
+    }
+    let out = s.ok(&["verify"]);
+    assert!(
+        out.contains("checked the 3 events recorded or taken in since the last verify")
+            && out.contains("verify --full")
+            && out.contains("3 new events since the last verify; they are sound"),
+        "{out}"
+    );
+    // Nothing new: nothing to check, and said.
+    assert!(s
+        .ok(&["verify"])
+        .contains("0 new events since the last verify"));
+    // A new event edited after it was recorded: its chain and signature give it away.
+    s.ok(&["advance", "2h"]);
+    let events = Store::open(&s.db).unwrap().events().unwrap();
+    let last = events.last().unwrap();
+    let mut moved = last.clone();
+    moved.at = leechbook_core::time::CampaignTime(last.at.0 + 3600);
+    tamper(&s.db)
+        .execute(
+            "UPDATE events SET at = ?1 WHERE id = ?2",
+            rusqlite::params![moved.at.0, last.id.as_bytes().as_slice()],
+        )
+        .unwrap();
+    let out = s.run(&["verify"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout.contains(&format!("event {}", last.id)) && out.stdout.contains("PROBLEMS FOUND"),
+        "{}",
+        out.stdout
+    );
+    // An event before the last sound verify, edited: not checked again by default (said),
+    // found by --full.
+    let strike = events
+        .iter()
+        .find(|e| e.event.kind() == "hm.strike")
+        .unwrap();
+    // (The append-only triggers are already dropped.)
+    rusqlite::Connection::open(&s.db)
+        .unwrap()
+        .execute(
+            "UPDATE events SET at = at + 60 WHERE id = ?1",
+            [strike.id.as_bytes().as_slice()],
+        )
+        .unwrap();
+    let full = s.run(&["verify", "--full"]);
+    assert_eq!(full.code, 1);
+    assert!(
+        full.stdout.contains(&format!("event {}", strike.id)),
+        "{}",
+        full.stdout
     );
 }

@@ -22,6 +22,94 @@ pub struct VerifyArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// Check everything: the file's integrity, every event, fold, checkpoint and sync
+    /// document. Without it, a ledger verified before has only what came since checked.
+    #[arg(long)]
+    pub full: bool,
+}
+
+/// Where the sync state (a cache beside the log, never part of the record) keeps the last
+/// sound verify: the log's last row then, and the fold version.
+const VERIFIED: &str = "verified";
+
+/// The last sound verify's row, when it was made by this fold version.
+fn verified_row(store: &leechbook_store::Store) -> Result<Option<i64>, CommandError> {
+    let Some(bytes) = store.sync_state(VERIFIED)? else {
+        return Ok(None);
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let mut parts = text.split_whitespace().map(str::parse::<i64>);
+    Ok(match (parts.next(), parts.next()) {
+        (Some(Ok(row)), Some(Ok(fold))) if fold == i64::from(FOLD_VERSION) => Some(row),
+        _ => None,
+    })
+}
+
+/// The events since the last sound verify (rows after `since`): each checked as the full
+/// stream checks it, from its device's number held before (already verified); nothing
+/// else (the file's integrity, the folds, the checkpoints and the sync documents are
+/// `--full`'s), which the report says.
+fn cmd_verify_since(
+    a: &VerifyArgs,
+    ctx: &mut Ctx,
+    mut store: leechbook_store::Store,
+    since: i64,
+) -> Result<(), CommandError> {
+    let roster = Roster::from_log(&store.roster_events()?);
+    let own = (store.device(), store.public_key());
+    let mut checker = Checker::new(&roster, own);
+    let mut n = 0usize;
+    let mut held: HashMap<(DeviceId, u64), Option<Held>> = HashMap::new();
+    store.for_each_event_columns(since, |env, kind, character| {
+        n += 1;
+        checker.event(&env, kind, character, |d, s| {
+            *held.entry((d, s)).or_insert_with(|| {
+                store
+                    .event_at(d, s)
+                    .ok()
+                    .flatten()
+                    .map(|h| (h.clock, h.id, h.link))
+            })
+        });
+        Ok(())
+    })?;
+    let found = checker.finish(&store)?;
+    let last = store.last_row()?;
+    let sound = found.is_empty();
+    if sound {
+        store.put_sync_state(VERIFIED, format!("{last} {FOLD_VERSION}").as_bytes())?;
+    }
+    let said = format!(
+        "checked the {n} events recorded or taken in since the last verify (each one's columns, number, clock, chain and signature); `verify --full` checks the file's integrity, every fold and checkpoint and the sync documents too"
+    );
+    let summary = format!(
+        "{n} new events since the last verify; {}",
+        if sound {
+            "they are sound (the events before them are not checked again: `verify --full`)"
+        } else {
+            "PROBLEMS FOUND"
+        }
+    );
+    if a.json {
+        ctx.json(&serde_json::json!({
+            "type": "verify",
+            "schema_version": JSON_SCHEMA,
+            "sound": sound,
+            "full": false,
+            "events": n,
+            "report": std::iter::once(said).chain(found).collect::<Vec<_>>(),
+        }))?;
+    } else {
+        ctx.say(said);
+        for f in &found {
+            ctx.say(f);
+        }
+        ctx.say(summary);
+    }
+    if !sound {
+        return Err(CommandError::user("verification found problems"));
+    }
+    Ok(())
 }
 
 /// Runs the checks. The log is read once, streamed in the total order (no list of it is
@@ -35,8 +123,16 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let progress =
         crate::progress::Progress::start(ctx, "verify: the file's integrity", None, a.json);
     let mut store = ctx.open()?;
+    if !a.full {
+        if let Some(since) = verified_row(&store)?.filter(|r| *r <= store.last_row().unwrap_or(0)) {
+            drop(progress);
+            return cmd_verify_since(&a, ctx, store, since);
+        }
+    }
     let integrity = store.integrity_check()?;
-    let mut report: Vec<String> = Vec::new();
+    let mut report: Vec<String> = vec![
+        "checked everything: the file's integrity, every event (columns, number, clock, chain, signature), the fold, every checkpoint and the sync documents".into(),
+    ];
     let mut problems = integrity.len();
     for line in &integrity {
         report.push(format!("integrity: {line}"));
@@ -110,86 +206,16 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         );
     }
     let mut verdicts: Vec<Option<Option<String>>> = vec![None; snapshots.len()];
-    let mut found: Vec<String> = Vec::new();
-    let mut devices: HashMap<DeviceId, Chain> = HashMap::new();
-    let mut irregular: std::collections::BTreeSet<DeviceId> = Default::default();
+    let mut checker = Checker::new(&roster, own);
     let mut full = Ledger::new();
     full.roster = roster.clone();
     let mut n: u64 = 0;
     let mut end = None;
     let mut next = 0;
     let mut failed: Option<leechbook_ledger::LedgerError> = None;
-    let check = |e: &Envelope| -> Option<String> {
-        if roster.in_use() {
-            leechbook_sync::signature_problem(&roster, e)
-        } else if e.device == own.0 && !leechbook_store::codec::verify(e, &own.1) {
-            Some(format!(
-                "event {} whose signature does not match its bytes (tampered or forged)",
-                e.id.short()
-            ))
-        } else {
-            None
-        }
-    };
-    let on_roster = |e: &Envelope| !roster.in_use() || roster.key(e.device).is_some();
-    store.for_each_event_columns(|env, kind, character| {
+    store.for_each_event_columns(0, |env, kind, character| {
         n += 1;
-        if kind != env.event.kind() {
-            found.push(format!(
-                "event {}: its kind column says {kind}, its payload is {}",
-                env.id,
-                env.event.kind()
-            ));
-        }
-        if character != env.event.character() {
-            found.push(format!(
-                "event {}: its character column disagrees with its payload",
-                env.id
-            ));
-        }
-        // Its device's numbering and chain.
-        let link = leechbook_store::codec::link_of(Some(&env));
-        let chain = devices.entry(env.device).or_default();
-        let regular = chain.last_seq + 1 == env.seq && chain.last_clock < env.clock;
-        let vouched = regular
-            && match leechbook_store::codec::chain_link(&env) {
-                Some(l) if l == chain.last_link => true,
-                Some(_) => {
-                    found.push(format!(
-                        "event {}: device {}'s #{} does not follow its #{} ({}): its signed chain names another event (a replaced event, or a copied ledger's other branch)",
-                        env.id,
-                        env.device.short(),
-                        env.seq,
-                        env.seq - 1,
-                        chain.last_id.map_or("none".to_string(), |i| i.to_string())
-                    ));
-                    false
-                }
-                None => false,
-            };
-        if !regular {
-            irregular.insert(env.device);
-        }
-        // The previous number's signature is checked unless this event vouches for it.
-        if let Some(prev) = chain.pending.take() {
-            if !vouched {
-                if let Some(why) = check(&prev) {
-                    found.push(format!("event {}: {why}", prev.id));
-                }
-            }
-        }
-        if !on_roster(&env) {
-            // Not on the roster: named once per event, whatever its chain.
-            if let Some(why) = check(&env) {
-                found.push(format!("event {}: {why}", env.id));
-            }
-        } else {
-            chain.pending = Some(env.clone());
-        }
-        chain.last_seq = env.seq;
-        chain.last_clock = env.clock;
-        chain.last_id = Some(env.id);
-        chain.last_link = link;
+        checker.event(&env, kind, character, |_, _| None);
         full.step(&env, &rulings, &mut |_, _, _| {});
         end = Some(env.order_key());
         while let Some(snap) = snapshots.get(next).filter(|s| s.position <= n) {
@@ -221,41 +247,7 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     if let Some(e) = failed.take() {
         return Err(e.into());
     }
-    // The heads: each device's last event vouches for its chain by its own signature. A head
-    // that does not check out vouches for nothing: its device's events are checked one by one.
-    let mut untrusted = Vec::new();
-    for (device, chain) in &mut devices {
-        if let Some(head) = chain.pending.take() {
-            if let Some(why) = check(&head) {
-                found.push(format!("event {}: {why}", head.id));
-                untrusted.push(*device);
-            }
-        }
-    }
-    if !untrusted.is_empty() || !irregular.is_empty() {
-        progress.say("verify: the devices whose numbers or chains are irregular, event by event");
-        let mut by_device: BTreeMap<DeviceId, Vec<Envelope>> = BTreeMap::new();
-        store.for_each_event(|e| {
-            if untrusted.contains(&e.device) || irregular.contains(&e.device) {
-                by_device.entry(e.device).or_default().push(e);
-            }
-            Ok(())
-        })?;
-        for (device, events) in &by_device {
-            if untrusted.contains(device) {
-                for e in events.iter().take(events.len().saturating_sub(1)) {
-                    if let Some(why) = check(e) {
-                        found.push(format!("event {}: {why}", e.id));
-                    }
-                }
-            }
-            if irregular.contains(device) {
-                found.extend(sequence_problems(events));
-            }
-        }
-        found.sort();
-        found.dedup();
-    }
+    let mut found = checker.finish(&store)?;
     // A snapshot the stream could not judge: its prefix folded again, under the rulings and
     // roster made by its place.
     for (i, snap) in snapshots.iter().enumerate() {
@@ -321,6 +313,7 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             "type": "verify",
             "schema_version": JSON_SCHEMA,
             "sound": problems == 0,
+            "full": true,
             "events": n,
             "void": full.void.len(),
             "retracted": full.retracted.len(),
@@ -335,6 +328,9 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     if problems > 0 {
         return Err(CommandError::user("verification found problems"));
     }
+    // Sound: the next verify checks only what comes after this row.
+    let last = store.last_row()?;
+    store.put_sync_state(VERIFIED, format!("{last} {FOLD_VERSION}").as_bytes())?;
     Ok(())
 }
 
@@ -348,6 +344,175 @@ struct Chain {
     last_link: [u8; 32],
     /// The last event whose signature no later event has vouched for yet.
     pending: Option<Envelope>,
+}
+
+/// The checks of each event as `verify` passes it, in the total order: its columns against
+/// its payload, its number, clock and chain link against its device's previous, and its
+/// signature where no later link of its chain vouches for it. Shared by the full stream
+/// and the incremental check of the events since the last verify.
+struct Checker<'a> {
+    roster: &'a Roster,
+    own: (DeviceId, [u8; 32]),
+    devices: HashMap<DeviceId, Chain>,
+    /// Devices whose numbers or clocks do not follow one another in the stream (a gap, a
+    /// number used twice, an event dated back): named event by event at the end.
+    irregular: std::collections::BTreeSet<DeviceId>,
+    found: Vec<String>,
+}
+
+/// A device's number as held before the events checked: its clock, its id and its link.
+type Held = (u64, EventId, [u8; 32]);
+
+impl<'a> Checker<'a> {
+    fn new(roster: &'a Roster, own: (DeviceId, [u8; 32])) -> Checker<'a> {
+        Checker {
+            roster,
+            own,
+            devices: HashMap::new(),
+            irregular: Default::default(),
+            found: Vec::new(),
+        }
+    }
+
+    /// Why the roster (or, on a ledger without one, its own key) does not vouch for `e`.
+    fn signature(&self, e: &Envelope) -> Option<String> {
+        if self.roster.in_use() {
+            leechbook_sync::signature_problem(self.roster, e)
+        } else if e.device == self.own.0 && !leechbook_store::codec::verify(e, &self.own.1) {
+            Some(format!(
+                "event {} whose signature does not match its bytes (tampered or forged)",
+                e.id.short()
+            ))
+        } else {
+            None
+        }
+    }
+
+    /// Checks one event. `held` gives a device's number held before the events checked
+    /// (the incremental check starts from what the last verify passed).
+    fn event(
+        &mut self,
+        env: &Envelope,
+        kind: &str,
+        character: Option<leechbook_core::ids::CharacterId>,
+        mut held: impl FnMut(DeviceId, u64) -> Option<Held>,
+    ) {
+        if kind != env.event.kind() {
+            self.found.push(format!(
+                "event {}: its kind column says {kind}, its payload is {}",
+                env.id,
+                env.event.kind()
+            ));
+        }
+        if character != env.event.character() {
+            self.found.push(format!(
+                "event {}: its character column disagrees with its payload",
+                env.id
+            ));
+        }
+        let link = leechbook_store::codec::link_of(Some(env));
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.devices.entry(env.device) {
+            let mut chain = Chain::default();
+            if let Some((clock, id, link)) =
+                env.seq.checked_sub(1).and_then(|s| held(env.device, s))
+            {
+                chain.last_seq = env.seq - 1;
+                chain.last_clock = clock;
+                chain.last_id = Some(id);
+                chain.last_link = link;
+            }
+            slot.insert(chain);
+        }
+        let Some(chain) = self.devices.get_mut(&env.device) else {
+            return;
+        };
+        let regular = chain.last_seq + 1 == env.seq && chain.last_clock < env.clock;
+        let vouched = regular
+            && match leechbook_store::codec::chain_link(env) {
+                Some(l) if l == chain.last_link => true,
+                Some(_) => {
+                    self.found.push(format!(
+                        "event {}: device {}'s #{} does not follow its #{} ({}): its signed chain names another event (a replaced event, or a copied ledger's other branch)",
+                        env.id,
+                        env.device.short(),
+                        env.seq,
+                        env.seq - 1,
+                        chain.last_id.map_or("none".to_string(), |i| i.to_string())
+                    ));
+                    false
+                }
+                None => false,
+            };
+        if !regular {
+            self.irregular.insert(env.device);
+        }
+        let prev = chain.pending.take();
+        chain.last_seq = env.seq;
+        chain.last_clock = env.clock;
+        chain.last_id = Some(env.id);
+        chain.last_link = link;
+        let on_roster = !self.roster.in_use() || self.roster.key(env.device).is_some();
+        if on_roster {
+            if let Some(c) = self.devices.get_mut(&env.device) {
+                c.pending = Some(env.clone());
+            }
+        }
+        // The previous number's signature is checked unless this event vouches for it.
+        if let Some(prev) = prev.filter(|_| !vouched) {
+            if let Some(why) = self.signature(&prev) {
+                self.found.push(format!("event {}: {why}", prev.id));
+            }
+        }
+        if !on_roster {
+            // Not on the roster: named once per event, whatever its chain.
+            if let Some(why) = self.signature(env) {
+                self.found.push(format!("event {}: {why}", env.id));
+            }
+        }
+    }
+
+    /// The heads: each device's last event checked vouches for its chain by its own
+    /// signature. A head that does not check out vouches for nothing: its device's events are
+    /// checked one by one; so are the numbers of a device found irregular. Returns every
+    /// problem found.
+    fn finish(mut self, store: &leechbook_store::Store) -> Result<Vec<String>, CommandError> {
+        let mut untrusted = Vec::new();
+        let heads: Vec<Envelope> = self
+            .devices
+            .values_mut()
+            .filter_map(|c| c.pending.take())
+            .collect();
+        for head in heads {
+            if let Some(why) = self.signature(&head) {
+                self.found.push(format!("event {}: {why}", head.id));
+                untrusted.push(head.device);
+            }
+        }
+        if !untrusted.is_empty() || !self.irregular.is_empty() {
+            let mut by_device: BTreeMap<DeviceId, Vec<Envelope>> = BTreeMap::new();
+            store.for_each_event(|e| {
+                if untrusted.contains(&e.device) || self.irregular.contains(&e.device) {
+                    by_device.entry(e.device).or_default().push(e);
+                }
+                Ok(())
+            })?;
+            for (device, events) in &by_device {
+                if untrusted.contains(device) {
+                    for e in events.iter().take(events.len().saturating_sub(1)) {
+                        if let Some(why) = self.signature(e) {
+                            self.found.push(format!("event {}: {why}", e.id));
+                        }
+                    }
+                }
+                if self.irregular.contains(device) {
+                    self.found.extend(sequence_problems(events));
+                }
+            }
+            self.found.sort();
+            self.found.dedup();
+        }
+        Ok(self.found)
+    }
 }
 
 /// Whether the snapshot `snap` holds `state`, the record as it stood at its place (the
