@@ -1,6 +1,7 @@
 //! Sync by file (and through a hub): three devices make random changes offline and sync by
-//! files or over the network in random order; in the end all three hold identical logs and
-//! fold to identical states. Corrupt,
+//! files or over the network in random order, while a hostile hand among them deletes
+//! entries from the files in transit and puts junk in them; in the end all three hold
+//! identical logs, with nothing forged, and fold to identical states. Corrupt,
 //! truncated and foreign sync files are refused whole, with nothing written.
 
 mod common;
@@ -28,6 +29,15 @@ enum Act {
         /// Through a hub on the network (both connect to it) instead of by file.
         network: bool,
     },
+    /// A sync file in transit from `from` to `to`, changed by a hostile hand: the first
+    /// `drop` entries of one of its volumes deleted, and junk under a fresh key put beside
+    /// them when `junk`.
+    Hostile {
+        from: usize,
+        to: usize,
+        drop: usize,
+        junk: bool,
+    },
 }
 
 fn act() -> impl Strategy<Value = Act> {
@@ -35,6 +45,7 @@ fn act() -> impl Strategy<Value = Act> {
         3 => (0..3usize, 1..20i32, 1..=100u16).prop_map(|(device, effective, shock)| Act::Strike { device, effective, shock }),
         1 => (0..3usize).prop_map(|device| Act::Advance { device }),
         2 => (0..3usize, 0..3usize, any::<bool>(), any::<bool>()).prop_map(|(from, to, incremental, network)| Act::Sync { from, to, incremental, network }),
+        1 => (0..3usize, 0..3usize, 1..4usize, any::<bool>()).prop_map(|(from, to, drop, junk)| Act::Hostile { from, to, drop, junk }),
     ]
 }
 
@@ -90,6 +101,29 @@ proptest! {
                     let out = run_db(&dbs[*device], &["advance", "1h"]);
                     prop_assert_eq!(out.code, 0, "{}", out.stderr);
                 }
+                Act::Hostile { from, to, drop, junk } => {
+                    if from != to {
+                        let file = dir.path().join("hostile.sync");
+                        let out = run_db(&dbs[*from], &["sync", "export", file.to_str().unwrap()]);
+                        prop_assert_eq!(out.code, 0, "{}", out.stderr);
+                        let mut m = leechbook_sync::Mirror::load(&std::fs::read(&file).unwrap(), common::ring_of(&dbs[*from])).unwrap();
+                        if let Some(doc) = m.volumes.values_mut().next() {
+                            let keys: Vec<String> = automerge::ReadDoc::keys(&*doc, automerge::ROOT).take(*drop).collect();
+                            leechbook_sync::layout::drop_in(doc, &keys).unwrap();
+                            if *junk {
+                                use automerge::transaction::Transactable;
+                                let mut tx = doc.transaction();
+                                tx.put(automerge::ROOT, uuid::Uuid::now_v7().to_string().as_str(), automerge::ScalarValue::Bytes(vec![0xE1, 0, 0, 0, 0, 7, 7, 7])).unwrap();
+                                tx.commit();
+                            }
+                        }
+                        std::fs::write(&file, m.save()).unwrap();
+                        // Taken in whole but for the junk, which is listed; the deleted
+                        // entries are a gap the honest syncs after it fill.
+                        let out = run_db(&dbs[*to], &["sync", "import", file.to_str().unwrap()]);
+                        prop_assert_eq!(out.code, 0, "{}", out.stderr);
+                    }
+                }
                 Act::Sync { from, to, incremental, network } => {
                     if from == to {
                     } else if *network {
@@ -116,6 +150,12 @@ proptest! {
         let logs: Vec<Vec<leechbook_core::Envelope>> = dbs.iter().map(|d| Store::open(d).unwrap().events().unwrap()).collect();
         prop_assert_eq!(&logs[0], &logs[1]);
         prop_assert_eq!(&logs[1], &logs[2]);
+        // Nothing forged or lost stands unseen: every device's whole check is sound (each
+        // chain, signature and sync document against its log; junk listed, never counted).
+        for db in &dbs {
+            let out = run_db(db, &["verify", "--full"]);
+            prop_assert_eq!(out.code, 0, "{}", out.stdout);
+        }
         let states: Vec<Ledger> = logs.iter().map(|l| Ledger::fold(l)).collect();
         prop_assert!(states[0] == states[1] && states[1] == states[2]);
         // Syncing again changes nothing.
