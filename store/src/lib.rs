@@ -397,6 +397,31 @@ impl Store {
         })
     }
 
+    /// How many migrations opening the ledger at `path` will apply (0 for a current ledger,
+    /// a missing file or one that is not a ledger: opening says what is wrong), and how many
+    /// events it holds: what a front end needs to say that the first open of a long
+    /// campaign's ledger under a new Leechbook takes a moment. Writes nothing.
+    pub fn migrations_pending(path: &Path) -> (usize, u64) {
+        let Ok(conn) = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY) else {
+            return (0, 0);
+        };
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap_or(i64::MAX);
+        let pending = schema::MIGRATIONS
+            .len()
+            .saturating_sub(usize::try_from(version).unwrap_or(usize::MAX));
+        if pending == 0 || version == 0 {
+            return (0, 0);
+        }
+        let events: i64 = conn
+            .query_row("SELECT COALESCE(MAX(rowid), 0) FROM events", [], |r| {
+                r.get(0)
+            })
+            .unwrap_or(0);
+        (pending, events as u64)
+    }
+
     /// Opens the ledger at `path`. Refuses a missing file, a file that is not a Leechbook
     /// ledger, and a ledger written by a newer Leechbook; opening writes nothing.
     pub fn open(path: &Path) -> Result<Store, StoreError> {

@@ -909,7 +909,16 @@ fn checkpoints_kept_before_learn_the_earliest_time_after_them() {
              PRAGMA user_version = 11;",
         )
         .unwrap();
+    // Four migrations to apply over the log's events (what the CLI says it is doing).
+    assert_eq!(
+        Store::migrations_pending(&path),
+        (
+            leechbook_store::schema::MIGRATIONS.len() - 11,
+            all.len() as u64
+        )
+    );
     let store = Store::open(&path).unwrap();
+    assert_eq!(Store::migrations_pending(&path), (0, 0));
     let heads: Vec<(u64, CampaignTime)> = leechbook_store::ReadLog::snapshot_heads(&store)
         .unwrap()
         .iter()

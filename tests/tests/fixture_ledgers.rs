@@ -78,3 +78,47 @@ fn an_old_wrath_glory_ledger_folds_as_recorded() {
 fn an_old_witch_iron_ledger_folds_as_recorded() {
     folds_as_recorded("witch-iron");
 }
+
+/// Issue 27: a ledger written before the index of what each event is about gets it on its
+/// first open: every character an old exchange, shot or Quarrel reaches finds it among its
+/// events, and an audit of each character folds it as the whole log does.
+#[test]
+fn an_old_ledger_learns_what_each_event_is_about_on_first_open() {
+    for system in ["harnmaster", "witch-iron"] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("old.db");
+        std::fs::copy(fixture(&format!("v1-{system}.db")), &db).unwrap();
+        let store = leechbook_store::Store::open(&db).unwrap();
+        let events = store.events().unwrap();
+        let reaching: Vec<_> = events
+            .iter()
+            .filter(|e| leechbook_core::event::REACHING_KINDS.contains(&e.event.kind()))
+            .collect();
+        assert!(
+            !reaching.is_empty(),
+            "{system}: the fixture holds a reaching event"
+        );
+        for e in &reaching {
+            for c in e.event.characters() {
+                let about = leechbook_store::ReadLog::events_about(&store, Some(c)).unwrap();
+                assert!(
+                    about.iter().any(|a| a.id == e.id),
+                    "{system}: {:?}",
+                    e.event.kind()
+                );
+            }
+        }
+        let full = leechbook_ledger::full_fold(&store).unwrap();
+        for (id, name) in full.roll() {
+            let about = leechbook_ledger::about::replay_about(&store, *id, |l, e, r| {
+                l.step(e, r, &mut |_, _, _| {});
+            })
+            .unwrap();
+            assert_eq!(
+                about.character(*id),
+                full.character(*id),
+                "{system}: {name}"
+            );
+        }
+    }
+}

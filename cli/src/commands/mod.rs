@@ -137,6 +137,27 @@ pub enum Command {
 
 /// Runs one command.
 pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
+    // A long campaign's ledger opened for the first time by a newer Leechbook is brought up
+    // to date once (new indexes built over its events): said, with progress on a terminal,
+    // rather than a silent pause.
+    if let Some(path) = ctx.db_path().ok().filter(|p| p.is_file()) {
+        let (pending, events) = leechbook_store::Store::migrations_pending(&path);
+        if pending > 0 && events >= 50_000 {
+            let progress = crate::progress::Progress::start(
+                ctx,
+                &format!("updating this ledger of {events} events for this Leechbook (once)"),
+                None,
+                false,
+            );
+            let opened = leechbook_store::Store::open(&path);
+            drop(progress);
+            if opened.is_ok() {
+                ctx.note(format!(
+                    "updated this ledger of {events} events for this Leechbook (once)"
+                ));
+            }
+        }
+    }
     match command {
         Command::Init(a) => init::cmd_init(a, ctx),
         Command::Character(c) => character::cmd_character(c, ctx),
