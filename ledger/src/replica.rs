@@ -62,14 +62,7 @@ impl<L: Log> Replica<L> {
     /// when it is current, else folded from the latest usable checkpoint and the events
     /// after it.
     pub fn state(&self) -> Result<Ledger, LedgerError> {
-        let r = self.store.read()?;
-        match projection::load(&r, None)? {
-            Some(mut l) => {
-                crate::archive::load(&r, &mut l, None, None)?;
-                Ok(l)
-            }
-            None => fold_latest(&r, None),
-        }
+        state_in(&self.store.read()?)
     }
 
     /// The state now, every character held with what the rules read but without its
@@ -280,6 +273,19 @@ impl<L: Log> Replica<L> {
         drop(w);
         stands(&then, &env)?;
         Ok((now, then))
+    }
+}
+
+/// The state now, every character held with its archive's records, read through `r` (one
+/// read transaction: `verify` compares it with its own fold of the same snapshot of the
+/// log): the projection when it is current, else the fold from the latest checkpoint.
+pub fn state_in(r: &impl leechbook_store::ReadLog) -> Result<Ledger, LedgerError> {
+    match projection::load(r, None)? {
+        Some(mut l) => {
+            crate::archive::load(r, &mut l, None, None)?;
+            Ok(l)
+        }
+        None => fold_latest(r, None),
     }
 }
 

@@ -55,17 +55,19 @@ fn cmd_verify_since(
     mut store: leechbook_store::Store,
     since: i64,
 ) -> Result<(), CommandError> {
-    let roster = Roster::from_log(&store.roster_events()?);
+    // One read transaction: the rows checked are the rows the mark then covers.
+    let r = store.read()?;
+    let last = r.last_row()?;
+    let roster = Roster::from_log(&r.roster_events()?);
     let own = (store.device(), store.public_key());
     let mut checker = Checker::new(&roster, own);
     let mut n = 0usize;
     let mut held: HashMap<(DeviceId, u64), Option<Held>> = HashMap::new();
-    store.for_each_event_columns(since, |env, kind, character| {
+    r.for_each_event_columns(since, |env, kind, character| {
         n += 1;
         checker.event(&env, kind, character, |d, s| {
             *held.entry((d, s)).or_insert_with(|| {
-                store
-                    .event_at(d, s)
+                r.event_at(d, s)
                     .ok()
                     .flatten()
                     .map(|h| (h.clock, h.id, h.link))
@@ -73,8 +75,8 @@ fn cmd_verify_since(
         });
         Ok(())
     })?;
-    let found = checker.finish(&store)?;
-    let last = store.last_row()?;
+    let found = checker.finish(&r)?;
+    drop(r);
     let sound = found.is_empty();
     if sound {
         store.put_sync_state(VERIFIED, format!("{last} {FOLD_VERSION}").as_bytes())?;
@@ -139,14 +141,18 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         "checked everything: the file's integrity, every event (columns, number, clock, chain, signature), the fold, every checkpoint and the sync documents".into(),
     ];
     progress.say("verify: streaming the log (fold, columns, numbers, chains, snapshots)");
-    let roster_events = store.roster_events()?;
+    // Every read below in one read transaction: the log as it stands at its start, whatever
+    // another process records meanwhile (a verify during a session reports no false problem).
+    let r = store.read()?;
+    let last_row = r.last_row()?;
+    let roster_events = r.roster_events()?;
     let roster = Roster::from_log(&roster_events);
-    let ruled = store.rulings_and_targets()?;
+    let ruled = r.rulings_and_targets()?;
     let rulings = Rulings::from_log_under(&ruled, &roster);
     let own = (store.device(), store.public_key());
     // The snapshots in the order of the log, each with whether the stream's fold (under the
     // rulings and roster of the whole log) is the record as it stood at its place.
-    let mut snapshots = store.snapshot_heads()?;
+    let mut snapshots = r.snapshot_heads()?;
     snapshots.sort_by_key(|s| s.position);
     let keys: HashMap<EventId, leechbook_store::OrderKey> =
         ruled.iter().map(|e| (e.id, e.order_key())).collect();
@@ -173,7 +179,7 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         if let Some(k) = first.get(&d) {
             return Ok(*k);
         }
-        let k = match store.event_at(d, 1)? {
+        let k = match r.event_at(d, 1)? {
             Some(n) => store
                 .events_with_id_suffix(&n.id.0.simple().to_string())?
                 .first()
@@ -214,7 +220,7 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let mut end = None;
     let mut next = 0;
     let mut failed: Option<leechbook_ledger::LedgerError> = None;
-    store.for_each_event_columns(0, |env, kind, character| {
+    r.for_each_event_columns(0, |env, kind, character| {
         n += 1;
         checker.event(&env, kind, character, |_, _| None);
         full.step(&env, &rulings, &mut |_, _, _| {});
@@ -222,7 +228,7 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         while let Some(snap) = snapshots.get(next).filter(|s| s.position <= n) {
             if snap.position == n && streamable[next] {
                 verdicts[next] = Some(snapshot_verdict(
-                    &store,
+                    &r,
                     snap,
                     env.order_key(),
                     &mut full,
@@ -237,7 +243,7 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     for i in next..snapshots.len() {
         if let Some(end) = end {
             verdicts[i] = Some(snapshot_verdict(
-                &store,
+                &r,
                 &snapshots[i],
                 end,
                 &mut full,
@@ -248,7 +254,7 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     if let Some(e) = failed.take() {
         return Err(e.into());
     }
-    let mut found = checker.finish(&store)?;
+    let mut found = checker.finish(&r)?;
     let integrity = integrity
         .join()
         .map_err(|_| CommandError::internal("the integrity check stopped"))??;
@@ -266,7 +272,7 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         let mut then = Ledger::new();
         then.roster = roster_then;
         let (mut taken, mut last) = (0, None);
-        store.for_each_event(|e| {
+        r.for_each_event(|e| {
             if taken < snap.position {
                 taken += 1;
                 last = Some(e.order_key());
@@ -275,23 +281,24 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             Ok(())
         })?;
         if let Some(last) = last {
-            verdicts[i] = Some(snapshot_verdict(&store, snap, last, &mut then, &mut failed));
+            verdicts[i] = Some(snapshot_verdict(&r, snap, last, &mut then, &mut failed));
         }
     }
     if let Some(e) = failed.take() {
         return Err(e.into());
     }
+    let mut stale = Vec::new();
     for (snap, verdict) in snapshots.iter().zip(verdicts) {
         match verdict.flatten() {
             None => report.push(format!("snapshot at {}: ok", snap.position)),
             Some(why) => {
-                store.drop_snapshot(snap.position)?;
+                stale.push(snap.position);
                 report.push(format!("snapshot at {}: {why}; dropped", snap.position));
             }
         }
     }
     progress.say("verify: the state every command starts from");
-    let (_, fast) = ctx.load()?;
+    let fast = leechbook_ledger::replica::state_in(&r)?;
     if fast != full {
         problems += 1;
         report.push("the snapshot-and-tail fold differs from the full fold".into());
@@ -301,6 +308,10 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     found.extend(
         leechbook_sync::document_problems(&store).map_err(|e| CommandError::user(e.to_string()))?,
     );
+    drop(r);
+    for position in stale {
+        store.drop_snapshot(position)?;
+    }
     problems += found.len();
     report.extend(found);
     let summary = format!(
@@ -336,9 +347,9 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     if problems > 0 {
         return Err(CommandError::user("verification found problems"));
     }
-    // Sound: the next verify checks only what comes after this row.
-    let last = store.last_row()?;
-    store.put_sync_state(VERIFIED, format!("{last} {FOLD_VERSION}").as_bytes())?;
+    // Sound: the next verify checks only what comes after the rows read (a row another
+    // process added meanwhile is left for it).
+    store.put_sync_state(VERIFIED, format!("{last_row} {FOLD_VERSION}").as_bytes())?;
     Ok(())
 }
 
@@ -483,7 +494,7 @@ impl<'a> Checker<'a> {
     /// signature. A head that does not check out vouches for nothing: its device's events are
     /// checked one by one; so are the numbers of a device found irregular. Returns every
     /// problem found.
-    fn finish(mut self, store: &leechbook_store::Store) -> Result<Vec<String>, CommandError> {
+    fn finish(mut self, store: &impl ReadLog) -> Result<Vec<String>, CommandError> {
         let mut untrusted = Vec::new();
         let heads: Vec<Envelope> = self
             .devices
@@ -529,7 +540,7 @@ impl<'a> Checker<'a> {
 /// are the archive's, checked once against the fold, with the state every command starts
 /// from).
 fn snapshot_verdict(
-    store: &leechbook_store::Store,
+    store: &impl ReadLog,
     snap: &leechbook_store::SnapshotHead,
     last: leechbook_store::OrderKey,
     state: &mut Ledger,
