@@ -276,6 +276,34 @@ impl<L: Log> Replica<L> {
     }
 }
 
+/// Whether the state every command starts from, read through `r`, is `full` (a fold of the
+/// whole log read through the same transaction): from a current projection, its head and
+/// fates, then one character at a time with its archive's records, so that only one
+/// character's state is held beside `full`; else (no current projection) the state from the
+/// latest checkpoint, whole.
+pub fn starts_from(r: &impl leechbook_store::ReadLog, full: &Ledger) -> Result<bool, LedgerError> {
+    let Some(mut head) = projection::head(r)? else {
+        return Ok(state_in(r)? == *full);
+    };
+    let Some(fates) = projection::fates(r)? else {
+        return Ok(false);
+    };
+    head.set_fates(fates);
+    if head != full.head() {
+        return Ok(false);
+    }
+    for (id, _) in full.roll() {
+        let Some(mut one) = projection::with(r, head.head(), Some(&[*id]))? else {
+            return Ok(false);
+        };
+        crate::archive::load(r, &mut one, Some(&[*id]), None)?;
+        if one.character(*id) != full.character(*id) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// The state now, every character held with its archive's records, read through `r` (one
 /// read transaction: `verify` compares it with its own fold of the same snapshot of the
 /// log): the projection when it is current, else the fold from the latest checkpoint.
