@@ -24,8 +24,15 @@ pub enum WiCommand {
     /// An injury outside a Quarrel (a fall, a trap), by Net Damage.
     Injure(InjureArgs),
     /// The end-of-round d6 against Aflame, Bleed and Poison (and the Hardship Quarrel).
+    ///
+    /// Leechbook's reading of the text: the d6 is compared with the three conditions'
+    /// combined rating (Aflame 1 and Bleed 2 make 3); at or under it, a Hardship Quarrel
+    /// follows, won at Net Hits +0 (Hardship Hits at least the rating).
     Round(RoundArgs),
     /// Gain, reduce or remove a condition.
+    ///
+    /// Leechbook's reading of the text: conditions of one name add their ratings (Bleed 1
+    /// then Bleed 2 is Bleed 3), but Trauma, which is per location.
     Condition(ConditionArgs),
     /// Load the Arms & Legs table the GM supplies (fixtures/witch-iron/ shows the form).
     Table(TableArgs),
