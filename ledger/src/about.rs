@@ -49,7 +49,9 @@ pub fn about(log: &impl ReadLog, who: CharacterId) -> Result<About, LedgerError>
     // What an amendment makes of its target, whether or not it stands (the closure may
     // gather more than it needs, never less): the target's id to the replacement, and each
     // character a replacement touches to the targets it reaches so.
-    let mut amended: HashMap<EventId, &Event> = HashMap::new();
+    // Every amendment of a target counts: which one stands is the rulings' judgement (a
+    // later one may be void or retracted, and an earlier one then stands).
+    let mut amended: HashMap<EventId, Vec<&Event>> = HashMap::new();
     let mut reached_by_amend: HashMap<CharacterId, Vec<(EventId, CharacterId)>> = HashMap::new();
     for env in &campaign {
         if let Event::Ruling(Ruling::Amend {
@@ -58,7 +60,7 @@ pub fn about(log: &impl ReadLog, who: CharacterId) -> Result<About, LedgerError>
             ..
         }) = &env.event
         {
-            amended.insert(*target, replacement);
+            amended.entry(*target).or_default().push(replacement);
             // An amendment keeps its target's character (else it is void): that character's
             // events hold the target.
             if let Some(owner) = replacement.character() {
@@ -73,7 +75,7 @@ pub fn about(log: &impl ReadLog, who: CharacterId) -> Result<About, LedgerError>
     }
     let touched = |env: &Envelope| {
         let mut all = env.event.characters();
-        if let Some(r) = amended.get(&env.id) {
+        for r in amended.get(&env.id).into_iter().flatten() {
             all.extend(r.characters());
         }
         all

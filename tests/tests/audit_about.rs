@@ -137,3 +137,134 @@ proptest! {
         }
     }
 }
+
+/// An event amended twice, the later amendment retracted: the earlier one stands, and the
+/// character it reaches (here the one who now defends) is read by the audit as the whole
+/// log reads it: armed, they counterstrike and cut the attacker in both folds (the audit once
+/// looked only at the last amendment, never read the new defender's events, found them
+/// unarmed and the exchange void, and left the attacker unhurt).
+#[test]
+fn an_audit_follows_the_amendment_in_force_not_the_last_one() {
+    use leechbook_core::harnmaster::HmEvent;
+    use leechbook_core::ruling::Ruling;
+    use leechbook_core::Event;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("a.db");
+    ok(&db, &["init"]);
+    ok(&db, &["arms", "load", ARMS]);
+    for n in ["Attacker", "Defender", "Other", "Fourth"] {
+        ok(
+            &db,
+            &[
+                "character",
+                "add",
+                n,
+                "--str",
+                "12",
+                "--end",
+                "12",
+                "--shock",
+                "65",
+                "--hb",
+                "13",
+            ],
+        );
+        ok(
+            &db,
+            &[
+                "character",
+                "equip",
+                n,
+                "--weapon",
+                "broadsword",
+                "--melee",
+                "60",
+                "--dodge",
+                "60",
+                "--str-impact",
+                "1",
+            ],
+        );
+    }
+    // Attacker against Defender, who counterstrikes and wins: Attacker is cut.
+    let out = run_db(
+        &db,
+        &[
+            "melee",
+            "Attacker",
+            "Defender",
+            "--weapon",
+            "broadsword",
+            "--mode",
+            "edge",
+            "--defence",
+            "counterstrike",
+            "--with",
+            "broadsword",
+            "--with-mode",
+            "edge",
+            "--dice",
+            "attack=95,defence=11,zone=4,location=2,impact=9,shock=12",
+        ],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut store = Store::open(&db).unwrap();
+    let log = store.events().unwrap();
+    let melee = log
+        .iter()
+        .rev()
+        .find(|e| e.event.kind() == "hm.melee")
+        .unwrap()
+        .clone();
+    let named = |n: &str| {
+        leechbook_ledger::full_fold(&store)
+            .unwrap()
+            .id_named(n)
+            .unwrap()
+    };
+    let (other, fourth, attacker) = (named("Other"), named("Fourth"), named("Attacker"));
+    let with_defender = |d| {
+        let Event::HarnMaster(HmEvent::Melee(mut x)) = melee.event.clone() else {
+            unreachable!()
+        };
+        x.defender = d;
+        Event::HarnMaster(HmEvent::Melee(x))
+    };
+    let at = melee.at;
+    for d in [other, fourth] {
+        store
+            .append(
+                Event::Ruling(Ruling::Amend {
+                    target: melee.id,
+                    replacement: Box::new(with_defender(d)),
+                    reason: "the defender was misnamed".into(),
+                }),
+                at,
+            )
+            .unwrap();
+    }
+    let second = store.events().unwrap().last().unwrap().id;
+    store
+        .append(
+            Event::Ruling(Ruling::Retract {
+                target: second,
+                reason: "wrong again".into(),
+            }),
+            at,
+        )
+        .unwrap();
+    let full = leechbook_ledger::full_fold(&store).unwrap();
+    let about = leechbook_ledger::about::replay_about(&store, attacker, |l: &mut Ledger, e, r| {
+        l.step(e, r, &mut |_, _, _| {});
+    })
+    .unwrap();
+    // The exchange stands as first amended: Other counterstrikes and cuts Attacker.
+    assert!(full.void.is_empty(), "{:?}", full.void);
+    let cut = |l: &Ledger| {
+        l.character(attacker)
+            .and_then(|c| c.hm())
+            .map(|h| h.injuries.len())
+    };
+    assert_eq!(cut(&full), Some(1));
+    assert_eq!(about.character(attacker), full.character(attacker));
+}

@@ -180,10 +180,13 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             return Ok(*k);
         }
         let k = match r.event_at(d, 1)? {
-            Some(n) => store
+            Some(n) => r
                 .events_with_id_suffix(&n.id.0.simple().to_string())?
                 .first()
                 .map(|(_, k)| *k),
+            // No #1: a device with no event at all, or one whose first events are missing
+            // (then it may have events anywhere: counted from the start).
+            None if store.last_number(d)? > 0 => Some((0, d, 0)),
             None => None,
         };
         first.insert(d, k);
