@@ -397,6 +397,22 @@ impl Store {
         })
     }
 
+    /// The rows of the index of what each event reaches besides the character it is about
+    /// (`reach`, migration 15): each character with the event's id. `verify` compares them
+    /// with the events' payloads.
+    pub fn reach_rows(&self) -> Result<Vec<(CharacterId, EventId)>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT reach.character, events.id FROM reach JOIN events ON events.rowid = reach.event",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                CharacterId(uuid(r.get_ref(0)?.as_blob()?)),
+                EventId(uuid(r.get_ref(1)?.as_blob()?)),
+            ))
+        })?;
+        Ok(rows.collect::<Result<Vec<_>, _>>()?)
+    }
+
     /// How many migrations opening the ledger at `path` will apply (0 for a current ledger,
     /// a missing file or one that is not a ledger: opening says what is wrong), and how many
     /// events it holds: what a front end needs to say that the first open of a long

@@ -362,3 +362,81 @@ fn verify_finds_a_stale_character_in_the_state_commands_start_from() {
         out.stdout
     );
 }
+
+/// Issue 27: the index of what each event reaches (which the audits of one character read)
+/// is checked against the payloads: a row deleted from it, or one added, is named.
+#[test]
+fn verify_checks_the_index_of_what_events_reach() {
+    const ARMS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/arms/starter.toml");
+    let s = Scratch::new();
+    s.ok(&["init"]);
+    s.ok(&["arms", "load", ARMS]);
+    for n in ["Attacker", "Defender"] {
+        s.ok(&[
+            "character",
+            "add",
+            n,
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "65",
+            "--hb",
+            "13",
+        ]);
+        s.ok(&[
+            "character",
+            "equip",
+            n,
+            "--weapon",
+            "broadsword",
+            "--melee",
+            "60",
+            "--dodge",
+            "60",
+        ]);
+    }
+    s.ok(&[
+        "melee",
+        "Attacker",
+        "Defender",
+        "--weapon",
+        "broadsword",
+        "--mode",
+        "edge",
+        "--defence",
+        "dodge",
+        "--dice",
+        "attack=35,defence=71,zone=4,location=7,impact=8,shock=12",
+    ]);
+    assert!(s.ok(&["verify", "--full"]).contains("the ledger is sound"));
+    let c = rusqlite::Connection::open(&s.db).unwrap();
+    let (character, event): (Vec<u8>, i64) = c
+        .query_row("SELECT character, event FROM reach", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    c.execute("DELETE FROM reach", []).unwrap();
+    let out = s.run(&["verify", "--full"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("the index of what events reach lacks character"),
+        "{}",
+        out.stdout
+    );
+    c.execute(
+        "INSERT INTO reach (character, event) VALUES (?1, ?2), (?1, ?3)",
+        rusqlite::params![character, event, event - 1],
+    )
+    .unwrap();
+    let out = s.run(&["verify", "--full"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout.contains("which its payload does not reach")
+            && !out.stdout.contains("lacks character"),
+        "{}",
+        out.stdout
+    );
+}

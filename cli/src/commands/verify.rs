@@ -217,6 +217,10 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     }
     let mut verdicts: Vec<Option<Option<String>>> = vec![None; snapshots.len()];
     let mut checker = Checker::new(&roster, own);
+    // What the index of reached characters must hold: each reaching event's other
+    // characters, as its payload names them.
+    let mut reach: std::collections::BTreeSet<(leechbook_core::ids::CharacterId, EventId)> =
+        Default::default();
     let mut full = Ledger::new();
     full.roster = roster.clone();
     let mut n: u64 = 0;
@@ -226,6 +230,13 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     r.for_each_event_columns(0, |env, kind, character| {
         n += 1;
         checker.event(&env, kind, character, |_, _| None);
+        if leechbook_core::event::REACHING_KINDS.contains(&env.event.kind()) {
+            for c in env.event.characters() {
+                if Some(c) != env.event.character() {
+                    reach.insert((c, env.id));
+                }
+            }
+        }
         full.step(&env, &rulings, &mut |_, _, _| {});
         end = Some(env.order_key());
         while let Some(snap) = snapshots.get(next).filter(|s| s.position <= n) {
@@ -258,6 +269,21 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         return Err(e.into());
     }
     let mut found = checker.finish(&r)?;
+    // The index of reached characters (what the audits of one character read) against the
+    // payloads: a row missing, or one naming what no event reaches.
+    let held: std::collections::BTreeSet<_> = store.reach_rows()?.into_iter().collect();
+    for (c, id) in reach.difference(&held) {
+        found.push(format!(
+            "event {id}: the index of what events reach lacks character {}",
+            c.short()
+        ));
+    }
+    for (c, id) in held.difference(&reach) {
+        found.push(format!(
+            "event {id}: the index of what events reach names character {}, which its payload does not reach",
+            c.short()
+        ));
+    }
     let integrity = integrity
         .join()
         .map_err(|_| CommandError::internal("the integrity check stopped"))??;
