@@ -122,3 +122,53 @@ fn an_old_ledger_learns_what_each_event_is_about_on_first_open() {
         }
     }
 }
+
+/// A ledger made before rosters knows no key but its own device's: `verify --full` checks
+/// those signatures and says, in a line, how many events of other devices it could not.
+#[test]
+fn verify_of_a_ledger_without_a_roster_says_what_it_cannot_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("old.db");
+    // As ledgers were made before rosters: the campaign and its clock, no roster event.
+    let mut store = leechbook_store::Store::create(&db).unwrap();
+    store
+        .append(
+            leechbook_core::Event::CampaignCreated {
+                name: "old".into(),
+                system: leechbook_core::SystemId::HarnMaster,
+                round_seconds: 10,
+            },
+            leechbook_core::time::CampaignTime(0),
+        )
+        .unwrap();
+    let mine = store
+        .append(
+            leechbook_core::Event::ClockAdvanced {
+                to: leechbook_core::time::CampaignTime(60),
+            },
+            leechbook_core::time::CampaignTime(60),
+        )
+        .unwrap();
+    // An event of another device, as an old sync would have brought it.
+    let mut other = mine.clone();
+    other.id = leechbook_core::ids::EventId(uuid::Uuid::now_v7());
+    other.device = leechbook_core::ids::DeviceId(uuid::Uuid::now_v7());
+    other.seq = 1;
+    other.clock = mine.clock + 1;
+    other.event = leechbook_core::Event::ClockAdvanced {
+        to: leechbook_core::time::CampaignTime(120),
+    };
+    other.at = leechbook_core::time::CampaignTime(120);
+    store.import(&[other]).unwrap();
+    assert!(!leechbook_core::roster::Roster::from_log(&store.events().unwrap()).in_use());
+    drop(store);
+    let out = run_db(&db, &["verify", "--full"]);
+    assert!(
+        out.stdout.contains(
+            "not checked: the signatures of 1 events of other devices (this ledger has no roster"
+        ),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+}

@@ -75,7 +75,7 @@ fn cmd_verify_since(
         });
         Ok(())
     })?;
-    let found = checker.finish(&r)?;
+    let (found, unchecked) = checker.finish(&r)?;
     drop(r);
     let sound = found.is_empty();
     if sound {
@@ -99,10 +99,13 @@ fn cmd_verify_since(
             "sound": sound,
             "full": false,
             "events": n,
-            "report": std::iter::once(said).chain(found).collect::<Vec<_>>(),
+            "report": std::iter::once(said).chain(unchecked).chain(found).collect::<Vec<_>>(),
         }))?;
     } else {
         ctx.say(said);
+        if let Some(u) = &unchecked {
+            ctx.say(u);
+        }
         for f in &found {
             ctx.say(f);
         }
@@ -268,7 +271,8 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     if let Some(e) = failed.take() {
         return Err(e.into());
     }
-    let mut found = checker.finish(&r)?;
+    let (mut found, unchecked) = checker.finish(&r)?;
+    report.extend(unchecked);
     // The index of reached characters (what the audits of one character read) against the
     // payloads: a row missing, or one naming what no event reaches.
     let held: std::collections::BTreeSet<_> = store.reach_rows()?.into_iter().collect();
@@ -404,6 +408,9 @@ struct Checker<'a> {
     /// number used twice, an event dated back): named event by event at the end.
     irregular: std::collections::BTreeSet<DeviceId>,
     found: Vec<String>,
+    /// Events of other devices on a ledger with no roster (made before rosters): no key to
+    /// check them against, which the report says.
+    unchecked: usize,
 }
 
 /// A device's number as held before the events checked: its clock, its id and its link.
@@ -417,6 +424,7 @@ impl<'a> Checker<'a> {
             devices: HashMap::new(),
             irregular: Default::default(),
             found: Vec::new(),
+            unchecked: 0,
         }
     }
 
@@ -455,6 +463,9 @@ impl<'a> Checker<'a> {
                 "event {}: its character column disagrees with its payload",
                 env.id
             ));
+        }
+        if !self.roster.in_use() && env.device != self.own.0 {
+            self.unchecked += 1;
         }
         let link = leechbook_store::codec::link_of(Some(env));
         if let std::collections::hash_map::Entry::Vacant(slot) = self.devices.entry(env.device) {
@@ -520,8 +531,17 @@ impl<'a> Checker<'a> {
     /// The heads: each device's last event checked vouches for its chain by its own
     /// signature. A head that does not check out vouches for nothing: its device's events are
     /// checked one by one; so are the numbers of a device found irregular. Returns every
-    /// problem found.
-    fn finish(mut self, store: &impl ReadLog) -> Result<Vec<String>, CommandError> {
+    /// problem found, then a line for what could not be checked (none when all was).
+    fn finish(
+        mut self,
+        store: &impl ReadLog,
+    ) -> Result<(Vec<String>, Option<String>), CommandError> {
+        let unchecked = (self.unchecked > 0).then(|| {
+            format!(
+                "not checked: the signatures of {} events of other devices (this ledger has no roster, made before rosters: only this device's key is known)",
+                self.unchecked
+            )
+        });
         let mut untrusted = Vec::new();
         let heads: Vec<Envelope> = self
             .devices
@@ -557,7 +577,7 @@ impl<'a> Checker<'a> {
             self.found.sort();
             self.found.dedup();
         }
-        Ok(self.found)
+        Ok((self.found, unchecked))
     }
 }
 
