@@ -11,7 +11,6 @@ use leechbook_store::Store;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 
-const ARMS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/arms/starter.toml");
 const NAMES: [&str; 3] = ["Ann", "Bo", "Cy"];
 
 #[derive(Clone, Debug)]
@@ -90,12 +89,7 @@ proptest! {
     fn an_audit_folds_a_character_as_the_whole_log_does(acts in prop::collection::vec(act(), 1..24)) {
         let dir = tempfile::tempdir().unwrap();
         let dbs: Vec<PathBuf> = (0..2).map(|i| dir.path().join(format!("d{i}.db"))).collect();
-        ok(&dbs[0], &["init"]);
-        ok(&dbs[0], &["arms", "load", ARMS]);
-        for n in NAMES {
-            ok(&dbs[0], &["character", "add", n, "--str", "12", "--end", "12", "--shock", "65", "--hb", "13"]);
-            ok(&dbs[0], &["character", "equip", n, "--weapon", "broadsword", "--melee", "60", "--dodge", "60", "--str-impact", "1"]);
-        }
+        common::swordsmen(&dbs[0], &NAMES);
         let seed = dir.path().join("seed.sync");
         ok(&dbs[0], &["sync", "invite", seed.to_str().unwrap()]);
         ok(&dbs[1], &["init", "--join", seed.to_str().unwrap()]);
@@ -150,42 +144,7 @@ fn an_audit_follows_the_amendment_in_force_not_the_last_one() {
     use leechbook_core::Event;
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("a.db");
-    ok(&db, &["init"]);
-    ok(&db, &["arms", "load", ARMS]);
-    for n in ["Attacker", "Defender", "Other", "Fourth"] {
-        ok(
-            &db,
-            &[
-                "character",
-                "add",
-                n,
-                "--str",
-                "12",
-                "--end",
-                "12",
-                "--shock",
-                "65",
-                "--hb",
-                "13",
-            ],
-        );
-        ok(
-            &db,
-            &[
-                "character",
-                "equip",
-                n,
-                "--weapon",
-                "broadsword",
-                "--melee",
-                "60",
-                "--dodge",
-                "60",
-                "--str-impact",
-                "1",
-            ],
-        );
-    }
+    common::swordsmen(&db, &["Attacker", "Defender", "Other", "Fourth"]);
     // Attacker against Defender, who counterstrikes and wins: Attacker is cut.
     let out = run_db(
         &db,

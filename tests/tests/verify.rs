@@ -367,36 +367,8 @@ fn verify_finds_a_stale_character_in_the_state_commands_start_from() {
 /// is checked against the payloads: a row deleted from it, or one added, is named.
 #[test]
 fn verify_checks_the_index_of_what_events_reach() {
-    const ARMS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/arms/starter.toml");
     let s = Scratch::new();
-    s.ok(&["init"]);
-    s.ok(&["arms", "load", ARMS]);
-    for n in ["Attacker", "Defender"] {
-        s.ok(&[
-            "character",
-            "add",
-            n,
-            "--str",
-            "12",
-            "--end",
-            "12",
-            "--shock",
-            "65",
-            "--hb",
-            "13",
-        ]);
-        s.ok(&[
-            "character",
-            "equip",
-            n,
-            "--weapon",
-            "broadsword",
-            "--melee",
-            "60",
-            "--dodge",
-            "60",
-        ]);
-    }
+    common::swordsmen(&s.db, &["Attacker", "Defender"]);
     s.ok(&[
         "melee",
         "Attacker",

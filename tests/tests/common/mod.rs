@@ -425,3 +425,45 @@ pub fn add_character(db: &Path, name: &str) {
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
 }
+
+/// The starter arms shipped in `fixtures/arms/`.
+pub const ARMS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/arms/starter.toml");
+
+/// Starts a campaign at `db` with the starter arms and `names` as ML60 swordsmen (a
+/// broadsword, Melee and Dodge 60, +1 Strength impact): the cast of an exchange.
+pub fn swordsmen(db: &Path, names: &[&str]) {
+    let ok = |args: &[&str]| {
+        let out = run_db(db, args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+    };
+    ok(&["init"]);
+    ok(&["arms", "load", ARMS]);
+    for n in names {
+        ok(&[
+            "character",
+            "add",
+            n,
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "65",
+            "--hb",
+            "13",
+        ]);
+        ok(&[
+            "character",
+            "equip",
+            n,
+            "--weapon",
+            "broadsword",
+            "--melee",
+            "60",
+            "--dodge",
+            "60",
+            "--str-impact",
+            "1",
+        ]);
+    }
+}
