@@ -56,6 +56,20 @@ pub fn rng(seed: Option<u64>) -> StdRng {
     }
 }
 
+/// `name=face/face` for each die of `dice` that Leechbook rolled (`rolled` names them), for
+/// the "rolled by Leechbook" note.
+pub fn rolled_faces<'a>(
+    dice: &'a [RecordedDie],
+    rolled: &'a [&str],
+) -> impl Iterator<Item = String> + 'a {
+    dice.iter()
+        .filter(|d| rolled.contains(&d.name.as_str()))
+        .map(|d| {
+            let faces: Vec<String> = d.faces.iter().map(u16::to_string).collect();
+            format!("{}={}", d.name, faces.join("/"))
+        })
+}
+
 /// Where the faces nobody gave on the command line come from: rolled here, or (`--ask`)
 /// asked for on standard input.
 pub struct Roller {

@@ -162,10 +162,11 @@ impl Ctx {
     }
 
     /// Records several events in one transaction, all or nothing (an import): `make` gives
-    /// them from the state holding every character; each is applied to the state the ones
-    /// before it left.
+    /// them from the state holding the characters named (`None`: every character); each is
+    /// applied to the state the ones before it left.
     pub fn record_all(
         &mut self,
+        names: Option<&[&str]>,
         make: impl FnOnce(
             &Ledger,
             &mut Ctx,
@@ -175,7 +176,7 @@ impl Ctx {
         >,
     ) -> Result<(Ledger, Vec<(Envelope, Applied)>), CommandError> {
         let mut replica = leechbook_ledger::Replica::open(&self.db_path()?)?;
-        replica.record_all_for(None, |ledger| make(ledger, self))
+        replica.record_all_for(names, |ledger| make(ledger, self))
     }
 
     /// Writes a line to standard output.

@@ -18,7 +18,7 @@ mod consequence;
 mod healing;
 mod savage;
 mod witch;
-mod wrath;
+pub(crate) mod wrath;
 
 pub use consequence::{consequences, tells_shock, Condition};
 

@@ -584,6 +584,8 @@ pub struct WgTraumaticView {
     pub part: String,
     /// The side (null for a part without one).
     pub side: Option<String>,
+    /// A replacement mitigates its penalties entirely.
+    pub replaced: bool,
 }
 
 /// A Wrath & Glory character as `show` prints it (fields in the order the JSON has them).
@@ -632,6 +634,12 @@ pub struct WgView {
     pub wounds: i32,
     /// Wrath Dice in every pool.
     pub wrath_dice: usize,
+    /// Wrath points.
+    pub wrath: i32,
+    /// Parts lost on both sides, and what that means.
+    pub both_lost: Vec<&'static str>,
+    /// Rest counts from here (the last Wound, strenuous hour or rest); null: never exerted.
+    pub rest_from: Option<String>,
 }
 
 /// Builds a Wrath & Glory character's view.
@@ -674,8 +682,16 @@ pub fn wg_character(ledger: &Ledger, w: &leechbook_core::wrath::WgCharacter) -> 
                 part: t.part.clone(),
                 side: t.side.clone(),
                 effect: t.effect.clone(),
+                replaced: t.replaced,
             })
             .collect(),
+        wrath: w.wrath,
+        both_lost: w
+            .both_lost()
+            .into_iter()
+            .map(crate::narrate::wrath::both_lost)
+            .collect(),
+        rest_from: w.rest_from.map(|t| t.to_string()),
         dead: w.death.is_some(),
         death: w.death.as_ref().map(|(why, at)| format!("{why} ({at})")),
         owed: wg_owed(w),
@@ -707,17 +723,37 @@ pub fn render_wg(v: &WgView) -> String {
         }
     }
     let _ = writeln!(out, "{s}");
+    let _ = writeln!(
+        out,
+        "  Wrath {}{}",
+        v.wrath,
+        v.rest_from
+            .as_deref()
+            .map(|t| format!("; rest counts from {t}"))
+            .unwrap_or_default()
+    );
     for m in &v.memorable_injuries {
         let _ = writeln!(out, "  memorable injury: {}", m.name);
     }
     for t in &v.traumatic_injuries {
         let _ = writeln!(
             out,
-            "  traumatic injury: {} {}: {}",
-            t.side.as_deref().unwrap_or(""),
+            "  traumatic injury: {}{}: {}{}",
+            t.side
+                .as_deref()
+                .map(|s| format!("{s} "))
+                .unwrap_or_default(),
             t.part,
-            t.effect
+            t.effect,
+            if t.replaced {
+                " (replaced: mitigated)"
+            } else {
+                ""
+            }
         );
+    }
+    for b in &v.both_lost {
+        let _ = writeln!(out, "  {b}");
     }
     out
 }

@@ -41,8 +41,9 @@ pub type Fate = leechbook_kernel::fold::Fate<Applied>;
 /// change moves no clock; 9: a melee exchange or a shot reads its characters' impairment at
 /// its own campaign time, as the device that recorded it did, not at the clock of the ledger
 /// that folds it: no rule reads the ledger's clock, so a character's fold depends only on
-/// the events that touch it, which an audit reads alone.)
-pub const FOLD_VERSION: u32 = 9;
+/// the events that touch it, which an audit reads alone; 10: a Wrath & Glory character
+/// counts Wrath, the time its rest counts from, and replacements for Traumatic Injuries.)
+pub const FOLD_VERSION: u32 = 10;
 
 /// What HârnMaster's commands read of a folded campaign.
 pub trait HmLedger {

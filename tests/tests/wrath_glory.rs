@@ -27,15 +27,7 @@ fn campaign() -> Scratch {
 fn max_wounds_reached_then_exceeded_and_a_traumatic_injury_while_dying() {
     let s = campaign();
     // 11 - 6 = 5 Wounds, no Icons: exactly Max Wounds (Tier 1 x 2 + Toughness 3): not Dying.
-    s.ok(&[
-        "wg",
-        "damage",
-        "Vex",
-        "--damage",
-        "11",
-        "--dice",
-        "determination=1/2/3",
-    ]);
+    hit(&s, "Vex", "11", "determination=1/2/3");
     let v = s.show("Vex");
     assert_eq!(
         (
@@ -46,15 +38,7 @@ fn max_wounds_reached_then_exceeded_and_a_traumatic_injury_while_dying() {
         (Some(5), Some(false), Some(1))
     );
     // One more Wound: over Max Wounds: Dying, prone, and a Memorable Injury.
-    let out = s.ok(&[
-        "wg",
-        "damage",
-        "Vex",
-        "--damage",
-        "7",
-        "--dice",
-        "determination=1/1/1,memorable=4",
-    ]);
+    let out = hit(&s, "Vex", "7", "determination=1/1/1,memorable=4");
     assert!(
         out.contains("Dying, prone; Memorable Injury d6 4: Broken Jaw"),
         "{out}"
@@ -75,15 +59,7 @@ fn max_wounds_reached_then_exceeded_and_a_traumatic_injury_while_dying() {
 #[test]
 fn a_ruling_and_show_at_on_wrath_and_glory() {
     let s = campaign();
-    s.ok(&[
-        "wg",
-        "damage",
-        "Vex",
-        "--damage",
-        "13",
-        "--dice",
-        "determination=1/1/1,memorable=1",
-    ]);
+    hit(&s, "Vex", "13", "determination=1/1/1,memorable=1");
     assert_eq!(s.show("Vex")["dying"], true);
     let log: Value = serde_json::from_str(&s.ok(&["log", "--json"])).unwrap();
     let hit = log
@@ -119,4 +95,174 @@ fn the_wrath_and_glory_demo_runs() {
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains("no longer Dying"), "{}", out.stdout);
+}
+
+/// `wg damage NAME --damage DAMAGE --dice DICE`, which must succeed; returns what it said.
+fn hit(s: &Scratch, name: &str, damage: &str, dice: &str) -> String {
+    s.ok(&["wg", "damage", name, "--damage", damage, "--dice", dice])
+}
+
+fn add(s: &Scratch, name: &str, toughness: &str, resilience: &str) {
+    s.ok(&[
+        "character",
+        "add",
+        name,
+        "--tier",
+        "1",
+        "--wg-toughness",
+        toughness,
+        "--resilience",
+        resilience,
+        "--max-shock",
+        "4",
+    ]);
+}
+
+/// Rules text 002, Shock: "spend a point of Wrath to restore Rank + Tier Shock"; Respite:
+/// "Reset Wrath to 2". Vex (Rank 1, Tier 1) starts with 2 (the reading: as after a Respite).
+#[test]
+fn wrath_is_spent_to_restore_shock_and_a_respite_resets_it_to_two() {
+    let s = campaign();
+    // 9 vs Resilience 6: 3 Wounds, Determination 6/2/4 = 3 Icons: 3 Shock.
+    hit(&s, "Vex", "9", "determination=6/2/4");
+    assert_eq!(
+        (
+            s.show("Vex")["shock"].as_i64(),
+            s.show("Vex")["wrath"].as_i64()
+        ),
+        (Some(3), Some(2))
+    );
+    s.ok(&["wg", "restore-shock", "Vex"]); // 3 - (1 + 1) = 1 Shock, Wrath 1
+    s.ok(&["wg", "restore-shock", "Vex"]); // 0 Shock, Wrath 0
+    let v = s.show("Vex");
+    assert_eq!(
+        (v["shock"].as_i64(), v["wrath"].as_i64()),
+        (Some(0), Some(0))
+    );
+    let before = s.bytes();
+    let out = s.run(&["wg", "restore-shock", "Vex"]);
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stderr.trim(),
+        "error: Vex has no Wrath to spend (a Respite resets it to 2)"
+    );
+    assert_eq!(s.bytes(), before, "a refusal records nothing");
+    assert!(s
+        .ok(&["wg", "wrath", "Vex", "+1"])
+        .contains("1 Wrath gained (1 now)"));
+    assert!(s
+        .run(&["wg", "wrath", "Vex", "-2"])
+        .stderr
+        .contains("has 1 Wrath and cannot spend 2"));
+    s.ok(&["advance", "6h"]);
+    s.ok(&["wg", "respite", "Vex"]);
+    assert_eq!(s.show("Vex")["wrath"], 2);
+}
+
+/// Rules text 002, Respite: "6 hour rest ... Strenuous activity lasting 1 hour interrupts the
+/// respite and it must begin again"; Regroup: "1 hour rest". Both count from the last Wound.
+#[test]
+fn a_respite_takes_six_hours_and_strenuous_activity_begins_it_again() {
+    let s = campaign();
+    hit(&s, "Vex", "8", "determination=1/1/1"); // 2 Wounds at day 1 00:00
+    let before = s.bytes();
+    let out = s.run(&["wg", "regroup", "Vex", "--regain", "1"]);
+    assert_eq!(
+        out.stderr.trim(),
+        "error: Vex's Regroup needs 1 hour(s) of rest since day 1 00:00 (the last Wound, \
+         strenuous hour or rest); it is day 1 00:00: 1h more (move the clock first: \
+         `leechbook advance 1h`)"
+    );
+    assert_eq!(s.bytes(), before);
+    s.ok(&["advance", "4h"]);
+    s.ok(&["wg", "strenuous", "Vex"]); // day 1 04:00: the rest begins again
+    s.ok(&["advance", "5h30m"]);
+    let out = s.run(&["wg", "respite", "Vex"]);
+    assert!(
+        out.stderr.contains("since day 1 04:00") && out.stderr.contains("`leechbook advance 30m`"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.show("Vex")["wounds"], 2, "no Respite");
+    s.ok(&["advance", "30m"]);
+    s.ok(&["wg", "respite", "Vex"]); // day 1 10:00: six hours since 04:00
+    assert_eq!(s.show("Vex")["wounds"], 0);
+    // A rest takes its own hours: a second Respite straight after is refused.
+    assert!(s.run(&["wg", "respite", "Vex"]).stderr.contains("6h more"));
+}
+
+/// Rules text 002, Damage Against Multiple Targets: "make a single damage roll for all
+/// targets": one damage, each target's own Resilience and Determination.
+#[test]
+fn one_damage_roll_strikes_several_targets() {
+    let s = campaign();
+    add(&s, "Kal", "2", "5");
+    let out = s.ok(&[
+        "wg",
+        "damage",
+        "Vex",
+        "Kal",
+        "--damage",
+        "9",
+        "--dice",
+        "determination=1/1/1",
+        "--dice",
+        "determination=4/1",
+    ]);
+    assert!(
+        out.contains("one damage roll, 9, against 2 targets"),
+        "{out}"
+    );
+    // Vex: 9 - 6 = 3 Wounds, no Icon. Kal: 9 - 5 = 4 Wounds, one Icon: 3 Wounds, 1 Shock.
+    let (v, k) = (s.show("Vex"), s.show("Kal"));
+    assert_eq!(
+        (v["wounds"].as_i64(), v["shock"].as_i64()),
+        (Some(3), Some(0))
+    );
+    assert_eq!(
+        (k["wounds"].as_i64(), k["shock"].as_i64()),
+        (Some(3), Some(1))
+    );
+    // All or nothing: a target that cannot be struck leaves the other untouched too.
+    let before = s.bytes();
+    let out = s.run(&["wg", "damage", "Vex", "Nobody", "--damage", "9"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(s
+        .run(&["wg", "damage", "Vex", "vex", "--damage", "9"])
+        .stderr
+        .contains("named twice"));
+    assert_eq!(s.bytes(), before);
+}
+
+/// Rules text 002, Traumatic Injury: "Losing both hands means you are unable to hold any
+/// weapons"; "penalties ... are mitigated entirely by acquiring a replacement".
+#[test]
+fn losing_both_hands_is_told_and_a_replacement_mitigates_it() {
+    let s = campaign();
+    // 12 vs 6: 6 Wounds > Max Wounds 5: Dying (Memorable 1: Battle Scar).
+    hit(&s, "Vex", "12", "determination=1/1/1,memorable=1");
+    // While Dying: a left hand (d6 1, side 2), then a right arm (d6 2, side 6).
+    s.ok(&["wg", "complication", "Vex", "--dice", "traumatic=1,side=2"]);
+    assert_eq!(s.show("Vex")["both_lost"].as_array().map(Vec::len), Some(0));
+    let out = s.ok(&["wg", "complication", "Vex", "--dice", "traumatic=2,side=6"]);
+    assert!(
+        out.contains("both hands lost: unable to hold any weapons or similar gear"),
+        "{out}"
+    );
+    assert_eq!(
+        s.show("Vex")["both_lost"][0],
+        "both hands lost: unable to hold any weapons or similar gear"
+    );
+    let out = s.ok(&["wg", "replace", "Vex", "arm", "right"]);
+    assert!(out.contains("replacement for the right Arm"), "{out}");
+    let v = s.show("Vex");
+    assert_eq!(v["both_lost"].as_array().map(Vec::len), Some(0));
+    assert_eq!(v["traumatic_injuries"][1]["replaced"], true);
+    let out = s.run(&["wg", "replace", "Vex", "arm", "right"]);
+    assert!(
+        out.stderr
+            .contains("no unreplaced Traumatic Injury to the right Arm"),
+        "{}",
+        out.stderr
+    );
 }

@@ -283,7 +283,7 @@ pub fn cmd_import(a: ImportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     // All or nothing: every character in one transaction, each applied after the ones
     // before it (two names in the file that differ only in case, a name the fold refuses, a
     // sheet whose body table this campaign lacks: nothing is written).
-    ctx.record_all(|_, _| {
+    ctx.record_all(None, |_, _| {
         Ok(chosen
             .iter()
             .map(|c| {

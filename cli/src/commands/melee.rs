@@ -2,7 +2,7 @@
 //! Injury Sequence, every die given or rolled.
 
 use super::find;
-use crate::dice::{parse_dice, roller, TableDice};
+use crate::dice::{parse_dice, rolled_faces, roller, TableDice};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -242,21 +242,7 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             if let (true, Some(d)) = (table.rolled.contains(&"defence"), defence_roll) {
                 faces.push(format!("defence={d}"));
             }
-            for d in x
-                .dice
-                .iter()
-                .filter(|d| strike.rolled.contains(&d.name.as_str()))
-            {
-                faces.push(format!(
-                    "{}={}",
-                    d.name,
-                    d.faces
-                        .iter()
-                        .map(u16::to_string)
-                        .collect::<Vec<_>>()
-                        .join("/")
-                ));
-            }
+            faces.extend(rolled_faces(&x.dice, &strike.rolled));
             ctx.note(format!("rolled by Leechbook: {}", faces.join(",")));
         }
         Ok((Event::HarnMaster(HmEvent::Melee(Box::new(x))), None))

@@ -1,7 +1,7 @@
 //! `leechbook roll NAME KIND [INJURY]`: record a roll the character owes.
 
 use super::find;
-use crate::dice::{parse_dice, roller, TableDice};
+use crate::dice::{parse_dice, rolled_faces, roller, TableDice};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -278,12 +278,7 @@ pub fn cmd_roll(a: RollArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         };
         TableDice::refuse_unused("the roll", &[&dice])?;
         if !dice.rolled.is_empty() {
-            let faces: Vec<String> = dice
-                .recorded
-                .iter()
-                .filter(|d| dice.rolled.contains(&d.name.as_str()))
-                .map(|d| format!("{}={}", d.name, d.faces[0]))
-                .collect();
+            let faces: Vec<String> = rolled_faces(&dice.recorded, &dice.rolled).collect();
             ctx.note(format!("rolled by Leechbook: {}", faces.join(",")));
         }
         Ok((Event::HarnMaster(event), None))

@@ -3,7 +3,7 @@
 
 use super::find;
 use super::melee::TaArg;
-use crate::dice::{parse_dice, roller, TableDice};
+use crate::dice::{parse_dice, rolled_faces, roller, TableDice};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -186,21 +186,7 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         if attack_rolled {
             faces.push(format!("attack={roll}"));
         }
-        for d in dice
-            .recorded
-            .iter()
-            .filter(|d| dice.rolled.contains(&d.name.as_str()))
-        {
-            faces.push(format!(
-                "{}={}",
-                d.name,
-                d.faces
-                    .iter()
-                    .map(u16::to_string)
-                    .collect::<Vec<_>>()
-                    .join("/")
-            ));
-        }
+        faces.extend(rolled_faces(&dice.recorded, &dice.rolled));
         if !faces.is_empty() {
             ctx.note(format!("rolled by Leechbook: {}", faces.join(",")));
         }

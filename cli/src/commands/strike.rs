@@ -1,7 +1,7 @@
 //! `leechbook strike`: one strike through the Injury Sequence, every die given or rolled.
 
 use super::find;
-use crate::dice::{parse_dice, roller, TableDice};
+use crate::dice::{parse_dice, rolled_faces, roller, TableDice};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -222,22 +222,7 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     ));
     if let Event::HarnMaster(HmEvent::Strike(s)) = &env.event {
         if !rolled.is_empty() {
-            let list: Vec<String> = s
-                .dice
-                .iter()
-                .filter(|d| rolled.contains(&d.name.as_str()))
-                .map(|d| {
-                    format!(
-                        "{}={}",
-                        d.name,
-                        d.faces
-                            .iter()
-                            .map(u16::to_string)
-                            .collect::<Vec<_>>()
-                            .join("/")
-                    )
-                })
-                .collect();
+            let list: Vec<String> = rolled_faces(&s.dice, &rolled).collect();
             ctx.note(format!("rolled by Leechbook: {}", list.join(",")));
         }
     }

@@ -1,6 +1,6 @@
 //! Wrath & Glory outcomes in words: one phrase per step, joined by semicolons.
 
-use leechbook_core::wrath::{MemorableResult, WgStep};
+use leechbook_core::wrath::{BothLost, MemorableResult, WgStep};
 
 /// Narrates what a Wrath & Glory event did.
 pub fn outcome(steps: &[WgStep]) -> String {
@@ -80,6 +80,25 @@ fn step(s: &WgStep) -> String {
         WgStep::RestoreShock { restored, left } => {
             format!("a point of Wrath restores {restored} Shock ({left} left)")
         }
+        WgStep::BothLost(b) => both_lost(*b).into(),
+        WgStep::Wrath { points, now } if *points > 0 => {
+            format!("{points} Wrath gained ({now} now)")
+        }
+        WgStep::Wrath { points, now } => format!("{} Wrath spent ({now} left)", -points),
+        WgStep::Strenuous => "an hour of strenuous activity: a rest begins again from now".into(),
+        WgStep::Replaced { part, side } => format!(
+            "a replacement for the {}{part}: its penalties are mitigated entirely",
+            side.as_deref().map(|x| format!("{x} ")).unwrap_or_default()
+        ),
+    }
+}
+
+/// What losing a part on both sides means (rules text 002, Traumatic Injury).
+pub fn both_lost(b: BothLost) -> &'static str {
+    match b {
+        BothLost::Hands => "both hands lost: unable to hold any weapons or similar gear",
+        BothLost::Legs => "both legs lost: unable to walk, Run or Sprint; may only Crawl",
+        BothLost::Eyes => "both eyes lost: Blinded",
     }
 }
 

@@ -10,6 +10,20 @@
 //! - A Wound taken while Dying is a Traumatic Injury instead (one per attack); more Traumatic
 //!   Injuries than Tier + 1 kill.
 //! - A Memorable Injury already suffered escalates once; after that a repeat is ignored.
+//! - Wrath: the text resets it to 2 at a Respite and gives no starting value, so a character
+//!   starts with 2, as after a Respite. Spending a point to restore Shock needs a point; Wrath
+//!   gained (a Wrath Critical, a GM's award: the text names no other source) is recorded.
+//! - Rests take their time: a Regroup needs 1 hour and a Respite 6 hours of campaign time
+//!   since the character's last Wound, Traumatic Injury or hour of strenuous activity (which
+//!   "interrupts the respite and it must begin again"), and since the last rest it took. The
+//!   1-2 hours of light activity a Respite allows need no record.
+//! - "Losing both hands" (or arms): reading, a side whose hand or arm is lost holds nothing, so
+//!   a hand lost on one side and an arm on the other is both lost; feet and legs alike. Both
+//!   eyes lost: Blinded. A replacement mitigates a part's penalties entirely, and a replaced
+//!   part counts as not lost.
+//! - A Regroup, Respite or Shock restored recorded before rests were timed (event variants
+//!   `Regroup`, `Respite`, `RestoreShock`) applies as it was recorded: no duration is checked
+//!   and a Shock restored with no Wrath left is not refused.
 
 use crate::dice::Die;
 use crate::dice::{DiceError, DiceSource};
@@ -54,6 +68,8 @@ pub struct Traumatic {
     pub side: Option<String>,
     /// Its effect.
     pub effect: String,
+    /// A replacement was acquired: its penalties are mitigated entirely.
+    pub replaced: bool,
 }
 
 /// A Wrath & Glory character's state.
@@ -77,6 +93,28 @@ pub struct WgCharacter {
     pub traumatic: Vec<Traumatic>,
     /// Death, and how.
     pub death: Option<(String, CampaignTime)>,
+    /// Wrath points (2 at the start and after a Respite).
+    pub wrath: i32,
+    /// Rest counts from here: the last Wound, Traumatic Injury, strenuous hour or rest.
+    pub rest_from: Option<CampaignTime>,
+}
+
+/// The hours of rest a Regroup needs.
+pub const REGROUP_HOURS: i64 = 1;
+/// The hours of rest a Respite needs.
+pub const RESPITE_HOURS: i64 = 6;
+/// The Wrath a Respite resets to (and a character starts with).
+pub const WRATH_AT_RESPITE: i32 = 2;
+
+/// A part lost on both sides, and what it means (rules text 002, Traumatic Injury).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BothLost {
+    /// Both hands or arms: unable to hold any weapons or similar gear.
+    Hands,
+    /// Both feet or legs: unable to walk, Run or Sprint; may only Crawl.
+    Legs,
+    /// Both eyes: Blinded.
+    Eyes,
 }
 
 impl WgCharacter {
@@ -92,7 +130,27 @@ impl WgCharacter {
             memorable: vec![],
             traumatic: vec![],
             death: None,
+            wrath: WRATH_AT_RESPITE,
+            rest_from: None,
         }
+    }
+
+    /// The parts lost on both sides (a replaced part is not lost).
+    pub fn both_lost(&self) -> Vec<BothLost> {
+        let lost = |parts: &[&str], side: &str| {
+            self.traumatic.iter().any(|t| {
+                !t.replaced && parts.contains(&t.part.as_str()) && t.side.as_deref() == Some(side)
+            })
+        };
+        [
+            (BothLost::Hands, &["Hand", "Arm"][..]),
+            (BothLost::Legs, &["Foot", "Leg"][..]),
+            (BothLost::Eyes, &["Eye"][..]),
+        ]
+        .into_iter()
+        .filter(|(_, parts)| lost(parts, "left") && lost(parts, "right"))
+        .map(|(b, _)| b)
+        .collect()
     }
 
     /// Max Wounds = Tier x 2 + Toughness.
@@ -154,10 +212,51 @@ pub enum WgEvent {
         /// Who.
         character: CharacterId,
     },
-    /// A Combat Action and a point of Wrath: restore Rank + Tier Shock.
+    /// A Combat Action and a point of Wrath: restore Rank + Tier Shock. Recorded before
+    /// Wrath was counted: applies with no Wrath left too (see [`WgEvent::SpendWrath`]).
     RestoreShock {
         /// Who.
         character: CharacterId,
+    },
+    /// Wrath gained (a Wrath Critical, a GM's award) or, negative, spent on what the text
+    /// leaves to the table.
+    Wrath {
+        /// Who.
+        character: CharacterId,
+        /// Points gained (negative: spent).
+        points: i32,
+    },
+    /// A Combat Action and a point of Wrath: restore Rank + Tier Shock; refused with no Wrath.
+    SpendWrath {
+        /// Who.
+        character: CharacterId,
+    },
+    /// An hour or more of strenuous activity: a rest begins again.
+    Strenuous {
+        /// Who.
+        character: CharacterId,
+    },
+    /// A Regroup after an hour's rest: a Medicae healer restores Wounds.
+    RestedRegroup {
+        /// Who.
+        character: CharacterId,
+        /// Wounds regained (the healer's Medicae dice pool).
+        regained: i32,
+    },
+    /// A Respite after six hours' rest: Wounds and Shock to zero, Wrath to 2.
+    RestedRespite {
+        /// Who.
+        character: CharacterId,
+    },
+    /// A replacement for a Traumatic Injury's part (a bionic, a prosthetic): its penalties are
+    /// mitigated entirely.
+    Replacement {
+        /// Who.
+        character: CharacterId,
+        /// The part (Hand, Arm, Foot, Leg, Torso, Eye).
+        part: String,
+        /// The side, for a part with one.
+        side: Option<String>,
     },
 }
 
@@ -169,7 +268,13 @@ impl WgEvent {
             | WgEvent::DyingComplication { character, .. }
             | WgEvent::Regroup { character, .. }
             | WgEvent::Respite { character }
-            | WgEvent::RestoreShock { character } => *character,
+            | WgEvent::RestoreShock { character }
+            | WgEvent::Wrath { character, .. }
+            | WgEvent::SpendWrath { character }
+            | WgEvent::Strenuous { character }
+            | WgEvent::RestedRegroup { character, .. }
+            | WgEvent::RestedRespite { character }
+            | WgEvent::Replacement { character, .. } => *character,
         }
     }
 
@@ -178,9 +283,12 @@ impl WgEvent {
         match self {
             WgEvent::Damage { .. } => "wg.damage",
             WgEvent::DyingComplication { .. } => "wg.dying-complication",
-            WgEvent::Regroup { .. } => "wg.regroup",
-            WgEvent::Respite { .. } => "wg.respite",
-            WgEvent::RestoreShock { .. } => "wg.restore-shock",
+            WgEvent::Regroup { .. } | WgEvent::RestedRegroup { .. } => "wg.regroup",
+            WgEvent::Respite { .. } | WgEvent::RestedRespite { .. } => "wg.respite",
+            WgEvent::RestoreShock { .. } | WgEvent::SpendWrath { .. } => "wg.restore-shock",
+            WgEvent::Wrath { .. } => "wg.wrath",
+            WgEvent::Strenuous { .. } => "wg.strenuous",
+            WgEvent::Replacement { .. } => "wg.replacement",
         }
     }
 
@@ -202,6 +310,26 @@ pub enum WgError {
     /// Not allowed now.
     #[error("{0}")]
     Refused(String),
+    /// A rest taken before its hours of rest have passed.
+    #[error(
+        "{name}'s {rest} needs {hours} hour(s) of rest since {from} (the last Wound, strenuous \
+         hour or rest); it is {now}: {} more",
+        crate::time::format_duration(*more)
+    )]
+    TooSoon {
+        /// Who.
+        name: String,
+        /// Regroup or Respite.
+        rest: &'static str,
+        /// The hours it needs.
+        hours: i64,
+        /// Rest counts from here.
+        from: CampaignTime,
+        /// The time of the rest.
+        now: CampaignTime,
+        /// Seconds still to pass.
+        more: i64,
+    },
 }
 
 const MEMORABLE: [(&str, &str); 5] = [
@@ -307,7 +435,7 @@ pub enum WgStep {
         /// Whether it ended Dying.
         no_longer_dying: bool,
     },
-    /// A Respite: Wounds and Shock to zero.
+    /// A Respite: Wounds and Shock to zero, Wrath to 2.
     Respite,
     /// A point of Wrath spent to restore Shock.
     RestoreShock {
@@ -315,6 +443,24 @@ pub enum WgStep {
         restored: i32,
         /// Shock left.
         left: i32,
+    },
+    /// A part now lost on both sides.
+    BothLost(BothLost),
+    /// Wrath gained or spent.
+    Wrath {
+        /// Points gained (negative: spent).
+        points: i32,
+        /// Wrath now.
+        now: i32,
+    },
+    /// An hour of strenuous activity: rest begins again.
+    Strenuous,
+    /// A replacement mitigates a Traumatic Injury.
+    Replaced {
+        /// The part.
+        part: String,
+        /// The side.
+        side: Option<String>,
     },
 }
 
@@ -361,7 +507,7 @@ fn traumatic(
     ch: &mut WgCharacter,
     dice: &mut dyn DiceSource,
     now: CampaignTime,
-) -> Result<WgStep, WgError> {
+) -> Result<Vec<WgStep>, WgError> {
     let roll = d6(dice, "traumatic")?;
     let (part, effect) = match roll {
         1 => ("Hand", "can no longer use that hand"),
@@ -383,22 +529,96 @@ fn traumatic(
             .to_string(),
         )
     };
+    let lost_before = ch.both_lost();
     ch.traumatic.push(Traumatic {
         part: part.into(),
         side: side.clone(),
         effect: effect.into(),
+        replaced: false,
     });
+    ch.rest_from = Some(now);
+    let newly_lost = ch
+        .both_lost()
+        .into_iter()
+        .find(|b| !lost_before.contains(b));
     let dies = ch.traumatic.len() as i32 > ch.sheet.tier + 1;
     if dies {
         ch.death = Some(("more Traumatic Injuries than Tier + 1".into(), now));
     }
-    Ok(WgStep::Traumatic {
+    let mut steps = vec![WgStep::Traumatic {
         roll,
         side,
         part: part.into(),
         effect: effect.into(),
         dies,
-    })
+    }];
+    steps.extend(newly_lost.map(WgStep::BothLost));
+    Ok(steps)
+}
+
+/// Refuses a rest taken before `hours` of campaign time have passed since rest counts from.
+fn rested(
+    ch: &WgCharacter,
+    rest: &'static str,
+    hours: i64,
+    now: CampaignTime,
+) -> Result<(), WgError> {
+    let Some(from) = ch.rest_from else {
+        return Ok(());
+    };
+    let need = from.plus(hours * crate::time::HOUR);
+    if now < need {
+        return Err(WgError::TooSoon {
+            name: ch.name.clone(),
+            rest,
+            hours,
+            from,
+            now,
+            more: need.0 - now.0,
+        });
+    }
+    Ok(())
+}
+
+fn regroup(ch: &mut WgCharacter, regained: i32) -> Result<Vec<WgStep>, WgError> {
+    if regained < 0 {
+        return Err(WgError::Refused(
+            "Wounds regained cannot be negative".into(),
+        ));
+    }
+    ch.wounds = (ch.wounds - regained).max(0);
+    let no_longer_dying = regained > 0 && ch.dying;
+    if no_longer_dying {
+        ch.dying = false;
+    }
+    Ok(vec![WgStep::Regroup {
+        regained,
+        left: ch.wounds,
+        no_longer_dying,
+    }])
+}
+
+fn respite(ch: &mut WgCharacter) -> Result<Vec<WgStep>, WgError> {
+    if ch.dying {
+        return Err(WgError::Refused(format!(
+            "{} is Dying and cannot Respite",
+            ch.name
+        )));
+    }
+    ch.wounds = 0;
+    ch.shock = 0;
+    ch.wrath = WRATH_AT_RESPITE;
+    Ok(vec![WgStep::Respite])
+}
+
+fn restore_shock(ch: &mut WgCharacter) -> Vec<WgStep> {
+    let n = ch.sheet.rank + ch.sheet.tier;
+    ch.shock = (ch.shock - n).max(0);
+    ch.wrath = (ch.wrath - 1).max(0);
+    vec![WgStep::RestoreShock {
+        restored: n,
+        left: ch.shock,
+    }]
 }
 
 /// Applies an event; on error the character is left as it was (the caller applies to a copy).
@@ -464,8 +684,11 @@ pub fn apply(
                     max_wounds: ch.max_wounds(),
                 });
             } else if wounds > 0 && ch.dying {
-                steps.push(traumatic(ch, dice, now)?);
+                steps.extend(traumatic(ch, dice, now)?);
             } else {
+                if wounds > 0 {
+                    ch.rest_from = Some(now);
+                }
                 ch.wounds += wounds;
                 if ch.wounds > ch.max_wounds() && !ch.dying {
                     ch.dying = true;
@@ -489,42 +712,72 @@ pub fn apply(
             if !ch.dying {
                 return Err(WgError::Refused(format!("{} is not Dying", ch.name)));
             }
-            vec![traumatic(ch, dice, now)?]
+            traumatic(ch, dice, now)?
         }
-        WgEvent::Regroup { regained, .. } => {
-            if *regained < 0 {
-                return Err(WgError::Refused(
-                    "Wounds regained cannot be negative".into(),
-                ));
-            }
-            ch.wounds = (ch.wounds - regained).max(0);
-            let no_longer_dying = *regained > 0 && ch.dying;
-            if no_longer_dying {
-                ch.dying = false;
-            }
-            vec![WgStep::Regroup {
-                regained: *regained,
-                left: ch.wounds,
-                no_longer_dying,
-            }]
+        WgEvent::Regroup { regained, .. } => regroup(ch, *regained)?,
+        WgEvent::Respite { .. } => respite(ch)?,
+        WgEvent::RestoreShock { .. } => restore_shock(ch),
+        WgEvent::RestedRegroup { regained, .. } => {
+            rested(ch, "Regroup", REGROUP_HOURS, now)?;
+            let steps = regroup(ch, *regained)?;
+            ch.rest_from = Some(now);
+            steps
         }
-        WgEvent::Respite { .. } => {
-            if ch.dying {
+        WgEvent::RestedRespite { .. } => {
+            if !ch.dying {
+                rested(ch, "Respite", RESPITE_HOURS, now)?;
+            }
+            let steps = respite(ch)?;
+            ch.rest_from = Some(now);
+            steps
+        }
+        WgEvent::SpendWrath { .. } => {
+            if ch.wrath < 1 {
                 return Err(WgError::Refused(format!(
-                    "{} is Dying and cannot Respite",
+                    "{} has no Wrath to spend (a Respite resets it to {WRATH_AT_RESPITE})",
                     ch.name
                 )));
             }
-            ch.wounds = 0;
-            ch.shock = 0;
-            vec![WgStep::Respite]
+            restore_shock(ch)
         }
-        WgEvent::RestoreShock { .. } => {
-            let n = ch.sheet.rank + ch.sheet.tier;
-            ch.shock = (ch.shock - n).max(0);
-            vec![WgStep::RestoreShock {
-                restored: n,
-                left: ch.shock,
+        WgEvent::Wrath { points, .. } => {
+            if *points == 0 {
+                return Err(WgError::Refused(
+                    "a Wrath change of 0 changes nothing".into(),
+                ));
+            }
+            if ch.wrath + points < 0 {
+                return Err(WgError::Refused(format!(
+                    "{} has {} Wrath and cannot spend {}",
+                    ch.name, ch.wrath, -points
+                )));
+            }
+            ch.wrath += points;
+            vec![WgStep::Wrath {
+                points: *points,
+                now: ch.wrath,
+            }]
+        }
+        WgEvent::Strenuous { .. } => {
+            ch.rest_from = Some(now);
+            vec![WgStep::Strenuous]
+        }
+        WgEvent::Replacement { part, side, .. } => {
+            let t = ch
+                .traumatic
+                .iter_mut()
+                .find(|t| !t.replaced && &t.part == part && &t.side == side)
+                .ok_or_else(|| {
+                    WgError::Refused(format!(
+                        "{} has no unreplaced Traumatic Injury to the {}{part}",
+                        ch.name,
+                        side.as_deref().map(|s| format!("{s} ")).unwrap_or_default()
+                    ))
+                })?;
+            t.replaced = true;
+            vec![WgStep::Replaced {
+                part: part.clone(),
+                side: side.clone(),
             }]
         }
     })
@@ -741,5 +994,41 @@ mod tests {
         )
         .unwrap();
         assert_eq!((c.wounds, c.shock), (0, 0));
+    }
+
+    /// Events recorded before Wrath was counted and rests were timed apply as they were
+    /// recorded: a Regroup at the moment of the Wound, a Shock restored with no Wrath left.
+    #[test]
+    fn events_recorded_before_rests_were_timed_apply_as_recorded() {
+        let mut c = ch();
+        hit(&mut c, 8, &[("determination", &[1, 1, 1])]).unwrap(); // 2 Wounds
+        let id = c.id;
+        let now = CampaignTime::START;
+        let legacy =
+            |c: &mut WgCharacter, e: WgEvent| apply(c, &e, &mut RecordedDice(&[]), now).map(|_| ());
+        legacy(
+            &mut c,
+            WgEvent::Regroup {
+                character: id,
+                regained: 1,
+            },
+        )
+        .unwrap();
+        assert_eq!(c.wounds, 1);
+        for _ in 0..3 {
+            legacy(&mut c, WgEvent::RestoreShock { character: id }).unwrap();
+        }
+        assert_eq!(c.wrath, 0, "spent down to none, never below");
+        assert!(legacy(&mut c.clone(), WgEvent::SpendWrath { character: id }).is_err());
+        assert!(legacy(
+            &mut c.clone(),
+            WgEvent::RestedRegroup {
+                character: id,
+                regained: 1
+            }
+        )
+        .is_err());
+        legacy(&mut c, WgEvent::Respite { character: id }).unwrap();
+        assert_eq!((c.wounds, c.wrath), (0, WRATH_AT_RESPITE));
     }
 }
