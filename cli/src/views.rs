@@ -798,6 +798,21 @@ pub struct SwView {
     pub injuries: Vec<SwInjuryView>,
     /// Rolls owed.
     pub owed: Vec<OwedView>,
+    /// The attribute dice recorded (`sw attributes`), each as in effect now.
+    pub attributes: Vec<SwAttributeView>,
+}
+
+/// An attribute die of a Savage Worlds character: recorded, and in effect now.
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct SwAttributeView {
+    /// Agility, Smarts, Spirit, Strength or Vigor.
+    pub name: &'static str,
+    /// The die on the sheet (`d8`).
+    pub recorded: String,
+    /// The die in effect now (`d6`: an injury lowers it a type).
+    pub now: String,
+    /// The injuries in effect that lower it.
+    pub lowered_by: Vec<String>,
 }
 
 /// One Injury Table result of a Savage Worlds character, as `show` prints it. Its fields
@@ -847,7 +862,13 @@ pub fn sw_character(ledger: &Ledger, c: &leechbook_core::savage::SwCharacter) ->
             owed.push(owe("incapacitation", "a Vigor roll, then the Injury Table"));
         }
         if c.bleeding_out {
-            owed.push(owe("bleeding-out", "Vigor at the start of each turn, or each minute out of combat; another's Healing roll stabilises"));
+            let mut o = owe("bleeding-out", "Vigor at the start of each turn, or each minute out of combat; another's Healing roll stabilises");
+            if let Some(due) = c.bleeding_due(round_seconds(ledger)) {
+                o.due_at = Some(due.to_string());
+                o.due = Some(due);
+                o.due_now = due <= now;
+            }
+            owed.push(o);
         }
     }
     SwView {
@@ -883,7 +904,24 @@ pub fn sw_character(ledger: &Ledger, c: &leechbook_core::savage::SwCharacter) ->
             })
             .collect(),
         owed,
+        attributes: leechbook_core::savage::Attribute::ALL
+            .iter()
+            .filter_map(|&a| {
+                let d = c.die(a, now)?;
+                Some(SwAttributeView {
+                    name: a.name(),
+                    recorded: format!("d{}", d.recorded),
+                    now: format!("d{}", d.now),
+                    lowered_by: d.lowered_by,
+                })
+            })
+            .collect(),
     }
+}
+
+/// The campaign's round length in seconds (10 when no campaign is folded).
+fn round_seconds(ledger: &Ledger) -> i64 {
+    ledger.campaign.as_ref().map_or(10, |c| c.round_seconds)
 }
 
 /// Renders a Savage Worlds character.
@@ -928,8 +966,33 @@ pub fn render_sw(v: &SwView) -> String {
             if i.active { "" } else { ", over" }
         );
     }
+    if !v.attributes.is_empty() {
+        let dice: Vec<String> = v
+            .attributes
+            .iter()
+            .map(|a| {
+                if a.lowered_by.is_empty() {
+                    format!("{} {}", a.name, a.now)
+                } else {
+                    format!(
+                        "{} {} ({}, lowered by {})",
+                        a.name,
+                        a.now,
+                        a.recorded,
+                        a.lowered_by.join(", ")
+                    )
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "  {}", dice.join(", "));
+    }
     for o in &v.owed {
-        let _ = writeln!(out, "  owes: {} [{}]", o.kind, o.note);
+        let due = o
+            .due_at
+            .as_deref()
+            .map(|t| format!(" due {t}"))
+            .unwrap_or_default();
+        let _ = writeln!(out, "  owes: {}{due} [{}]", o.kind, o.note);
     }
     out
 }

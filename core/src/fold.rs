@@ -42,7 +42,8 @@ pub type Fate = leechbook_kernel::fold::Fate<Applied>;
 /// its own campaign time, as the device that recorded it did, not at the clock of the ledger
 /// that folds it: no rule reads the ledger's clock, so a character's fold depends only on
 /// the events that touch it, which an audit reads alone; 10: a Wrath & Glory character
-/// counts Wrath, the time its rest counts from, and replacements for Traumatic Injuries.)
+/// counts Wrath, the time its rest counts from, and replacements for Traumatic Injuries; a
+/// Savage Worlds character its attribute dice and when it began Bleeding Out.)
 pub const FOLD_VERSION: u32 = 10;
 
 /// What HârnMaster's commands read of a folded campaign.

@@ -417,3 +417,140 @@ fn only_a_leg_injury_in_effect_makes_the_next_major() {
     );
     assert_eq!(s.bytes(), before);
 }
+
+/// Red takes 27 damage (five raises): Incapacitated, the fourth Wound and more.
+fn incapacitated(s: &Scratch) {
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d8+d6",
+        "--dice",
+        "damage=8+8+6/5",
+    ]);
+}
+
+/// Rules text 004, Bleeding Out: "a Vigor roll at the start of his turn ... With success he
+/// survives but must roll again next turn". Read: due one round (10 s here) after it began or
+/// was last survived; a plain `advance` stops there.
+#[test]
+fn a_bleeding_out_roll_falls_due_each_turn_and_advance_stops_there() {
+    let s = campaign();
+    incapacitated(&s);
+    // Vigor d8: 2 (wild 2) - 3 = -1, a failure: permanent Arm (2d6 1+2 = 3), Bleeding Out.
+    s.ok(&[
+        "sw",
+        "roll",
+        "Red",
+        "incapacitation",
+        "--trait",
+        "d8",
+        "--dice",
+        "trait=2,wild=2,injury=1/2,sub=5",
+    ]);
+    let due: Value = serde_json::from_str(&s.ok(&["due", "Red", "--json"])).unwrap();
+    let bleeding = due
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["kind"] == "bleeding-out")
+        .expect("a Bleeding Out roll owed");
+    assert_eq!(bleeding["due_at"], "day 1 00:00:10");
+    let out = s.ok(&["advance", "1m"]);
+    assert!(
+        out.contains(
+            "stopped at day 1 00:00:10: Red owes a bleeding-out roll; record it (leechbook sw roll Red bleeding-out)"
+        ),
+        "{out}"
+    );
+    assert_eq!(s.show("Red")["campaign_time"], "day 1 00:00:10");
+    // 7 - 3 = 4: a success, he survives this turn; the next is due a round later.
+    s.ok(&[
+        "sw",
+        "roll",
+        "Red",
+        "bleeding-out",
+        "--trait",
+        "d8",
+        "--dice",
+        "trait=7,wild=2",
+    ]);
+    let out = s.ok(&["advance", "1m", "--roll"]);
+    assert!(out.contains("stopped at day 1 00:00:20"), "{out}");
+    assert!(out.contains("Leechbook does not roll it for you"), "{out}");
+    s.ok(&["advance", "1m", "--skip-owed"]);
+    assert_eq!(s.show("Red")["campaign_time"], "day 1 00:01:20");
+}
+
+/// Rules text 004, Injury Table, Guts: "Battered: Vigor reduced a die type (minimum d4)". A
+/// raise's injury lasts 24 hours: the die comes back when it ends.
+#[test]
+fn a_die_type_lost_on_the_injury_table_is_the_die_of_later_trait_rolls_while_it_lasts() {
+    let s = campaign();
+    s.ok(&["sw", "attributes", "Red", "--vigor", "d8", "--spirit", "d6"]);
+    incapacitated(&s);
+    // Vigor d8 8+5 = 13 - 3 = 10: a raise: Guts (2d6 3+4 = 7), sub 3: Battered, for 24 hours.
+    let out = s.ok(&[
+        "sw",
+        "roll",
+        "Red",
+        "incapacitation",
+        "--dice",
+        "trait=8+5,wild=1,injury=3/4,sub=3",
+    ]);
+    assert!(out.contains("Guts: Battered"), "{out}");
+    let vigor = |s: &Scratch| {
+        let v = s.show("Red");
+        let a = v["attributes"].as_array().unwrap().clone();
+        a.into_iter().find(|a| a["name"] == "Vigor").unwrap()
+    };
+    assert_eq!(
+        (vigor(&s)["recorded"].as_str(), vigor(&s)["now"].as_str()),
+        (Some("d8"), Some("d6"))
+    );
+    // A later Vigor roll takes d6: d8 is refused, naming why; the ledger is untouched.
+    // Two Wounds heal (3 left: no longer Incapacitated); 20 damage: three raises, 6 Wounds.
+    s.ok(&["sw", "heal", "Red", "--wounds", "2"]);
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d6",
+        "--dice",
+        "damage=6+6+6+2",
+    ]);
+    let before = s.bytes();
+    let out = s.run(&[
+        "sw",
+        "roll",
+        "Red",
+        "incapacitation",
+        "--trait",
+        "d8",
+        "--dice",
+        "trait=5,wild=1,injury=1/1,sub=1",
+    ]);
+    assert_eq!(
+        out.stderr.trim(),
+        "error: Red's Vigor is d6 (d8, lowered by Guts: Battered): the roll's trait die is d8"
+    );
+    assert_eq!(s.bytes(), before);
+    // Spirit is not lowered: its die is d6 as recorded.
+    let v = s.show("Red");
+    let spirit = v["attributes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "Spirit")
+        .unwrap()
+        .clone();
+    assert_eq!(spirit["now"], "d6");
+    s.ok(&["advance", "25h", "--skip-owed"]);
+    assert_eq!(
+        vigor(&s)["now"],
+        "d8",
+        "24 hours on, the raise's injury is over"
+    );
+}

@@ -125,6 +125,41 @@ fn next_due(ledger: &Ledger, until: CampaignTime) -> Option<Next> {
     best
 }
 
+/// The earliest roll with a due time that Leechbook does not roll itself (another system's:
+/// a Savage Worlds Bleeding Out roll takes the trait die), due by `until`: when, and the line
+/// that names it and its command.
+fn others_due(ledger: &Ledger, until: CampaignTime) -> Option<(CampaignTime, String)> {
+    let mut best: Option<(CampaignTime, String)> = None;
+    for c in ledger.characters.iter().filter(|c| c.hm().is_none()) {
+        for o in crate::views::owed_any(ledger, c) {
+            let Some(at) = o.due.filter(|&at| at <= until) else {
+                continue;
+            };
+            if best.as_ref().is_some_and(|(b, _)| *b <= at) {
+                continue;
+            }
+            let command = match c {
+                CharacterState::SavageWorlds(_) => {
+                    format!(
+                        "leechbook sw roll {} {}",
+                        super::shell_word(&o.character),
+                        o.kind
+                    )
+                }
+                _ => format!("the {} roll's own command", o.kind),
+            };
+            best = Some((
+                at,
+                format!(
+                    "{} owes a {} roll; record it ({command})",
+                    o.character, o.kind
+                ),
+            ));
+        }
+    }
+    best
+}
+
 /// A decision the GM owes before `n` can be rolled, in words.
 fn decision(h: &HmCharacter, n: &Next, a: &AdvanceArgs) -> Option<String> {
     let inj = n.due.injury.and_then(|id| h.injury(id))?;
@@ -180,6 +215,20 @@ fn clock_to(ctx: &mut Ctx, to: CampaignTime, by: Option<i64>) -> Result<(), Comm
     Ok(())
 }
 
+/// Moves the clock from `now` to `at` (unless it is there or past it) and says why it stopped.
+fn stop_at(
+    ctx: &mut Ctx,
+    at: CampaignTime,
+    now: CampaignTime,
+    why: String,
+) -> Result<(), CommandError> {
+    if at > now {
+        clock_to(ctx, at, None)?;
+    }
+    ctx.say(format!("stopped at {}: {why}", at.max(now)));
+    Ok(())
+}
+
 /// Moves the clock, rolling what falls due on the way when asked to.
 pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let (_, ledger) = ctx.load_head()?;
@@ -197,13 +246,20 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             // (One that falls due at the very time asked for is not jumped over: the clock
             // reaches it, and it is due.)
             let (_, open) = ctx.load_open()?;
-            if let Some(n) = next_due(&open, until).filter(|n| n.at < until) {
-                if n.at > open.now {
-                    clock_to(ctx, n.at, None)?;
-                }
-                ctx.say(format!(
-                    "stopped at {}: {} owes a {} roll{}; record it (leechbook roll {} {}), or run on with --roll (Leechbook rolls what falls due) or --skip-owed (it stays owed)",
-                    n.at.max(open.now),
+            let hm = next_due(&open, until).filter(|n| n.at < until);
+            if let Some((at, what)) = others_due(&open, until)
+                .filter(|(at, _)| *at < until && hm.as_ref().is_none_or(|n| *at < n.at))
+            {
+                return stop_at(
+                    ctx,
+                    at,
+                    open.now,
+                    format!("{what}, or run on with --skip-owed (it stays owed)"),
+                );
+            }
+            if let Some(n) = hm {
+                let line = format!(
+                    "{} owes a {} roll{}; record it (leechbook roll {} {}), or run on with --roll (Leechbook rolls what falls due) or --skip-owed (it stays owed)",
                     n.name,
                     n.due.kind,
                     n.due
@@ -213,8 +269,8 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                         .unwrap_or_default(),
                     super::shell_word(&n.name),
                     n.due.kind
-                ));
-                return Ok(());
+                );
+                return stop_at(ctx, n.at, open.now, line);
             }
         }
         return clock_to(ctx, until, by_only(&a, &ledger)?);
@@ -227,7 +283,18 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     loop {
         // What is owed is open state: no healed injury of the archive owes a roll.
         let (_, ledger) = ctx.load_open()?;
-        let Some(n) = next_due(&ledger, until) else {
+        let next = next_due(&ledger, until);
+        if let Some((at, what)) =
+            others_due(&ledger, until).filter(|(at, _)| next.as_ref().is_none_or(|n| *at < n.at))
+        {
+            return stop_at(
+                ctx,
+                at,
+                ledger.now,
+                format!("{what}: Leechbook does not roll it for you; {rolled} roll(s) made"),
+            );
+        }
+        let Some(n) = next else {
             break;
         };
         progress.say(format!("advance: {rolled} rolled, now at {}", ledger.now));

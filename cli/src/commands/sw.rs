@@ -9,7 +9,7 @@ use crate::narrate;
 use crate::Ctx;
 use clap::{Args, Subcommand, ValueEnum};
 use leechbook_core::fold::CharacterState;
-use leechbook_core::savage::{Chain, SwEvent, TraitRoll};
+use leechbook_core::savage::{Attribute, Chain, SwAttributes, SwCharacter, SwEvent, TraitRoll};
 use leechbook_core::Event;
 use std::collections::HashMap;
 
@@ -25,6 +25,31 @@ pub enum SwCommand {
     Stabilise(StabiliseArgs),
     /// Wounds healed.
     Heal(HealArgs),
+    /// The sheet's attribute dice: a trait roll then uses the die in effect (an Injury Table
+    /// result lowers one a type while it lasts).
+    Attributes(AttributesArgs),
+}
+
+/// `sw attributes`.
+#[derive(Args, Debug)]
+pub struct AttributesArgs {
+    /// Who.
+    pub name: String,
+    /// Agility's die (d4-d12).
+    #[arg(long, value_name = "DIE")]
+    pub agility: Option<String>,
+    /// Smarts' die.
+    #[arg(long, value_name = "DIE")]
+    pub smarts: Option<String>,
+    /// Spirit's die.
+    #[arg(long, value_name = "DIE")]
+    pub spirit: Option<String>,
+    /// Strength's die.
+    #[arg(long, value_name = "DIE")]
+    pub strength: Option<String>,
+    /// Vigor's die.
+    #[arg(long, value_name = "DIE")]
+    pub vigor: Option<String>,
 }
 
 /// `sw damage`.
@@ -59,9 +84,10 @@ pub struct RollArgs {
     /// What roll.
     #[arg(value_enum)]
     pub kind: SwRoll,
-    /// The trait's die (d4-d12).
+    /// The trait's die (d4-d12); by default the die in effect of the attribute recorded with
+    /// `sw attributes` (Spirit or Vigor).
     #[arg(long = "trait", value_name = "DIE")]
-    pub trait_die: String,
+    pub trait_die: Option<String>,
     /// Other modifiers (the wound penalty is applied for you).
     #[arg(long = "mod", default_value_t = 0, allow_negative_numbers = true)]
     pub modifier: i32,
@@ -244,13 +270,43 @@ fn sw_id(
     ledger: &leechbook_core::fold::Ledger,
     name: &str,
 ) -> Result<leechbook_core::ids::CharacterId, CommandError> {
+    sw(ledger, name).map(|c| c.id)
+}
+
+fn sw<'a>(
+    ledger: &'a leechbook_core::fold::Ledger,
+    name: &str,
+) -> Result<&'a SwCharacter, CommandError> {
     match find_any(ledger, name)? {
-        CharacterState::SavageWorlds(c) => Ok(c.id),
+        CharacterState::SavageWorlds(c) => Ok(c),
         other => Err(CommandError::user(format!(
             "{} is not a Savage Worlds character",
             other.name()
         ))),
     }
+}
+
+/// The die a roll of `kind` takes when none is given: its attribute's die in effect.
+fn in_effect(
+    ch: &SwCharacter,
+    kind: SwRoll,
+    now: leechbook_core::time::CampaignTime,
+) -> Result<String, CommandError> {
+    let a = match kind {
+        SwRoll::SpiritRecovery => Attribute::Spirit,
+        SwRoll::Incapacitation | SwRoll::BleedingOut => Attribute::Vigor,
+    };
+    ch.die(a, now)
+        .map(|d| format!("d{}", d.now))
+        .ok_or_else(|| {
+            CommandError::user(format!(
+                "which die is {}'s {}? give it (--trait d8), or record the sheet's dice once (leechbook sw attributes {} --{} d8)",
+                ch.name,
+                a.name(),
+                super::shell_word(&ch.name),
+                a.name().to_ascii_lowercase()
+            ))
+        })
 }
 
 /// Runs a Savage Worlds command.
@@ -260,6 +316,7 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         SwCommand::Roll(a) => a.name.clone(),
         SwCommand::Stabilise(a) => a.name.clone(),
         SwCommand::Heal(a) => a.name.clone(),
+        SwCommand::Attributes(a) => a.name.clone(),
     };
     let names = [name.as_str()];
     let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
@@ -300,9 +357,14 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 }
             }
             SwCommand::Roll(a) => {
-                let id = sw_id(ledger, &a.name)?;
+                let ch = sw(ledger, &a.name)?;
+                let id = ch.id;
                 let mut given = parse(a.dice.as_deref(), &["trait", "wild", "injury", "sub"])?;
-                let roll = trait_roll(&mut given, &a.trait_die, a.modifier, &mut rng, &mut rolled)?;
+                let die = match &a.trait_die {
+                    Some(d) => d.clone(),
+                    None => in_effect(ch, a.kind, ledger.now)?,
+                };
+                let roll = trait_roll(&mut given, &die, a.modifier, &mut rng, &mut rolled)?;
                 let event = match a.kind {
                     SwRoll::SpiritRecovery => SwEvent::SpiritRecovery {
                         character: id,
@@ -342,6 +404,19 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 character: sw_id(ledger, &a.name)?,
                 count: a.wounds,
             },
+            SwCommand::Attributes(a) => {
+                let die = |d: &Option<String>| d.as_deref().map(sides).transpose();
+                SwEvent::Attributes {
+                    character: sw_id(ledger, &a.name)?,
+                    dice: SwAttributes {
+                        agility: die(&a.agility)?,
+                        smarts: die(&a.smarts)?,
+                        spirit: die(&a.spirit)?,
+                        strength: die(&a.strength)?,
+                        vigor: die(&a.vigor)?,
+                    },
+                }
+            }
         };
         if !rolled.is_empty() {
             ctx.note(format!("rolled by Leechbook: {}", rolled.join(",")));

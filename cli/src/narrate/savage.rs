@@ -1,6 +1,6 @@
 //! Savage Worlds outcomes in words.
 
-use leechbook_core::savage::{Lasting, Outcome, SwOutcome};
+use leechbook_core::savage::{Attribute, Lasting, Outcome, SwOutcome};
 
 /// Narrates what a Savage Worlds event did.
 pub fn outcome(o: &SwOutcome) -> String {
@@ -79,6 +79,13 @@ pub fn outcome(o: &SwOutcome) -> String {
         ),
         SwOutcome::WoundsHealed { count, left } => {
             format!("{count} Wound(s) healed: {left} left")
+        }
+        SwOutcome::Attributes(a) => {
+            let dice: Vec<String> = Attribute::ALL
+                .iter()
+                .filter_map(|&x| a.get(x).map(|d| format!("{} d{d}", x.name())))
+                .collect();
+            format!("attribute dice recorded: {}", dice.join(", "))
         }
     }
 }

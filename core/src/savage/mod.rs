@@ -11,6 +11,15 @@
 //! - Wound penalties (-1 per Wound, at most -3) apply to trait rolls, Vigor and Spirit
 //!   included; pace drops 1 per Wound, at most 3.
 //! - The Injury Table's arm and eye sides are a d6: 1-3 left, 4-6 right.
+//! - Bleeding Out: the Vigor roll is due at the start of the character's next turn, one
+//!   round (the campaign's round length) after the Incapacitation roll that began it or the
+//!   last Bleeding Out roll survived. Out of combat the text asks one every minute: a GM who
+//!   moves the clock a minute finds the roll overdue, as it is.
+//! - A die type lost on the Injury Table (Guts: Broken, Battered, Busted; Head: Brain Damage)
+//!   lowers the attribute for as long as the injury is in effect (two sides a type, never
+//!   under d4) and comes back when it ends. Once a character's attribute dice are recorded
+//!   (`Attributes`), a trait roll on Vigor (Incapacitation, Bleeding Out) or Spirit (recovery
+//!   from Shaken) must use the die in effect; without them nothing is checked.
 
 use crate::ids::CharacterId;
 use crate::time::{CampaignTime, HOUR};
@@ -198,6 +207,111 @@ pub struct SwCharacter {
     pub death: Option<(String, CampaignTime)>,
     /// Injury Table results.
     pub injuries: Vec<SwInjury>,
+    /// The attribute dice, as recorded (none: not recorded).
+    pub attributes: SwAttributes,
+    /// Bleeding Out since: the roll that began it or the last one survived; the next roll is
+    /// due a round after.
+    pub bleeding_since: Option<CampaignTime>,
+}
+
+/// An attribute, as the Injury Table and the trait rolls name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Attribute {
+    /// Agility.
+    Agility,
+    /// Smarts.
+    Smarts,
+    /// Spirit.
+    Spirit,
+    /// Strength.
+    Strength,
+    /// Vigor.
+    Vigor,
+}
+
+impl Attribute {
+    /// All five, in the sheet's order.
+    pub const ALL: [Attribute; 5] = [
+        Attribute::Agility,
+        Attribute::Smarts,
+        Attribute::Spirit,
+        Attribute::Strength,
+        Attribute::Vigor,
+    ];
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Attribute::Agility => "Agility",
+            Attribute::Smarts => "Smarts",
+            Attribute::Spirit => "Spirit",
+            Attribute::Strength => "Strength",
+            Attribute::Vigor => "Vigor",
+        }
+    }
+}
+
+/// A character's attribute dice (sides: 4-12), each recorded or not.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwAttributes {
+    /// Agility.
+    pub agility: Option<u16>,
+    /// Smarts.
+    pub smarts: Option<u16>,
+    /// Spirit.
+    pub spirit: Option<u16>,
+    /// Strength.
+    pub strength: Option<u16>,
+    /// Vigor.
+    pub vigor: Option<u16>,
+}
+
+impl SwAttributes {
+    /// The die recorded for `a`.
+    pub fn get(&self, a: Attribute) -> Option<u16> {
+        match a {
+            Attribute::Agility => self.agility,
+            Attribute::Smarts => self.smarts,
+            Attribute::Spirit => self.spirit,
+            Attribute::Strength => self.strength,
+            Attribute::Vigor => self.vigor,
+        }
+    }
+
+    fn slot(&mut self, a: Attribute) -> &mut Option<u16> {
+        match a {
+            Attribute::Agility => &mut self.agility,
+            Attribute::Smarts => &mut self.smarts,
+            Attribute::Spirit => &mut self.spirit,
+            Attribute::Strength => &mut self.strength,
+            Attribute::Vigor => &mut self.vigor,
+        }
+    }
+}
+
+/// An attribute's die in effect: the recorded die, lowered by the injuries in effect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DieInEffect {
+    /// The die recorded on the sheet.
+    pub recorded: u16,
+    /// The die in effect.
+    pub now: u16,
+    /// What lowers it (the injuries' names).
+    pub lowered_by: Vec<String>,
+}
+
+impl SwInjury {
+    /// The attribute this result lowers a die type, if any (the Injury Table's Guts and Brain
+    /// Damage results).
+    pub fn lowers(&self) -> Option<Attribute> {
+        match self.what.as_str() {
+            "Guts: Broken" => Some(Attribute::Agility),
+            "Guts: Battered" => Some(Attribute::Vigor),
+            "Guts: Busted" => Some(Attribute::Strength),
+            "Head: Brain Damage" => Some(Attribute::Smarts),
+            _ => None,
+        }
+    }
 }
 
 impl SwCharacter {
@@ -214,7 +328,55 @@ impl SwCharacter {
             bleeding_out: false,
             death: None,
             injuries: Vec::new(),
+            attributes: SwAttributes::default(),
+            bleeding_since: None,
         }
+    }
+
+    /// `a`'s die in effect at `now`, if the sheet's die was recorded.
+    pub fn die(&self, a: Attribute, now: CampaignTime) -> Option<DieInEffect> {
+        let recorded = self.attributes.get(a)?;
+        let lowered_by: Vec<String> = self
+            .active_injuries(now)
+            .filter(|i| i.lowers() == Some(a))
+            .map(|i| i.what.clone())
+            .collect();
+        let steps = u16::try_from(lowered_by.len()).unwrap_or(u16::MAX);
+        Some(DieInEffect {
+            recorded,
+            now: recorded.saturating_sub(steps.saturating_mul(2)).max(4),
+            lowered_by,
+        })
+    }
+
+    /// When the next Bleeding Out roll is due: a round after it began or was last survived.
+    pub fn bleeding_due(&self, round_seconds: i64) -> Option<CampaignTime> {
+        if !self.bleeding_out || self.death.is_some() {
+            return None;
+        }
+        self.bleeding_since.map(|t| t.plus(round_seconds.max(1)))
+    }
+
+    /// Refuses a trait roll on `a` whose trait die is not the die in effect (when recorded).
+    fn check_die(&self, a: Attribute, roll: &TraitRoll, now: CampaignTime) -> Result<(), SwError> {
+        let Some(d) = self.die(a, now) else {
+            return Ok(());
+        };
+        if roll.trait_die.sides != d.now {
+            let why = if d.lowered_by.is_empty() {
+                String::new()
+            } else {
+                format!(" (d{}, lowered by {})", d.recorded, d.lowered_by.join(", "))
+            };
+            return Err(SwError::Dice(format!(
+                "{}'s {} is d{}{why}: the roll's trait die is d{}",
+                self.name,
+                a.name(),
+                d.now,
+                roll.trait_die.sides
+            )));
+        }
+        Ok(())
     }
 
     /// The wound penalty to trait rolls: -1 per Wound, at most -3.
@@ -293,6 +455,13 @@ pub enum SwEvent {
         /// How many.
         count: u8,
     },
+    /// The sheet's attribute dice (those given; the others stay as they were).
+    Attributes {
+        /// Who.
+        character: CharacterId,
+        /// The dice.
+        dice: SwAttributes,
+    },
 }
 
 impl SwEvent {
@@ -304,7 +473,8 @@ impl SwEvent {
             | SwEvent::Incapacitation { character, .. }
             | SwEvent::BleedingOut { character, .. }
             | SwEvent::Stabilise { character, .. }
-            | SwEvent::WoundsHealed { character, .. } => *character,
+            | SwEvent::WoundsHealed { character, .. }
+            | SwEvent::Attributes { character, .. } => *character,
         }
     }
 
@@ -317,6 +487,7 @@ impl SwEvent {
             SwEvent::BleedingOut { .. } => "sw.bleeding-out",
             SwEvent::Stabilise { .. } => "sw.stabilise",
             SwEvent::WoundsHealed { .. } => "sw.wounds-healed",
+            SwEvent::Attributes { .. } => "sw.attributes",
         }
     }
 }
@@ -462,6 +633,8 @@ pub enum SwOutcome {
         /// How many are left.
         left: u8,
     },
+    /// The attribute dice recorded.
+    Attributes(SwAttributes),
 }
 
 /// Applies an event to a character, or says why it cannot apply (leaving it unchanged).
@@ -515,6 +688,7 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
             if !ch.shaken {
                 return Err(SwError::NotOwed(format!("{} is not Shaken", ch.name)));
             }
+            ch.check_die(Attribute::Spirit, roll, now)?;
             let r = trait_roll(roll, ch.wound_penalty())?;
             let recovered = matches!(r.outcome, Outcome::Success | Outcome::Raise);
             if recovered {
@@ -535,6 +709,7 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
                     ch.name
                 )));
             }
+            ch.check_die(Attribute::Vigor, roll, now)?;
             let r = trait_roll(roll, ch.wound_penalty())?;
             // Only a leg injury still in effect makes the new one Major ("injured in either
             // leg"): one whose Wounds healed or whose 24 hours passed does not.
@@ -560,6 +735,7 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
             ch.vigor_owed = false;
             if lasting == Lasting::Permanent {
                 ch.bleeding_out = true;
+                ch.bleeding_since = Some(now);
             }
             ch.injuries.push(inj.clone());
             SwOutcome::Incapacitation {
@@ -572,12 +748,13 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
             if !ch.bleeding_out {
                 return Err(SwError::NotOwed(format!("{} is not Bleeding Out", ch.name)));
             }
+            ch.check_die(Attribute::Vigor, roll, now)?;
             let r = trait_roll(roll, ch.wound_penalty())?;
             match r.outcome {
                 Outcome::CriticalFailure | Outcome::Failure => {
                     ch.death = Some(("bled out".into(), now));
                 }
-                Outcome::Success => {}
+                Outcome::Success => ch.bleeding_since = Some(now),
                 Outcome::Raise => ch.bleeding_out = false,
             }
             SwOutcome::BleedingOut {
@@ -622,6 +799,25 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
                 count: *count,
                 left: ch.wounds,
             }
+        }
+        SwEvent::Attributes { dice, .. } => {
+            let mut given = 0;
+            for a in Attribute::ALL {
+                if let Some(d) = dice.get(a) {
+                    if ![4, 6, 8, 10, 12].contains(&d) {
+                        return Err(SwError::Dice(format!(
+                            "{}: Savage Worlds dice are d4-d12, not d{d}",
+                            a.name()
+                        )));
+                    }
+                    *ch.attributes.slot(a) = Some(d);
+                    given += 1;
+                }
+            }
+            if given == 0 {
+                return Err(SwError::Dice("no attribute die given".into()));
+            }
+            SwOutcome::Attributes(ch.attributes.clone())
         }
     })
 }
