@@ -17,7 +17,7 @@ use leechbook_core::{Envelope, Event};
 mod consequence;
 mod healing;
 mod savage;
-mod witch;
+pub(crate) mod witch;
 pub(crate) mod wrath;
 
 pub use consequence::{consequences, tells_shock, Condition};

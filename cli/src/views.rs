@@ -403,6 +403,8 @@ pub struct WiSheetView {
 pub struct WiView {
     /// The campaign clock.
     pub campaign_time: String,
+    /// The Check penalties its conditions inflict now.
+    pub check_penalties: WiChecksView,
     /// The conditions held, by name (`Trauma (pelvis)` per location).
     pub conditions: std::collections::BTreeMap<String, WiConditionView>,
     /// Dead.
@@ -428,6 +430,25 @@ pub struct WiView {
     /// Always `character`.
     #[serde(rename = "type")]
     pub ty: &'static str,
+}
+
+/// A Witch Iron character's Check penalties, in percent (negative: a penalty).
+#[derive(Serialize, Clone, Debug)]
+pub struct WiChecksView {
+    /// On every Check (Pain, Prone).
+    pub all: i32,
+    /// Each term of `all`: `Pain 1: -10%`.
+    pub terms: Vec<String>,
+    /// More on sight-based Checks (Blind).
+    pub sight: i32,
+    /// More on hearing-based Checks (Deaf).
+    pub hearing: i32,
+    /// More on Checks involving a location (Trauma), by location.
+    pub locations: std::collections::BTreeMap<String, i32>,
+    /// What foes' Checks against the character gain (Prone).
+    pub opponents_bonus: i32,
+    /// All of it in a line.
+    pub line: String,
 }
 
 /// Builds a Witch Iron character's view.
@@ -492,6 +513,18 @@ pub fn wi_character(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> 
             })
             .collect(),
         lost: w.losses(),
+        check_penalties: {
+            let p = w.check_penalties(ledger.now, round);
+            WiChecksView {
+                all: p.total(),
+                terms: p.all.iter().map(|(t, n)| format!("{t}: {n}%")).collect(),
+                sight: p.sight,
+                hearing: p.hearing,
+                locations: p.locations.iter().cloned().collect(),
+                opponents_bonus: p.opponents,
+                line: crate::narrate::witch::checks(&w.name, &p),
+            }
+        },
         sheet: WiSheetView { rb: w.sheet.rb },
         dead: w.death.is_some(),
         death: w.death.as_ref().map(|(why, at)| format!("{why} ({at})")),
@@ -513,6 +546,7 @@ pub fn render_wi(v: &WiView) -> String {
         .collect();
     if !conds.is_empty() {
         let _ = writeln!(out, "  conditions: {}", conds.join(", "));
+        let _ = writeln!(out, "  {}", v.check_penalties.line);
     }
     for i in &v.injuries {
         let _ = writeln!(

@@ -17,6 +17,22 @@ fn campaign() -> Scratch {
     s
 }
 
+/// `wi injure NAME --part PART --net-damage DAMAGE --dice units=UNITS`, which must succeed.
+fn injure(s: &Scratch, name: &str, part: &str, damage: &str, units: &str) -> String {
+    let units = format!("units={units}");
+    s.ok(&[
+        "wi",
+        "injure",
+        name,
+        "--part",
+        part,
+        "--net-damage",
+        damage,
+        "--dice",
+        &units,
+    ])
+}
+
 #[test]
 fn net_hits_decide_and_net_damage_finds_the_row() {
     let s = campaign();
@@ -110,17 +126,7 @@ fn conditions_reduce_to_zero_and_the_end_of_round_can_kill() {
         s.show("Ana")["conditions"].get("Stun").is_none(),
         "a condition reduced to zero is gone"
     );
-    s.ok(&[
-        "wi",
-        "injure",
-        "Ana",
-        "--part",
-        "head",
-        "--net-damage",
-        "6",
-        "--dice",
-        "units=8",
-    ]); // neck: Open Wound, Bleed 4
+    injure(&s, "Ana", "head", "6", "8"); // neck: Open Wound, Bleed 4
     let due: Value = serde_json::from_str(&s.ok(&["due", "Ana", "--json"])).unwrap();
     assert_eq!(due[0]["kind"], "end-of-round");
     let out = s.run(&["wi", "round", "Ana", "--dice", "d6=3"]);
@@ -205,17 +211,7 @@ fn arms_and_legs_need_the_gms_table() {
 #[test]
 fn a_ruling_on_a_witch_iron_campaign_and_its_demo() {
     let s = campaign();
-    s.ok(&[
-        "wi",
-        "injure",
-        "Gerd",
-        "--part",
-        "head",
-        "--net-damage",
-        "2",
-        "--dice",
-        "units=1",
-    ]);
+    injure(&s, "Gerd", "head", "2", "1");
     let log: Value = serde_json::from_str(&s.ok(&["log", "--json"])).unwrap();
     let id = log
         .as_array()
@@ -315,30 +311,10 @@ fn the_arm_table_hint_is_a_real_command() {
 fn trauma_is_one_condition_per_location() {
     let s = campaign();
     // Torso units 3, Net Damage 3: pelvis 3+ (Trauma 1). Head units 1, Net Damage 3: nose 3+.
-    let out = s.ok(&[
-        "wi",
-        "injure",
-        "Gerd",
-        "--part",
-        "torso",
-        "--net-damage",
-        "3",
-        "--dice",
-        "units=3",
-    ]);
+    let out = injure(&s, "Gerd", "torso", "3", "3");
     assert!(out.contains("pelvis 3"), "{out}");
     assert!(out.contains("Trauma 1"), "{out}");
-    let out = s.ok(&[
-        "wi",
-        "injure",
-        "Gerd",
-        "--part",
-        "head",
-        "--net-damage",
-        "3",
-        "--dice",
-        "units=1",
-    ]);
+    let out = injure(&s, "Gerd", "head", "3", "1");
     assert!(out.contains("nose 3"), "{out}");
     let v = s.show("Gerd");
     assert_eq!(v["conditions"]["Trauma (pelvis)"]["rating"], 1, "{v}");
@@ -358,17 +334,7 @@ fn trauma_is_one_condition_per_location() {
 fn marked_effects_wait_for_their_healing_or_surgery() {
     let s = campaign();
     // Head units 9 (skull), Net Damage 8: Brain Damage, Pain 5‡.
-    let out = s.ok(&[
-        "wi",
-        "injure",
-        "Ana",
-        "--part",
-        "head",
-        "--net-damage",
-        "8",
-        "--dice",
-        "units=9",
-    ]);
+    let out = injure(&s, "Ana", "head", "8", "9");
     assert!(
         out.contains("Brain Damage") && out.contains("requires surgery"),
         "{out}"
@@ -500,43 +466,13 @@ fn the_rb_on_the_sheet_is_the_default() {
 fn conditions_follow_their_remove_by_and_prone_rules() {
     let s = campaign();
     // Head units 2 (jaw), Net Damage 8: Out Cold, Helpless 3.
-    s.ok(&[
-        "wi",
-        "injure",
-        "Ana",
-        "--part",
-        "head",
-        "--net-damage",
-        "8",
-        "--dice",
-        "units=2",
-    ]);
+    injure(&s, "Ana", "head", "8", "2");
     assert_eq!(s.show("Ana")["conditions"]["Helpless"]["rating"], 3);
     // Any damage received removes it: torso units 7, Net Damage 1.
-    s.ok(&[
-        "wi",
-        "injure",
-        "Ana",
-        "--part",
-        "torso",
-        "--net-damage",
-        "1",
-        "--dice",
-        "units=7",
-    ]);
+    injure(&s, "Ana", "torso", "1", "7");
     assert!(s.show("Ana")["conditions"].get("Helpless").is_none());
     // Torso units 1 (left shoulder), Net Damage 2: Beaten, Disarm: dropped, not lost.
-    let out = s.ok(&[
-        "wi",
-        "injure",
-        "Gerd",
-        "--part",
-        "torso",
-        "--net-damage",
-        "2",
-        "--dice",
-        "units=1",
-    ]);
+    let out = injure(&s, "Gerd", "torso", "2", "1");
     assert!(out.contains("Disarm"), "{out}");
     assert_eq!(s.show("Gerd")["lost"], serde_json::json!([]));
     // Gerd gives ground twice in a row dodging: the second time he falls Prone instead.
@@ -572,4 +508,52 @@ fn conditions_follow_their_remove_by_and_prone_rules() {
         "--defender-fumble",
     ]);
     assert_eq!(s.show("Gerd")["conditions"]["Prone"]["rating"], 1);
+}
+
+/// Rules text 003, Conditions: Pain "(Rating) x 10% Check penalty" on all Checks, Blind the
+/// same on sight; Prone "-20% Check penalty to you and a +20% Check bonus to your opponents";
+/// Trauma "(Rating) x 20% penalty on your Checks involving (Location)". Pain loses one an hour.
+#[test]
+fn check_penalties_of_pain_prone_blind_and_trauma_are_shown_and_named_at_a_quarrel() {
+    let s = campaign();
+    // Torso units 3, Net Damage 3: pelvis, Trauma 1: -20% on Checks involving the pelvis.
+    injure(&s, "Gerd", "torso", "3", "3");
+    s.ok(&["wi", "condition", "Gerd", "pain", "--add", "2"]);
+    s.ok(&["wi", "condition", "Gerd", "prone", "--add", "1"]);
+    s.ok(&["wi", "condition", "Gerd", "blind", "--add", "1"]);
+    let p = &s.show("Gerd")["check_penalties"];
+    assert_eq!(p["all"], -40, "Pain 2 x 10% + Prone 20%: {p}");
+    assert_eq!(p["sight"], -10);
+    assert_eq!(p["hearing"], 0);
+    assert_eq!(p["locations"]["pelvis"], -20);
+    assert_eq!(p["opponents_bonus"], 20);
+    // A Quarrel names each side's penalties before the Hits it was given.
+    let out = s.run(&[
+        "wi",
+        "quarrel",
+        "Ana",
+        "Gerd",
+        "--defence",
+        "light-foot",
+        "--attack-hits",
+        "1",
+        "--defence-hits",
+        "2",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "Ana's Checks: no penalty; Gerd's Checks -40% (Pain 2 -20%, Prone -20%); sight -10% more (Blind); involving the pelvis -20% more (Trauma); foes +20% against them (Prone)"
+        ),
+        "{}",
+        out.stderr
+    );
+    // An hour on, Pain 1 (-10%) and Blind 0; Prone stays until Gerd stands.
+    s.ok(&["advance", "1h"]);
+    let p = &s.show("Gerd")["check_penalties"];
+    assert_eq!(
+        (p["all"].as_i64(), p["sight"].as_i64()),
+        (Some(-30), Some(0)),
+        "{p}"
+    );
 }

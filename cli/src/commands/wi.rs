@@ -287,6 +287,16 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 if !dice.rolled.is_empty() {
                     ctx.note(format!("rolled by Leechbook: {}", dice.rolled.join(",")));
                 }
+                // The Hits given come from Checks the conditions penalise: say each side's.
+                let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);
+                let (pa, pd) = (attacker.check_penalties(ledger.now, round), defender.check_penalties(ledger.now, round));
+                if !(pa.is_empty() && pd.is_empty()) {
+                    ctx.note(format!(
+                        "the Hits given are taken as rolled at: {}; {}",
+                        narrate::witch::checks(&attacker.name, &pa),
+                        narrate::witch::checks(&defender.name, &pd)
+                    ));
+                }
                 WiEvent::Quarrel {
                     attacker: attacker.id,
                     defender: defender.id,
@@ -327,6 +337,13 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                     }
                     h => h,
                 };
+                let penalties = who.check_penalties(ledger.now, round);
+                if hardship_hits.is_some() && !penalties.is_empty() {
+                    ctx.note(format!(
+                        "the Hardship Hits given are taken as rolled at: {}",
+                        narrate::witch::checks(&who.name, &penalties)
+                    ));
+                }
                 WiEvent::EndOfRound { character: who.id, d6, hardship_hits }
             }
             WiCommand::Condition(a) => {

@@ -32,6 +32,11 @@
 //!   momentary (the weapon is dropped), not a lasting loss.
 //! - Giving Ground on two Checks in a row: the second time the defender falls Prone instead
 //!   of moving back; the +2 Hits still count ("instead" replaces the ten-foot move).
+//! - Check penalties (Pain, Blind and Deaf rating x 10%, Prone 20%, Trauma rating x 20% on
+//!   Checks involving its location) apply to a Check's d100, which is rolled outside Leechbook
+//!   (how Hits come from it is on pages the text lacks): `show` lists them as they stand, and
+//!   `wi quarrel` and `wi round` name each side's before the Hits given, for the GM to have
+//!   applied. A Prone foe gives +20% to the Checks against them.
 //! - The Resilience Bonus on the struck one's sheet is the RB of Net Damage unless the
 //!   command gives one (the recorded strike always carries the RB used).
 
@@ -602,7 +607,59 @@ pub struct WiSheet {
     pub rb: i32,
 }
 
+/// The Check penalties a character's conditions inflict at a moment (rules text 003,
+/// Conditions), in percent (negative: a penalty).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckPenalties {
+    /// On every Check: Pain (rating x 10%) and Prone (20%), each named with its rating.
+    pub all: Vec<(String, i32)>,
+    /// More on sight-based Checks: Blind (rating x 10%).
+    pub sight: i32,
+    /// More on hearing-based Checks: Deaf (rating x 10%).
+    pub hearing: i32,
+    /// More on Checks involving a location: Trauma (rating x 20%) per location.
+    pub locations: Vec<(String, i32)>,
+    /// What opponents' Checks against the character gain (Prone: +20%).
+    pub opponents: i32,
+}
+
+impl CheckPenalties {
+    /// The penalty on every Check, in percent.
+    pub fn total(&self) -> i32 {
+        self.all.iter().map(|(_, p)| p).sum()
+    }
+
+    /// No penalty on any Check, and no bonus to foes.
+    pub fn is_empty(&self) -> bool {
+        *self == CheckPenalties::default()
+    }
+}
+
 impl WiCharacter {
+    /// The Check penalties its conditions inflict at `now`.
+    pub fn check_penalties(&self, now: CampaignTime, round: i64) -> CheckPenalties {
+        let pain = self.rating(Condition::Pain, now, round);
+        let prone = self.rating(Condition::Prone, now, round) > 0;
+        let mut all = Vec::new();
+        if pain > 0 {
+            all.push((format!("Pain {pain}"), -10 * pain));
+        }
+        if prone {
+            all.push(("Prone".to_string(), -20));
+        }
+        CheckPenalties {
+            all,
+            sight: -10 * self.rating(Condition::Blind, now, round),
+            hearing: -10 * self.rating(Condition::Deaf, now, round),
+            locations: self
+                .traumas(now)
+                .into_iter()
+                .map(|(l, n)| (l, -20 * n))
+                .collect(),
+            opponents: if prone { 20 } else { 0 },
+        }
+    }
+
     /// A fresh character.
     pub fn new(id: CharacterId, name: String, sheet: WiSheet) -> WiCharacter {
         WiCharacter {
