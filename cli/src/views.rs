@@ -245,8 +245,10 @@ pub struct CharacterView {
     pub blood_loss: u8,
     /// Whether any injury bleeds.
     pub bleeding: bool,
-    /// The fatigue penalty (sheet, anaemia, infection weakness, weariness).
+    /// The fatigue penalty (sheet, anaemia, infection weakness, weariness, personal).
     pub fatigue: i32,
+    /// Its terms that are not zero: `anaemia 15`, `weariness 5`.
+    pub fatigue_terms: Vec<String>,
     /// The infection's HR, if infected.
     pub infection_hr: Option<i32>,
     /// Whether concentration is possible (no shock state, grievous skull injury or grim wound).
@@ -1069,6 +1071,17 @@ pub fn character(ledger: &Ledger, ch: &HmCharacter) -> CharacterView {
         blood_loss: ch.blood_loss,
         bleeding: ch.bleeding(),
         fatigue: ch.fatigue(),
+        fatigue_terms: [
+            ("sheet", ch.sheet.fatigue),
+            ("anaemia", ch.anaemia()),
+            ("infection weakness", ch.infection_weakness()),
+            ("weariness", ch.weariness),
+            ("personal", ch.personal_fatigue),
+        ]
+        .into_iter()
+        .filter(|(_, n)| *n != 0)
+        .map(|(t, n)| format!("{t} {n}"))
+        .collect(),
         infection_hr: ch.infection.map(|i| i.healing_rate),
         can_concentrate: ch.shock == leechbook_core::harnmaster::state::ShockState::None
             && !ch.injuries.iter().any(|i| {
@@ -1145,7 +1158,12 @@ pub fn render_character(v: &CharacterView) -> String {
         let _ = writeln!(out, "  infected: infection HR{hr} (all healing halts)");
     }
     if v.fatigue != 0 {
-        let _ = writeln!(out, "  fatigue: {}", v.fatigue);
+        let _ = writeln!(
+            out,
+            "  fatigue: {} ({})",
+            v.fatigue,
+            v.fatigue_terms.join(", ")
+        );
     }
     if v.injuries.is_empty() {
         let _ = writeln!(out, "  no injuries");

@@ -176,6 +176,7 @@ impl Event {
                 HmEvent::Equipped { .. } => "hm.equipped",
                 HmEvent::Melee(_) => "hm.melee",
                 HmEvent::Shot(_) => "hm.shot",
+                HmEvent::Fatigue(_) => "hm.fatigue",
             },
         }
     }
@@ -196,6 +197,7 @@ impl Event {
                 HmEvent::BloodStoppage(r) => Some(r.character),
                 HmEvent::Treatment(r) => Some(r.character),
                 HmEvent::HealerAttends(r) => Some(r.character),
+                HmEvent::Fatigue(r) => Some(r.character),
                 HmEvent::Equipped { character, .. } => Some(*character),
                 HmEvent::Melee(x) => Some(x.attacker),
                 HmEvent::Shot(x) => Some(x.shooter),

@@ -917,19 +917,25 @@ fn shoulder_bleeder(w: &mut World, shock: u16) -> (CharacterId, InjuryId) {
     (t, out.injury.unwrap().id)
 }
 
+/// A shoulder bleeder whose Shock Reroll fails (46 vs EML45): Extended Shock HR5.
+fn in_extended_shock(w: &mut World) -> CharacterId {
+    let (t, _) = shoulder_bleeder(w, 66);
+    w.apply(Event::HarnMaster(HmEvent::ShockReroll(ShockRoll {
+        character: t,
+        roll: 46,
+    })))
+    .unwrap();
+    t
+}
+
 /// Healing Sequence step 2, Extended Shock, Treatment: "one test per healer per patient;
 /// apply single highest healer's bonus". A second test by the same healer is refused and the
 /// course roll keeps the first; another healer's higher bonus replaces it.
 #[test]
 fn extended_shock_one_test_per_healer_per_patient() {
     let mut w = World::new();
-    let (t, _) = shoulder_bleeder(&mut w, 66);
-    // The Shock Reroll fails (46 vs EML45): Extended Shock HR5. No fatigue yet: HB13 x HR5 = 65.
-    w.apply(Event::HarnMaster(HmEvent::ShockReroll(ShockRoll {
-        character: t,
-        roll: 46,
-    })))
-    .unwrap();
+    // No fatigue yet: HB13 x HR5 = 65.
+    let t = in_extended_shock(&mut w);
     attends(&mut w, t, "Ann", 5).unwrap();
     let err = attends(&mut w, t, "Ann", 10).unwrap_err();
     assert!(
@@ -1015,4 +1021,50 @@ fn a_coma_from_blood_loss_starts_from_the_bleeder() {
     .unwrap();
     let coma = w.hm(t).coma.expect("a CF while UNC: a coma");
     assert_eq!(coma.healing_rate, 5, "12 - Location Shock 3 - G4");
+}
+
+fn fatigue(w: &mut World, t: CharacterId, kind: FatigueKind, points: i32) -> Result<(), String> {
+    w.apply(Event::HarnMaster(HmEvent::Fatigue(FatigueChange {
+        character: t,
+        kind,
+        points,
+    })))
+    .map(|_| ())
+    .map_err(|e| e.to_string())
+}
+
+/// Healing Sequence step 2: "Personal Fatigue is accrued ... characters do not recover from
+/// fatigue while suffering Extended Shock, and any accrued fatigue applies as a penalty to the
+/// Course Roll"; step 3: they "recover from fatigue normally" once out of it.
+#[test]
+fn no_fatigue_is_recovered_during_extended_shock_and_it_weighs_on_the_course_roll() {
+    let mut w = World::new();
+    let t = in_extended_shock(&mut w); // HB13 x HR5 = 65
+                                       // A supported half Move while INC: the GM records 10 Personal Fatigue.
+    fatigue(&mut w, t, FatigueKind::Personal, 10).unwrap();
+    assert_eq!(w.hm(t).fatigue(), 10);
+    let err = fatigue(&mut w, t, FatigueKind::Personal, -5).unwrap_err();
+    assert!(
+        err.contains("do not recover from fatigue while suffering it"),
+        "{err}"
+    );
+    let err = fatigue(&mut w, t, FatigueKind::Weariness, 0).unwrap_err();
+    assert!(err.contains("changes nothing"), "{err}");
+    let start = w.hm(t).extended_shock.unwrap().since;
+    w.at = start.plus(4 * HOUR);
+    let o = seq(&mut w, t, SeqRollKind::ExtendedShock, None, 13).unwrap();
+    assert_eq!(
+        o.test.unwrap().eml,
+        55,
+        "HB13 x HR5 = 65 - 10 personal fatigue"
+    );
+    // 13 is a success: HR5 rises to 6 and Extended Shock ends; recovery is recorded now.
+    assert!(w.hm(t).extended_shock.is_none(), "HR rose to 6");
+    fatigue(&mut w, t, FatigueKind::Personal, -5).unwrap();
+    assert_eq!(w.hm(t).personal_fatigue, 5);
+    let err = fatigue(&mut w, t, FatigueKind::Personal, -10).unwrap_err();
+    assert!(
+        err.contains("they hold 5 personal fatigue, not 10"),
+        "{err}"
+    );
 }

@@ -615,3 +615,33 @@ fn history_tells_the_blows_taken_and_the_death() {
         "{wound}"
     );
 }
+
+/// `fatigue` records Personal Fatigue and weariness; `show` names each kind; a recovery of
+/// more than is held is one line and changes nothing.
+#[test]
+fn fatigue_is_recorded_by_kind_and_shown() {
+    let s = Scratch::with_osric();
+    assert!(s
+        .ok(&["fatigue", "Osric", "+10"])
+        .contains("10 personal fatigue gained (10 now)"));
+    s.ok(&["fatigue", "Osric", "5", "--weariness"]);
+    let v = s.show("Osric");
+    assert_eq!(v["fatigue"], 15);
+    assert_eq!(
+        v["fatigue_terms"],
+        serde_json::json!(["weariness 5", "personal 10"])
+    );
+    let before = s.bytes();
+    let out = s.run(&["fatigue", "Osric", "-15"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("they hold 10 personal fatigue, not 15"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert_eq!(s.bytes(), before);
+    assert!(s
+        .ok(&["fatigue", "Osric", "-10"])
+        .contains("10 personal fatigue recovered (0 left)"));
+}

@@ -14,6 +14,7 @@ pub mod docs;
 pub mod due;
 pub mod explain;
 pub mod export;
+pub mod fatigue;
 pub mod history;
 pub mod init;
 pub mod log;
@@ -82,6 +83,8 @@ pub enum Command {
     Treat(treat::TreatArgs),
     /// Record a healer attending a patient's Extended Shock or infection.
     Attend(attend::AttendArgs),
+    /// Record fatigue gained or recovered (Personal Fatigue, or a coma's weariness).
+    Fatigue(fatigue::FatigueArgs),
     /// Move the campaign clock forward, optionally rolling everything that falls due.
     Advance(advance::AdvanceArgs),
     /// Show a character's injuries, shock state, impairment and owed rolls.
@@ -174,6 +177,7 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Staunch(a) => staunch::cmd_staunch(a, ctx),
         Command::Treat(a) => treat::cmd_treat(a, ctx),
         Command::Attend(a) => attend::cmd_attend(a, ctx),
+        Command::Fatigue(a) => fatigue::cmd_fatigue(a, ctx),
         Command::Advance(a) => advance::cmd_advance(a, ctx),
         Command::Show(a) => show::cmd_show(a, ctx),
         Command::Log(a) => log::cmd_log(a, ctx),

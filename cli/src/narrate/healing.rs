@@ -7,6 +7,21 @@ use leechbook_core::harnmaster::state::Severity;
 /// What the roll or decision did, as the GM would say it after its test.
 pub(super) fn effect(e: &Effect) -> String {
     match e {
+        Effect::Fatigue {
+            kind,
+            points,
+            total,
+        } => {
+            if *points > 0 {
+                format!("{points} {} fatigue gained ({total} now)", kind.word())
+            } else {
+                format!(
+                    "{} {} fatigue recovered ({total} left)",
+                    -points,
+                    kind.word()
+                )
+            }
+        }
         Effect::BloodLoss {
             points,
             total,

@@ -73,6 +73,8 @@ pub enum HmEvent {
     Melee(Box<exchange::MeleeExchange>),
     /// One missile attack through to the Injury Sequence.
     Shot(Box<shot::Shot>),
+    /// Fatigue gained or recovered, as the GM records it.
+    Fatigue(healing::FatigueChange),
 }
 
 impl HmEvent {

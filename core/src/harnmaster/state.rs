@@ -456,8 +456,10 @@ pub struct HmCharacter {
     pub extended_shock_healers: Vec<String>,
     /// The best healer bonus to infection course rolls.
     pub infection_bonus: i32,
-    /// Weariness fatigue left by a coma.
+    /// Weariness fatigue left by a coma (less what the GM recorded recovered).
     pub weariness: i32,
+    /// Personal Fatigue the GM recorded (moving while INC, exertion), less what recovered.
+    pub personal_fatigue: i32,
     /// Weapons, armour and combat skills.
     pub gear: Gear,
 }
@@ -598,6 +600,7 @@ impl HmCharacter {
             extended_shock_healers: Vec::new(),
             infection_bonus: 0,
             weariness: 0,
+            personal_fatigue: 0,
             gear: Gear::default(),
         }
     }
@@ -729,9 +732,13 @@ impl HmCharacter {
     }
 
     /// Returns the fatigue penalty: the sheet's, 5 weakness per Blood Loss Point (anaemia),
-    /// infection weakness, and the weariness a coma left.
+    /// infection weakness, the weariness a coma left and Personal Fatigue recorded.
     pub fn fatigue(&self) -> i32 {
-        self.sheet.fatigue + self.anaemia() + self.infection_weakness() + self.weariness
+        self.sheet.fatigue
+            + self.anaemia()
+            + self.infection_weakness()
+            + self.weariness
+            + self.personal_fatigue
     }
 
     /// Returns the anaemia weakness fatigue: 5 per Blood Loss Point.

@@ -150,6 +150,7 @@ impl<L: Host> RulesSystem<L> for HarnMaster {
             HmEvent::BloodStoppage(r) => Touched::one(r.character),
             HmEvent::Treatment(r) => Touched::one(r.character),
             HmEvent::HealerAttends(r) => Touched::one(r.character),
+            HmEvent::Fatigue(r) => Touched::one(r.character),
             HmEvent::Melee(x) => Touched::one(x.attacker).and(x.defender),
             HmEvent::Shot(x) => Touched::one(x.shooter)
                 .and_maybe(x.target)
@@ -227,6 +228,9 @@ impl<L: Host> RulesSystem<L> for HarnMaster {
                 "healer-attends",
                 healing::check_attends(get(cs, a.character)?, a)?,
             ),
+            HmEvent::Fatigue(f) => {
+                heal("fatigue", healing::check_fatigue(get(cs, f.character)?, f)?)
+            }
             HmEvent::OptionSet { name, on } => {
                 if !OPTION_NAMES.contains(&name.as_str()) {
                     return Err(HmError::Setting(format!(

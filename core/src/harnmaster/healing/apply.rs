@@ -254,6 +254,10 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                 }
             }
         }
+        Effect::Fatigue { kind, total, .. } => match kind {
+            FatigueKind::Personal => ch.personal_fatigue = *total,
+            FatigueKind::Weariness => ch.weariness = *total,
+        },
         Effect::Aggravation { worse } => {
             if *worse {
                 if let Some(inj) = injury_mut(ch, out.injury) {

@@ -152,6 +152,36 @@ pub struct HealerAttends {
     pub bonus: i32,
 }
 
+/// Fatigue the GM can record gaining and recovering (weakness fatigue follows its cause).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FatigueKind {
+    /// Personal Fatigue (moving while INC, step 2; exertion).
+    Personal,
+    /// Weariness (a coma leaves it, step 3).
+    Weariness,
+}
+
+impl FatigueKind {
+    /// Its word.
+    pub fn word(self) -> &'static str {
+        match self {
+            FatigueKind::Personal => "personal",
+            FatigueKind::Weariness => "weariness",
+        }
+    }
+}
+
+/// Fatigue gained (positive) or recovered (negative), as the GM records it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FatigueChange {
+    /// Who.
+    pub character: CharacterId,
+    /// Which fatigue.
+    pub kind: FatigueKind,
+    /// Points gained (negative: recovered).
+    pub points: i32,
+}
+
 /// What a Healing Sequence event did, for narration and history: numbers and results, no
 /// prose (the CLI words it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -170,6 +200,15 @@ pub struct HealOutcome {
 /// What a Healing Sequence roll or decision does, by step.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Effect {
+    /// Fatigue gained or recovered: `total` of that kind after it.
+    Fatigue {
+        /// Which.
+        kind: FatigueKind,
+        /// Points gained (negative: recovered).
+        points: i32,
+        /// That fatigue after it.
+        total: i32,
+    },
     /// Step 1, a Blood Loss Advance Roll: `points` BP lost, `total` BP after it; `stops`: the
     /// bleeding stops with this roll (a staunch succeeded before it).
     BloodLoss {

@@ -27,6 +27,13 @@
 //!   ends, every injury's next Healing Roll falls due five days later (the example's day 21).
 //! - **Step 7.** Infection course rolls are HB x infection HR + healer bonus; the text names no
 //!   fatigue penalty for them, so none applies.
+//! - **Fatigue.** The text names Personal Fatigue accrued by moving while INC (step 2) and the
+//!   weariness a coma leaves (step 3), and says characters "do not recover from fatigue while
+//!   suffering Extended Shock" but "recover from fatigue normally while in a coma" once out of
+//!   it. The normal rate of recovery is on pages the text lacks: as for other such rules, the
+//!   GM records fatigue gained and recovered (`leechbook fatigue`), and the fold refuses a
+//!   recovery during Extended Shock and a recovery of more than is held. Weakness fatigue
+//!   (anaemia, infection) goes only with its cause (blood regeneration, the infection's end).
 //! - **Step 8.** Permanent impairment accrues 5 per 20 days from the injury until it first
 //!   reaches Minor; it then stays, and only the higher of permanent and indefinite applies.
 

@@ -344,6 +344,47 @@ pub fn check_seq(
     }
 }
 
+/// Checks fatigue gained or recovered: no recovery during Extended Shock (step 2), none of
+/// more than is held, and no change of nothing.
+pub fn check_fatigue(ch: &HmCharacter, f: &FatigueChange) -> Result<HealOutcome, RollError> {
+    let what = "fatigue change";
+    let held = match f.kind {
+        FatigueKind::Personal => ch.personal_fatigue,
+        FatigueKind::Weariness => ch.weariness,
+    };
+    if f.points == 0 {
+        return Err(not_owed(ch, what, "a change of 0 changes nothing"));
+    }
+    if f.points < 0 && ch.extended_shock.is_some() {
+        return Err(not_owed(
+            ch,
+            what,
+            "they are in Extended Shock, and characters do not recover from fatigue while suffering it (Healing Sequence step 2)",
+        ));
+    }
+    if held + f.points < 0 {
+        return Err(not_owed(
+            ch,
+            what,
+            format!(
+                "they hold {held} {} fatigue, not {}",
+                f.kind.word(),
+                -f.points
+            ),
+        ));
+    }
+    Ok(HealOutcome {
+        injury: None,
+        test: None,
+        eml_parts: vec![],
+        effect: Effect::Fatigue {
+            kind: f.kind,
+            points: f.points,
+            total: held + f.points,
+        },
+    })
+}
+
 /// Checks a healer's attendance.
 pub fn check_attends(ch: &HmCharacter, a: &HealerAttends) -> Result<HealOutcome, RollError> {
     let what = "healer's attendance";
