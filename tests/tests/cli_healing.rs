@@ -645,3 +645,26 @@ fn fatigue_is_recorded_by_kind_and_shown() {
         .ok(&["fatigue", "Osric", "-10"])
         .contains("10 personal fatigue recovered (0 left)"));
 }
+
+/// The TREATMENTS table's TIME: CLN takes "5 MIN PER IL", so an S2 takes 10 minutes. A
+/// treatment leaves the campaign clock alone unless `--advance` asks for its time.
+#[test]
+fn a_treatment_moves_the_clock_by_its_time_only_when_asked() {
+    let (s, id) = s2e_abdomen();
+    let out = s.ok(&[
+        "treat",
+        "Osric",
+        &id,
+        "--physician",
+        "50",
+        "--dice",
+        "treatment=62",
+        "--advance",
+    ]);
+    assert!(out.contains("(takes 10 min)"), "{out}");
+    assert!(
+        out.contains("the clock advances 10m to day 1 00:10"),
+        "{out}"
+    );
+    assert_eq!(s.show("Osric")["campaign_time"], "day 1 00:10");
+}

@@ -49,6 +49,22 @@ pub struct AdvanceArgs {
     pub yes: bool,
 }
 
+impl AdvanceArgs {
+    /// A plain `advance BY`: it stops where an owed roll falls due on the way.
+    pub fn by(by: String) -> AdvanceArgs {
+        AdvanceArgs {
+            by: Some(by),
+            to: None,
+            roll: false,
+            untended: false,
+            untreated: false,
+            skip_owed: false,
+            run_on: false,
+            yes: false,
+        }
+    }
+}
+
 /// The longest move `advance` makes without --yes.
 const LONGEST: i64 = 365 * leechbook_core::time::DAY;
 

@@ -15,6 +15,12 @@ use leechbook_core::Event;
 /// Treat an injury. The treatment (CMP, CLN, SET, SUR, EXT, WRM, AMP) and its difficulty come
 /// from the TREATMENT ROLL tables; the delay penalty (-5 per day since the injury) is applied.
 /// The die is `treatment` in --dice; if not given, Leechbook rolls it.
+///
+/// Leechbook's reading of the treatment's TIME (the TREATMENTS table: 5 MIN for a staunch, 30
+/// MIN for surgery, ...): the healer performs the treatment and then tests, so the roll is
+/// recorded at the clock's time; the campaign clock is everyone's and a treatment does not
+/// move it by itself. `--advance` moves it by the treatment's time afterwards, as `advance`
+/// does: it stops where an owed roll falls due on the way.
 #[derive(Args, Debug)]
 pub struct TreatArgs {
     /// The patient.
@@ -45,6 +51,10 @@ pub struct TreatArgs {
     /// Record it although the rules forbid it now (a GM ruling).
     #[arg(long)]
     pub force: bool,
+    /// Then move the campaign clock by the treatment's time (the TREATMENTS table's TIME),
+    /// stopping where an owed roll falls due on the way.
+    #[arg(long)]
+    pub advance: bool,
 }
 
 /// Records the Treatment Roll.
@@ -93,5 +103,20 @@ pub fn cmd_treat(a: TreatArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         ))
     })?;
     ctx.say(narrate::event(&ledger, &env, &applied));
+    if a.advance {
+        let minutes = match &applied {
+            leechbook_core::Applied::Heal { outcome, .. } => match &outcome.effect {
+                leechbook_core::harnmaster::healing::Effect::Treated { minutes, .. } => *minutes,
+                _ => 0,
+            },
+            _ => 0,
+        };
+        if minutes > 0 {
+            super::advance::cmd_advance(
+                super::advance::AdvanceArgs::by(format!("{minutes}m")),
+                ctx,
+            )?;
+        }
+    }
     Ok(())
 }
