@@ -70,6 +70,23 @@ pub fn rolled_faces<'a>(
         })
 }
 
+/// The one d100 a command records, named `name`: given in --dice, else rolled here (and the
+/// roll said in a note).
+pub fn one_d100(
+    ctx: &mut crate::Ctx,
+    given: Vec<RecordedDie>,
+    name: &'static str,
+) -> Result<u16, CommandError> {
+    let mut r = roller(ctx, 0);
+    let mut dice = TableDice::new(given, &mut r);
+    let roll = dice.one(name, Die::D100)?;
+    let rolled = !dice.rolled.is_empty();
+    if rolled {
+        ctx.note(format!("rolled by Leechbook: {name}={roll}"));
+    }
+    Ok(roll)
+}
+
 /// Where the faces nobody gave on the command line come from: rolled here, or (`--ask`)
 /// asked for on standard input.
 pub struct Roller {

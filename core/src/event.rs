@@ -177,6 +177,7 @@ impl Event {
                 HmEvent::Melee(_) => "hm.melee",
                 HmEvent::Shot(_) => "hm.shot",
                 HmEvent::Fatigue(_) => "hm.fatigue",
+                HmEvent::MoveTest(_) => "hm.move-test",
             },
         }
     }
@@ -198,6 +199,7 @@ impl Event {
                 HmEvent::Treatment(r) => Some(r.character),
                 HmEvent::HealerAttends(r) => Some(r.character),
                 HmEvent::Fatigue(r) => Some(r.character),
+                HmEvent::MoveTest(r) => Some(r.character),
                 HmEvent::Equipped { character, .. } => Some(*character),
                 HmEvent::Melee(x) => Some(x.attacker),
                 HmEvent::Shot(x) => Some(x.shooter),

@@ -668,3 +668,51 @@ fn a_treatment_moves_the_clock_by_its_time_only_when_asked() {
     );
     assert_eq!(s.show("Osric")["campaign_time"], "day 1 00:10");
 }
+
+/// The Serious-injury aggravation option, Move: "moving while suffering a Serious head,
+/// torso, or leg injury requires an Agility test every turn at a full Move ... A CF triggers
+/// an aggravation Shock SR ... Double Moves are not allowed."
+#[test]
+fn moving_with_a_serious_torso_injury_asks_an_agility_test_whose_cf_calls_aggravation() {
+    let (s, id) = s2e_abdomen();
+    let move_test = |pace: &str, roll: &str| {
+        s.run(&[
+            "move", "Osric", "--pace", pace, "--ml", "50", "--dice", roll,
+        ])
+    };
+    let before = s.bytes();
+    let out = move_test("full", "roll=95");
+    assert!(
+        out.stderr
+            .contains("the Serious-injury aggravation option is off"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    s.ok(&["option", "aggravation", "on"]);
+    let out = move_test("double", "roll=33");
+    assert!(
+        out.stderr.contains("Double Moves are not allowed"),
+        "{}",
+        out.stderr
+    );
+    // 33 vs EML50: S, nothing aggravated; 95: CF (ends in 5), the S2 abdomen owes its Shock SR.
+    assert!(move_test("half", "roll=33")
+        .stdout
+        .contains("half Move: no aggravation"));
+    let out = move_test("full", "roll=95");
+    let short = &id.replace('-', "")[24..]; // the short id: the last 8 hex digits
+    assert!(
+        out.stdout.contains(&format!(
+            "CF -> full Move: a CF: an aggravation Shock SR for injury {short}"
+        )),
+        "{}",
+        out.stdout
+    );
+    // The Shock SR: 90 vs Shock ML65 fails (a CF): the injury loses 1 HR to aggravation.
+    let out = s.ok(&["roll", "Osric", "aggravation", &id, "--dice", "roll=90"]);
+    assert!(
+        out.contains("90 vs EML65: CF -> aggravated: HR -1"),
+        "{out}"
+    );
+}

@@ -19,6 +19,7 @@ pub mod history;
 pub mod init;
 pub mod log;
 pub mod melee;
+pub mod moving;
 pub mod option;
 pub mod roll;
 pub mod ruling;
@@ -85,6 +86,8 @@ pub enum Command {
     Attend(attend::AttendArgs),
     /// Record fatigue gained or recovered (Personal Fatigue, or a coma's weariness).
     Fatigue(fatigue::FatigueArgs),
+    /// Record the aggravation option's Agility test for moving with a Serious injury.
+    Move(moving::MoveArgs),
     /// Move the campaign clock forward, optionally rolling everything that falls due.
     Advance(advance::AdvanceArgs),
     /// Show a character's injuries, shock state, impairment and owed rolls.
@@ -178,6 +181,7 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Treat(a) => treat::cmd_treat(a, ctx),
         Command::Attend(a) => attend::cmd_attend(a, ctx),
         Command::Fatigue(a) => fatigue::cmd_fatigue(a, ctx),
+        Command::Move(a) => moving::cmd_move(a, ctx),
         Command::Advance(a) => advance::cmd_advance(a, ctx),
         Command::Show(a) => show::cmd_show(a, ctx),
         Command::Log(a) => log::cmd_log(a, ctx),

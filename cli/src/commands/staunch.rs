@@ -2,12 +2,11 @@
 
 use super::find;
 use super::roll::injury_or_only;
-use crate::dice::{parse_dice, roller, TableDice};
+use crate::dice::{one_d100, parse_dice};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
 use clap::Args;
-use leechbook_core::dice::Die;
 use leechbook_core::harnmaster::healing::{BloodStoppage, Stoppage};
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::Event;
@@ -52,12 +51,7 @@ pub fn cmd_staunch(a: StaunchArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         let injury = injury_or_only(ch, a.injury.as_deref(), "staunch", |i| {
             i.bleeder && !i.healed()
         })?;
-        let mut r = roller(ctx, 0);
-        let mut dice = TableDice::new(given, &mut r);
-        let roll = dice.one("roll", Die::D100)?;
-        if !dice.rolled.is_empty() {
-            ctx.note(format!("rolled by Leechbook: roll={roll}"));
-        }
+        let roll = one_d100(ctx, given, "roll")?;
         Ok((
             Event::HarnMaster(HmEvent::BloodStoppage(BloodStoppage {
                 character: ch.id,

@@ -2,12 +2,11 @@
 
 use super::find;
 use super::roll::injury_or_only;
-use crate::dice::{parse_dice, roller, TableDice};
+use crate::dice::{one_d100, parse_dice};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
 use clap::Args;
-use leechbook_core::dice::Die;
 use leechbook_core::harnmaster::healing::Treatment;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::Event;
@@ -80,12 +79,7 @@ pub fn cmd_treat(a: TreatArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         } else {
             injury_or_only(ch, a.injury.as_deref(), "treat", untreated)?
         };
-        let mut r = roller(ctx, 0);
-        let mut dice = TableDice::new(given, &mut r);
-        let roll = dice.one("treatment", Die::D100)?;
-        if !dice.rolled.is_empty() {
-            ctx.note(format!("rolled by Leechbook: treatment={roll}"));
-        }
+        let roll = one_d100(ctx, given, "treatment")?;
         Ok((
             Event::HarnMaster(HmEvent::Treatment(Treatment {
                 character: ch.id,

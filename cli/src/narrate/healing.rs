@@ -7,6 +7,18 @@ use leechbook_core::harnmaster::state::Severity;
 /// What the roll or decision did, as the GM would say it after its test.
 pub(super) fn effect(e: &Effect) -> String {
     match e {
+        Effect::MoveTest { pace, aggravating } => {
+            if aggravating.is_empty() {
+                format!("{}: no aggravation", pace.word())
+            } else {
+                let ids: Vec<String> = aggravating.iter().map(|i| i.short()).collect();
+                format!(
+                    "{}: a CF: an aggravation Shock SR for injury {} (roll NAME aggravation INJURY)",
+                    pace.word(),
+                    ids.join(", ")
+                )
+            }
+        }
         Effect::Fatigue {
             kind,
             points,

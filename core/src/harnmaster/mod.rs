@@ -75,6 +75,8 @@ pub enum HmEvent {
     Shot(Box<shot::Shot>),
     /// Fatigue gained or recovered, as the GM records it.
     Fatigue(healing::FatigueChange),
+    /// The aggravation option's Agility test on moving with a Serious injury.
+    MoveTest(healing::MoveTest),
 }
 
 impl HmEvent {
@@ -105,6 +107,7 @@ impl HmEvent {
                 x.defence_roll.map_or(Ok(()), |f| d100("defence", f))
             }
             HmEvent::Shot(x) => d100("attack", x.roll),
+            HmEvent::MoveTest(m) => d100("roll", m.roll),
             _ => Ok(()),
         }
     }

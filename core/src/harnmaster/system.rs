@@ -151,6 +151,7 @@ impl<L: Host> RulesSystem<L> for HarnMaster {
             HmEvent::Treatment(r) => Touched::one(r.character),
             HmEvent::HealerAttends(r) => Touched::one(r.character),
             HmEvent::Fatigue(r) => Touched::one(r.character),
+            HmEvent::MoveTest(r) => Touched::one(r.character),
             HmEvent::Melee(x) => Touched::one(x.attacker).and(x.defender),
             HmEvent::Shot(x) => Touched::one(x.shooter)
                 .and_maybe(x.target)
@@ -230,6 +231,17 @@ impl<L: Host> RulesSystem<L> for HarnMaster {
             ),
             HmEvent::Fatigue(f) => {
                 heal("fatigue", healing::check_fatigue(get(cs, f.character)?, f)?)
+            }
+            HmEvent::MoveTest(m) => {
+                if !settings.options.aggravation {
+                    return Err(HmError::Setting(
+                        "the Serious-injury aggravation option is off in this campaign".into(),
+                    ));
+                }
+                heal(
+                    "move-test",
+                    healing::check_move_test(get(cs, m.character)?, m)?,
+                )
             }
             HmEvent::OptionSet { name, on } => {
                 if !OPTION_NAMES.contains(&name.as_str()) {

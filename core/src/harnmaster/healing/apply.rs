@@ -254,6 +254,8 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                 }
             }
         }
+        // The test calls the aggravation Shock SRs; each is its own roll.
+        Effect::MoveTest { .. } => {}
         Effect::Fatigue { kind, total, .. } => match kind {
             FatigueKind::Personal => ch.personal_fatigue = *total,
             FatigueKind::Weariness => ch.weariness = *total,

@@ -152,6 +152,46 @@ pub struct HealerAttends {
     pub bonus: i32,
 }
 
+/// How fast a character with a Serious head, torso or leg injury moves (the aggravation
+/// option's AGL TEST PERIOD table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MovePace {
+    /// A half Move: an Agility test every four hours.
+    Half,
+    /// A full Move: an Agility test every turn.
+    Full,
+    /// The Charge action: an Agility test every turn.
+    Charge,
+    /// A Double Move: not allowed.
+    Double,
+}
+
+impl MovePace {
+    /// Its word.
+    pub fn word(self) -> &'static str {
+        match self {
+            MovePace::Half => "half Move",
+            MovePace::Full => "full Move",
+            MovePace::Charge => "Charge",
+            MovePace::Double => "Double Move",
+        }
+    }
+}
+
+/// The aggravation option's Agility test for moving with a Serious head, torso or leg injury:
+/// the GM gives the EML; a CF calls an aggravation Shock SR for each such injury.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveTest {
+    /// Who moves.
+    pub character: CharacterId,
+    /// How fast.
+    pub pace: MovePace,
+    /// The Agility EML tested against.
+    pub ml: i32,
+    /// The d100 face.
+    pub roll: u16,
+}
+
 /// Fatigue the GM can record gaining and recovering (weakness fatigue follows its cause).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum FatigueKind {
@@ -200,6 +240,15 @@ pub struct HealOutcome {
 /// What a Healing Sequence roll or decision does, by step.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Effect {
+    /// The aggravation option's Agility test on moving: on a CF, the injuries each owing an
+    /// aggravation Shock SR (the Serious head, torso and leg injuries, and the Grievous ones the
+    /// move might plausibly aggravate).
+    MoveTest {
+        /// How fast.
+        pace: MovePace,
+        /// The injuries whose aggravation Shock SR the CF calls (none unless a CF).
+        aggravating: Vec<InjuryId>,
+    },
     /// Fatigue gained or recovered: `total` of that kind after it.
     Fatigue {
         /// Which.

@@ -344,6 +344,60 @@ pub fn check_seq(
     }
 }
 
+/// Checks the aggravation option's Agility test on moving: owed while a Serious head, torso
+/// or leg injury is open; a Double Move is not allowed. On a CF, every open Serious or
+/// Grievous head, torso or leg injury owes an aggravation Shock SR.
+pub fn check_move_test(ch: &HmCharacter, m: &MoveTest) -> Result<HealOutcome, RollError> {
+    use crate::harnmaster::body::ZoneKind;
+    let what = "Agility test on moving";
+    let moving = |i: &&Injury| {
+        !i.healed()
+            && matches!(
+                i.place.kind,
+                Some(ZoneKind::Head | ZoneKind::Torso | ZoneKind::Leg)
+            )
+    };
+    if !ch
+        .injuries
+        .iter()
+        .filter(moving)
+        .any(|i| i.severity() == Severity::Serious)
+    {
+        return Err(not_owed(
+            ch,
+            what,
+            "they have no Serious head, torso or leg injury: moving asks no Agility test",
+        ));
+    }
+    if m.pace == MovePace::Double {
+        return Err(not_owed(
+            ch,
+            what,
+            "Double Moves are not allowed with a Serious head, torso or leg injury (the aggravation option)",
+        ));
+    }
+    let test = d100_test(m.ml, m.roll);
+    let aggravating = if test.level == SuccessLevel::CF {
+        ch.injuries
+            .iter()
+            .filter(moving)
+            .filter(|i| i.severity() != Severity::Minor)
+            .map(|i| i.id)
+            .collect()
+    } else {
+        vec![]
+    };
+    Ok(HealOutcome {
+        injury: None,
+        test: Some(test),
+        eml_parts: vec![part(format!("Agility EML{}", m.ml), m.ml)],
+        effect: Effect::MoveTest {
+            pace: m.pace,
+            aggravating,
+        },
+    })
+}
+
 /// Checks fatigue gained or recovered: no recovery during Extended Shock (step 2), none of
 /// more than is held, and no change of nothing.
 pub fn check_fatigue(ch: &HmCharacter, f: &FatigueChange) -> Result<HealOutcome, RollError> {
