@@ -37,6 +37,17 @@ pub enum SystemId {
 }
 
 impl SystemId {
+    /// Leechbook's readings of the system's text, where it is silent or ambiguous: each a
+    /// title and its Markdown (the same text as its module's documentation).
+    pub fn readings(self) -> Vec<(&'static str, &'static str)> {
+        match self {
+            SystemId::HarnMaster => crate::harnmaster::READINGS.to_vec(),
+            SystemId::SavageWorlds => vec![("Savage Worlds", crate::savage::READINGS)],
+            SystemId::WrathGlory => vec![("Wrath & Glory", crate::wrath::READINGS)],
+            SystemId::WitchIron => vec![("Witch Iron", crate::witch::READINGS)],
+        }
+    }
+
     /// Returns the system's name as the CLI takes it.
     pub fn name(self) -> &'static str {
         match self {

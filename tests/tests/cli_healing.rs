@@ -716,3 +716,18 @@ fn moving_with_a_serious_torso_injury_asks_an_agility_test_whose_cf_calls_aggrav
         "{out}"
     );
 }
+
+/// HârnMaster's readings, one per sequence, are what `table show readings` prints.
+#[test]
+fn harnmaster_readings_name_each_sequence() {
+    let s = Scratch::with_osric();
+    let out = s.ok(&["table", "show", "readings"]);
+    for (title, text) in leechbook_core::harnmaster::READINGS {
+        assert!(out.contains(&format!("# {title}")), "{title}: {out}");
+        assert!(out.contains(text.trim()), "{title}");
+    }
+    assert!(
+        out.contains("The normal rate of recovery is on pages the text lacks"),
+        "{out}"
+    );
+}

@@ -266,3 +266,23 @@ fn losing_both_hands_is_told_and_a_replacement_mitigates_it() {
         out.stderr
     );
 }
+
+/// Where the text is silent, the reading is written next to the rule and shown by
+/// `table show readings`: the same text as the module's documentation.
+#[test]
+fn the_readings_are_shown_by_table_show_readings() {
+    let s = campaign();
+    let out = s.ok(&["table", "show", "readings"]);
+    assert!(out.starts_with("# Wrath & Glory"), "{out}");
+    assert!(
+        out.contains(leechbook_core::wrath::READINGS.trim()),
+        "{out}"
+    );
+    assert!(
+        out.contains("starts with 2, as after a Respite"),
+        "{out}"
+    );
+    let json: Value =
+        serde_json::from_str(&s.ok(&["table", "show", "readings", "--json"])).unwrap();
+    assert_eq!(json[0]["title"], "Wrath & Glory");
+}

@@ -16,7 +16,8 @@ pub enum TableCommand {
     /// List the body tables the campaign knows.
     List(ListArgs),
     /// Print a body table, or `treatment` (the TREATMENT ROLL tables), as TOML (the format
-    /// `table load` reads).
+    /// `table load` reads); or `readings`: Leechbook's readings of the campaign system's text
+    /// where it is silent or ambiguous.
     Show(ShowArgs),
     /// Record a table from a TOML file: a body table (a creature's, or the campaign's `human`
     /// override) or the campaign's TREATMENT ROLL tables (a file with `types`).
@@ -100,6 +101,26 @@ pub fn cmd_table(c: TableCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             let text =
                 toml::to_string(t).map_err(|e| CommandError::internal(format!("TOML: {e}")))?;
             ctx.out.push_str(&text);
+            Ok(())
+        }
+        TableCommand::Show(a) if a.name == "readings" => {
+            let (_, ledger) = ctx.load_head()?;
+            let system = ledger
+                .campaign
+                .as_ref()
+                .map_or(leechbook_core::SystemId::HarnMaster, |c| c.system);
+            let readings = system.readings();
+            if a.json {
+                let rows: Vec<serde_json::Value> = readings
+                    .iter()
+                    .map(|(title, text)| serde_json::json!({"title": title, "text": text}))
+                    .collect();
+                return ctx.json(&rows);
+            }
+            for (title, text) in readings {
+                ctx.say(format!("# {title}\n"));
+                ctx.say(text);
+            }
             Ok(())
         }
         TableCommand::Show(a) => {

@@ -5,26 +5,7 @@
 //! declared inputs and a [`DiceSource`] (the kernel's: given or rolled faces when recorded,
 //! the recorded faces again when replayed).
 //!
-//! ## Readings of the text (decisions, pinned by tests)
-//! - **Step 1, limb side.** "use the ZD or LD result (or some other roll)": the strike declares
-//!   which ([`SideRule`]); the default is the LD's parity (odd left, even right).
-//! - **Step 1, bonus zone dice.** All ZD are rolled; the first is applied unless the strike
-//!   names another (`pick_zone`). The LDs rolled are one per ZD that indicates the chosen
-//!   zone; the first applies unless `pick_location` names another.
-//! - **Step 3.1, compound injury.** Injuries at the same location *and side* compound; healed
-//!   injuries (IL0) do not. The new injury is the most recent, so it wins IL ties.
-//! - **Steps 3.3 and 3.4 after 3.1.** Bleeding and amputation are judged on the injury as it
-//!   stands after compounding: an old S3E raised to G4 in a grey location becomes a Bleeder,
-//!   and a strike that leaves a G5 edge injury (new or raised) checks amputation.
-//! - **Step 3.4, the Strength test** is made like the blood loss Strength test: at the
-//!   Strength ML plus the triangle's modifier, with no fatigue or impairment.
-//! - **Step 5 uses the resulting injury.** Step 4.2 says to use a compounded injury's IL
-//!   instead of the new one's; Leechbook carries that to step 5: mishaps and the Morale roll
-//!   follow the severity and zone of the injury the strike resulted in.
-//! - **Step 5, Morale.** One Morale roll is owed at a time: a second Serious injury before the
-//!   first roll is made does not owe a second roll.
-//! - **Step 5, impairment** of several injuries in one zone adds up; any Grievous injury makes
-//!   the zone unusable. Area injuries impair every zone.
+#![doc = include_str!("readings/injury.md")]
 
 use super::body::{BodyTable, Circle, Triangle, ZoneKind};
 use super::state::*;

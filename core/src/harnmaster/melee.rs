@@ -2,18 +2,7 @@
 //! defence option, victory stars and Tactical Advantages, mishaps, the free Press Roll, and the
 //! test modifiers.
 //!
-//! ## Readings of the text (decisions, pinned by tests)
-//! - **Victory stars** ("page 61" is not in the text) are the difference of success levels
-//!   (CF 0, F 1, S 2, CS 3): the Block example's CS against F is a two-star victory. Against
-//!   Ignore the defender counts as one level below CF, so S is a three-star victory as the
-//!   Ignore example says (F two stars, CS four: chosen, the text lost those counts).
-//! - **Tied successes**: Block wins them (and owes a Weapon Damage check); Counterstrike loses
-//!   them; Dodge breaks them by the higher roll, and an equal roll goes to the defender (the
-//!   text does not say; the attack fails).
-//! - **Both fail**: no strike, except against Ignore; mishaps still apply.
-//! - **A zone made unusable by a Grievous injury** that the test needs is an automatic CF.
-//! - **The Secondary Modifier** of an ML is (ML / 10) x 5 - 25, which both mounted examples
-//!   confirm (Riding ML65 +5, ML26 -15, Initiative ML60 +5).
+#![doc = include_str!("readings/melee.md")]
 
 use crate::test_roll::{SuccessLevel, TestResult};
 use serde::{Deserialize, Serialize};

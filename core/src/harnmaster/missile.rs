@@ -2,14 +2,7 @@
 //! restriction, the missile test's modifiers, the spoiled attack, and Direct and Volley
 //! results with their target counts, deviation and precision dice.
 //!
-//! ## Readings of the text (decisions, pinned by tests)
-//! - The range band is the shortest multiple of BR (PB being BR x 1/2) at or above the range.
-//! - Victory stars of a Direct attack: S one, CS two (Nolora's CS gives base impact plus one
-//!   TA of choice); a still target adds the automatic Precision TA to any hit.
-//! - Volley Precision at CS rolls one d10 (with more only "beyond CS", which an EML bounded at
-//!   95 cannot reach).
-//! - A nearby or volley strike aims at ZN1 with the larger of a d10 and the die the size of
-//!   the target's zone count.
+#![doc = include_str!("readings/missile.md")]
 
 use crate::dice::Die;
 use crate::test_roll::{SuccessLevel, TestResult};

@@ -21,6 +21,27 @@ pub mod system;
 
 use serde::{Deserialize, Serialize};
 
+/// Leechbook's readings of the text, by sequence (each its module's documentation, and
+/// `table show readings`).
+pub const READINGS: [(&str, &str); 4] = [
+    (
+        "HârnMaster: the Injury Sequence",
+        include_str!("readings/injury.md"),
+    ),
+    (
+        "HârnMaster: the Melee Sequence",
+        include_str!("readings/melee.md"),
+    ),
+    (
+        "HârnMaster: the Missile Sequence",
+        include_str!("readings/missile.md"),
+    ),
+    (
+        "HârnMaster: the Healing Sequence",
+        include_str!("readings/healing.md"),
+    ),
+];
+
 /// HârnMaster's events. **Frozen format:** variants and fields are encoded by position;
 /// add new variants only at the end, never reorder or change a shipped one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,31 +1,16 @@
 //! Savage Worlds (rules text 004): damage against Toughness, Shaken and Wounds, wound
 //! penalties, Incapacitation and its Vigor roll, the Injury Table, and Bleeding Out.
 //!
-//! ## Readings (the text leaves the conversion of damage implicit; this is the standard rule)
-//! - Damage at or over Toughness Shakes; each raise (4 over) is a Wound; a Shaken character
-//!   Shaken again takes a Wound. With raises the character is Shaken as well.
-//! - A Wild Card is Incapacitated by the fourth Wound; an Extra by the first.
-//! - Every die can ace: a die that shows its highest face is rolled again and added. A trait
-//!   roll (not damage) adds the wild die (d6) and keeps the higher. TN 4, a raise every 4 over.
-//!   Both the trait die and the wild die showing 1 is a critical failure.
-//! - Wound penalties (-1 per Wound, at most -3) apply to trait rolls, Vigor and Spirit
-//!   included; pace drops 1 per Wound, at most 3.
-//! - The Injury Table's arm and eye sides are a d6: 1-3 left, 4-6 right.
-//! - Bleeding Out: the Vigor roll is due at the start of the character's next turn, one
-//!   round (the campaign's round length) after the Incapacitation roll that began it or the
-//!   last Bleeding Out roll survived. Out of combat the text asks one every minute: a GM who
-//!   moves the clock a minute finds the roll overdue, as it is.
-//! - A die type lost on the Injury Table (Guts: Broken, Battered, Busted; Head: Brain Damage)
-//!   lowers the attribute for as long as the injury is in effect (two sides a type, never
-//!   under d4) and comes back when it ends. Once a character's attribute dice are recorded
-//!   (`Attributes`), a trait roll on Vigor (Incapacitation, Bleeding Out) or Spirit (recovery
-//!   from Shaken) must use the die in effect; without them nothing is checked.
+#![doc = include_str!("readings.md")]
 
 use crate::ids::CharacterId;
 use crate::time::{CampaignTime, HOUR};
 use serde::{Deserialize, Serialize};
 
 pub mod system;
+
+/// Leechbook's readings of the text (this module's documentation, `table show readings`).
+pub const READINGS: &str = include_str!("readings.md");
 
 /// One die's faces, aces included (every face but the last is the die's highest).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

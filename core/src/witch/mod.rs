@@ -3,42 +3,7 @@
 //! severity from Net Damage ((weapon damage + Net Hits) - (AV + RB)) on the Head and Torso
 //! tables, critical hits (+d6E) and fumbles, and the Conditions with ratings.
 //!
-//! ## Readings
-//! - How a Check's Hits come from its d100 is on pages the text lacks: the GM gives each side's
-//!   Hits (a critical or fumble already counted, as "+6 Hits" or "-6 Hits"); the Quarrel's
-//!   modifiers in Hits (Charge +2, Brace +2 to defence, Giving Ground +2 to Light-Foot) are
-//!   added here.
-//! - Net Hits +0 or more: the attacker injures. -1 or less: a Melee defender injures the
-//!   attacker with -Net Hits; Light-Foot (and any ranged defence) simply dodges.
-//! - A severity row applies from its threshold up (1+ ... 10+); Net Damage 0 or less injures
-//!   nothing. A critical's d6E (exploding) is added to Net Damage.
-//! - Conditions of the same kind add their ratings. Blind, Deaf and Pain lose one each hour;
-//!   Entangle, Helpless and Stun one each round (the campaign's round); Trauma lasts a month
-//!   of rest per rating (30 days each).
-//! - The end-of-round d6 for Aflame, Bleed and Poison is against their combined rating; the
-//!   Hardship Quarrel that follows is won at Net Hits +0 (Hardship Hits at least the rating).
-//! - The Arms & Legs table is cut off in the text: it is loaded from a file the GM supplies,
-//!   and a strike to an arm or a leg without it is refused.
-//! - Trauma is a condition per location ("Trauma (Rating) (Location)"): Trauma 1 at the pelvis
-//!   and Trauma 2 at the nose are two conditions, each with its own penalty and its own month
-//!   of rest per rating.
-//! - A mark belongs to the effect it follows (`Lost Nose|Pain 2‡` marks only the Pain; a
-//!   loaded table's cell-wide `requires` marks every effect of the cell): "*Requires Healing
-//!   to Remove, ‡ Requires Surgery to Remove". A marked effect does not wear off passively:
-//!   the injury holds it until that Healing or Surgery is recorded (`wi treat`), and then it
-//!   is removed. An unmarked `Lost X` is a lasting loss.
-//! - Receiving damage removes Helpless (its "Remove by"); the new injury's own Helpless, and a
-//!   marked one, stay. Prone has no rating: falling Prone again leaves it Prone. Disarm is
-//!   momentary (the weapon is dropped), not a lasting loss.
-//! - Giving Ground on two Checks in a row: the second time the defender falls Prone instead
-//!   of moving back; the +2 Hits still count ("instead" replaces the ten-foot move).
-//! - Check penalties (Pain, Blind and Deaf rating x 10%, Prone 20%, Trauma rating x 20% on
-//!   Checks involving its location) apply to a Check's d100, which is rolled outside Leechbook
-//!   (how Hits come from it is on pages the text lacks): `show` lists them as they stand, and
-//!   `wi quarrel` and `wi round` name each side's before the Hits given, for the GM to have
-//!   applied. A Prone foe gives +20% to the Checks against them.
-//! - The Resilience Bonus on the struck one's sheet is the RB of Net Damage unless the
-//!   command gives one (the recorded strike always carries the RB used).
+#![doc = include_str!("readings.md")]
 
 use crate::ids::CharacterId;
 use crate::time::{CampaignTime, DAY, HOUR};
@@ -46,6 +11,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub mod system;
+
+/// Leechbook's readings of the text (this module's documentation, `table show readings`).
+pub const READINGS: &str = include_str!("readings.md");
 
 /// The Conditions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -2,28 +2,7 @@
 //! Determination, Max Wounds, Wounded, Dying with Memorable and Traumatic Injuries,
 //! Annihilation, Mortal Wounds, Exhausted, and recovery by Regroup and Respite.
 //!
-//! ## Readings
-//! - Determination rolls one d6 per point of Toughness; 4-5 is an Icon and 6 an exalted Icon
-//!   worth two (the game's dice-pool rule; the text says only "every Icon").
-//! - Annihilation compares the Wounds the attack inflicts *after* Determination.
-//! - "Wounds > Max Wounds" is Dying: reaching Max Wounds exactly is not.
-//! - A Wound taken while Dying is a Traumatic Injury instead (one per attack); more Traumatic
-//!   Injuries than Tier + 1 kill.
-//! - A Memorable Injury already suffered escalates once; after that a repeat is ignored.
-//! - Wrath: the text resets it to 2 at a Respite and gives no starting value, so a character
-//!   starts with 2, as after a Respite. Spending a point to restore Shock needs a point; Wrath
-//!   gained (a Wrath Critical, a GM's award: the text names no other source) is recorded.
-//! - Rests take their time: a Regroup needs 1 hour and a Respite 6 hours of campaign time
-//!   since the character's last Wound, Traumatic Injury or hour of strenuous activity (which
-//!   "interrupts the respite and it must begin again"), and since the last rest it took. The
-//!   1-2 hours of light activity a Respite allows need no record.
-//! - "Losing both hands" (or arms): reading, a side whose hand or arm is lost holds nothing, so
-//!   a hand lost on one side and an arm on the other is both lost; feet and legs alike. Both
-//!   eyes lost: Blinded. A replacement mitigates a part's penalties entirely, and a replaced
-//!   part counts as not lost.
-//! - A Regroup, Respite or Shock restored recorded before rests were timed (event variants
-//!   `Regroup`, `Respite`, `RestoreShock`) applies as it was recorded: no duration is checked
-//!   and a Shock restored with no Wrath left is not refused.
+#![doc = include_str!("readings.md")]
 
 use crate::dice::Die;
 use crate::dice::{DiceError, DiceSource};
@@ -32,6 +11,9 @@ use crate::time::CampaignTime;
 use serde::{Deserialize, Serialize};
 
 pub mod system;
+
+/// Leechbook's readings of the text (this module's documentation, `table show readings`).
+pub const READINGS: &str = include_str!("readings.md");
 
 /// A character's sheet.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

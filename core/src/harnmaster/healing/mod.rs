@@ -6,36 +6,7 @@
 //! applied (`apply_*`, infallible), so the fold stays atomic. A roll the GM *forces* skips the
 //! due-time checks (not the existence checks) and is recorded as such.
 //!
-//! ## Readings of the text (decisions, pinned by tests)
-//! - **Step 1.** Blood loss rolls fall due five minutes after the injury and every five
-//!   minutes after. Each BP checks a box of the SHOCK STATE table (1 STN, 2 INC, 3 UNC, 4 KIA),
-//!   combined with the current state as in Injury step 4 (INC while INC becomes UNC). The
-//!   blood-loss state blocks shock rerolls until all bleeding stops; then STN clears and INC or
-//!   UNC owes a Shock Reroll (unless in Extended Shock).
-//! - **Step 2.** Extended Shock course rolls fall due every four hours from its onset, at
-//!   HB x HR - fatigue + the single highest healer bonus. The worked example's "EML50 (HB13 x
-//!   HR5 = 15 fatigue)" reads as 65 - 15 = 50, and its "EML55" adds the healer's +5.
-//! - **Step 3.** A coma that ends while Extended Shock lasts leaves the character UNC; the
-//!   weariness fatigue is the coma's days rounded down to a multiple of 5.
-//! - **Step 5.** Treatment needs the patient's bleeding stopped and Extended Shock ended.
-//!   The delay penalty counts whole days since the injury. The Grievous HR cap picks the row
-//!   of the capped HR, and that row's marks apply.
-//! - **Schedules.** Every periodic roll keeps the calendar it started on: the next falls due
-//!   one period after the last one *fell due*, not after it was recorded, so a late roll
-//!   does not shift the campaign's healing days ("every five days after incurring it").
-//! - **Step 6.** An untreated injury heals at its current severity's CF HR. When an infection
-//!   ends, every injury's next Healing Roll falls due five days later (the example's day 21).
-//! - **Step 7.** Infection course rolls are HB x infection HR + healer bonus; the text names no
-//!   fatigue penalty for them, so none applies.
-//! - **Fatigue.** The text names Personal Fatigue accrued by moving while INC (step 2) and the
-//!   weariness a coma leaves (step 3), and says characters "do not recover from fatigue while
-//!   suffering Extended Shock" but "recover from fatigue normally while in a coma" once out of
-//!   it. The normal rate of recovery is on pages the text lacks: as for other such rules, the
-//!   GM records fatigue gained and recovered (`leechbook fatigue`), and the fold refuses a
-//!   recovery during Extended Shock and a recovery of more than is held. Weakness fatigue
-//!   (anaemia, infection) goes only with its cause (blood regeneration, the infection's end).
-//! - **Step 8.** Permanent impairment accrues 5 per 20 days from the injury until it first
-//!   reaches Minor; it then stays, and only the higher of permanent and indefinite applies.
+#![doc = include_str!("../readings/healing.md")]
 
 use super::body::{BodyTable, ZoneKind};
 use super::injury::Context;
