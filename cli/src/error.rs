@@ -74,6 +74,7 @@ impl From<StoreError> for CommandError {
             | StoreError::ForeignEvent { .. }
             | StoreError::SeqClash { .. }
             | StoreError::CannotOpen { .. }
+            | StoreError::ReadOnly(_)
             | StoreError::FileSystem(_) => ErrorKind::User,
             StoreError::Decode { .. } | StoreError::Database(_) | StoreError::Column(_) => {
                 ErrorKind::Internal

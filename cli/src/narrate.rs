@@ -20,7 +20,7 @@ mod savage;
 pub(crate) mod witch;
 pub(crate) mod wrath;
 
-pub use consequence::{consequences, tells_shock, Condition};
+pub use consequence::{consequences, tells_shock, Condition, Watch};
 
 /// Narrates what an event of a system that is not HârnMaster found.
 fn system_outcome(o: &SystemOutcome) -> String {

@@ -36,6 +36,9 @@ pub enum StoreError {
     /// No file at the path.
     #[error("no ledger at {0}")]
     NotFound(PathBuf),
+    /// A write to a ledger the file system would only let us read.
+    #[error("{0} is read-only (the file or its directory): it can be read, not written")]
+    ReadOnly(String),
     /// A file that is not a Leechbook ledger.
     #[error("{path} is not a Leechbook ledger ({why})")]
     NotALedger {
@@ -182,6 +185,51 @@ pub struct Store {
     campaign: CampaignId,
     key: ed25519_dalek::SigningKey,
     path: Option<PathBuf>,
+    read_only: bool,
+}
+
+/// Whether an open or a first read failed because the file (or its directory, where the
+/// write-ahead log's files go) cannot be written.
+fn unwritable(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::CannotOpen | rusqlite::ErrorCode::ReadOnly)
+    )
+}
+
+/// Opens the ledger at `path` for reading only, and reads its application id: read-only,
+/// else (a directory where not even the write-ahead log's index can be made) as immutable,
+/// which is sound only while its write-ahead log holds nothing: that case is refused.
+fn open_read_only(path: &Path) -> Result<(Connection, i32), rusqlite::Error> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let app = |c: &Connection| c.query_row("PRAGMA application_id", [], |r| r.get::<_, i32>(0));
+    let first = Connection::open_with_flags(path, flags).and_then(|c| app(&c).map(|a| (c, a)));
+    match first {
+        Err(e) if unwritable(&e) => {
+            let mut wal = path.as_os_str().to_owned();
+            wal.push("-wal");
+            if std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0) {
+                return Err(e);
+            }
+            let escaped: String = path
+                .to_string_lossy()
+                .chars()
+                .map(|c| match c {
+                    '%' => "%25".to_string(),
+                    '?' => "%3f".to_string(),
+                    '#' => "%23".to_string(),
+                    c => c.to_string(),
+                })
+                .collect();
+            let c = Connection::open_with_flags(
+                format!("file:{escaped}?immutable=1"),
+                flags | OpenFlags::SQLITE_OPEN_URI,
+            )?;
+            let a = app(&c)?;
+            Ok((c, a))
+        }
+        other => other,
+    }
 }
 
 const META_DEVICE: &str = "device";
@@ -394,6 +442,7 @@ impl Store {
             campaign,
             key,
             path,
+            read_only: false,
         })
     }
 
@@ -448,14 +497,24 @@ impl Store {
             path: path.to_path_buf(),
             why,
         };
-        let conn = Connection::open_with_flags(
+        // A ledger the file system will not let us write is read: the commands that only
+        // read work on it, and a write says the file is read-only.
+        let rw = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
-        .map_err(|e| cannot_open(path, &e))?;
-        let app: i32 = conn
-            .query_row("PRAGMA application_id", [], |r| r.get(0))
-            .map_err(|e| not_ledger(e.to_string()))?;
+        .and_then(|c| {
+            c.query_row("PRAGMA application_id", [], |r| r.get::<_, i32>(0))
+                .map(|app| (c, app))
+        });
+        let (conn, app, read_only) = match rw {
+            Ok((c, app)) => (c, app, false),
+            Err(e) if unwritable(&e) => {
+                let (c, app) = open_read_only(path).map_err(|e| cannot_open(path, &e))?;
+                (c, app, true)
+            }
+            Err(e) => return Err(not_ledger(e.to_string())),
+        };
         configure(&conn)?;
         if app != schema::APPLICATION_ID {
             return Err(not_ledger(if app == 0 {
@@ -475,6 +534,14 @@ impl Store {
         }
         let mut conn = conn;
         if version < known {
+            if read_only {
+                return Err(StoreError::CannotOpen {
+                    path: shown(path),
+                    why: format!(
+                        "it is read-only, and this Leechbook must first update it (schema {version} to {known}): open it once where it can be written"
+                    ),
+                });
+            }
             migrate(&mut conn)?;
         }
         let meta = |key: &str| -> Result<Uuid, StoreError> {
@@ -501,7 +568,24 @@ impl Store {
             campaign,
             key: ed25519_dalek::SigningKey::from_bytes(&secret),
             path: Some(path.to_path_buf()),
+            read_only,
         })
+    }
+
+    /// Whether the ledger was opened for reading only (the file system would not let it be
+    /// written): every write fails with [`StoreError::ReadOnly`].
+    pub fn read_only(&self) -> bool {
+        self.read_only
+    }
+
+    /// Refuses a write to a ledger opened for reading only, naming the file.
+    fn writable(&self) -> Result<(), StoreError> {
+        if self.read_only {
+            return Err(StoreError::ReadOnly(
+                self.path.as_deref().map(shown).unwrap_or_default(),
+            ));
+        }
+        Ok(())
     }
 
     /// Gives this ledger a new device identity: a new id and signing key (for a ledger copied
@@ -597,6 +681,7 @@ impl Store {
 
     /// Takes the write lock: see [`Writer`].
     pub fn write(&mut self) -> Result<Writer<'_>, StoreError> {
+        self.writable()?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -678,6 +763,7 @@ impl Store {
 
     /// Keeps a value of the sync state.
     pub fn put_sync_state(&mut self, key: &str, value: &[u8]) -> Result<(), StoreError> {
+        self.writable()?;
         self.conn.execute(
             "INSERT INTO sync_state (key, value) VALUES (?1, ?2)
              ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -689,6 +775,7 @@ impl Store {
     /// Keeps several values of the sync state in one transaction, in the order given (so a
     /// mark written last is never ahead of what it marks).
     pub fn put_sync_states(&mut self, items: &[(String, Vec<u8>)]) -> Result<(), StoreError> {
+        self.writable()?;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;

@@ -410,3 +410,122 @@ fn a_file_that_cannot_be_opened_is_one_line_naming_the_cause() {
     );
     assert!(!out.stderr.contains("internal"), "{}", out.stderr);
 }
+
+/// Makes a directory and the files in it read-only for as long as it lives: by their mode,
+/// and where that does not bind (root), by the immutable attribute. None when neither can.
+struct ReadOnly {
+    dir: std::path::PathBuf,
+    immutable: bool,
+}
+
+impl ReadOnly {
+    fn make(dir: &std::path::Path) -> Option<ReadOnly> {
+        use std::os::unix::fs::PermissionsExt;
+        let files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+            .ok()?
+            .map(|e| e.unwrap().path())
+            .collect();
+        for f in &files {
+            std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o444)).ok()?;
+        }
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o555)).ok()?;
+        let probe = dir.join("probe");
+        if std::fs::write(&probe, b"x").is_err() {
+            return Some(ReadOnly {
+                dir: dir.to_path_buf(),
+                immutable: false,
+            });
+        }
+        // Root writes through modes: the immutable attribute binds it.
+        let _ = std::fs::remove_file(&probe);
+        let chattr = |on: &str, p: &std::path::Path| {
+            std::process::Command::new("chattr")
+                .arg(on)
+                .arg(p)
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        if files.iter().all(|f| chattr("+i", f)) && chattr("+i", dir) {
+            return Some(ReadOnly {
+                dir: dir.to_path_buf(),
+                immutable: true,
+            });
+        }
+        None
+    }
+}
+
+impl Drop for ReadOnly {
+    fn drop(&mut self) {
+        use std::os::unix::fs::PermissionsExt;
+        if self.immutable {
+            let _ = std::process::Command::new("chattr")
+                .arg("-i")
+                .arg(&self.dir)
+                .status();
+        }
+        for f in std::fs::read_dir(&self.dir).into_iter().flatten().flatten() {
+            if self.immutable {
+                let _ = std::process::Command::new("chattr")
+                    .arg("-i")
+                    .arg(f.path())
+                    .status();
+            }
+            let _ = std::fs::set_permissions(f.path(), std::fs::Permissions::from_mode(0o644));
+        }
+        let _ = std::fs::set_permissions(&self.dir, std::fs::Permissions::from_mode(0o755));
+    }
+}
+
+/// Issue 26, item 6: a ledger the file system lets us read but not write (a read-only file in
+/// a read-only directory: a share, a backup, a copy handed to a player) is read by every
+/// command that only reads; a command that writes is one line naming the file, and nothing
+/// changes.
+#[test]
+fn a_read_only_ledger_is_read_and_a_write_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let ro = dir.path().join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    let db = ro.join("camp.db");
+    run_db(&db, &["init"]);
+    common::add_character(&db, "Osric");
+    let before = std::fs::read(&db).unwrap();
+    let Some(_guard) = ReadOnly::make(&ro) else {
+        eprintln!("skipped: this file system can make nothing read-only");
+        return;
+    };
+    for args in [
+        &["show", "Osric"][..],
+        &["log"],
+        &["export", "Osric"],
+        &["history", "Osric"],
+        &["due"],
+        &["verify", "--full"],
+    ] {
+        let out = run_db(&db, args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+    }
+    assert!(run_db(&db, &["show", "Osric"]).stdout.contains("Osric"));
+    let out = run_db(
+        &db,
+        &[
+            "strike",
+            "Osric",
+            "--aspect",
+            "edge",
+            "--location",
+            "abdomen",
+            "--effective",
+            "8",
+        ],
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("camp.db is read-only (the file or its directory)"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+}

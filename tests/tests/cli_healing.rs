@@ -709,6 +709,29 @@ fn moving_with_a_serious_torso_injury_asks_an_agility_test_whose_cf_calls_aggrav
         "{}",
         out.stdout
     );
+    // A Grievous zone used anyway "automatically achieves a CF" (text 000, the option's last
+    // paragraph): a G4B thigh makes even 33 a CF, and both injuries owe the Shock SR.
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "blunt",
+        "--location",
+        "thigh",
+        "--side",
+        "left",
+        "--effective",
+        "18",
+        "--dice",
+        "shock=12",
+    ]);
+    let out = move_test("half", "roll=33");
+    assert!(
+        out.stdout
+            .contains("33 vs EML50: CF -> half Move: an automatic CF (a Grievous zone used)"),
+        "{}",
+        out.stdout
+    );
     // The Shock SR: 90 vs Shock ML65 fails (a CF): the injury loses 1 HR to aggravation.
     let out = s.ok(&["roll", "Osric", "aggravation", &id, "--dice", "roll=90"]);
     assert!(
@@ -729,5 +752,55 @@ fn harnmaster_readings_name_each_sequence() {
     assert!(
         out.contains("The normal rate of recovery is on pages the text lacks"),
         "{out}"
+    );
+}
+
+/// Issue 26, item 1: a consequence is told where it happens, in `log`, `why` and `history`,
+/// in their text and in their `--json` (a `consequences` list).
+#[test]
+fn log_why_and_history_list_the_consequences_in_json() {
+    let s = old_tom_bleeding();
+    s.ok(&["--seed", "1", "advance", "1h", "--roll", "--untended"]);
+    let death = "Old Tom DIES (blood loss) at day 1 00:20";
+    let log: Vec<Value> = serde_json::from_str(&s.ok(&["log", "--json"])).unwrap();
+    let told: Vec<&Value> = log
+        .iter()
+        .filter(|e| {
+            e["consequences"]
+                .as_array()
+                .is_some_and(|c| c.iter().any(|c| c == death))
+        })
+        .collect();
+    assert_eq!(
+        told.len(),
+        1,
+        "the death is told once, at its roll: {log:?}"
+    );
+    assert_eq!(told[0]["kind"], "hm.seq-roll");
+    assert_eq!(told[0]["at"], "day 1 00:20");
+    assert!(s.ok(&["log"]).contains(&format!("-> {death}")));
+    let tom = s.ok(&["log", "--character", "Old Tom", "--json"]);
+    assert!(tom.contains(death), "{tom}");
+    let injury = injury_id(&s, "Old Tom", 0);
+    let why: Value = serde_json::from_str(&s.ok(&["why", "Old Tom", &injury, "--json"])).unwrap();
+    let chain = why["chain"].as_array().unwrap();
+    assert!(
+        chain.iter().any(|l| l["consequences"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c == death)),
+        "{why}"
+    );
+    assert!(s
+        .ok(&["why", "Old Tom", &injury])
+        .contains(&format!("-> {death}")));
+    let history: Value =
+        serde_json::from_str(&s.ok(&["history", "Old Tom", &injury, "--json"])).unwrap();
+    assert!(
+        history
+            .to_string()
+            .contains(&format!("\"consequences\":[\"{death}\"]")),
+        "{history}"
     );
 }

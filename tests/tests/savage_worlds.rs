@@ -166,6 +166,7 @@ fn incapacitation_bleeding_out_stabilising_and_healing() {
         "trait=2,wild=3,injury=1/2,sub=5",
     ]); // 3-1 = 2: failure
     assert_eq!(s.show("Grunt")["bleeding_out"], true);
+    s.ok(&["advance", "1r"]); // the start of Grunt's next turn
     let out = s.ok(&[
         "sw",
         "roll",
@@ -431,6 +432,18 @@ fn incapacitated(s: &Scratch) {
     ]);
 }
 
+/// Red's Bleeding Out roll on Vigor d8: 7 (wild 2), less 3 for his Wounds: 4, a success.
+const BLEEDING_7: [&str; 8] = [
+    "sw",
+    "roll",
+    "Red",
+    "bleeding-out",
+    "--trait",
+    "d8",
+    "--dice",
+    "trait=7,wild=2",
+];
+
 /// Rules text 004, Bleeding Out: "a Vigor roll at the start of his turn ... With success he
 /// survives but must roll again next turn". Read: due one round (10 s here) after it began or
 /// was last survived; a plain `advance` stops there.
@@ -457,6 +470,16 @@ fn a_bleeding_out_roll_falls_due_each_turn_and_advance_stops_there() {
         .find(|o| o["kind"] == "bleeding-out")
         .expect("a Bleeding Out roll owed");
     assert_eq!(bleeding["due_at"], "day 1 00:00:10");
+    // Not before the start of his next turn: refused, nothing recorded.
+    let before = s.bytes();
+    let out = s.run(&BLEEDING_7);
+    assert!(
+        out.stderr
+            .contains("Red's Bleeding Out roll is due at day 1 00:00:10"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
     let out = s.ok(&["advance", "1m"]);
     assert!(
         out.contains(
@@ -466,16 +489,7 @@ fn a_bleeding_out_roll_falls_due_each_turn_and_advance_stops_there() {
     );
     assert_eq!(s.show("Red")["campaign_time"], "day 1 00:00:10");
     // 7 - 3 = 4: a success, he survives this turn; the next is due a round later.
-    s.ok(&[
-        "sw",
-        "roll",
-        "Red",
-        "bleeding-out",
-        "--trait",
-        "d8",
-        "--dice",
-        "trait=7,wild=2",
-    ]);
+    s.ok(&BLEEDING_7);
     let out = s.ok(&["advance", "1m", "--roll"]);
     assert!(out.contains("stopped at day 1 00:00:20"), "{out}");
     assert!(out.contains("Leechbook does not roll it for you"), "{out}");

@@ -557,3 +557,19 @@ fn check_penalties_of_pain_prone_blind_and_trauma_are_shown_and_named_at_a_quarr
         "{p}"
     );
 }
+
+/// A rating change far past any table (a typo) is refused in one line, not recorded to make
+/// every later read of the character overflow.
+#[test]
+fn a_huge_condition_change_is_refused() {
+    let s = campaign();
+    let before = s.bytes();
+    let out = s.run(&["wi", "condition", "Gerd", "pain", "--add", "300000000"]);
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stderr.trim(),
+        "error: a condition changes by at most 100 at once, not 300000000"
+    );
+    assert_eq!(s.bytes(), before);
+    s.show("Gerd");
+}

@@ -139,6 +139,8 @@ fn wrath_is_spent_to_restore_shock_and_a_respite_resets_it_to_two() {
         (v["shock"].as_i64(), v["wrath"].as_i64()),
         (Some(0), Some(0))
     );
+    // 6 against Resilience 6: 1 Shock, and no Wrath left to restore it.
+    s.ok(&["wg", "damage", "Vex", "--damage", "6"]);
     let before = s.bytes();
     let out = s.run(&["wg", "restore-shock", "Vex"]);
     assert_eq!(out.code, 1);
@@ -147,6 +149,11 @@ fn wrath_is_spent_to_restore_shock_and_a_respite_resets_it_to_two() {
         "error: Vex has no Wrath to spend (a Respite resets it to 2)"
     );
     assert_eq!(s.bytes(), before, "a refusal records nothing");
+    // A huge change is a typo, refused before it can overflow a later fold.
+    assert!(s
+        .run(&["wg", "wrath", "Vex", "+2147483647"])
+        .stderr
+        .contains("Wrath changes by at most 100 at once"));
     assert!(s
         .ok(&["wg", "wrath", "Vex", "+1"])
         .contains("1 Wrath gained (1 now)"));
@@ -156,6 +163,14 @@ fn wrath_is_spent_to_restore_shock_and_a_respite_resets_it_to_two() {
         .contains("has 1 Wrath and cannot spend 2"));
     s.ok(&["advance", "6h"]);
     s.ok(&["wg", "respite", "Vex"]);
+    assert_eq!(s.show("Vex")["wrath"], 2);
+    // No Shock left: a point of Wrath would restore nothing, so it is not spent.
+    let out = s.run(&["wg", "restore-shock", "Vex"]);
+    assert!(
+        out.stderr.contains("Vex has no Shock to restore"),
+        "{}",
+        out.stderr
+    );
     assert_eq!(s.show("Vex")["wrath"], 2);
 }
 
@@ -184,6 +199,8 @@ fn a_respite_takes_six_hours_and_strenuous_activity_begins_it_again() {
         out.stderr
     );
     assert_eq!(s.show("Vex")["wounds"], 2, "no Respite");
+    // A Regroup (an hour's rest) at 05:30 does not interrupt the Respite.
+    s.ok(&["wg", "regroup", "Vex", "--regain", "0"]);
     s.ok(&["advance", "30m"]);
     s.ok(&["wg", "respite", "Vex"]); // day 1 10:00: six hours since 04:00
     assert_eq!(s.show("Vex")["wounds"], 0);
@@ -278,10 +295,7 @@ fn the_readings_are_shown_by_table_show_readings() {
         out.contains(leechbook_core::wrath::READINGS.trim()),
         "{out}"
     );
-    assert!(
-        out.contains("starts with 2, as after a Respite"),
-        "{out}"
-    );
+    assert!(out.contains("starts with 2, as after a Respite"), "{out}");
     let json: Value =
         serde_json::from_str(&s.ok(&["table", "show", "readings", "--json"])).unwrap();
     assert_eq!(json[0]["title"], "Wrath & Glory");

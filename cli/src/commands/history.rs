@@ -47,6 +47,9 @@ pub struct Entry {
     pub event: String,
     /// What happened.
     pub summary: String,
+    /// What it did to the character that the table must hear (a death, a Shock State ...),
+    /// also told at the end of `summary`.
+    pub consequences: Vec<String>,
 }
 
 /// The whole story.
@@ -216,11 +219,14 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                     if rulings.amended.contains_key(&env.id) {
                         summary.push_str(" [amended by a ruling]");
                     }
-                    if let (Some(was), Some(now)) = (&was, hm(ledger, who)) {
-                        let told = narrate::tells_shock(env.event.kind());
-                        for c in narrate::consequences(was, now, told) {
-                            summary.push_str(&format!("; -> {c}"));
+                    let consequences = match (&was, hm(ledger, who)) {
+                        (Some(was), Some(now)) => {
+                            narrate::consequences(was, now, narrate::tells_shock(env.event.kind()))
                         }
+                        _ => vec![],
+                    };
+                    for c in &consequences {
+                        summary.push_str(&format!("; -> {c}"));
                     }
                     entries.push(Entry {
                         at: env.at.to_string(),
@@ -228,6 +234,7 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                         kind: env.event.kind(),
                         event: env.id.to_string(),
                         summary,
+                        consequences,
                     });
                 }
             },

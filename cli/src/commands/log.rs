@@ -50,6 +50,9 @@ pub struct EventView {
     pub void: Option<String>,
     /// What rulings changed about it since it was recorded.
     pub flags: Vec<String>,
+    /// What it did to the characters it is about that the table must hear: a death, a
+    /// Shock State, Extended Shock, a coma, an infection, a bleeder stopped, a wound healed.
+    pub consequences: Vec<String>,
 }
 
 /// The log as `log` shows it (up to a moment, about one character): each event narrated,
@@ -109,7 +112,9 @@ pub fn views(
     let mut views = Vec::with_capacity(events.len());
     let mut ids = Vec::with_capacity(events.len());
     let wanted = |id: &leechbook_core::ids::EventId| about.as_ref().is_none_or(|a| a.contains(id));
+    let mut watch = narrate::Watch::default();
     let mut push = |ledger: &Ledger, env: &leechbook_core::Envelope, fate: &Fate| {
+        let consequences = watch.told(ledger, env);
         if about.as_ref().is_some_and(|about| !about.contains(&env.id)) {
             return;
         }
@@ -132,6 +137,7 @@ pub fn views(
             summary,
             void,
             flags: Vec::new(),
+            consequences,
         });
     };
     let flags = match until {
@@ -198,6 +204,9 @@ pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             format!(" [{}]", v.flags.join("; "))
         };
         ctx.say(format!("{:>5}  {:<15} {text}{flags}", v.clock, v.at));
+        for c in &v.consequences {
+            ctx.say(format!("{:>5}  {:<15} -> {c}", "", ""));
+        }
     }
     Ok(())
 }

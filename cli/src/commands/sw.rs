@@ -370,10 +370,21 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                         character: id,
                         roll,
                     },
-                    SwRoll::BleedingOut => SwEvent::BleedingOut {
-                        character: id,
-                        roll,
-                    },
+                    SwRoll::BleedingOut => {
+                        // "At the start of his turn ... must roll again next turn": not before.
+                        // (The fold keeps rolls recorded before due times were kept.)
+                        let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);
+                        if let Some(due) = ch.bleeding_due(round).filter(|d| *d > ledger.now) {
+                            return Err(CommandError::user(format!(
+                                "{}'s Bleeding Out roll is due at {due}, the start of the next turn (a round after the last); it is {}: move the clock first (leechbook advance 1r)",
+                                ch.name, ledger.now
+                            )));
+                        }
+                        SwEvent::BleedingOut {
+                            character: id,
+                            roll,
+                        }
+                    }
                     SwRoll::Incapacitation => {
                         let inj = chains(&mut given, "injury", &[6, 6], &mut rng, &mut rolled)?;
                         let sub = chains(&mut given, "sub", &[6], &mut rng, &mut rolled)?;

@@ -78,7 +78,9 @@ fn cmd_verify_since(
     let (found, unchecked) = checker.finish(&r)?;
     drop(r);
     let sound = found.is_empty();
-    if sound {
+    if sound && store.read_only() {
+        ctx.note("the ledger is read-only: this verify's mark is not kept, so the next one starts from the last mark");
+    } else if sound {
         store.put_sync_state(VERIFIED, format!("{last} {FOLD_VERSION}").as_bytes())?;
     }
     let said = format!(
@@ -379,8 +381,12 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         return Err(CommandError::user("verification found problems"));
     }
     // Sound: the next verify checks only what comes after the rows read (a row another
-    // process added meanwhile is left for it).
-    store.put_sync_state(VERIFIED, format!("{last_row} {FOLD_VERSION}").as_bytes())?;
+    // process added meanwhile is left for it). A read-only ledger keeps no mark.
+    if store.read_only() {
+        ctx.note("the ledger is read-only: this verify's mark is not kept, so the next one starts from the last mark");
+    } else {
+        store.put_sync_state(VERIFIED, format!("{last_row} {FOLD_VERSION}").as_bytes())?;
+    }
     Ok(())
 }
 

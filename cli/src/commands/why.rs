@@ -44,6 +44,8 @@ pub struct Link {
     pub summary: String,
     /// What rulings changed about it.
     pub flags: Vec<String>,
+    /// What it did to the character that the table must hear (a death, a Shock State ...).
+    pub consequences: Vec<String>,
 }
 
 /// The rule an event applies, by the book's sequence and step.
@@ -59,6 +61,8 @@ pub fn rule(e: &Event) -> &'static str {
             HmEvent::BloodStoppage(_) => "Healing step 1: Blood Stoppage Roll",
             HmEvent::Treatment(_) => "Healing step 5: TREATMENT ROLL tables",
             HmEvent::HealerAttends(_) => "Healing steps 2 and 7: healer bonus",
+            HmEvent::Fatigue(_) => "Healing steps 2-3: fatigue (the GM records it)",
+            HmEvent::MoveTest(_) => "Healing step 8: aggravation option, moving",
             HmEvent::SeqRoll(r) => match r.kind {
                 SeqRollKind::BloodLoss => "Healing step 1: Blood Loss Advance Roll",
                 SeqRollKind::ExtendedShock => "Healing step 2: Extended Shock",
@@ -116,11 +120,16 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     for env in &events {
         // What the chain reads of the character before an event is taken only before the
         // events that may concern it (see `Before`); every other event is stepped untold.
-        let before = if about(env, &rulings, ch.id) {
+        let told = about(env, &rulings, ch.id);
+        let before = if told {
             Before::of(ledger.character(ch.id).and_then(CharacterState::hm), injury)
         } else {
             Before::default()
         };
+        let was = told
+            .then(|| ledger.character(ch.id).and_then(CharacterState::hm))
+            .flatten()
+            .map(narrate::Condition::of);
         ledger.step(
             env,
             &rulings,
@@ -151,6 +160,13 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                         fl.push(format!("amended by ruling {} ({reason})", r.short()));
                     }
                     ids.push(e.id);
+                    let consequences = match (&was, l.character(ch.id).and_then(CharacterState::hm))
+                    {
+                        (Some(was), Some(now)) if matches!(fate, Fate::Applied(_)) => {
+                            narrate::consequences(was, now, narrate::tells_shock(e.event.kind()))
+                        }
+                        _ => vec![],
+                    };
                     chain.push(Link {
                         at: e.at.to_string(),
                         event: e.id.to_string(),
@@ -158,6 +174,7 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                         rule: rule(&e.event),
                         summary,
                         flags: fl,
+                        consequences,
                     });
                 }
             },
@@ -180,6 +197,7 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 kind: e.event.kind(),
                 rule: "ruling",
                 summary: narrate::ruling(r, ""),
+                consequences: vec![],
                 flags: match r {
                     Ruling::Retract { .. } | Ruling::Amend { .. }
                         if rulings.void.contains_key(&e.id) =>
@@ -228,6 +246,9 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             format!(" [{}]", l.flags.join("; "))
         };
         ctx.say(format!("  {:<15} {:<40} {}{fl}", l.at, l.rule, l.summary));
+        for c in &l.consequences {
+            ctx.say(format!("  {:<15} {:<40} -> {c}", "", ""));
+        }
     }
     ctx.say(format!("  => {now}"));
     Ok(())

@@ -3,8 +3,41 @@
 //! One line each, worked out by comparing the character before and after the event, so no
 //! rule has to remember to announce itself.
 
+use leechbook_core::fold::{CharacterState, Ledger};
 use leechbook_core::harnmaster::state::{Coma, ExtendedShock, HmCharacter, Infection, ShockState};
-use leechbook_core::ids::InjuryId;
+use leechbook_core::ids::{CharacterId, InjuryId};
+use leechbook_core::{Envelope, Event};
+use std::collections::HashMap;
+
+/// The condition each character was left in by the last event about it, so that a record
+/// read in order tells each consequence where it happens (`log`, its `--json`).
+#[derive(Default)]
+pub struct Watch {
+    last: HashMap<CharacterId, Condition>,
+}
+
+impl Watch {
+    /// What `env` (just folded into `ledger`) did to the characters it is about, in words;
+    /// nothing for a character this watch has not seen before (its first event is its
+    /// joining, when the record read is whole).
+    pub fn told(&mut self, ledger: &Ledger, env: &Envelope) -> Vec<String> {
+        let mut ids = env.event.characters();
+        if matches!(env.event, Event::CharacterAdded { .. }) {
+            ids.push(CharacterId(env.id.0));
+        }
+        let mut out = Vec::new();
+        for id in ids {
+            let Some(now) = ledger.character(id).and_then(CharacterState::hm) else {
+                continue;
+            };
+            if let Some(was) = self.last.get(&id) {
+                out.extend(consequences(was, now, tells_shock(env.event.kind())));
+            }
+            self.last.insert(id, Condition::of(now));
+        }
+        out
+    }
+}
 
 /// What [`consequences`] compares of a character before an event: its condition, without
 /// the records of its healed injuries (a copy of the whole character before every event

@@ -7,14 +7,23 @@ use leechbook_core::harnmaster::state::Severity;
 /// What the roll or decision did, as the GM would say it after its test.
 pub(super) fn effect(e: &Effect) -> String {
     match e {
-        Effect::MoveTest { pace, aggravating } => {
+        Effect::MoveTest {
+            pace,
+            aggravating,
+            automatic,
+        } => {
             if aggravating.is_empty() {
                 format!("{}: no aggravation", pace.word())
             } else {
                 let ids: Vec<String> = aggravating.iter().map(|i| i.short()).collect();
                 format!(
-                    "{}: a CF: an aggravation Shock SR for injury {} (roll NAME aggravation INJURY)",
+                    "{}: {}: an aggravation Shock SR for injury {} (roll NAME aggravation INJURY)",
                     pace.word(),
+                    if *automatic {
+                        "an automatic CF (a Grievous zone used)"
+                    } else {
+                        "a CF"
+                    },
                     ids.join(", ")
                 )
             }

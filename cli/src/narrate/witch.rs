@@ -113,8 +113,13 @@ pub fn checks(name: &str, p: &leechbook_core::witch::CheckPenalties) -> String {
         s.push_str(&format!("; hearing {}% more (Deaf)", p.hearing));
     }
     for (loc, n) in &p.locations {
-        let loc = if loc.is_empty() { "its location" } else { loc };
-        s.push_str(&format!("; involving the {loc} {n}% more (Trauma)"));
+        if loc.is_empty() {
+            s.push_str(&format!(
+                "; involving its (unnamed) location {n}% more (Trauma)"
+            ));
+        } else {
+            s.push_str(&format!("; involving the {loc} {n}% more (Trauma)"));
+        }
     }
     if p.opponents != 0 {
         s.push_str(&format!("; foes +{}% against them (Prone)", p.opponents));

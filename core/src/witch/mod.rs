@@ -594,7 +594,9 @@ pub struct CheckPenalties {
 impl CheckPenalties {
     /// The penalty on every Check, in percent.
     pub fn total(&self) -> i32 {
-        self.all.iter().map(|(_, p)| p).sum()
+        self.all
+            .iter()
+            .fold(0, |sum, (_, p)| sum.saturating_add(*p))
     }
 
     /// No penalty on any Check, and no bonus to foes.
@@ -610,19 +612,21 @@ impl WiCharacter {
         let prone = self.rating(Condition::Prone, now, round) > 0;
         let mut all = Vec::new();
         if pain > 0 {
-            all.push((format!("Pain {pain}"), -10 * pain));
+            all.push((format!("Pain {pain}"), pain.saturating_mul(-10)));
         }
         if prone {
             all.push(("Prone".to_string(), -20));
         }
         CheckPenalties {
             all,
-            sight: -10 * self.rating(Condition::Blind, now, round),
-            hearing: -10 * self.rating(Condition::Deaf, now, round),
+            sight: self
+                .rating(Condition::Blind, now, round)
+                .saturating_mul(-10),
+            hearing: self.rating(Condition::Deaf, now, round).saturating_mul(-10),
             locations: self
                 .traumas(now)
                 .into_iter()
-                .map(|(l, n)| (l, -20 * n))
+                .map(|(l, n)| (l, n.saturating_mul(-20)))
                 .collect(),
             opponents: if prone { 20 } else { 0 },
         }
@@ -656,7 +660,9 @@ impl WiCharacter {
                 .get(&c)
                 .map_or(0, |h| decayed(c, h, now, round_seconds))
         };
-        passive + self.injuries.iter().map(|i| i.held(c)).sum::<i32>()
+        self.injuries
+            .iter()
+            .fold(passive, |sum, i| sum.saturating_add(i.held(c)))
     }
 
     /// Trauma per location at `now` (each its own condition: rating x 20% to checks with
@@ -716,7 +722,7 @@ impl WiCharacter {
             self.trauma.insert(
                 key,
                 Held {
-                    rating: current + n,
+                    rating: current.saturating_add(n),
                     since: now,
                     location,
                 },
@@ -732,7 +738,7 @@ impl WiCharacter {
         let rating = if c == Condition::Prone {
             1
         } else {
-            current + n
+            current.saturating_add(n)
         };
         self.conditions.insert(
             c,
@@ -983,6 +989,10 @@ fn suffer(
     injured
 }
 
+/// The most one condition event changes a rating by (the tables give 1-5; a larger number
+/// is a typo, refused before it can make the Check penalties meaningless).
+pub const MAX_CONDITION_STEP: i32 = 100;
+
 /// Why a Witch Iron event does not apply, or a table the GM gives does not load. The words
 /// name no command: the CLI adds its hints.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -1113,6 +1123,9 @@ pub enum WiError {
         /// The care.
         care: Care,
     },
+    /// A condition's change out of any table's range.
+    #[error("a condition changes by at most {MAX_CONDITION_STEP} at once, not {0}")]
+    ConditionStep(i32),
 }
 
 /// An injury suffered: where, by how much Net Damage, and the table's cell.
@@ -1473,6 +1486,7 @@ pub fn apply(
                     by: by.clone(),
                 }])
             }
+            Some(d) if d.abs() > MAX_CONDITION_STEP => Err(WiError::ConditionStep(*d)),
             Some(d) => {
                 target.add(*condition, *d, now, round, None);
                 Ok(vec![WiStep::ConditionChanged {

@@ -77,9 +77,15 @@ pub struct WgCharacter {
     pub death: Option<(String, CampaignTime)>,
     /// Wrath points (2 at the start and after a Respite).
     pub wrath: i32,
-    /// Rest counts from here: the last Wound, Traumatic Injury, strenuous hour or rest.
+    /// A Respite counts from here: the last Wound, Traumatic Injury, strenuous hour or
+    /// Respite.
     pub rest_from: Option<CampaignTime>,
+    /// The last Regroup (a Regroup is an hour of rest after this and `rest_from`).
+    pub regrouped: Option<CampaignTime>,
 }
+
+/// The most Wrath one event gains or spends (the game's pools are a few points).
+pub const MAX_WRATH_STEP: i32 = 100;
 
 /// The hours of rest a Regroup needs.
 pub const REGROUP_HOURS: i64 = 1;
@@ -114,6 +120,7 @@ impl WgCharacter {
             death: None,
             wrath: WRATH_AT_RESPITE,
             rest_from: None,
+            regrouped: None,
         }
     }
 
@@ -543,9 +550,10 @@ fn rested(
     ch: &WgCharacter,
     rest: &'static str,
     hours: i64,
+    from: Option<CampaignTime>,
     now: CampaignTime,
 ) -> Result<(), WgError> {
-    let Some(from) = ch.rest_from else {
+    let Some(from) = from else {
         return Ok(());
     };
     let need = from.plus(hours * crate::time::HOUR);
@@ -616,6 +624,11 @@ pub fn apply(
     }
     Ok(match e {
         WgEvent::Damage { damage, mortal, .. } => {
+            if *damage < 0 {
+                return Err(WgError::Refused(format!(
+                    "damage cannot be negative ({damage})"
+                )));
+            }
             let r = ch.sheet.resilience;
             let mut steps = Vec::new();
             let (mut wounds, mut shock) = if *mortal {
@@ -657,9 +670,9 @@ pub fn apply(
                     converted,
                 });
             }
-            ch.shock += shock;
+            ch.shock = ch.shock.saturating_add(shock);
             if wounds > 2 * ch.max_wounds() {
-                ch.wounds += wounds;
+                ch.wounds = ch.wounds.saturating_add(wounds);
                 ch.death = Some(("Annihilated".into(), now));
                 steps.push(WgStep::Annihilated {
                     wounds,
@@ -671,7 +684,7 @@ pub fn apply(
                 if wounds > 0 {
                     ch.rest_from = Some(now);
                 }
-                ch.wounds += wounds;
+                ch.wounds = ch.wounds.saturating_add(wounds);
                 if ch.wounds > ch.max_wounds() && !ch.dying {
                     ch.dying = true;
                     steps.push(WgStep::Dying {
@@ -700,20 +713,29 @@ pub fn apply(
         WgEvent::Respite { .. } => respite(ch)?,
         WgEvent::RestoreShock { .. } => restore_shock(ch),
         WgEvent::RestedRegroup { regained, .. } => {
-            rested(ch, "Regroup", REGROUP_HOURS, now)?;
+            // A Regroup is an hour's rest after the last exertion and the last Regroup; it
+            // does not interrupt a Respite (only strenuous activity does).
+            let from = ch.rest_from.max(ch.regrouped);
+            rested(ch, "Regroup", REGROUP_HOURS, from, now)?;
             let steps = regroup(ch, *regained)?;
-            ch.rest_from = Some(now);
+            ch.regrouped = Some(now);
             steps
         }
         WgEvent::RestedRespite { .. } => {
             if !ch.dying {
-                rested(ch, "Respite", RESPITE_HOURS, now)?;
+                rested(ch, "Respite", RESPITE_HOURS, ch.rest_from, now)?;
             }
             let steps = respite(ch)?;
             ch.rest_from = Some(now);
             steps
         }
         WgEvent::SpendWrath { .. } => {
+            if ch.shock == 0 {
+                return Err(WgError::Refused(format!(
+                    "{} has no Shock to restore",
+                    ch.name
+                )));
+            }
             if ch.wrath < 1 {
                 return Err(WgError::Refused(format!(
                     "{} has no Wrath to spend (a Respite resets it to {WRATH_AT_RESPITE})",
@@ -727,6 +749,11 @@ pub fn apply(
                 return Err(WgError::Refused(
                     "a Wrath change of 0 changes nothing".into(),
                 ));
+            }
+            if points.abs() > MAX_WRATH_STEP {
+                return Err(WgError::Refused(format!(
+                    "Wrath changes by at most {MAX_WRATH_STEP} at once, not {points}"
+                )));
             }
             if ch.wrath + points < 0 {
                 return Err(WgError::Refused(format!(

@@ -248,6 +248,8 @@ pub enum Effect {
         pace: MovePace,
         /// The injuries whose aggravation Shock SR the CF calls (none unless a CF).
         aggravating: Vec<InjuryId>,
+        /// The CF is automatic: a Grievous head, torso or leg zone was used.
+        automatic: bool,
     },
     /// Fatigue gained or recovered: `total` of that kind after it.
     Fatigue {

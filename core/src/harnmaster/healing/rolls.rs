@@ -361,14 +361,21 @@ pub fn check_move_test(ch: &HmCharacter, m: &MoveTest) -> Result<HealOutcome, Ro
         .injuries
         .iter()
         .filter(moving)
-        .any(|i| i.severity() == Severity::Serious)
+        .any(|i| i.severity() != Severity::Minor)
     {
         return Err(not_owed(
             ch,
             what,
-            "they have no Serious head, torso or leg injury: moving asks no Agility test",
+            "they have no Serious or Grievous head, torso or leg injury: moving asks no Agility test",
         ));
     }
+    // "A character who chooses to take action anyway [with a Grievous zone] automatically
+    // achieves a CF": moving on a Grievous head, torso or leg is a CF whatever the roll.
+    let automatic = ch
+        .injuries
+        .iter()
+        .filter(moving)
+        .any(|i| i.severity() == Severity::Grievous);
     if m.pace == MovePace::Double {
         return Err(not_owed(
             ch,
@@ -376,7 +383,10 @@ pub fn check_move_test(ch: &HmCharacter, m: &MoveTest) -> Result<HealOutcome, Ro
             "Double Moves are not allowed with a Serious head, torso or leg injury (the aggravation option)",
         ));
     }
-    let test = d100_test(m.ml, m.roll);
+    let mut test = d100_test(m.ml, m.roll);
+    if automatic {
+        test.level = SuccessLevel::CF;
+    }
     let aggravating = if test.level == SuccessLevel::CF {
         ch.injuries
             .iter()
@@ -394,9 +404,13 @@ pub fn check_move_test(ch: &HmCharacter, m: &MoveTest) -> Result<HealOutcome, Ro
         effect: Effect::MoveTest {
             pace: m.pace,
             aggravating,
+            automatic,
         },
     })
 }
+
+/// The most fatigue one event gains or recovers (a typo past it is refused, not added up).
+pub const MAX_FATIGUE_STEP: i32 = 1000;
 
 /// Checks fatigue gained or recovered: no recovery during Extended Shock (step 2), none of
 /// more than is held, and no change of nothing.
@@ -406,8 +420,21 @@ pub fn check_fatigue(ch: &HmCharacter, f: &FatigueChange) -> Result<HealOutcome,
         FatigueKind::Personal => ch.personal_fatigue,
         FatigueKind::Weariness => ch.weariness,
     };
+    if ch.dead() {
+        return Err(not_owed(ch, what, "they are dead"));
+    }
     if f.points == 0 {
         return Err(not_owed(ch, what, "a change of 0 changes nothing"));
+    }
+    if f.points.abs() > MAX_FATIGUE_STEP {
+        return Err(not_owed(
+            ch,
+            what,
+            format!(
+                "fatigue changes by at most {MAX_FATIGUE_STEP} at once, not {}",
+                f.points
+            ),
+        ));
     }
     if f.points < 0 && ch.extended_shock.is_some() {
         return Err(not_owed(
@@ -416,7 +443,7 @@ pub fn check_fatigue(ch: &HmCharacter, f: &FatigueChange) -> Result<HealOutcome,
             "they are in Extended Shock, and characters do not recover from fatigue while suffering it (Healing Sequence step 2)",
         ));
     }
-    if held + f.points < 0 {
+    if held.saturating_add(f.points) < 0 {
         return Err(not_owed(
             ch,
             what,
@@ -434,7 +461,7 @@ pub fn check_fatigue(ch: &HmCharacter, f: &FatigueChange) -> Result<HealOutcome,
         effect: Effect::Fatigue {
             kind: f.kind,
             points: f.points,
-            total: held + f.points,
+            total: held.saturating_add(f.points),
         },
     })
 }
