@@ -804,3 +804,59 @@ fn log_why_and_history_list_the_consequences_in_json() {
         "{history}"
     );
 }
+
+/// Issue 26, item 7: the plot can be read by a player: values on each panel's axis, each
+/// roll marked with its outcome, the death drawn; a story of twenty minutes is drawn over its
+/// minutes, titled "day 1" (not "days 1-1").
+#[test]
+fn the_plot_of_a_short_fatal_story_shows_its_values_outcomes_and_death() {
+    let s = old_tom_bleeding();
+    s.ok(&["--seed", "1", "advance", "1h", "--roll", "--untended"]);
+    let injury = injury_id(&s, "Old Tom", 0);
+    let file = s.db.with_file_name("tom.svg");
+    s.ok(&[
+        "history",
+        "Old Tom",
+        &injury,
+        "--plot",
+        file.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("the SVG parses");
+    let texts = |class: &str| -> Vec<String> {
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some(class))
+            .filter_map(|n| n.text().map(str::to_string))
+            .collect()
+    };
+    let title = doc
+        .descendants()
+        .find(|n| n.attribute("id") == Some("title"))
+        .and_then(|n| n.text())
+        .unwrap();
+    assert!(title.ends_with(", day 1"), "{title}");
+    // Each panel's values: Injury Level's 0, 2.5, 5 among them.
+    let ticks = texts("tick");
+    assert_eq!(ticks.len(), 3 * 6, "{ticks:?}");
+    assert!(ticks.iter().any(|t| t == "2.5"), "{ticks:?}");
+    // The blood-loss rolls at 00:05, 00:10, 00:15 (S) and 00:20 (F) are lettered.
+    let story: Value =
+        serde_json::from_str(&s.ok(&["history", "Old Tom", &injury, "--json"])).unwrap();
+    let tests = story["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] != "hm.strike" && e["summary"].as_str().unwrap().contains(" vs EML"))
+        .count();
+    assert_eq!(
+        texts("outcome").len(),
+        tests,
+        "one letter per roll (the strike is no roll)"
+    );
+    assert!(
+        texts("day").contains(&"day 1 00:05".to_string()),
+        "{:?}",
+        texts("day")
+    );
+    assert_eq!(texts("death-label"), vec!["dies"]);
+}

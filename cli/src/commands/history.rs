@@ -150,6 +150,17 @@ pub fn concerns(before: Before, who: CharacterId, applied: &Applied, injury: Inj
     }
 }
 
+/// The outcome of the test an event made (S, F, CS, CF), if it made one.
+fn outcome_of(applied: &leechbook_core::Applied) -> Option<&'static str> {
+    use leechbook_core::Applied as A;
+    match applied {
+        A::Heal { outcome, .. } => outcome.test.map(|t| t.level.code()),
+        A::ShockRoll { outcome, .. } => Some(outcome.test.level.code()),
+        A::GmRoll { outcome, .. } => outcome.test.map(|t| t.level.code()),
+        _ => None,
+    }
+}
+
 /// Prints the story.
 pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     // The character now, and the events about it and those its story reads: never the
@@ -212,6 +223,10 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                                 impairment: f64::from(imp),
                                 permanent: f64::from(permanent),
                                 event: format!("{} {}", env.at, env.event.kind()),
+                                outcome: outcome_of(applied),
+                                extended_shock: c.extended_shock.is_some(),
+                                coma: c.coma.is_some(),
+                                dead: c.dead(),
                             });
                         }
                     }
@@ -303,8 +318,13 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         };
         let first = samples.first().map_or(1, |s| s.day as i64 + 1);
         let last = samples.last().map_or(1, |s| s.day as i64 + 1);
+        let days = if first == last {
+            format!("day {first}")
+        } else {
+            format!("days {first}-{last}")
+        };
         let title = format!(
-            "{}: {} {} ({}), days {first}-{last}",
+            "{}: {} {} ({}), {days}",
             story.character, v.code, place, v.short_id
         );
         let png = file
