@@ -199,6 +199,20 @@ impl Ctx {
     }
 }
 
+/// The command line with every command taking negative numbers as values (`--physician
+/// -40` reaches the command's own range check, which says what is wrong in one line, rather
+/// than clap's usage block for an unknown `-4` flag).
+fn negatives(mut c: clap::Command) -> clap::Command {
+    let names: Vec<String> = c
+        .get_subcommands()
+        .map(|s| s.get_name().to_string())
+        .collect();
+    for n in names {
+        c = c.mut_subcommand(n, negatives);
+    }
+    c.allow_negative_numbers(true)
+}
+
 /// Runs the command line `args` (program name first) and returns what to print.
 pub fn run<I, T>(args: I) -> Output
 where
@@ -224,7 +238,10 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let parsed = negatives(<Cli as clap::CommandFactory>::command())
+        .try_get_matches_from(args)
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(c) => c,
         Err(e) => {
             let text = e.render().to_string();

@@ -127,8 +127,16 @@ pub fn strike(o: &StrikeOutcome, aspect_letter: char) -> String {
         let result = if o.glancing {
             "glancing blow, no injury".to_string()
         } else if let Some(inj) = &o.injury {
+            // Fire and frost share the letter F: the word tells them apart.
+            let which = match inj.aspect {
+                leechbook_core::harnmaster::state::Aspect::Fire
+                | leechbook_core::harnmaster::state::Aspect::Frost => {
+                    format!(" ({})", inj.aspect.word())
+                }
+                _ => String::new(),
+            };
             format!(
-                "{}{}{}",
+                "{}{}{}{which}",
                 leechbook_core::harnmaster::state::Severity::of_level(o.table_level).letter(),
                 o.table_level,
                 inj.aspect.letter()

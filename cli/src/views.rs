@@ -1197,11 +1197,16 @@ pub fn render_character(v: &CharacterView) -> String {
                 Some(s) => format!("{s} {}", i.location),
                 None => i.location.clone(),
             };
+            // Fire and frost share the letter F: the word tells them apart.
+            let code = match i.aspect {
+                "fire" | "frost" => format!("{} {}", i.code, i.aspect),
+                _ => i.code.clone(),
+            };
             let _ = writeln!(
                 out,
                 "    {}  {:<4} {:<16} {}{}",
                 i.short_id,
-                i.code,
+                code,
                 place,
                 i.inflicted_at,
                 if flags.is_empty() {

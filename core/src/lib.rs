@@ -26,7 +26,7 @@ pub mod witch;
 pub mod wrath;
 
 /// The kernel's modules, at the paths the rules systems and the ledger have always used.
-pub use leechbook_kernel::{dice, ids, test_roll, time};
+pub use leechbook_kernel::{dice, ids, name, test_roll, time};
 
 pub use event::{Envelope, Event, SheetKind, SystemId, SCHEMA_VERSION};
 pub use fold::{Applied, CharacterState, FoldError, HmLedger, Ledger};

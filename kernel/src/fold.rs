@@ -199,11 +199,9 @@ impl<S: Systems> Ledger<S> {
         observe(self, env, &fate);
     }
 
-    /// Finds a character by name, case-insensitively, among those held.
+    /// Finds a character by name among those held, as [`Ledger::id_named`] finds it.
     pub fn character_named(&self, name: &str) -> Option<&S::Character> {
-        self.characters
-            .iter()
-            .find(|c| c.name().eq_ignore_ascii_case(name.trim()))
+        self.character(self.id_named(name)?)
     }
 
     /// Every character of the campaign (held or not): id and name, in the order they joined.
@@ -211,11 +209,42 @@ impl<S: Systems> Ledger<S> {
         &self.roll
     }
 
-    /// The id of the character named `name` (case-insensitively), held or not.
+    /// The id of the character named `name`, held or not: the name as recorded, else
+    /// without regard to ASCII case, else as [`crate::name::same_name`] compares names (when
+    /// one character only answers to it).
     pub fn id_named(&self, name: &str) -> Option<CharacterId> {
+        let name = name.trim();
+        if let Some(id) = self.id_taken(name) {
+            return Some(id);
+        }
+        let mut like = self
+            .roll
+            .iter()
+            .filter(|(_, n)| crate::name::same_name(n, name));
+        match (like.next(), like.next()) {
+            (Some((id, _)), None) => Some(*id),
+            _ => None,
+        }
+    }
+
+    /// The name of a character that `name` would be told apart from by neither case (in any
+    /// script) nor the encoding of its accents: what a new character may not be called.
+    pub fn name_like(&self, name: &str) -> Option<&str> {
         self.roll
             .iter()
-            .find(|(_, n)| n.eq_ignore_ascii_case(name.trim()))
+            .find(|(_, n)| crate::name::same_name(n, name))
+            .map(|(_, n)| n.as_str())
+    }
+
+    /// The fold's rule for a name already taken, as recorded ledgers were folded by it: the
+    /// same name without regard to ASCII case. (New names are held to
+    /// [`Ledger::name_like`] by the command that records them.)
+    fn id_taken(&self, name: &str) -> Option<CharacterId> {
+        let name = name.trim();
+        self.roll
+            .iter()
+            .find(|(_, n)| n == name)
+            .or_else(|| self.roll.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)))
             .map(|(id, _)| *id)
     }
 
@@ -371,7 +400,7 @@ impl<S: Systems> Ledger<S> {
                 if name.is_empty() || name.len() > 64 || name.chars().any(char::is_control) {
                     return Err(Refusal::BadName(name.to_string()).into());
                 }
-                if self.id_named(name).is_some() {
+                if self.id_taken(name).is_some() {
                     return Err(Refusal::NameTaken(name.to_string()).into());
                 }
                 let id = CharacterId(env.id.0);

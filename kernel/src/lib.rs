@@ -20,6 +20,7 @@ pub mod envelope;
 pub mod event;
 pub mod fold;
 pub mod ids;
+pub mod name;
 pub mod roster;
 pub mod ruling;
 pub mod system;

@@ -232,7 +232,7 @@ fn a_duplicate_character_and_a_bad_sheet() {
             "10",
         ],
         1,
-        "there is already a character named 'osric'",
+        "there is already a character named 'Osric': 'osric' would answer to the same name",
     );
     refused(
         &s,
@@ -506,19 +506,7 @@ fn a_read_only_ledger_is_read_and_a_write_is_one_line() {
         assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
     }
     assert!(run_db(&db, &["show", "Osric"]).stdout.contains("Osric"));
-    let out = run_db(
-        &db,
-        &[
-            "strike",
-            "Osric",
-            "--aspect",
-            "edge",
-            "--location",
-            "abdomen",
-            "--effective",
-            "8",
-        ],
-    );
+    let out = run_db(&db, &common::abdomen_strike("Osric"));
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
     assert!(
@@ -528,4 +516,42 @@ fn a_read_only_ledger_is_read_and_a_write_is_one_line() {
         out.stderr
     );
     assert_eq!(std::fs::read(&db).unwrap(), before);
+}
+
+/// Issue 26, smaller items: a name differing only by case in any script, or by how an accent
+/// is encoded, is the same name (refused for a new character, found for a lookup); a negative
+/// number where a positive one is needed is the command's one line, not clap's usage block.
+#[test]
+fn names_in_any_case_or_encoding_and_negative_numbers_are_one_line() {
+    let s = Scratch::new();
+    s.ok(&["init"]);
+    let sheet = ["--str", "10", "--end", "10", "--shock", "60", "--hb", "12"];
+    let add = |name: &str| {
+        let mut args = vec!["character", "add", name];
+        args.extend(sheet);
+        s.run(&args)
+    };
+    assert_eq!(add("Ærwyn").code, 0);
+    assert_eq!(add("Caf\u{e9}").code, 0);
+    let before = s.bytes();
+    for (name, like) in [("ærwyn", "Ærwyn"), ("Cafe\u{301}", "Caf\u{e9}")] {
+        let out = add(name);
+        assert_eq!(out.code, 1, "{name}: {}", out.stdout);
+        assert_eq!(
+            out.stderr.trim(),
+            format!(
+                "error: there is already a character named '{like}': '{name}' would answer to the same name (neither case nor the encoding of accents tells names apart)"
+            )
+        );
+    }
+    assert_eq!(s.bytes(), before);
+    assert!(s.ok(&["show", "æRWYN"]).starts_with("Ærwyn "));
+    assert!(s.ok(&["show", "CAFE\u{301}"]).starts_with("Caf\u{e9} "));
+    s.ok(&common::abdomen_strike("Ærwyn"));
+    let out = s.run(&["treat", "Ærwyn", "--physician", "-40"]);
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stderr.trim(),
+        "error: --physician -40 is out of range (0-200)"
+    );
 }

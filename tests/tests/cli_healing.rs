@@ -25,18 +25,7 @@ fn due(s: &Scratch, name: &str) -> Vec<Value> {
 /// Osric with the S2E abdomen of the treatment example.
 fn s2e_abdomen() -> (Scratch, String) {
     let s = Scratch::with_osric();
-    s.ok(&[
-        "strike",
-        "Osric",
-        "--aspect",
-        "edge",
-        "--location",
-        "abdomen",
-        "--effective",
-        "8",
-        "--dice",
-        "shock=12",
-    ]);
+    s.ok(&common::abdomen_strike("Osric"));
     let id = injury_id(&s, "Osric", 0);
     (s, id)
 }

@@ -389,3 +389,33 @@ fn table_show_json_prints_json() {
     let toml = s.ok(&["table", "show", "human"]);
     assert!(toml.contains("name = \"human\""), "{toml}");
 }
+
+/// Issue 26, item 8: fire and frost share the letter F in an injury's code; the strike's words
+/// and `show` say which.
+#[test]
+fn fire_and_frost_are_told_apart() {
+    let s = Scratch::with_osric();
+    for (aspect, location, word) in [
+        ("fire", "abdomen", "S2F (fire)"),
+        ("frost", "thorax", "S2F (frost)"),
+    ] {
+        let out = s.ok(&[
+            "strike",
+            "Osric",
+            "--aspect",
+            aspect,
+            "--location",
+            location,
+            "--effective",
+            "8",
+            "--dice",
+            "shock=12",
+        ]);
+        assert!(out.contains(word), "{out}");
+    }
+    let shown = s.ok(&["show", "Osric"]);
+    assert!(
+        shown.contains("S2F fire ") && shown.contains("S2F frost "),
+        "{shown}"
+    );
+}

@@ -235,6 +235,14 @@ pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandEr
                     .as_ref()
                     .map_or(SystemId::HarnMaster, |c| c.system);
                 check_system(&a, system)?;
+                // Names are told apart by neither case, in any script, nor the encoding of
+                // an accent: `ærwyn` beside `Ærwyn` would answer to both.
+                if let Some(like) = ledger.name_like(&name) {
+                    return Err(CommandError::user(format!(
+                        "there is already a character named '{like}': '{}' would answer to the same name (neither case nor the encoding of accents tells names apart)",
+                        name.trim()
+                    )));
+                }
                 let sheet = match system {
                     SystemId::WitchIron => {
                         SheetKind::WitchIron(leechbook_core::witch::WiSheet {

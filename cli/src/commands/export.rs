@@ -226,7 +226,7 @@ pub fn cmd_import(a: ImportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         if !export
             .characters
             .iter()
-            .any(|c| c.name.eq_ignore_ascii_case(want))
+            .any(|c| leechbook_core::name::same_name(&c.name, want))
         {
             return Err(CommandError::user(format!(
                 "{} holds no character named '{want}'",
@@ -238,7 +238,10 @@ pub fn cmd_import(a: ImportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         .characters
         .iter()
         .filter(|c| {
-            a.characters.is_empty() || a.characters.iter().any(|w| c.name.eq_ignore_ascii_case(w))
+            a.characters.is_empty()
+                || a.characters
+                    .iter()
+                    .any(|w| leechbook_core::name::same_name(&c.name, w))
         })
         .collect();
     // Every check before anything is written: the system, and names free.

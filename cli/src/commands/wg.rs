@@ -167,7 +167,10 @@ fn named(c: &WgCommand) -> Result<Vec<&str>, CommandError> {
         WgCommand::Replace(a) => vec![&a.name],
     };
     for (i, n) in names.iter().enumerate() {
-        if names[..i].iter().any(|m| m.eq_ignore_ascii_case(n)) {
+        if names[..i]
+            .iter()
+            .any(|m| leechbook_core::name::same_name(m, n))
+        {
             return Err(CommandError::user(format!("{n} is named twice")));
         }
     }

@@ -163,6 +163,23 @@ pub const fn shoulder_strike(who: &str) -> [&str; 12] {
     ]
 }
 
+/// `strike WHO` giving the S2E abdomen of the treatment example (effective impact 8E, the
+/// Shock Roll 12: no Shock State).
+pub const fn abdomen_strike(who: &str) -> [&str; 10] {
+    [
+        "strike",
+        who,
+        "--aspect",
+        "edge",
+        "--location",
+        "abdomen",
+        "--effective",
+        "8",
+        "--dice",
+        "shock=12",
+    ]
+}
+
 /// A hub on loopback for network sync, stopped when dropped: a relay in this process (a
 /// samod repo that keeps no ledger), or the real npm automerge-repo sync server.
 pub enum Hub {
