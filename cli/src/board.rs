@@ -324,7 +324,7 @@ fn record_args(db: &Path, o: &OwedView, face: Option<&str>) -> Record {
             Record::Run(args)
         }
         k @ ("spirit-recovery" | "incapacitation" | "bleeding-out") => Record::Hint(format!(
-            "{who}'s {k} needs the trait's die: leechbook sw roll '{who}' {k} --die dN"
+            "{who}'s {k} needs the trait's die: leechbook sw roll '{who}' {k} --trait dN"
         )),
         // The rest are the GM's or a healer's, each with its own command: named.
         k => {
@@ -356,10 +356,16 @@ fn say(args: Vec<String>) -> String {
     told(crate::run(args))
 }
 
-/// The line the board shows for a command's output.
+/// The line the board shows for a command's output: its first line, and what the event did
+/// that the table must hear (its `-> ` lines: a death, a Shock State ...).
 fn told(out: crate::Output) -> String {
     if out.code == 0 {
-        return out.stdout.lines().next().unwrap_or("").to_string();
+        let mut line = out.stdout.lines().next().unwrap_or("").to_string();
+        for c in out.stdout.lines().skip(1).filter(|l| l.starts_with("-> ")) {
+            line.push_str("; ");
+            line.push_str(c);
+        }
+        return line;
     }
     out.stderr
         .lines()
@@ -512,13 +518,27 @@ mod tests {
         );
         assert_eq!(
             line(record_args(db, &owed("bleeding-out", None), None)),
-            "Osric's bleeding-out needs the trait's die: leechbook sw roll 'Osric' bleeding-out --die dN"
+            "Osric's bleeding-out needs the trait's die: leechbook sw roll 'Osric' bleeding-out --trait dN"
         );
         assert!(line(record_args(db, &owed("dying", None), None))
             .contains("leechbook wg complication 'Osric'"));
         assert_eq!(
             line(record_args(db, &owed("treatment", Some("ab12")), None)),
             "Osric's treatment is the GM's or a healer's to record: leechbook treat 'Osric' ab12 --physician ML"
+        );
+    }
+
+    /// Issue 26, item 1: what a roll did that the table must hear is on the board's line.
+    #[test]
+    fn a_rolls_consequences_are_on_its_line() {
+        let out = crate::Output {
+            stdout: "Tom blood loss (right shoulder) 99 vs EML60: F -> 2 BP (total 2)\n  owes: blood-loss\n-> Tom is now INC (was STN)\n".into(),
+            stderr: String::new(),
+            code: 0,
+        };
+        assert_eq!(
+            told(out),
+            "Tom blood loss (right shoulder) 99 vs EML60: F -> 2 BP (total 2); -> Tom is now INC (was STN)"
         );
     }
 

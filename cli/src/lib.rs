@@ -81,6 +81,9 @@ pub struct Ctx {
     pub err: String,
     /// Run as the program with standard error on a terminal: progress may be drawn there.
     pub terminal: bool,
+    /// What the events recorded so far did that the table must hear (a death, a Shock
+    /// State, Extended Shock ...), not yet said: said after the command's own words.
+    pub told: Vec<String>,
 }
 
 impl Ctx {
@@ -157,8 +160,38 @@ impl Ctx {
             -> Result<(Event, Option<leechbook_core::time::CampaignTime>), CommandError>,
     ) -> Result<(Ledger, Envelope, Applied), CommandError> {
         let mut replica = leechbook_ledger::Replica::open(&self.db_path()?)?;
-        let r = replica.record_for(names, |ledger| make(ledger, self))?;
+        let mut before = Vec::new();
+        let r = replica.record_for(names, |ledger| {
+            let made = make(ledger, self)?;
+            before = conditions(ledger, made.0.characters());
+            Ok::<_, CommandError>(made)
+        })?;
+        self.tell(&before, &r.ledger, r.envelope.event.kind());
         Ok((r.ledger, r.envelope, r.applied))
+    }
+
+    /// Adds to [`Ctx::told`] what the events of `kind` did to the characters whose
+    /// conditions before them are `before`, as `after` holds them.
+    fn tell(
+        &mut self,
+        before: &[(leechbook_core::ids::CharacterId, narrate::Condition)],
+        after: &Ledger,
+        kind: &str,
+    ) {
+        for (id, was) in before {
+            if let Some(now) = after
+                .character(*id)
+                .and_then(leechbook_core::fold::CharacterState::hm)
+            {
+                self.told
+                    .extend(narrate::consequences(was, now, narrate::tells_shock(kind)));
+            }
+        }
+    }
+
+    /// Takes what the events recorded so far did, to say it now (see [`Ctx::told`]).
+    pub fn take_told(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.told)
     }
 
     /// Records several events in one transaction, all or nothing (an import): `make` gives
@@ -176,7 +209,19 @@ impl Ctx {
         >,
     ) -> Result<(Ledger, Vec<(Envelope, Applied)>), CommandError> {
         let mut replica = leechbook_ledger::Replica::open(&self.db_path()?)?;
-        replica.record_all_for(names, |ledger| make(ledger, self))
+        let mut before = Vec::new();
+        let (after, recorded) = replica.record_all_for(names, |ledger| {
+            let made = make(ledger, self)?;
+            let mut ids: Vec<_> = made.iter().flat_map(|(e, _)| e.characters()).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            before = conditions(ledger, ids);
+            Ok::<_, CommandError>(made)
+        })?;
+        // One kind for the batch: a strike's own words tell its Shock State.
+        let kind = recorded.first().map_or("", |(e, _)| e.event.kind());
+        self.tell(&before, &after, kind);
+        Ok((after, recorded))
     }
 
     /// Writes a line to standard output.
@@ -197,6 +242,22 @@ impl Ctx {
         self.say(s);
         Ok(())
     }
+}
+
+/// The condition of each HârnMaster character of `ids` as `ledger` holds it: what
+/// [`Ctx::tell`] compares after an event.
+fn conditions(
+    ledger: &Ledger,
+    ids: Vec<leechbook_core::ids::CharacterId>,
+) -> Vec<(leechbook_core::ids::CharacterId, narrate::Condition)> {
+    ids.into_iter()
+        .filter_map(|id| {
+            let h = ledger
+                .character(id)
+                .and_then(leechbook_core::fold::CharacterState::hm)?;
+            Some((id, narrate::Condition::of(h)))
+        })
+        .collect()
 }
 
 /// The command line with every command taking negative numbers as values (`--physician
@@ -265,8 +326,15 @@ where
         out: String::new(),
         err: String::new(),
         terminal,
+        told: Vec::new(),
     };
     let result = commands::dispatch(cli.command, &mut ctx);
+    // What the recorded events did that the table must hear, after the command's words.
+    if result.is_ok() {
+        for c in ctx.take_told() {
+            ctx.say(format!("-> {c}"));
+        }
+    }
     let code = match result {
         Ok(()) => 0,
         Err(e) => {

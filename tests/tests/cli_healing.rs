@@ -849,3 +849,18 @@ fn the_plot_of_a_short_fatal_story_shows_its_values_outcomes_and_death() {
     );
     assert_eq!(texts("death-label"), vec!["dies"]);
 }
+
+/// Issue 26, item 1: a roll recorded by hand says what it did, as `advance --roll` does: the
+/// blood loss that leaves Old Tom INC says so under the roll.
+#[test]
+fn a_roll_recorded_by_hand_says_its_consequences() {
+    let s = old_tom_bleeding();
+    s.ok(&["advance", "5m", "--skip-owed"]);
+    // 99 vs Strength ML60: F, 2 BP: the SHOCK STATE table's INC, over the strike's STN.
+    let out = s.ok(&["roll", "Old Tom", "blood-loss", "--dice", "roll=99"]);
+    assert_eq!(
+        out.lines().last(),
+        Some("-> Old Tom is now INC (was STN)"),
+        "{out}"
+    );
+}

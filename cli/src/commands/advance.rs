@@ -365,17 +365,17 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 })
             }
         };
-        let before = narrate::Condition::of(h);
         let (after, env, applied) = ctx.record_for(Some(&[n.name.as_str()]), |_, _| {
             Ok((Event::HarnMaster(event), None))
         })?;
         ctx.say(format!("  {}", narrate::event(&after, &env, &applied)));
+        // What the roll did, said under it (the record says it: `Ctx::told`).
+        for c in ctx.take_told() {
+            ctx.say(format!("  -> {c}"));
+        }
         rolled += 1;
         let now = after.character(n.character).and_then(CharacterState::hm);
         if let Some(now) = now {
-            for c in narrate::consequences(&before, now, narrate::tells_shock(env.event.kind())) {
-                ctx.say(format!("  -> {c}"));
-            }
             if now.dead() && !a.run_on {
                 ctx.say(format!(
                     "stopped: {} died; {rolled} roll(s) made (pass --run-on to roll on past a death)",
