@@ -551,17 +551,23 @@ pub fn render_wi(v: &WiView) -> String {
         let _ = writeln!(out, "  {}", v.check_penalties.line);
     }
     for i in &v.injuries {
+        // What its marks still wait for, and the care already given.
+        let mut care = Vec::new();
+        if !i.awaiting.is_empty() {
+            care.push(format!("awaiting: {}", i.awaiting.join(", ")));
+        }
+        if !i.cared.is_empty() {
+            care.push(format!("given: {}", i.cared.join(", ")));
+        }
+        let care = if care.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", care.join("; "))
+        };
         let _ = writeln!(
             out,
-            "  {} ({}): {}, {}{}",
-            i.location,
-            i.net_damage,
-            i.name,
-            i.effects,
-            i.requires
-                .as_deref()
-                .map(|r| format!(" [requires {r}]"))
-                .unwrap_or_default()
+            "  {} ({}): {}, {}{care}",
+            i.location, i.net_damage, i.name, i.effects,
         );
     }
     out

@@ -568,3 +568,27 @@ fn a_die_type_lost_on_the_injury_table_is_the_die_of_later_trait_rolls_while_it_
         "24 hours on, the raise's injury is over"
     );
 }
+
+/// Issue 26: `--damage 2d6+1` is two d6s (each acing on its own) and 1: 3 + 4 + 1 = 8
+/// against Toughness 6 shakes.
+#[test]
+fn damage_takes_a_number_of_dice() {
+    let s = campaign();
+    let out = s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "2d6+1",
+        "--dice",
+        "damage=3/4",
+    ]);
+    assert!(out.contains("damage 8 vs Toughness 6: Shaken"), "{out}");
+    let out = s.run(&["sw", "damage", "Red", "--damage", "0d6"]);
+    assert!(
+        out.stderr
+            .contains("'0d6' is not a number of dice (1-20) and a die"),
+        "{}",
+        out.stderr
+    );
+}

@@ -390,6 +390,14 @@ fn marked_effects_wait_for_their_healing_or_surgery() {
     let v = s.show("Ana");
     assert!(v["conditions"].get("Pain").is_none(), "{v}");
     assert_eq!(v["injuries"][0]["cared"][0], "surgery", "{v}");
+    // The text says so too: the surgery given, nothing awaited (issue 26: it still read
+    // "requires surgery" after the Pain was gone).
+    let shown = s.ok(&["show", "Ana"]);
+    assert!(shown.contains("[given: surgery]"), "{shown}");
+    assert!(
+        !shown.contains("requires surgery") && !shown.contains("awaiting"),
+        "{shown}"
+    );
 }
 
 /// Issue 12, item 16: the Resilience Bonus on the struck one's sheet counts in Net Damage

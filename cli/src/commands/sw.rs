@@ -57,7 +57,7 @@ pub struct AttributesArgs {
 pub struct DamageArgs {
     /// Who is hit.
     pub name: String,
-    /// The damage dice and modifier: `d8+d6+1` (Strength die + weapon die).
+    /// The damage dice and modifier: `d8+d6+1` (Strength die + weapon die), or `2d6+1`.
     #[arg(long)]
     pub damage: String,
     /// Faces: damage=6+2/4 (one die per `/`, aces chained by `+`).
@@ -337,6 +337,15 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 {
                     if term.starts_with(['d', 'D']) {
                         dice.push(sides(term)?);
+                    } else if let Some((n, die)) = term.split_once(['d', 'D']) {
+                        // `2d6`: two d6s, each acing on its own.
+                        let n: usize = n.parse().ok().filter(|n| (1..=20).contains(n)).ok_or_else(|| {
+                            CommandError::user(format!(
+                                "--damage: '{term}' is not a number of dice (1-20) and a die"
+                            ))
+                        })?;
+                        let s = sides(&format!("d{die}"))?;
+                        dice.extend(std::iter::repeat_n(s, n));
                     } else {
                         modifier += term.parse::<i32>().map_err(|_| {
                             CommandError::user(format!(
