@@ -81,6 +81,9 @@ pub struct Ctx {
     pub err: String,
     /// Run as the program with standard error on a terminal: progress may be drawn there.
     pub terminal: bool,
+    /// Run as the program: [`Ctx::flush_out`] writes what was said so far to standard
+    /// output at once (a long `advance --roll` shows each roll as it commits it).
+    pub live: bool,
     /// What the events recorded so far did that the table must hear (a death, a Shock
     /// State, Extended Shock ...), not yet said: said after the command's own words.
     pub told: Vec<String>,
@@ -230,6 +233,23 @@ impl Ctx {
         self.out.push('\n');
     }
 
+    /// When run as the program, writes what was said so far to standard output now (the
+    /// rest follows when the command ends); a closed pipe is left to the end to report.
+    pub fn flush_out(&mut self) {
+        use std::io::Write;
+        if !self.live || self.out.is_empty() {
+            return;
+        }
+        let mut stdout = std::io::stdout().lock();
+        if stdout
+            .write_all(self.out.as_bytes())
+            .and_then(|_| stdout.flush())
+            .is_ok()
+        {
+            self.out.clear();
+        }
+    }
+
     /// Writes a line to standard error.
     pub fn note(&mut self, line: impl AsRef<str>) {
         self.err.push_str(line.as_ref());
@@ -280,7 +300,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    run_with(args, false)
+    run_with(args, false, false)
 }
 
 /// [`run`] as the program: progress on long work is drawn on standard error when it is a
@@ -291,10 +311,10 @@ where
     T: Into<OsString> + Clone,
 {
     use std::io::IsTerminal;
-    run_with(args, std::io::stderr().is_terminal())
+    run_with(args, std::io::stderr().is_terminal(), true)
 }
 
-fn run_with<I, T>(args: I, terminal: bool) -> Output
+fn run_with<I, T>(args: I, terminal: bool, live: bool) -> Output
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -326,6 +346,7 @@ where
         out: String::new(),
         err: String::new(),
         terminal,
+        live,
         told: Vec::new(),
     };
     let result = commands::dispatch(cli.command, &mut ctx);

@@ -595,3 +595,49 @@ fn explain_reads_the_codes_leechbook_prints() {
     assert_eq!(out.code, 1);
     assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
 }
+
+/// Issue 26: `advance --roll` commits roll by roll and shows each as it commits it: the first
+/// healing roll's line is on standard output while the program still waits for the second
+/// roll's face.
+#[test]
+fn advance_shows_each_roll_as_it_commits_it() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("l.db");
+    let db = db.to_str().unwrap();
+    setup(db);
+    let mut child = bin()
+        .args(["--db", db, "advance", "11d", "--ask"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"24\n").unwrap();
+    stdin.flush().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let _ = tx.send(line.unwrap());
+        }
+    });
+    let first = loop {
+        let line = rx
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("the first roll is shown before the second is asked for");
+        if line.contains("Osric healing") {
+            break line;
+        }
+    };
+    assert!(first.contains("24 vs EML52: S"), "{first}");
+    // Only now the second roll's face.
+    stdin.write_all(b"30\n").unwrap();
+    drop(stdin);
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    let rest: Vec<String> = rx.try_iter().collect();
+    assert!(status.success(), "{rest:?}");
+    assert!(rest.iter().any(|l| l.contains("Osric healing")), "{rest:?}");
+}

@@ -373,6 +373,8 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         for c in ctx.take_told() {
             ctx.say(format!("  -> {c}"));
         }
+        // Each roll is committed as it is made: shown as it is.
+        ctx.flush_out();
         rolled += 1;
         let now = after.character(n.character).and_then(CharacterState::hm);
         if let Some(now) = now {
