@@ -586,8 +586,25 @@ pub fn narrate_shot(o: &ShotOutcome, shooter: &str, struck: &str, letter: char) 
         ));
     }
     if let Some((_, strike)) = &o.strike {
+        // The terms the impact and the AV below fold in, named.
+        let mut folded: Vec<String> = o
+            .impact_terms
+            .iter()
+            .map(|(t, n)| format!("{} impact for {t}", signed(*n)))
+            .collect();
+        if o.armour_reduction != 0 {
+            folded.push(format!(
+                "AV less {} for the projectile's armour reduction",
+                o.armour_reduction
+            ));
+        }
+        let folded = if folded.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", folded.join("; "))
+        };
         s.push_str(&format!(
-            "\n  {struck} struck: {}",
+            "\n  {struck} struck{folded}: {}",
             self::strike(strike, letter)
         ));
     }

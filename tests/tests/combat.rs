@@ -257,6 +257,13 @@ fn nolora_direct_example_three_d6_zone_dice() {
     ]);
     assert!(out.contains("45 vs EML85 (Archery ML75 +10 direct point blank): CS -> strike **; TA precision, precision"), "{out}");
     assert!(out.contains("ZD 1/4/6 aimed at ZN1"), "{out}");
+    // Issue 26, item 8: the terms the impact and the AV fold in are named: the bow's d12+4
+    // with +2 for point blank (5+6), and the bow's armour reduction.
+    assert!(
+        out.contains("Brigand struck (+2 impact for direct point blank; AV less 4 for the projectile's armour reduction)"),
+        "{out}"
+    );
+    assert!(out.contains("impact 5+6 = 11P"), "{out}");
 }
 
 #[test]

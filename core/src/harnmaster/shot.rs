@@ -110,6 +110,11 @@ pub struct ShotOutcome {
     pub strike: Option<(CharacterId, Box<StrikeOutcome>)>,
     /// What changed the test's level (a forced CF, stun), for narration.
     pub notes: Vec<String>,
+    /// The terms folded into the impact roll besides the weapon's (the range band's
+    /// modifier, or a charge's): what the narration names.
+    pub impact_terms: Vec<(String, i32)>,
+    /// The projectile's Armour Reduction, taken off the AV at the struck location.
+    pub armour_reduction: i32,
 }
 
 /// The striker's body to strike, and its table.
@@ -290,6 +295,8 @@ pub fn resolve(
         deviation: None,
         strike: None,
         notes,
+        impact_terms: Vec::new(),
+        armour_reduction: 0,
     };
     if result == MissileResult::Deviation && raw > 5 {
         out.deviation =
@@ -367,11 +374,16 @@ pub fn resolve(
             .impact
             .parse()
             .map_err(|e: crate::dice::DiceError| err(e.to_string()))?;
-        roll.modifier += if x.charge {
-            band.charge().unwrap_or(0)
+        let (term, by) = if x.charge {
+            ("charge".to_string(), band.charge().unwrap_or(0))
         } else {
-            band.impact()
+            (band.word().to_string(), band.impact())
         };
+        roll.modifier += by;
+        if by != 0 {
+            out.impact_terms.push((term, by));
+        }
+        out.armour_reduction = w.armour_reduction;
         let impacts = tas.iter().filter(|t| **t == Ta::Impact).count() as i32;
         let strike = Strike {
             target: target.id,
