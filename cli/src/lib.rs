@@ -359,6 +359,14 @@ where
     let code = match result {
         Ok(()) => 0,
         Err(e) => {
+            // Dice rolled for a command then refused were rolled for nothing: not shown, so
+            // that nothing looks recorded (the refusal says why).
+            ctx.err = ctx
+                .err
+                .lines()
+                .filter(|l| !l.starts_with("rolled by Leechbook"))
+                .map(|l| format!("{l}\n"))
+                .collect();
             if e.kind == ErrorKind::Internal {
                 ctx.note(format!("internal error: {e}"));
             } else {

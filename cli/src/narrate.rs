@@ -362,11 +362,24 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
         } => {
             let mut s = format!("{} {}", who(*character), kind.replace('-', " "));
             if let Some(id) = outcome.injury {
+                // Where the wound is; and its short id when another open wound of the
+                // character is at the same place (two abdomen wounds must not read alike).
                 let place = ledger
                     .character(*character)
                     .and_then(|c| c.hm())
-                    .and_then(|h| h.any_injury(id))
-                    .map(|i| format!(" ({})", i.place.label()))
+                    .and_then(|h| {
+                        let i = h.any_injury(id)?;
+                        let label = i.place.label();
+                        let twin = h
+                            .injuries
+                            .iter()
+                            .any(|o| o.id != id && !o.healed() && o.place.label() == label);
+                        Some(if twin {
+                            format!(" ({label} {})", id.short())
+                        } else {
+                            format!(" ({label})")
+                        })
+                    })
                     .unwrap_or_default();
                 s.push_str(&place);
             }

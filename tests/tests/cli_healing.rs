@@ -864,3 +864,44 @@ fn a_roll_recorded_by_hand_says_its_consequences() {
         "{out}"
     );
 }
+
+/// Issue 26, item 8: two open wounds at one place do not read alike: a roll on one names its
+/// short id; and dice rolled for a command then refused are not shown (nothing was recorded).
+#[test]
+fn like_wounds_read_apart_and_refused_dice_are_not_shown() {
+    let (s, edge) = s2e_abdomen();
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "fire",
+        "--location",
+        "abdomen",
+        "--effective",
+        "8",
+        "--dice",
+        "shock=12",
+    ]);
+    let short = &edge.replace('-', "")[24..];
+    let out = s.ok(&[
+        "treat",
+        "Osric",
+        &edge,
+        "--physician",
+        "50",
+        "--dice",
+        "treatment=62",
+    ]);
+    assert!(
+        out.starts_with(&format!("Osric treatment (abdomen {short}) 62")),
+        "{out}"
+    );
+    let out = s.run(&["--seed", "3", "roll", "Osric", "healing", &edge]);
+    assert_eq!(out.code, 1);
+    assert!(
+        !out.stderr.contains("rolled by Leechbook"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+}

@@ -84,6 +84,63 @@ pub fn changes(a: &BTreeMap<String, String>, b: &BTreeMap<String, String>) -> Ve
     out
 }
 
+/// The changes between two flattened views in words, for a reader: `injury ab12 (right
+/// shoulder) code: G4E -> S3E`, `blood loss: 0 -> 2`. An injury's level, severity and worst
+/// level are left to its code, which says them; values lose their JSON quotes.
+pub fn in_words(a: &BTreeMap<String, String>, b: &BTreeMap<String, String>) -> Vec<String> {
+    let value = |v: Option<&String>| match v.map(String::as_str) {
+        None | Some("null") => "none".to_string(),
+        Some(v) => v.trim_matches('"').to_string(),
+    };
+    let mut keys: Vec<&String> = b.keys().chain(a.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    let mut out = Vec::new();
+    for k in keys {
+        let (old, new) = (a.get(k), b.get(k));
+        if old == new {
+            continue;
+        }
+        let (what, field) = match k.strip_prefix("injuries[").and_then(|r| r.split_once("].")) {
+            Some((id, field)) => {
+                if matches!(field, "level" | "severity" | "worst" | "short_id" | "id") {
+                    continue;
+                }
+                let at = |f: &str| {
+                    let key = format!("injuries[{id}].{f}");
+                    b.get(&key).or_else(|| a.get(&key)).map(|v| value(Some(v)))
+                };
+                let place = match (at("side"), at("location")) {
+                    (Some(s), Some(l)) if s != "none" => format!("{s} {l}"),
+                    (_, Some(l)) => l,
+                    _ => String::new(),
+                };
+                (format!("injury {id} ({place}) "), field.to_string())
+            }
+            None => (String::new(), k.clone()),
+        };
+        // A list's place (`[0]`) says nothing to a reader: the values say which.
+        let mut words = String::new();
+        let mut in_index = false;
+        for c in field.chars() {
+            match c {
+                '[' => in_index = true,
+                ']' => in_index = false,
+                '_' | '.' if !in_index => words.push(' '),
+                c if !in_index => words.push(c),
+                _ => {}
+            }
+        }
+        out.push(format!(
+            "{what}{}: {} -> {}",
+            words.trim(),
+            value(old),
+            value(new)
+        ));
+    }
+    out
+}
+
 /// The view of a character in a ledger, flattened (empty if they had not joined).
 pub fn flat_view(ledger: &Ledger, name: &str) -> BTreeMap<String, String> {
     match ledger.character_named(name) {
@@ -140,7 +197,8 @@ pub fn cmd_diff(a: DiffArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             (from, to)
         }
     };
-    let list = changes(&flat_view(&from, &a.name), &flat_view(&to, &a.name));
+    let (before, after) = (flat_view(&from, &a.name), flat_view(&to, &a.name));
+    let list = changes(&before, &after);
     if a.json {
         return ctx.json(&serde_json::json!({
             "type": "diff",
@@ -152,8 +210,37 @@ pub fn cmd_diff(a: DiffArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     if list.is_empty() {
         ctx.say("no change");
     }
-    for c in list {
+    for c in in_words(&before, &after) {
         ctx.say(c);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 26, item 8: `diff` in words: an injury by its short id and place, its code
+    /// standing for its level and severity, no JSON paths or quotes.
+    #[test]
+    fn changes_read_as_words() {
+        let view = |code: &str, level: u8, bp: u8, terms: Value| {
+            flatten(&serde_json::json!({
+                "blood_loss": bp,
+                "fatigue_terms": terms,
+                "injuries": [{"short_id": "ab12", "location": "shoulder", "side": "right",
+                              "code": code, "level": level, "severity": "grievous"}],
+            }))
+        };
+        let before = view("G4E", 4, 0, serde_json::json!([]));
+        let after = view("S3E", 3, 2, serde_json::json!(["anaemia 10"]));
+        assert_eq!(
+            in_words(&before, &after),
+            vec![
+                "blood loss: 0 -> 2",
+                "fatigue terms: none -> anaemia 10",
+                "injury ab12 (right shoulder) code: G4E -> S3E",
+            ]
+        );
+    }
 }
