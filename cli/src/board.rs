@@ -47,8 +47,9 @@ fn member(ledger: &Ledger, c: &CharacterState) -> Member {
             if v.dead {
                 status = "DEAD".into();
             }
+            // The dead bleed no more and owe nothing: their line says only that they died.
             let bleeders = v.injuries.iter().filter(|i| i.bleeder && !i.healed).count();
-            if bleeders > 0 {
+            if bleeders > 0 && !v.dead {
                 status.push_str(&format!(", {bleeders} bleeder(s)"));
                 if let Some(o) = v.owed.iter().find(|o| o.kind == "blood-loss") {
                     status.push_str(&format!(
@@ -141,7 +142,7 @@ fn member(ledger: &Ledger, c: &CharacterState) -> Member {
             format!("{} (Witch Iron)", w.name)
         }
     };
-    if c.dead() && !lines.iter().any(|l| l == "DEAD") {
+    if c.dead() && !lines.iter().any(|l| l.starts_with("DEAD")) {
         lines.insert(0, "DEAD".into());
     }
     Member { title, lines }

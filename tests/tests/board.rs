@@ -242,3 +242,50 @@ fn a_party_too_big_for_the_terminal_is_counted_not_dropped() {
     );
     assert!(small.contains("[q] quit"), "{small}");
 }
+
+/// Issue 26, item 5: a dead character shows once as DEAD, not again as a bleeder whose
+/// blood loss falls due.
+#[test]
+fn a_dead_bleeder_shows_once_as_dead() {
+    let text = screen_sized(
+        "harnmaster",
+        &[
+            &[
+                "character",
+                "add",
+                "Tom",
+                "--str",
+                "12",
+                "--end",
+                "12",
+                "--shock",
+                "65",
+                "--hb",
+                "13",
+            ],
+            &[
+                "strike",
+                "Tom",
+                "--aspect",
+                "edge",
+                "--location",
+                "shoulder",
+                "--side",
+                "right",
+                "--effective",
+                "16",
+                "--dice",
+                "shock=12",
+            ],
+            &["advance", "5m", "--skip-owed"],
+            &["roll", "Tom", "blood-loss", "--dice", "roll=99"], // F: 2 BP
+            &["advance", "5m", "--skip-owed"],
+            &["roll", "Tom", "blood-loss", "--dice", "roll=99"], // 4 BP: dies
+        ],
+        160,
+        45,
+    );
+    assert_eq!(text.matches("DEAD").count(), 1, "{text}");
+    let dead = text.lines().find(|l| l.contains("DEAD")).unwrap();
+    assert!(!dead.contains("bleeder"), "{text}");
+}

@@ -469,6 +469,16 @@ fn a_plain_advance_stops_at_the_first_owed_roll() {
     assert!(due.iter().any(|d| d["kind"] == "blood-loss"), "{due:?}");
     let out = s.ok(&["advance", "1d", "--skip-owed"]);
     assert!(out.contains("to day 2 00:00:10"), "{out}");
+    // Backwards is one line saying how to take an advance back, not clap's usage block.
+    let out = s.run(&["advance", "-5d"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .trim()
+            .starts_with("error: the clock only moves forward (-5d is back)"),
+        "{}",
+        out.stderr
+    );
     let before = s.bytes();
     let out = s.run(&["advance", "99999999d"]);
     assert_eq!(out.code, 1, "{}", out.stdout);
@@ -781,9 +791,14 @@ fn log_why_and_history_list_the_consequences_in_json() {
             .any(|c| c == death)),
         "{why}"
     );
-    assert!(s
-        .ok(&["why", "Old Tom", &injury])
-        .contains(&format!("-> {death}")));
+    let why_text = s.ok(&["why", "Old Tom", &injury]);
+    assert!(why_text.contains(&format!("-> {death}")), "{why_text}");
+    // Its last word is the death, not a wound still healing.
+    assert_eq!(
+        why_text.lines().last(),
+        Some("  => G4E when Old Tom died (blood loss) at day 1 00:20"),
+        "{why_text}"
+    );
     let history: Value =
         serde_json::from_str(&s.ok(&["history", "Old Tom", &injury, "--json"])).unwrap();
     assert!(

@@ -581,3 +581,15 @@ fn a_huge_condition_change_is_refused() {
     assert_eq!(s.bytes(), before);
     s.show("Gerd");
 }
+
+/// Issue 26: the README's Arms & Legs sample ships with the binary (`wi table --sample-arm`),
+/// so the walkthrough runs outside the repository too.
+#[test]
+fn the_sample_arm_table_ships_with_the_binary() {
+    let s = campaign();
+    let out = s.ok(&["wi", "table", "--sample-arm"]);
+    assert!(out.contains("arm"), "{out}");
+    // Units 1 is the sample's (left) hand.
+    let out = injure(&s, "Gerd", "arm", "3", "1");
+    assert!(out.contains("hand"), "{out}");
+}

@@ -22,7 +22,11 @@ use leechbook_core::HmLedger;
 #[derive(Args, Debug)]
 pub struct AdvanceArgs {
     /// How far: 30s, 10m, 4h, 5d, 2r (rounds), or sums like 1d4h.
-    #[arg(required_unless_present = "to", conflicts_with = "to")]
+    #[arg(
+        required_unless_present = "to",
+        conflicts_with = "to",
+        allow_hyphen_values = true
+    )]
     pub by: Option<String>,
     /// The instant to move to: "day 30 08:00".
     #[arg(long)]
@@ -77,6 +81,15 @@ struct Next {
 }
 
 fn target(a: &AdvanceArgs, ledger: &Ledger) -> Result<CampaignTime, CommandError> {
+    if a.by
+        .as_deref()
+        .is_some_and(|b| b.trim_start().starts_with('-'))
+    {
+        return Err(CommandError::user(format!(
+            "the clock only moves forward ({} is back): to take back an advance, retract it (leechbook retract #N, the number `log` shows)",
+            a.by.as_deref().unwrap_or_default()
+        )));
+    }
     match (&a.by, &a.to) {
         (Some(by), _) => {
             let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);

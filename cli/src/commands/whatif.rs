@@ -1,7 +1,7 @@
 //! `leechbook what-if RULING ...`: the record as it would be if a ruling were made, shown as a
 //! diff against the record now; nothing is recorded.
 
-use super::diff::{changes, flat_view};
+use super::diff::{flat_view, in_words};
 use super::ruling;
 use crate::error::CommandError;
 use crate::Ctx;
@@ -40,7 +40,7 @@ pub fn cmd_what_if(w: WhatIf, ctx: &mut Ctx) -> Result<(), CommandError> {
         {
             continue;
         }
-        let list = changes(&flat_view(&now, c.name()), &flat_view(&then, c.name()));
+        let list = in_words(&flat_view(&now, c.name()), &flat_view(&then, c.name()));
         if !list.is_empty() {
             any = true;
             ctx.say(format!("{}:", c.name()));

@@ -213,6 +213,9 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let now = match full.character(ch.id).and_then(CharacterState::hm) {
         Some(h) => h.any_injury(injury).map(|i| {
             let tt = full.treatment_table();
+            if let Some((cause, at)) = &h.death {
+                return format!("{} when {} died ({cause}) at {at}", i.code(), h.name);
+            }
             format!(
                 "now {}{}, healing at HR{}{}",
                 i.code(),

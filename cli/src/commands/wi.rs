@@ -183,8 +183,16 @@ pub struct ConditionArgs {
 #[derive(Args, Debug)]
 pub struct TableArgs {
     /// The TOML file.
-    pub file: PathBuf,
+    #[arg(required_unless_present = "sample_arm")]
+    pub file: Option<PathBuf>,
+    /// Record the made-up sample of the Arms & Legs table's form that ships with Leechbook
+    /// (fixtures/witch-iron/sample-arm.toml: NOT the book's rows, which the text cuts off).
+    #[arg(long, conflicts_with = "file")]
+    pub sample_arm: bool,
 }
+
+/// The made-up sample arm table (the form of the table the text cuts off).
+const SAMPLE_ARM: &str = include_str!("../../../fixtures/witch-iron/sample-arm.toml");
 
 /// The units die's 0 is read as 10.
 fn units_zero_is_ten(given: &mut [leechbook_core::dice::RecordedDie]) {
@@ -356,15 +364,14 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 WiEvent::Condition { character: wi_id(ledger, &a.name)?, condition, delta: if a.remove { None } else { a.add }, by: a.by.clone() }
             }
             WiCommand::Table(a) => {
-                let text = std::fs::read_to_string(&a.file)
-                    .map_err(|e| CommandError::user(format!("cannot read {}: {e}", a.file.display())))?;
+                let (text, shown) = super::file_or_shipped(a.file.as_deref(), SAMPLE_ARM, "the sample arm table")?;
                 let t: PartTable = toml::from_str(&text).map_err(|e| {
-                    CommandError::user(format!("{} is not a Witch Iron table: {}", a.file.display(), e.message()))
+                    CommandError::user(format!("{shown} is not a Witch Iron table: {}", e.message()))
                 })?;
                 if t.part != "arm" && t.part != "leg" {
                     return Err(CommandError::user("the tables to load are the arm's and the leg's (the text prints the head's and the torso's)"));
                 }
-                t.validate().map_err(|e| CommandError::user(format!("{}: {e}", a.file.display())))?;
+                t.validate().map_err(|e| CommandError::user(format!("{shown}: {e}")))?;
                 WiEvent::TableDefined(t)
             }
             WiCommand::Treat(a) => WiEvent::Cared {
