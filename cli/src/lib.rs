@@ -367,6 +367,14 @@ where
                 .filter(|l| !l.starts_with("rolled by Leechbook"))
                 .map(|l| format!("{l}\n"))
                 .collect();
+            // A file-system failure names the ledger's file, which the store's words leave out.
+            let e = match (e.message.strip_prefix("the ledger file "), ctx.db_path()) {
+                (Some(rest), Ok(p)) => CommandError {
+                    kind: e.kind,
+                    message: format!("{} {rest}", p.display()),
+                },
+                _ => e,
+            };
             if e.kind == ErrorKind::Internal {
                 ctx.note(format!("internal error: {e}"));
             } else {

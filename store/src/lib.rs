@@ -163,7 +163,9 @@ fn cannot_open(path: &Path, e: &rusqlite::Error) -> StoreError {
             None,
         )) {
             StoreError::FileSystem(w) => w,
-            _ => format!("the file system would not open it ({e})"),
+            _ => format!(
+                "the file system would not open or create it: its directory may be read-only, full or not ours ({e})"
+            ),
         }
     };
     StoreError::CannotOpen {
@@ -490,6 +492,12 @@ impl Store {
     /// Opens the ledger at `path`. Refuses a missing file, a file that is not a Leechbook
     /// ledger, and a ledger written by a newer Leechbook; opening writes nothing.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        if path.is_dir() {
+            return Err(StoreError::CannotOpen {
+                path: shown(path),
+                why: "it is a directory (give the ledger file in it)".into(),
+            });
+        }
         if !path.is_file() {
             return Err(StoreError::NotFound(path.to_path_buf()));
         }

@@ -400,6 +400,14 @@ fn a_file_that_cannot_be_opened_is_one_line_naming_the_cause() {
         "the path is shortened: {}",
         out.stderr.len()
     );
+    // A directory given as the ledger is said to be one (not "no ledger").
+    let out = common::run_db(dir.path(), &["log"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("it is a directory (give the ledger file in it)"),
+        "{}",
+        out.stderr
+    );
     let out = common::run_db(std::path::Path::new("/proc/leechbook.db"), &["init"]);
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(
