@@ -61,6 +61,33 @@ fn impact(i: &ImpactStep, letter: char) -> String {
     )
 }
 
+/// When a strike's new wound lies beside an open one at the same place, its short id, so
+/// that the two strikes' lines do not read alike (else nothing).
+pub fn beside(
+    ledger: &Ledger,
+    target: leechbook_core::ids::CharacterId,
+    outcome: &StrikeOutcome,
+) -> String {
+    let (Some(inj), Some(h)) = (
+        &outcome.injury,
+        ledger.character(target).and_then(|c| c.hm()),
+    ) else {
+        return String::new();
+    };
+    let label = inj.place.label();
+    if h.injuries
+        .iter()
+        .any(|o| o.id != inj.id && !o.healed() && o.place.label() == label)
+    {
+        format!(
+            "; the new wound is {} (another is open at the {label})",
+            inj.id.short()
+        )
+    } else {
+        String::new()
+    }
+}
+
 /// Narrates one strike.
 pub fn strike(o: &StrikeOutcome, aspect_letter: char) -> String {
     let mut parts = Vec::new();
@@ -271,7 +298,12 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
                 Event::HarnMaster(HmEvent::Strike(s)) => s.aspect.letter(),
                 _ => '?',
             };
-            format!("{} struck: {}", who(*target), strike(outcome, letter))
+            format!(
+                "{} struck: {}{}",
+                who(*target),
+                strike(outcome, letter),
+                beside(ledger, *target, outcome)
+            )
         }
         Applied::ShockRoll {
             character,

@@ -404,7 +404,8 @@ fn a_file_that_cannot_be_opened_is_one_line_naming_the_cause() {
     let out = common::run_db(dir.path(), &["log"]);
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(
-        out.stderr.contains("it is a directory (give the ledger file in it)"),
+        out.stderr
+            .contains("it is a directory (give the ledger file in it)"),
         "{}",
         out.stderr
     );

@@ -885,7 +885,7 @@ fn a_roll_recorded_by_hand_says_its_consequences() {
 #[test]
 fn like_wounds_read_apart_and_refused_dice_are_not_shown() {
     let (s, edge) = s2e_abdomen();
-    s.ok(&[
+    let out = s.ok(&[
         "strike",
         "Osric",
         "--aspect",
@@ -897,6 +897,7 @@ fn like_wounds_read_apart_and_refused_dice_are_not_shown() {
         "--dice",
         "shock=12",
     ]);
+    assert!(out.contains("(another is open at the abdomen)"), "{out}");
     let short = &edge.replace('-', "")[24..];
     let out = s.ok(&[
         "treat",

@@ -211,14 +211,15 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         strike.dice = dice.recorded;
         Ok((Event::HarnMaster(HmEvent::Strike(strike)), None))
     })?;
-    let Applied::Strike { outcome, .. } = &applied else {
+    let Applied::Strike { outcome, target } = &applied else {
         return Err(CommandError::internal("a strike applied as something else"));
     };
     let letter = aspect(a.aspect).letter();
     ctx.say(format!(
-        "{}: {}",
+        "{}: {}{}",
         target_name.trim(),
-        narrate::strike(outcome, letter)
+        narrate::strike(outcome, letter),
+        narrate::beside(&ledger, *target, outcome)
     ));
     if let Event::HarnMaster(HmEvent::Strike(s)) = &env.event {
         if !rolled.is_empty() {
