@@ -187,27 +187,72 @@ impl Board {
 /// Draws the board: the header, the party on the left, the agenda on the right (the
 /// selected roll highlighted), and the last message at the bottom.
 pub fn draw(f: &mut Frame<'_>, board: &Board, selected: Option<usize>, message: &str) {
+    // The message box is as tall as its words need (up to four lines), so a command named in
+    // it is never cut off at 80 columns.
+    let inner = usize::from(f.area().width.saturating_sub(2)).max(1);
+    let message_rows = message.chars().count().div_ceil(inner).clamp(1, 4) as u16;
     let rows = Layout::default()
         .direction(Direction::Vertical)
         .constraints([
             Constraint::Length(1),
             Constraint::Min(5),
-            Constraint::Length(3),
+            Constraint::Length(message_rows + 2),
         ])
         .split(f.area());
     f.render_widget(Paragraph::new(board.header.clone()), rows[0]);
-    // The owed rolls' lines are the longer ones: they get the wider side.
+    // The party's side is as wide as its longest line (at most 45% of the width); the owed
+    // rolls, whose lines are the longer ones, get the rest.
+    let widest = board
+        .party
+        .iter()
+        .flat_map(|m| {
+            std::iter::once(m.title.chars().count())
+                .chain(m.lines.iter().map(|l| l.chars().count() + 2))
+        })
+        .max()
+        .unwrap_or(20) as u16
+        + 2;
+    let party_width = widest.clamp(24, rows[1].width * 45 / 100);
     let cols = Layout::default()
         .direction(Direction::Horizontal)
-        .constraints([Constraint::Percentage(42), Constraint::Percentage(58)])
+        .constraints([Constraint::Length(party_width), Constraint::Min(20)])
         .split(rows[1]);
-    // The party as far as it fits, and a marker for the rest (never a character gone
-    // without a word).
+    // The party as far as it fits, from the selected roll's character when it would not fit
+    // otherwise, and markers for the rest (never a character gone without a word).
     let room = usize::from(cols[0].height.saturating_sub(2));
     let mut used = 0;
     let mut party: Vec<ListItem<'_>> = Vec::new();
     let total = board.party.len();
-    for (i, m) in board.party.iter().enumerate() {
+    let owner = selected
+        .and_then(|i| board.agenda.get(i))
+        .and_then(|o| {
+            board
+                .party
+                .iter()
+                .position(|m| m.title.starts_with(&format!("{} (", o.character)))
+        })
+        .unwrap_or(0);
+    let fits = |from: usize, upto: usize| {
+        board.party[from..=upto]
+            .iter()
+            .map(|m| 1 + m.lines.len())
+            .sum::<usize>()
+            + usize::from(upto + 1 < total)
+            <= room
+    };
+    let first = if total == 0 || fits(0, owner) {
+        0
+    } else {
+        owner
+    };
+    if first > 0 {
+        party.push(ListItem::new(Line::styled(
+            format!("({first} more above)"),
+            Style::default().add_modifier(Modifier::ITALIC),
+        )));
+        used += 1;
+    }
+    for (i, m) in board.party.iter().enumerate().skip(first) {
         let height = 1 + m.lines.len();
         // Room for this one, and a row left for the marker while others follow.
         let marker_row = usize::from(i + 1 < total);
@@ -230,10 +275,21 @@ pub fn draw(f: &mut Frame<'_>, board: &Board, selected: Option<usize>, message: 
         List::new(party).block(Block::default().borders(Borders::ALL).title("Party")),
         cols[0],
     );
+    // Each owed roll on its line, cut with an ellipsis where the column ends (the selected
+    // one's whole line is in the message box when it is picked).
+    let width = usize::from(cols[1].width.saturating_sub(4)).max(1);
     let agenda: Vec<ListItem<'_>> = board
         .agenda
         .iter()
-        .map(|o| ListItem::new(format!("{}: {}", o.character, views::render_owed(o))))
+        .map(|o| {
+            let line = format!("{}: {}", o.character, views::render_owed(o));
+            ListItem::new(if line.chars().count() > width {
+                let cut: String = line.chars().take(width - 1).collect();
+                format!("{cut}\u{2026}")
+            } else {
+                line
+            })
+        })
         .collect();
     let mut state = ListState::default().with_selected(selected);
     let shown = usize::from(cols[1].height.saturating_sub(2));
@@ -436,10 +492,15 @@ pub fn run(db: &Path) -> Result<(), crate::error::CommandError> {
                     };
                     match k.code {
                         KeyCode::Char('q') | KeyCode::Esc => return Ok(()),
-                        KeyCode::Up => selected = selected.map(|s| s.saturating_sub(1)),
-                        KeyCode::Down => {
-                            selected =
-                                selected.map(|s| (s + 1).min(board.agenda.len().saturating_sub(1)))
+                        KeyCode::Up | KeyCode::Down => {
+                            selected = selected.map(|s| match k.code {
+                                KeyCode::Up => s.saturating_sub(1),
+                                _ => (s + 1).min(board.agenda.len().saturating_sub(1)),
+                            });
+                            // The picked roll's whole line, which its row may cut.
+                            if let Some(o) = selected.and_then(|s| board.agenda.get(s)) {
+                                message = format!("{}: {}", o.character, views::render_owed(o));
+                            }
                         }
                         KeyCode::Char('.') => message = advance("10m"),
                         KeyCode::Char('>') => message = advance("1h"),

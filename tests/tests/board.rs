@@ -18,6 +18,18 @@ fn screen_after(system: &str, more: &[&[&str]]) -> String {
 /// The board of a system's demo campaign after `more` commands (each without `--db`), on a
 /// terminal of `width` x `height`.
 fn screen_sized(system: &str, more: &[&[&str]], width: u16, height: u16) -> String {
+    screen_picking(system, more, width, height, None)
+}
+
+/// [`screen_sized`] with the first owed roll of the character `owner` selected (else the
+/// first roll).
+fn screen_picking(
+    system: &str,
+    more: &[&[&str]],
+    width: u16,
+    height: u16,
+    owner: Option<&str>,
+) -> String {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("demo.db");
     let out = leechbook::run([
@@ -40,9 +52,12 @@ fn screen_sized(system: &str, more: &[&[&str]], width: u16, height: u16) -> Stri
         .state()
         .unwrap();
     let board = Board::of(&ledger);
+    let selected = owner
+        .and_then(|n| board.agenda.iter().position(|o| o.character == n))
+        .unwrap_or(0);
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
-        .draw(|f| draw(f, &board, Some(0), "following the ledger"))
+        .draw(|f| draw(f, &board, Some(selected), "following the ledger"))
         .unwrap();
     let buffer = terminal.backend().buffer().clone();
     let mut text = String::new();
@@ -227,6 +242,10 @@ fn a_party_too_big_for_the_terminal_is_counted_not_dropped() {
         ]);
     }
     let more: Vec<&[&str]> = more.iter().map(Vec::as_slice).collect();
+    // Picking the last guard's roll brings the last guard into view, the ones above counted.
+    let picked = screen_picking("harnmaster", &more, 80, 24, Some("Guard7"));
+    assert!(picked.contains("Guard7 (HârnMaster)"), "{picked}");
+    assert!(picked.contains("more above)"), "{picked}");
     let small = screen_sized("harnmaster", &more, 80, 24);
     let all = 2 + names.len();
     let shown = ["Osric", "Brannoc"]
