@@ -100,8 +100,9 @@ fn characters_go_into_another_campaign_with_their_sheets() {
     let sheets: Value = serde_json::from_str(&out.stdout).unwrap();
     let other = Scratch::new();
     other.ok(&["init", "--name", "elsewhere"]);
+    other.ok(&["arms", "load", "--starter"]);
     let said = other.ok(&["import", file.to_str().unwrap(), "--character", "Brannoc"]);
-    assert!(said.starts_with("imported Brannoc (the sheet;"), "{said}");
+    assert!(said.starts_with("imported Brannoc (the sheet and equipment)"), "{said}");
     let list = json(&other.db, &["character", "list", "--json"]);
     assert_eq!(list.as_array().unwrap().len(), 1);
     let fresh = json(&other.db, &["export", "Brannoc"]);
@@ -335,4 +336,48 @@ fn an_import_never_drops_a_wound_in_silence() {
         "{}",
         out.stderr
     );
+}
+
+/// Issue 26, item 9: an import carries what a character carries (weapons, armour, skills)
+/// when the campaign's arms define it, and refuses in one line naming what they do not.
+#[test]
+fn an_import_carries_equipment_or_names_the_arms_it_lacks() {
+    let gm = Scratch::with_osric();
+    gm.ok(&["arms", "load", "--starter"]);
+    gm.ok(&[
+        "character",
+        "equip",
+        "Osric",
+        "--weapon",
+        "broadsword",
+        "--armour",
+        "quilt coat",
+        "--melee",
+        "60",
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("kaldor.json");
+    std::fs::write(&file, run_db(&gm.db, &["export"]).stdout).unwrap();
+    let other = Scratch::new();
+    other.ok(&["init", "--name", "elsewhere"]);
+    let before = other.bytes();
+    let out = other.run(&["import", file.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(
+        out.stderr.trim(),
+        "error: Osric carries broadsword, quilt coat, which this campaign's arms do not define: load them first (leechbook arms load --starter, or a file), or pass --sheet-only"
+    );
+    assert_eq!(other.bytes(), before);
+    other.ok(&["arms", "load", "--starter"]);
+    let out = other.ok(&["import", file.to_str().unwrap()]);
+    assert!(
+        out.contains("imported Osric (the sheet and equipment)"),
+        "{out}"
+    );
+    // Equipped as at home: the export of the new campaign carries the same gear.
+    let again: serde_json::Value =
+        serde_json::from_str(&run_db(&other.db, &["export"]).stdout).unwrap();
+    assert_eq!(again["characters"][0]["gear"]["weapons"][0], "broadsword");
+    assert_eq!(again["characters"][0]["gear"]["armour"][0], "quilt coat");
+    assert_eq!(again["characters"][0]["gear"]["skills"]["melee"], 60);
 }

@@ -124,6 +124,10 @@ pub struct ExportedCharacter {
     pub sheet: SheetKind,
     /// Its state, as `show --json` prints it.
     pub state: serde_json::Value,
+    /// What a HârnMaster character carries and can do (weapons, armour, combat skills), which
+    /// an import records again when the campaign's arms define what it names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gear: Option<leechbook_core::harnmaster::state::Gear>,
 }
 
 /// An export.
@@ -195,6 +199,10 @@ pub fn cmd_export(a: ExportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 system: c.sheet().system().name().into(),
                 sheet: c.sheet(),
                 state: views::view(&ledger, c),
+                gear: c
+                    .hm()
+                    .map(|h| h.gear.clone())
+                    .filter(|g| *g != Default::default()),
             })
             .collect(),
     };
@@ -267,8 +275,33 @@ pub fn cmd_import(a: ImportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             )));
         }
     }
-    // What only the sheet cannot carry: refused in one line, or left behind when asked.
+    // Equipment is carried when this campaign's arms define what it names; else refused in
+    // one line (or left behind with --sheet-only).
     let mut behind = Vec::new();
+    let mut equip = Vec::new();
+    for c in &chosen {
+        let Some(g) = &c.gear else { continue };
+        let arms = &ledger.settings.hm.arms;
+        let missing: Vec<&str> = g
+            .weapons
+            .iter()
+            .filter(|w| arms.weapon(w).is_none())
+            .chain(g.armour.iter().filter(|x| arms.armour(x).is_none()))
+            .map(String::as_str)
+            .collect();
+        if missing.is_empty() {
+            equip.push((c.name.clone(), g.clone()));
+        } else if a.sheet_only {
+            behind.push(format!("{}: equipment ({})", c.name, missing.join(", ")));
+        } else {
+            return Err(CommandError::user(format!(
+                "{} carries {}, which this campaign's arms do not define: load them first (leechbook arms load --starter, or a file), or pass --sheet-only",
+                c.name,
+                missing.join(", ")
+            )));
+        }
+    }
+    // What only the sheet cannot carry: refused in one line, or left behind when asked.
     for c in &chosen {
         let more = beyond_the_sheet(&c.state);
         if more.is_empty() {
@@ -300,11 +333,28 @@ pub fn cmd_import(a: ImportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             })
             .collect())
     })?;
+    // Then what they carry (an event about each new character, whose id its joining made).
+    for (name, gear) in &equip {
+        ctx.record_for(Some(&[name.as_str()]), |ledger, _| {
+            let id = ledger
+                .id_named(name)
+                .ok_or_else(|| CommandError::internal("an imported character vanished"))?;
+            Ok((
+                Event::HarnMaster(leechbook_core::harnmaster::HmEvent::Equipped {
+                    character: id,
+                    gear: gear.clone(),
+                }),
+                None,
+            ))
+        })?;
+    }
     for c in chosen {
-        ctx.say(format!(
-            "imported {} (the sheet; equipment is recorded again with `character equip`)",
-            c.name
-        ));
+        let with = if equip.iter().any(|(n, _)| *n == c.name) {
+            "the sheet and equipment"
+        } else {
+            "the sheet"
+        };
+        ctx.say(format!("imported {} ({with})", c.name));
     }
     for b in behind {
         ctx.note(format!("left behind, --sheet-only: {b}"));
