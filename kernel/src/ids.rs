@@ -19,6 +19,14 @@ macro_rules! id_type {
                 self.0.as_bytes()
             }
 
+            /// Whether `digits` (lower-case hex, no dashes, six or more) name this id: its
+            /// end (the short id's way), or its start (as a UUID prefix is copied from `log
+            /// --json`).
+            pub fn named_by(&self, digits: &str) -> bool {
+                let s = self.0.simple().to_string();
+                s.ends_with(digits) || s.starts_with(digits)
+            }
+
             /// Returns the last eight hex digits, the random tail of a UUIDv7: short enough to
             /// type, and (unlike the time-ordered head) different between ids made together.
             pub fn short(&self) -> String {

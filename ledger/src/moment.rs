@@ -21,10 +21,7 @@ pub fn find_event<'a>(events: &'a [Envelope], text: &str) -> Result<&'a Envelope
         Some(n) => events.iter().filter(|e| e.clock == n).collect(),
         None => {
             let t = id_digits(text)?;
-            events
-                .iter()
-                .filter(|e| e.id.0.simple().to_string().ends_with(&t))
-                .collect()
+            events.iter().filter(|e| e.id.named_by(&t)).collect()
         }
     };
     match hits.as_slice() {

@@ -1626,8 +1626,36 @@ mod sql {
             let mut out = Vec::new();
             for row in rows {
                 let (id, key) = row?;
-                if id.0.simple().to_string().ends_with(&t) {
+                if id.named_by(&t) {
                     out.push((id, key));
+                }
+            }
+            // A prefix (as copied from `log --json`): a range of the ids' index.
+            if t.len() < 32 {
+                let bound = |pad: char| -> Vec<u8> {
+                    let full: String = t.chars().chain(std::iter::repeat(pad)).take(32).collect();
+                    Uuid::try_parse(&full)
+                        .map(|u| u.as_bytes().to_vec())
+                        .unwrap_or_default()
+                };
+                let mut stmt = self.conn().prepare_cached(
+                    "SELECT id, clock, device, seq FROM events WHERE id BETWEEN ?1 AND ?2",
+                )?;
+                let rows = stmt.query_map([bound('0'), bound('f')], |r| {
+                    Ok((
+                        EventId(uuid(r.get_ref(0)?.as_blob()?)),
+                        (
+                            r.get::<_, i64>(1)? as u64,
+                            DeviceId(uuid(r.get_ref(2)?.as_blob()?)),
+                            r.get::<_, i64>(3)? as u64,
+                        ),
+                    ))
+                })?;
+                for row in rows {
+                    let (id, key) = row?;
+                    if !out.iter().any(|(o, _)| *o == id) {
+                        out.push((id, key));
+                    }
                 }
             }
             Ok(out)

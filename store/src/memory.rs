@@ -357,7 +357,7 @@ impl ReadLog for MemoryLog {
         }
         Ok(self
             .in_order()
-            .filter(|e| e.id.0.simple().to_string().ends_with(&suffix))
+            .filter(|e| e.id.named_by(&suffix))
             .map(|e| (e.id, e.order_key()))
             .collect())
     }

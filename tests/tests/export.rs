@@ -102,7 +102,10 @@ fn characters_go_into_another_campaign_with_their_sheets() {
     other.ok(&["init", "--name", "elsewhere"]);
     other.ok(&["arms", "load", "--starter"]);
     let said = other.ok(&["import", file.to_str().unwrap(), "--character", "Brannoc"]);
-    assert!(said.starts_with("imported Brannoc (the sheet and equipment)"), "{said}");
+    assert!(
+        said.starts_with("imported Brannoc (the sheet and equipment)"),
+        "{said}"
+    );
     let list = json(&other.db, &["character", "list", "--json"]);
     assert_eq!(list.as_array().unwrap().len(), 1);
     let fresh = json(&other.db, &["export", "Brannoc"]);

@@ -662,3 +662,39 @@ fn a_missing_outcome_is_added_by_amend() {
     let log = s.ok(&["log"]);
     assert!(log.contains("drops the sword"), "{log}");
 }
+
+/// Issue 26, item 4: an event is named by a unique prefix of its id too (as copied from
+/// `log --json`), wherever an id is taken; a prefix two events share is called ambiguous.
+#[test]
+fn an_event_is_named_by_a_prefix_of_its_id() {
+    let s = wounded();
+    let strike = last_of(&s, "hm.strike");
+    // Through its random digits: "xxxxxxxx-xxxx-7xxx-yyyy" (the time, then 26 random bits).
+    let prefix = &strike[..23];
+    let out = s.ok(&[
+        "what-if",
+        "retract",
+        prefix,
+        "--reason",
+        "suppose it missed",
+    ]);
+    assert!(out.contains("Osric:"), "{out}");
+    let at = s.ok(&["show", "Osric", "--at", prefix, "--json"]);
+    assert!(at.contains("\"injuries\""), "{at}");
+    // Eight digits are the minute or so the event was recorded in: shared by the others of
+    // this quick test (checked, not assumed), so they name no one event.
+    let short = &strike[..8];
+    let sharing = events(&s)
+        .iter()
+        .filter(|e| e["id"].as_str().unwrap().starts_with(short))
+        .count();
+    if sharing > 1 {
+        let out = s.run(&["show", "Osric", "--at", short]);
+        assert_eq!(out.code, 1);
+        assert!(
+            out.stderr.contains("matches several events"),
+            "{}",
+            out.stderr
+        );
+    }
+}
