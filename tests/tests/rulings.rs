@@ -643,13 +643,7 @@ fn a_missing_outcome_is_added_by_amend() {
     let s = Scratch::with_osric();
     s.ok(&common::shoulder_strike("Osric"));
     s.ok(&["roll", "Osric", "fumble"]);
-    let log: Vec<Value> = serde_json::from_str(&s.ok(&["log", "--json"])).unwrap();
-    let fumble = log
-        .iter()
-        .rev()
-        .find(|e| e["kind"] == "hm.gm-roll")
-        .unwrap();
-    let number = format!("#{}", fumble["clock"]);
+    let number = log_number(&s, "hm.gm-roll");
     let out = s.ok(&[
         "amend",
         &number,
@@ -661,6 +655,22 @@ fn a_missing_outcome_is_added_by_amend() {
     assert!(out.contains("is amended (the GM ruled it)"), "{out}");
     let log = s.ok(&["log"]);
     assert!(log.contains("drops the sword"), "{log}");
+    // A strike takes no outcome: said so, not "nothing to amend".
+    let strike = log_number(&s, "hm.strike");
+    let out = s.run(&["amend", &strike, "--outcome", "x", "--reason", "y"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("the hm.strike takes no --outcome"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// `#N` of the last event of `kind`.
+fn log_number(s: &Scratch, kind: &str) -> String {
+    let log: Vec<Value> = serde_json::from_str(&s.ok(&["log", "--json"])).unwrap();
+    let e = log.iter().rev().find(|e| e["kind"] == kind).unwrap();
+    format!("#{}", e["clock"])
 }
 
 /// Issue 26, item 4: an event is named by a unique prefix of its id too (as copied from

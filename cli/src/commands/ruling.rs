@@ -414,6 +414,14 @@ pub fn build_amend(events: &[Envelope], a: &AmendArgs) -> Result<Ruling, Command
             _ => return Err(no("roll or input")),
         }
         if !changed {
+            // An option the event does not take is named, not met by "nothing to amend".
+            if a.outcome.is_some() && !matches!(target.event, Event::HarnMaster(HmEvent::GmRoll(_)))
+            {
+                return Err(CommandError::user(format!(
+                    "the {} takes no --outcome: only a roll the GM resolves (Morale, Fumble, Stumble) records one",
+                    target.event.kind()
+                )));
+            }
             return Err(CommandError::user(format!(
                 "nothing to amend in the {}: name what changes (--dice, --av, ...)",
                 target.event.kind()
