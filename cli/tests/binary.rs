@@ -594,6 +594,18 @@ fn explain_reads_the_codes_leechbook_prints() {
     let out = leechbook::run(["leechbook", "explain", "M3E"].map(String::from));
     assert_eq!(out.code, 1);
     assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    // A phrase as Leechbook prints it: each code in it, in order.
+    let out = leechbook::run(["leechbook", "explain", "SUR (F)"].map(String::from));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("SUR: treatment: Surgery"),
+        "{}",
+        out.stdout
+    );
+    assert!(lines[1].starts_with("F: "), "{}", out.stdout);
+    let out = leechbook::run(["leechbook", "explain", "S2E -> M1E"].map(String::from));
+    assert_eq!(out.stdout.lines().count(), 2, "{}", out.stdout);
 }
 
 /// Issue 26: `advance --roll` commits roll by roll and shows each as it commits it: the first

@@ -60,20 +60,33 @@ pub fn cmd_explain(a: ExplainArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         }
         return Ok(());
     };
-    let c = code.trim().to_ascii_uppercase();
-    if let Some((_, what)) = LEGEND.iter().find(|(k, _)| *k == c) {
-        ctx.say(format!("{c}: {what}"));
-        return Ok(());
-    }
-    match injury_code(&c) {
-        Some(words) => {
-            ctx.say(format!("{c}: {words}"));
-            Ok(())
+    // A phrase as Leechbook prints it (`CLN (F)`, `S2E -> M1E`): each code in it explained.
+    let words: Vec<String> = code
+        .split(|ch: char| ch.is_whitespace() || "()[],;:".contains(ch) || ch == '>')
+        .map(|w| w.trim_matches('-').trim().to_ascii_uppercase())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let mut told = Vec::new();
+    for c in &words {
+        if let Some((_, what)) = LEGEND.iter().find(|(k, _)| k == c) {
+            told.push(format!("{c}: {what}"));
+        } else if let Some(what) = injury_code(c) {
+            told.push(format!("{c}: {what}"));
+        } else {
+            return Err(CommandError::user(format!(
+                "'{c}' is not a code Leechbook prints (`leechbook explain` lists them all)"
+            )));
         }
-        None => Err(CommandError::user(format!(
-            "'{code}' is not a code Leechbook prints (`leechbook explain` lists them all)"
-        ))),
     }
+    if told.is_empty() {
+        return Err(CommandError::user(format!(
+            "'{code}' holds no code (`leechbook explain` lists them all)"
+        )));
+    }
+    for t in told {
+        ctx.say(t);
+    }
+    Ok(())
 }
 
 /// An injury code in words: severity letter, Injury Level, aspect letter (`S2E`).
