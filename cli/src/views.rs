@@ -317,7 +317,7 @@ pub fn owed_any(ledger: &Ledger, c: &CharacterState) -> Vec<OwedView> {
 
 fn wi_owed(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> Vec<OwedView> {
     use leechbook_core::witch::Condition;
-    let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);
+    let round = ledger.round_seconds();
     if w.death.is_some() {
         return vec![];
     }
@@ -455,7 +455,7 @@ pub struct WiChecksView {
 
 /// Builds a Witch Iron character's view.
 pub fn wi_character(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> WiView {
-    let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);
+    let round = ledger.round_seconds();
     use leechbook_core::witch::Condition;
     let mut conditions = std::collections::BTreeMap::new();
     for c in Condition::ALL
@@ -905,7 +905,7 @@ pub fn sw_character(ledger: &Ledger, c: &leechbook_core::savage::SwCharacter) ->
         }
         if c.bleeding_out {
             let mut o = owe("bleeding-out", "Vigor at the start of each turn, or each minute out of combat; another's Healing roll stabilises");
-            if let Some(due) = c.bleeding_due(round_seconds(ledger)) {
+            if let Some(due) = c.bleeding_due(ledger.round_seconds()) {
                 o.due_at = Some(due.to_string());
                 o.due = Some(due);
                 o.due_now = due <= now;
@@ -959,11 +959,6 @@ pub fn sw_character(ledger: &Ledger, c: &leechbook_core::savage::SwCharacter) ->
             })
             .collect(),
     }
-}
-
-/// The campaign's round length in seconds (10 when no campaign is folded).
-fn round_seconds(ledger: &Ledger) -> i64 {
-    ledger.campaign.as_ref().map_or(10, |c| c.round_seconds)
 }
 
 /// Renders a Savage Worlds character.

@@ -248,6 +248,11 @@ impl<S: Systems> Ledger<S> {
             .map(|(id, _)| *id)
     }
 
+    /// The campaign's round length in seconds (10 before a campaign is folded).
+    pub fn round_seconds(&self) -> i64 {
+        self.campaign.as_ref().map_or(10, |c| c.round_seconds)
+    }
+
     /// Whether every character of the campaign is held.
     pub fn complete(&self) -> bool {
         self.characters.len() == self.roll.len()
@@ -317,7 +322,7 @@ impl<S: Systems> Ledger<S> {
             event: env.id,
             order: env.order_key(),
             now: env.at,
-            round_seconds: self.campaign.as_ref().map_or(10, |c| c.round_seconds),
+            round_seconds: self.round_seconds(),
         }
     }
 

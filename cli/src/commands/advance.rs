@@ -92,7 +92,7 @@ fn target(a: &AdvanceArgs, ledger: &Ledger) -> Result<CampaignTime, CommandError
     }
     match (&a.by, &a.to) {
         (Some(by), _) => {
-            let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);
+            let round = ledger.round_seconds();
             let secs = parse_duration(by, round).map_err(|e| CommandError::user(e.to_string()))?;
             if secs <= 0 {
                 return Err(CommandError::user(format!(

@@ -382,7 +382,7 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                     SwRoll::BleedingOut => {
                         // "At the start of his turn ... must roll again next turn": not before.
                         // (The fold keeps rolls recorded before due times were kept.)
-                        let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);
+                        let round = ledger.round_seconds();
                         if let Some(due) = ch.bleeding_due(round).filter(|d| *d > ledger.now) {
                             return Err(CommandError::user(format!(
                                 "{}'s Bleeding Out roll is due at {due}, the start of the next turn (a round after the last); it is {}: move the clock first (leechbook advance 1r)",

@@ -296,7 +296,7 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                     ctx.note(format!("rolled by Leechbook: {}", dice.rolled.join(",")));
                 }
                 // The Hits given come from Checks the conditions penalise: say each side's.
-                let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);
+                let round = ledger.round_seconds();
                 let (pa, pd) = (attacker.check_penalties(ledger.now, round), defender.check_penalties(ledger.now, round));
                 if !(pa.is_empty() && pd.is_empty()) {
                     ctx.note(format!(
@@ -336,7 +336,7 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 // Hits given before the d6 is known: a d6 over the rating spares the character
                 // (no Hardship Quarrel), an ordinary outcome, recorded; the Hits go unused.
                 let who = wi_char(ledger, &a.name)?;
-                let round = ledger.campaign.as_ref().map_or(10, |c| c.round_seconds);
+                let round = ledger.round_seconds();
                 let rating = who.hardship(ledger.now, round);
                 let hardship_hits = match a.hardship_hits {
                     Some(h) if rating > 0 && i32::from(d6) > rating => {
