@@ -2,6 +2,8 @@
 //! campaign: the party with what matters now, and the owed rolls in time order. Ids are
 //! masked (they differ on every run).
 
+mod common;
+
 use leechbook::board::{draw, Board};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -282,20 +284,7 @@ fn a_dead_bleeder_shows_once_as_dead() {
                 "--hb",
                 "13",
             ],
-            &[
-                "strike",
-                "Tom",
-                "--aspect",
-                "edge",
-                "--location",
-                "shoulder",
-                "--side",
-                "right",
-                "--effective",
-                "16",
-                "--dice",
-                "shock=12",
-            ],
+            &common::shoulder_strike("Tom"),
             &["advance", "5m", "--skip-owed"],
             &["roll", "Tom", "blood-loss", "--dice", "roll=99"], // F: 2 BP
             &["advance", "5m", "--skip-owed"],

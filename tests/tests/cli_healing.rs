@@ -333,18 +333,7 @@ fn the_advance_hints_run_as_printed() {
     // An untreated S2E abdomen (no bleeder): advancing to its healing roll stops to treat it.
     let t = Scratch::new();
     add(&t, "Young Ann");
-    t.ok(&[
-        "strike",
-        "Young Ann",
-        "--aspect",
-        "edge",
-        "--location",
-        "abdomen",
-        "--effective",
-        "8",
-        "--dice",
-        "shock=12",
-    ]);
+    t.ok(&common::abdomen_strike("Young Ann"));
     let out = t.ok(&["--seed", "1", "advance", "6d", "--roll"]);
     assert!(out.contains("leechbook treat 'Young Ann' "), "{out}");
     assert!(run_hint(&t, &out).contains("treatment"));
