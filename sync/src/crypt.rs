@@ -23,8 +23,12 @@ use leechbook_core::roster::{Role, Roster};
 use leechbook_store::{ReadLog, Store};
 use sha2::{Digest, Sha256};
 
-/// The first byte of a sealed entry (a codec byte of its own: a plain envelope's is lower).
-pub const SEALED: u8 = 0xE1;
+/// The first byte of a sealed entry as the first layouts sealed it, unpadded (still opened).
+pub const SEALED_UNPADDED: u8 = 0xE1;
+/// The first byte of a sealed entry (a codec byte of its own: a plain envelope's is lower):
+/// its plaintext is framed (its length, 4 bytes little-endian) and padded with zeros to a
+/// size class ([`padded_len`]), so that a hub learns an entry's size class, not its size.
+pub const SEALED: u8 = 0xE3;
 /// The first byte of a rotation's bundle.
 const ROTATION: u8 = 0xE2;
 /// The largest bundle read as a rotation (a key wrapped for 500 devices fits with room).
@@ -42,6 +46,24 @@ const CODE_PREFIX: &str = "lbj2-";
 const OLD_CODE_PREFIX: &str = "lbj1-";
 /// The check digits' length, in bytes.
 const CHECK: usize = 4;
+
+/// The smallest padded size: a count or a short event fills it.
+const PAD_MIN: usize = 64;
+/// Past this, sizes go up in steps of it rather than doubling.
+const PAD_STEP: usize = 4096;
+
+/// The size a plaintext of `n` bytes is padded to once framed (4 bytes of length before it):
+/// the next power of two from [`PAD_MIN`] up to [`PAD_STEP`], then the next multiple of
+/// [`PAD_STEP`]. An entry's sealed size then tells a hub one of a few classes (a strike and a
+/// healing roll look alike), at a cost under twice the bytes.
+pub fn padded_len(n: usize) -> usize {
+    let framed = n + 4;
+    if framed <= PAD_STEP {
+        framed.next_power_of_two().max(PAD_MIN)
+    } else {
+        framed.div_ceil(PAD_STEP) * PAD_STEP
+    }
+}
 
 /// A join code's check digits: the first bytes of a digest of what it carries.
 fn code_check(bytes: &[u8]) -> [u8; CHECK] {
@@ -135,6 +157,22 @@ impl Keyring {
         h.finalize().into()
     }
 
+    /// The ring of the campaign's first key alone, which every device of the campaign holds
+    /// (a rotation adds keys, never drops one): what the index's counts are sealed under, so
+    /// that a device reads them before it takes in a rotation listed beside them.
+    pub fn first_epoch(&self) -> Keyring {
+        Keyring {
+            campaign: self.campaign,
+            keys: self
+                .keys
+                .iter()
+                .min_by_key(|(e, _)| *e)
+                .into_iter()
+                .copied()
+                .collect(),
+        }
+    }
+
     /// The newest epoch, the one new events are sealed under.
     pub fn current(&self) -> u32 {
         self.keys.last().map_or(0, |k| k.0)
@@ -194,15 +232,19 @@ impl Keyring {
 
     /// Seals `plain` (an encoded envelope) under the current epoch, bound to this campaign and
     /// to the document key it is filed under: `SEALED`, the epoch (4 bytes, little-endian),
-    /// the nonce (24 bytes), the ciphertext and its tag.
+    /// the nonce (24 bytes), the ciphertext of the framed and padded plaintext, and its tag.
     pub fn seal(&self, filed_under: &str, plain: &[u8]) -> Vec<u8> {
         let (epoch, key) = self.keys.last().map_or((0, [0u8; 32]), |k| (k.0, k.1));
         let nonce: [u8; 24] = random();
+        let mut framed = Vec::with_capacity(padded_len(plain.len()));
+        framed.extend_from_slice(&(plain.len() as u32).to_le_bytes());
+        framed.extend_from_slice(plain);
+        framed.resize(padded_len(plain.len()), 0);
         let sealed = cipher(&key)
             .encrypt(
                 XNonce::from_slice(&nonce),
                 Payload {
-                    msg: plain,
+                    msg: &framed,
                     aad: &self.aad(filed_under),
                 },
             )
@@ -216,13 +258,14 @@ impl Keyring {
     }
 
     /// Opens what [`Keyring::seal`] sealed under `filed_under`.
+    /// (An entry sealed unpadded by an earlier layout, [`SEALED_UNPADDED`], opens too.)
     pub fn open(&self, filed_under: &str, bytes: &[u8]) -> Result<Vec<u8>, Unopened> {
-        if bytes.len() < 1 + 4 + 24 + 16 || bytes[0] != SEALED {
+        if bytes.len() < 1 + 4 + 24 + 16 || !matches!(bytes[0], SEALED | SEALED_UNPADDED) {
             return Err(Unopened::InClear);
         }
         let epoch = u32::from_le_bytes([bytes[1], bytes[2], bytes[3], bytes[4]]);
         let key = self.key(epoch).ok_or(Unopened::NoKey(epoch))?;
-        cipher(key)
+        let mut plain = cipher(key)
             .decrypt(
                 XNonce::from_slice(&bytes[5..29]),
                 Payload {
@@ -230,7 +273,20 @@ impl Keyring {
                     aad: &self.aad(filed_under),
                 },
             )
-            .map_err(|_| Unopened::WrongKey)
+            .map_err(|_| Unopened::WrongKey)?;
+        if bytes[0] == SEALED_UNPADDED {
+            return Ok(plain);
+        }
+        // Authenticated, so sealed by a holder of the key: a frame that does not read is a
+        // device's bug, told as what does not open.
+        let n = plain
+            .get(..4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+            .filter(|n| 4 + n <= plain.len())
+            .ok_or(Unopened::WrongKey)?;
+        plain.truncate(4 + n);
+        plain.drain(..4);
+        Ok(plain)
     }
 
     fn to_bytes(&self) -> Vec<u8> {
@@ -760,6 +816,40 @@ mod tests {
         let mut later = sealed.clone();
         later[1] = 7;
         assert_eq!(ring.open("k", &later), Err(Unopened::NoKey(7)));
+    }
+
+    #[test]
+    fn sealed_sizes_fall_in_a_few_classes_and_an_unpadded_entry_still_opens() {
+        let ring = Keyring::generate(CampaignId(uuid::Uuid::now_v7()));
+        // Framed (4 bytes of length), then the next power of two from 64, then steps of 4096.
+        assert_eq!(padded_len(0), 64);
+        assert_eq!(padded_len(60), 64);
+        assert_eq!(padded_len(61), 128);
+        assert_eq!(padded_len(200), 256);
+        assert_eq!(padded_len(4092), 4096);
+        assert_eq!(padded_len(4093), 8192);
+        assert_eq!(padded_len(9000), 12288);
+        // Two plaintexts of different lengths in one class seal to the same size.
+        let (a, b) = (ring.seal("k", &[1; 130]), ring.seal("k", &[2; 250]));
+        assert_eq!(a.len(), b.len());
+        assert_eq!(a.len(), 1 + 4 + 24 + 256 + 16);
+        assert_eq!(ring.open("k", &b).unwrap(), vec![2; 250]);
+        // An entry sealed by the first layouts (no frame, no padding) opens as it was.
+        let key = *ring.key(0).unwrap();
+        let nonce = [9u8; 24];
+        let ct = cipher(&key)
+            .encrypt(
+                XNonce::from_slice(&nonce),
+                Payload {
+                    msg: b"old entry",
+                    aad: &ring.aad("k"),
+                },
+            )
+            .unwrap();
+        let mut old = vec![SEALED_UNPADDED, 0, 0, 0, 0];
+        old.extend_from_slice(&nonce);
+        old.extend_from_slice(&ct);
+        assert_eq!(ring.open("k", &old).unwrap(), b"old entry");
     }
 
     #[test]

@@ -1,15 +1,21 @@
 //! The layout of a campaign's sync documents: what a sync costs follows what changed, not the
 //! campaign's history.
 //!
+//! - **Names.** Nothing a hub or a sync file shows names the campaign, a device or an event
+//!   ([`Names`]): an entry is filed under a digest of its event id, a volume under a digest of
+//!   its device and number, both keyed by the campaign's document secret; the index's counts
+//!   are sealed; every sealed value is padded to a size class ([`crypt::padded_len`]).
 //! - **Volumes.** A device's events live in volumes of [`VOLUME`] consecutive numbers: its
 //!   events #1-#4096 in volume 0, #4097-#8192 in volume 1, and so on. Each volume is an
-//!   automerge document of its own (root map: event id -> sealed envelope), so a volume is
+//!   automerge document of its own (root map: entry key -> sealed envelope), so a volume is
 //!   bounded, has in practice one writer (its device; others only relay the same entries),
 //!   and is closed for good once full: a sync never loads, sends or scans a closed volume
 //!   the other side already holds.
 //! - **The index.** One small document per campaign lists, for every volume, how many events
 //!   of it a device has put there (`DEVICE/NUMBER` -> count; concurrent counts resolve to
-//!   the largest), and carries the key rotations (`keys/EPOCH/DIGEST`). A sync first syncs the index,
+//!   the largest), and carries the key rotations (`keys/EPOCH/DIGEST`). Its key for a volume
+//!   is the volume's name ([`Names::volume`]), its value the volume's device, number and count,
+//!   sealed under the campaign's first key. A sync first syncs the index,
 //!   then exactly the volumes whose counts differ between the two sides.
 //! - **The shelf.** A ledger keeps each document it holds in its store's sync state (a
 //!   cache: rebuilt from the log when it is missing) as a whole save plus the changes appended
@@ -70,6 +76,78 @@ impl VolumeId {
 /// Events per volume.
 pub type Counts = BTreeMap<VolumeId, u64>;
 
+/// The layout this code writes: entries and volumes under [`Names`], counts sealed, values
+/// padded. A ledger whose documents were kept in an earlier layout builds them anew from its
+/// log on first use (they are a cache), and meets the others under new document ids.
+pub const LAYOUT: u8 = 4;
+
+/// The names a hub and a sync file see: digests keyed by the campaign's document secret
+/// ([`Keyring::document_secret`]), so that an entry's key tells nothing of its event (an
+/// event id is a UUIDv7, the millisecond it was recorded) and a volume's nothing of its
+/// device; a device of the campaign works each out from what it names.
+#[derive(Clone)]
+pub struct Names {
+    secret: [u8; 32],
+    counts: Keyring,
+}
+
+impl Names {
+    /// The names of the campaign whose keys are `ring`.
+    pub fn of(ring: &Keyring) -> Names {
+        Names {
+            secret: ring.document_secret(),
+            counts: ring.first_epoch(),
+        }
+    }
+
+    fn digest(&self, what: &[u8], data: &[u8]) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(self.secret);
+        h.update(what);
+        h.update(data);
+        let d = h.finalize();
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut out = String::with_capacity(32);
+        for b in &d[..16] {
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
+        }
+        out
+    }
+
+    /// The key an event's entry is filed under in its volume.
+    pub fn entry(&self, id: leechbook_core::ids::EventId) -> String {
+        self.digest(b"entry", id.0.as_bytes())
+    }
+
+    /// The name of a volume: its key in the index, in a sync file and in a hub's document id.
+    pub fn volume(&self, v: VolumeId) -> String {
+        let mut data = v.device.as_bytes().to_vec();
+        data.extend_from_slice(&v.number.to_le_bytes());
+        self.digest(b"volume", &data)
+    }
+
+    /// A volume's count as the index and a sync file keep it: sealed, filed under `key`.
+    pub fn seal_counts(&self, key: &str, c: &Counts) -> Vec<u8> {
+        self.counts.seal(key, &counts_to_bytes(c))
+    }
+
+    /// Opens what [`Names::seal_counts`] sealed (`None`: junk, or another campaign's).
+    pub fn open_counts(&self, key: &str, b: &[u8]) -> Option<Counts> {
+        counts_from_bytes(&self.counts.open(key, b).ok()?)
+    }
+
+    /// The volume a name names, among `known`.
+    pub fn volume_named<'a>(
+        &self,
+        name: &str,
+        known: impl IntoIterator<Item = &'a VolumeId>,
+    ) -> Option<VolumeId> {
+        known.into_iter().copied().find(|v| self.volume(*v) == name)
+    }
+}
+
 pub(crate) fn counts_to_bytes(c: &Counts) -> Vec<u8> {
     let mut out = Vec::with_capacity(c.len() * 28);
     for (v, n) in c {
@@ -94,28 +172,32 @@ pub(crate) fn counts_from_bytes(b: &[u8]) -> Option<Counts> {
         .collect()
 }
 
-/// The counts an index document lists (the largest where devices put different ones).
-pub fn index_counts(doc: &Automerge) -> Counts {
+/// The counts an index document lists (the largest where devices put different ones): each
+/// sealed under its volume's name, and naming that volume. Anything else under a key is junk
+/// (a peer without keys cannot seal a count), and counts for nothing.
+pub fn index_counts(doc: &Automerge, names: &Names) -> Counts {
     let mut out = Counts::new();
     for key in doc.keys(ROOT) {
-        let Some(v) = VolumeId::parse(&key) else {
+        if key.len() != 32 {
             continue;
-        };
-        let n = doc
-            .get_all(ROOT, key.as_str())
-            .unwrap_or_default()
-            .into_iter()
-            .filter_map(|(value, _)| match value {
-                automerge::Value::Scalar(s) => match s.as_ref() {
-                    ScalarValue::Uint(n) => Some(*n),
-                    ScalarValue::Int(n) => u64::try_from(*n).ok(),
-                    _ => None,
-                },
-                _ => None,
-            })
-            .max()
-            .unwrap_or(0);
-        out.insert(v, n);
+        }
+        for (value, _) in doc.get_all(ROOT, key.as_str()).unwrap_or_default() {
+            let automerge::Value::Scalar(s) = value else {
+                continue;
+            };
+            let ScalarValue::Bytes(b) = s.as_ref() else {
+                continue;
+            };
+            let Some(c) = names.open_counts(&key, b) else {
+                continue;
+            };
+            for (v, n) in c {
+                if names.volume(v) == key {
+                    let at = out.entry(v).or_default();
+                    *at = (*at).max(n);
+                }
+            }
+        }
     }
     out
 }
@@ -126,8 +208,9 @@ pub fn publish(
     doc: &mut Automerge,
     ours: &Counts,
     rotations: &[crypt::Rotation],
+    names: &Names,
 ) -> Result<bool, SyncError> {
-    let listed = index_counts(doc);
+    let listed = index_counts(doc, names);
     let larger: Vec<(VolumeId, u64)> = ours
         .iter()
         .filter(|(v, n)| listed.get(v).is_none_or(|l| *n > l))
@@ -144,7 +227,9 @@ pub fn publish(
     }
     doc.transact(|tx| {
         for (v, n) in &larger {
-            tx.put(ROOT, v.name(), ScalarValue::Uint(*n))
+            let key = names.volume(*v);
+            let sealed = names.seal_counts(&key, &Counts::from([(*v, *n)]));
+            tx.put(ROOT, key, ScalarValue::Bytes(sealed))
                 .map_err(|e| SyncError::NotSync(e.to_string()))?;
         }
         put_rotations(tx, rotations)
@@ -153,21 +238,36 @@ pub fn publish(
     Ok(true)
 }
 
-/// Where the index flags a volume a device found short on the hub (`short/DEVICE/NUMBER`).
+/// Where the index flags a volume a device found short on the hub (`short/NAME`).
 const SHORT_PREFIX: &str = "short/";
 
-/// The volumes the index flags as short on the hub: a device synced one and got fewer events
-/// than the index lists, so a device that holds it whole syncs it to put them back.
-pub fn short_volumes(doc: &Automerge) -> BTreeSet<VolumeId> {
-    doc.keys(ROOT)
-        .filter_map(|k| VolumeId::parse(k.strip_prefix(SHORT_PREFIX)?))
+/// The volumes among `known` that the index flags as short on the hub: a device synced one
+/// and got fewer events than the index lists, so a device that holds it whole syncs it to put
+/// them back.
+pub fn short_volumes(doc: &Automerge, names: &Names, known: &Counts) -> BTreeSet<VolumeId> {
+    let flagged: BTreeSet<String> = doc
+        .keys(ROOT)
+        .filter_map(|k| Some(k.strip_prefix(SHORT_PREFIX)?.to_string()))
+        .collect();
+    if flagged.is_empty() {
+        return BTreeSet::new();
+    }
+    known
+        .keys()
+        .filter(|v| flagged.contains(&names.volume(**v)))
+        .copied()
         .collect()
 }
 
 /// Flags (`true`) or unflags volumes as short on the hub, in one change (none when nothing
 /// changes).
-pub fn flag_short(doc: &mut Automerge, flags: &[(VolumeId, bool)]) -> Result<(), SyncError> {
-    let held = short_volumes(doc);
+pub fn flag_short(
+    doc: &mut Automerge,
+    flags: &[(VolumeId, bool)],
+    names: &Names,
+) -> Result<(), SyncError> {
+    let known: Counts = flags.iter().map(|(v, _)| (*v, 0)).collect();
+    let held = short_volumes(doc, names, &known);
     let todo: Vec<&(VolumeId, bool)> = flags
         .iter()
         .filter(|(v, on)| held.contains(v) != *on)
@@ -177,7 +277,7 @@ pub fn flag_short(doc: &mut Automerge, flags: &[(VolumeId, bool)]) -> Result<(),
     }
     doc.transact(|tx| {
         for (v, on) in &todo {
-            let key = format!("{SHORT_PREFIX}{}", v.name());
+            let key = format!("{SHORT_PREFIX}{}", names.volume(*v));
             let done = if *on {
                 tx.put(ROOT, key.as_str(), true)
             } else {
@@ -216,26 +316,37 @@ pub fn put_events(
     doc: &mut Automerge,
     events: &[Envelope],
     ring: &Keyring,
+    names: &Names,
 ) -> Result<usize, SyncError> {
-    if events.is_empty() {
-        return Ok(0);
-    }
     let missing: Vec<&Envelope> = events
         .iter()
         .filter(|e| {
-            doc.get(ROOT, e.id.to_string().as_str())
+            doc.get(ROOT, names.entry(e.id).as_str())
                 .ok()
                 .flatten()
                 .is_none()
         })
         .collect();
-    if missing.is_empty() {
+    put_over(doc, &missing, ring, names)
+}
+
+/// Puts events under their entry keys, sealed under `ring`, whatever those keys hold (a value
+/// a peer put over a genuine entry), in one change (none when `events` is empty). Returns how
+/// many it put.
+fn put_over(
+    doc: &mut Automerge,
+    events: &[&Envelope],
+    ring: &Keyring,
+    names: &Names,
+) -> Result<usize, SyncError> {
+    if events.is_empty() {
         return Ok(0);
     }
+    let missing: Vec<(String, &Envelope)> =
+        events.iter().map(|e| (names.entry(e.id), *e)).collect();
     doc.transact(|tx| {
-        for e in &missing {
-            let key = e.id.to_string();
-            let sealed = ring.seal(&key, &leechbook_store::codec::encode_envelope(e));
+        for (key, e) in &missing {
+            let sealed = ring.seal(key, &leechbook_store::codec::encode_envelope(e));
             tx.put(ROOT, key.as_str(), ScalarValue::Bytes(sealed))
                 .map_err(|e| SyncError::NotSync(e.to_string()))?;
         }
@@ -243,6 +354,20 @@ pub fn put_events(
     })
     .map(|ok| ok.result)
     .map_err(|f| f.error)
+}
+
+/// The entry keys of the events the log holds of volume `v` (one index read).
+pub fn held_keys(
+    store: &Store,
+    names: &Names,
+    v: VolumeId,
+) -> Result<std::collections::HashSet<String>, SyncError> {
+    let first = u64::from(v.number) * VOLUME + 1;
+    Ok(store
+        .ids_numbered(v.device, first, first + VOLUME - 1)?
+        .into_iter()
+        .map(|id| names.entry(id))
+        .collect())
 }
 
 /// Events grouped by the volume each belongs in.
@@ -390,18 +515,25 @@ fn keep_items(
 const INDEX: &str = "index";
 const COUNTS_KEY: &str = "volume-counts";
 const MARK_KEY: &str = "volume-row";
+/// The layout the kept documents are in ([`LAYOUT`]; none: the layout before names).
+const LAYOUT_KEY: &str = "sync-layout";
 /// The single-document layout before volumes: dropped when a shelf is first built.
 const OLD_KEYS: [&str; 3] = [
     "automerge-document",
     "automerge-increments",
     "automerge-row",
 ];
+/// What a shelf built anew drops of the sync state: every kept document (of any earlier
+/// layout), and what was last sent to each known peer (heads of those documents).
+const CACHE_PREFIXES: [&str; 4] = ["doc:", "doc+:", "peer-counts:", "peer-volume-heads:"];
 
 /// A ledger's sync documents: the index, the volumes loaded so far, the log's count of events
 /// per volume and the last log row the volumes hold.
 pub struct Shelf {
     /// The campaign's keys.
     pub ring: Keyring,
+    /// The names its documents are filed under.
+    pub names: Names,
     /// The index document.
     pub index: Kept,
     /// The log's events per volume (up to `mark`).
@@ -422,8 +554,9 @@ impl Shelf {
             .sync_state(MARK_KEY)?
             .and_then(|b| <[u8; 8]>::try_from(b.as_slice()).ok())
             .map(i64::from_le_bytes);
+        let current = store.sync_state(LAYOUT_KEY)?.as_deref() == Some(&[LAYOUT][..]);
         let (counts, mark) = match (counts, mark) {
-            (Some(c), Some(m)) => (c, m),
+            (Some(c), Some(m)) if current => (c, m),
             _ => (Counts::new(), 0),
         };
         let index = if mark == 0 {
@@ -432,6 +565,7 @@ impl Shelf {
             load_kept(store, INDEX)?.unwrap_or_default()
         };
         Ok(Shelf {
+            names: Names::of(&ring),
             ring,
             index,
             counts,
@@ -510,8 +644,13 @@ impl Shelf {
     pub fn catch_up(&mut self, store: &mut Store) -> Result<usize, SyncError> {
         let last = store.last_row()?;
         if self.mark == 0 && last > 0 {
-            // A shelf built anew: the old layout's document goes.
-            store.drop_sync_state(&OLD_KEYS)?;
+            // A shelf built anew: whatever an earlier layout kept goes (a cache).
+            let mut old: Vec<String> = OLD_KEYS.iter().map(|k| k.to_string()).collect();
+            for prefix in CACHE_PREFIXES {
+                old.extend(store.sync_state_keys(prefix)?);
+            }
+            let old: Vec<&str> = old.iter().map(String::as_str).collect();
+            store.drop_sync_state(&old)?;
         }
         let mut read = 0;
         while self.mark < last {
@@ -520,8 +659,8 @@ impl Shelf {
             read += events.len();
             for (v, events) in by_volume(events) {
                 *self.counts.entry(v).or_default() += events.len() as u64;
-                let ring = self.ring.clone();
-                put_events(&mut self.volume(store, v)?.doc, &events, &ring)?;
+                let (ring, names) = (self.ring.clone(), self.names.clone());
+                put_events(&mut self.volume(store, v)?.doc, &events, &ring, &names)?;
             }
             self.mark = upto;
             self.dirty = true;
@@ -543,17 +682,18 @@ impl Shelf {
         Ok(read)
     }
 
-    /// Puts back into volume `v` the log's events it lacks: a peer or a hub deleted them (or
-    /// rolled the volume back), and the log is the truth, so what a device holds it always
-    /// offers again. A volume with as many entries as the log has events of it, which no
-    /// merge just deleted from (`deleted`), is sound and costs a count; otherwise the log's
-    /// ids of the volume (one index read) are looked up in it, and only a short one reads its
-    /// events from the log. Returns how many it put back.
+    /// Puts back into volume `v` the log's events it lacks: a peer or a hub deleted them,
+    /// rolled the volume back or put something over them (`tampered`), and the log is the
+    /// truth, so what a device holds it always offers again. A volume with as many entries as
+    /// the log has events of it, which no merge just tampered with, is sound and costs a
+    /// count; otherwise the log's ids of the volume (one index read) are looked up in it (and
+    /// after tampering, each entry opened), and only a short one reads its events from the
+    /// log. Returns how many it put back.
     pub fn restore(
         &mut self,
         store: &Store,
         v: VolumeId,
-        deleted: bool,
+        tampered: bool,
     ) -> Result<usize, SyncError> {
         let held = self.counts.get(&v).copied().unwrap_or(0);
         if held == 0 {
@@ -561,23 +701,24 @@ impl Shelf {
         }
         let first = u64::from(v.number) * VOLUME + 1;
         let last = first + VOLUME - 1;
+        let (ring, names) = (self.ring.clone(), self.names.clone());
         let doc = &self.volume(store, v)?.doc;
         let entries = doc.keys(ROOT).filter(|k| !crate::is_rotation(k)).count() as u64;
-        if entries >= held && !deleted {
+        if entries >= held && !tampered {
             return Ok(0);
         }
-        let lacks = store.ids_numbered(v.device, first, last)?.iter().any(|id| {
-            doc.get(ROOT, id.to_string().as_str())
-                .ok()
-                .flatten()
-                .is_none()
-        });
-        if !lacks {
+        let wrong = |id: leechbook_core::ids::EventId| {
+            let key = names.entry(id);
+            doc.get(ROOT, key.as_str()).ok().flatten().is_none()
+                || (tampered && crate::entry_at(doc, &ring, &names, &key).map(|e| e.id) != Ok(id))
+        };
+        let ids = store.ids_numbered(v.device, first, last)?;
+        if !ids.iter().any(|id| wrong(*id)) {
             return Ok(0);
         }
         let events = store.events_numbered(v.device, first, last)?;
-        let ring = self.ring.clone();
-        put_events(&mut self.volume(store, v)?.doc, &events, &ring)
+        let lacking: Vec<&Envelope> = events.iter().filter(|e| wrong(e.id)).collect();
+        put_over(&mut self.volume(store, v)?.doc, &lacking, &ring, &names)
     }
 
     /// Counts events the log gained without reading them (their volumes already hold them:
@@ -597,6 +738,7 @@ impl Shelf {
             &mut self.index.doc,
             &self.counts,
             &crypt::rotations_of(store)?,
+            &self.names,
         )
     }
 
@@ -615,6 +757,7 @@ impl Shelf {
             return Ok(());
         }
         items.push((COUNTS_KEY.to_string(), counts_to_bytes(&self.counts)));
+        items.push((LAYOUT_KEY.to_string(), vec![LAYOUT]));
         items.push((MARK_KEY.to_string(), self.mark.to_le_bytes().to_vec()));
         store.put_sync_states(&items)?;
         self.dirty = false;

@@ -16,6 +16,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+pub mod bound;
 pub mod crypt;
 pub mod layout;
 pub mod net;
@@ -100,16 +101,21 @@ pub(crate) fn is_rotation(key: &str) -> bool {
     key.starts_with(crypt::ROTATION_PREFIX)
 }
 
-/// Opens and decodes the value under `key`: an envelope sealed under the campaign's key and
-/// filed under its own id.
-fn entry(ring: &Keyring, key: &str, value: Option<&Value<'_>>) -> Result<Envelope, Undecoded> {
+/// Opens and decodes a value under `key`: an envelope sealed under the campaign's key and
+/// filed under its own entry key ([`layout::Names::entry`]).
+fn entry(
+    ring: &Keyring,
+    names: &layout::Names,
+    key: &str,
+    value: Option<&Value<'_>>,
+) -> Result<Envelope, Undecoded> {
     let bad = |why: String| Err(Undecoded::Bad(why));
     match value {
         Some(Value::Scalar(s)) => match s.as_ref() {
             ScalarValue::Bytes(b) => match ring.open(key, b) {
                 Ok(plain) => match decode_envelope(&plain) {
-                    Ok(env) if env.id.to_string() == key => Ok(env),
-                    Ok(_) => bad("filed under another id".to_string()),
+                    Ok(env) if names.entry(env.id) == key => Ok(env),
+                    Ok(_) => bad("filed under another event's key".to_string()),
                     Err(e) => bad(e.to_string()),
                 },
                 Err(crypt::Unopened::NoKey(epoch)) => Err(Undecoded::NoKey(epoch)),
@@ -121,29 +127,72 @@ fn entry(ring: &Keyring, key: &str, value: Option<&Value<'_>>) -> Result<Envelop
     }
 }
 
-/// The root-map entries a diff puts (the events a merge brought), and the key rotations it
-/// puts (their bytes).
-pub(crate) fn entries_of(ring: &Keyring, patches: Vec<automerge::Patch>) -> Vec<Entry> {
-    patches
+/// The entry under `key` as a document holds it. Where values conflict (a peer put
+/// something of its own under the key of a genuine event, concurrently, hoping to win the
+/// conflict and hide it), the genuine one is read: the first that opens and decodes, else
+/// the winner's reason.
+pub(crate) fn entry_at(
+    doc: &impl ReadDoc,
+    ring: &Keyring,
+    names: &layout::Names,
+    key: &str,
+) -> Result<Envelope, Undecoded> {
+    let all = doc.get_all(ROOT, key).unwrap_or_default();
+    let mut first = None;
+    for (value, _) in &all {
+        match entry(ring, names, key, Some(value)) {
+            Ok(env) => return Ok(env),
+            Err(why) => {
+                first.get_or_insert(why);
+            }
+        }
+    }
+    Err(first.unwrap_or_else(|| Undecoded::Bad("not an event".to_string())))
+}
+
+/// The root-map entries a diff of `doc` puts (the events a merge brought), each read as
+/// [`entry_at`] reads it; key rotations are not among them.
+pub(crate) fn entries_of(
+    doc: &impl ReadDoc,
+    ring: &Keyring,
+    names: &layout::Names,
+    patches: Vec<automerge::Patch>,
+) -> Vec<Entry> {
+    let keys: std::collections::BTreeSet<String> = patches
         .into_iter()
         .filter(|p| p.obj == ROOT)
         .filter_map(|p| match p.action {
-            automerge::PatchAction::PutMap { key, .. } if is_rotation(&key) => None,
-            automerge::PatchAction::PutMap { key, value, .. } => {
-                let decoded = entry(ring, &key, Some(&value.0));
-                Some((key, decoded))
-            }
+            automerge::PatchAction::PutMap { key, .. } if !is_rotation(&key) => Some(key),
             _ => None,
+        })
+        .collect();
+    keys.into_iter()
+        .map(|key| {
+            let decoded = entry_at(doc, ring, names, &key);
+            (key, decoded)
         })
         .collect()
 }
 
-/// Whether the changes of `doc` since `from` delete a root key (a peer's deletion or
-/// rollback of entries, which the log puts back).
+/// Whether the changes of `doc` since `from` delete or overwrite a root key: a peer's
+/// deletion or rollback of entries, or a value put over a genuine entry (honest devices only
+/// ever put an entry's key once, and relay the same change), which the log puts back.
 pub(crate) fn deletes(doc: &Automerge, from: &[automerge::ChangeHash]) -> bool {
-    doc.diff(from, &doc.get_heads())
-        .iter()
-        .any(|p| p.obj == ROOT && matches!(p.action, automerge::PatchAction::DeleteMap { .. }))
+    doc.diff(from, &doc.get_heads()).iter().any(|p| {
+        p.obj == ROOT
+            && match &p.action {
+                automerge::PatchAction::DeleteMap { .. } => true,
+                automerge::PatchAction::PutMap { key, conflict, .. } => {
+                    *conflict
+                        || doc
+                            .get_at(ROOT, key.as_str(), from)
+                            .ok()
+                            .flatten()
+                            .is_some()
+                }
+                _ => false,
+            }
+    })
 }
 
 /// The bytes filed under a root key (a sealed envelope, a rotation), if bytes are there.
@@ -184,8 +233,16 @@ pub(crate) fn put_rotations(
     Ok(())
 }
 
-/// The first bytes of a sync file (a join file puts the campaign's keys before them).
-const SYNC_FILE: &[u8] = b"LEECHBOOK-SYNC-2\n";
+/// The first bytes of a sync file (a join file puts the campaign's keys before them): the
+/// layout of names ([`layout::LAYOUT`]), sealed counts and padded entries.
+const SYNC_FILE: &[u8] = b"LEECHBOOK-SYNC-3\n";
+/// The first bytes of a sync file of the layout before names (refused, with the way on).
+const OLD_SYNC_FILE: &[u8] = b"LEECHBOOK-SYNC-2\n";
+/// The largest document a sync file may carry: a full volume of 4,096 events, padded, is
+/// well under it. What is larger is no Leechbook document, and is refused before it loads.
+pub const MAX_DOCUMENT: usize = 64 * 1024 * 1024;
+/// The name a sync file's counts are sealed under.
+const FILE_COUNTS: &str = "counts";
 
 /// What a sync file carries: the sender's index document, the volumes it sends (each whole:
 /// a volume is bounded, and a whole one never builds on changes the receiver lacks), and the
@@ -193,6 +250,7 @@ const SYNC_FILE: &[u8] = b"LEECHBOOK-SYNC-2\n";
 /// because it holds it from one it lacks because an earlier file never arrived).
 pub struct Mirror {
     ring: Keyring,
+    names: layout::Names,
     /// The index document.
     pub index: Automerge,
     /// The volumes carried whole.
@@ -213,6 +271,7 @@ impl Mirror {
     /// An empty mirror of a campaign whose keys are `ring`.
     pub fn new(ring: Keyring) -> Mirror {
         Mirror {
+            names: layout::Names::of(&ring),
             ring,
             index: Automerge::new(),
             volumes: BTreeMap::new(),
@@ -227,23 +286,32 @@ impl Mirror {
         let mut added = 0;
         for (v, events) in layout::by_volume(envelopes.iter().cloned()) {
             let doc = self.volumes.entry(v).or_default();
-            let n = layout::put_events(doc, &events, &self.ring)?;
+            let n = layout::put_events(doc, &events, &self.ring, &self.names)?;
             *self.counts.entry(v).or_default() += n as u64;
             added += n;
         }
-        layout::publish(&mut self.index, &self.counts, &[])?;
+        layout::publish(&mut self.index, &self.counts, &[], &self.names)?;
         Ok(added)
     }
 
     /// The sync file's bytes.
     pub fn save(&mut self) -> Vec<u8> {
         let mut out = SYNC_FILE.to_vec();
-        let counts = layout::counts_to_bytes(&self.counts);
+        let counts = self.names.seal_counts(FILE_COUNTS, &self.counts);
         out.extend_from_slice(&(counts.len() as u32).to_le_bytes());
         out.extend_from_slice(&counts);
+        let names = &self.names;
         let docs: Vec<(String, Vec<u8>)> = std::iter::once((String::new(), self.index.save()))
-            .chain(self.volumes.iter().map(|(v, d)| (v.name(), d.save())))
-            .chain(self.changes.iter().map(|(v, c)| (v.name(), c.clone())))
+            .chain(
+                self.volumes
+                    .iter()
+                    .map(|(v, d)| (names.volume(*v), d.save())),
+            )
+            .chain(
+                self.changes
+                    .iter()
+                    .map(|(v, c)| (names.volume(*v), c.clone())),
+            )
             .collect();
         out.extend_from_slice(&(docs.len() as u32).to_le_bytes());
         for (name, bytes) in docs {
@@ -264,9 +332,14 @@ impl Mirror {
             return Err(SyncError::NotSync("the file is empty".into()));
         }
         let bad = |why: &str| SyncError::NotSync(why.to_string());
-        let rest = bytes.strip_prefix(SYNC_FILE).ok_or_else(|| {
-            bad("it does not start as one (an older Leechbook's file, or not a sync file)")
-        })?;
+        if bytes.starts_with(OLD_SYNC_FILE) {
+            return Err(bad(
+                "it is an older Leechbook's sync file, whose names show device and event ids: update Leechbook on the device that wrote it and export again",
+            ));
+        }
+        let rest = bytes
+            .strip_prefix(SYNC_FILE)
+            .ok_or_else(|| bad("it does not start as one"))?;
         let mut at = 0usize;
         let mut take = |n: usize| -> Result<&[u8], SyncError> {
             let s = rest.get(at..at + n).ok_or_else(|| bad("it is cut short"))?;
@@ -274,10 +347,15 @@ impl Mirror {
             Ok(s)
         };
         let n = u32::from_le_bytes(take(4)?.try_into().map_err(|_| bad("cut short"))?) as usize;
-        let counts =
-            layout::counts_from_bytes(take(n)?).ok_or_else(|| bad("its counts do not read"))?;
-        let docs = u32::from_le_bytes(take(4)?.try_into().map_err(|_| bad("cut short"))?);
         let mut m = Mirror::new(ring);
+        let counts = m.names.open_counts(FILE_COUNTS, take(n)?).ok_or(SyncError::Key(
+            "the sync file does not open with this campaign's key (another campaign's file, or a wrong key)".into(),
+        ))?;
+        let docs = u32::from_le_bytes(take(4)?.try_into().map_err(|_| bad("cut short"))?);
+        // Each volume carried is named among the sender's counts: a name that is not is
+        // no volume of this campaign's.
+        let named: BTreeMap<String, VolumeId> =
+            counts.keys().map(|v| (m.names.volume(*v), *v)).collect();
         m.counts = counts;
         for i in 0..docs {
             let len = u16::from_le_bytes(take(2)?.try_into().map_err(|_| bad("cut short"))?);
@@ -285,7 +363,16 @@ impl Mirror {
                 .map_err(|_| bad("a document's name does not read"))?
                 .to_string();
             let len = u32::from_le_bytes(take(4)?.try_into().map_err(|_| bad("cut short"))?);
+            if len as usize > MAX_DOCUMENT {
+                return Err(bad(&format!(
+                    "it carries a document of {len} bytes, past the {MAX_DOCUMENT} a Leechbook document can reach"
+                )));
+            }
             let bytes = take(len as usize)?;
+            // Bounded before automerge loads a byte of it: a few kilobytes must not cost
+            // gigabytes.
+            bound::check(bytes)
+                .map_err(|why| bad(&format!("a document in it is no Leechbook document: {why}")))?;
             // Changes whose base is missing parse (a delta for a known peer); whether the
             // receiver holds that base is checked when it merges them.
             let doc = match automerge::Automerge::load_with_options(
@@ -300,8 +387,9 @@ impl Mirror {
                 (0, true, Some(doc)) => m.index = doc,
                 (0, _, _) => return Err(bad("it does not start with the campaign's index")),
                 (_, _, doc) => {
-                    let v = VolumeId::parse(&name)
-                        .ok_or_else(|| bad("a volume's name does not read"))?;
+                    let v = *named
+                        .get(&name)
+                        .ok_or_else(|| bad("it carries a volume its counts do not name"))?;
                     if m.volumes.contains_key(&v) || m.changes.contains_key(&v) {
                         return Err(bad("it carries a volume twice"));
                     }
@@ -327,10 +415,7 @@ impl Mirror {
         let mut out = Vec::new();
         for doc in self.volumes.values() {
             for key in doc.keys(ROOT).filter(|k| !is_rotation(k)) {
-                let value = doc
-                    .get(ROOT, key.as_str())
-                    .map_err(|e| SyncError::NotSync(e.to_string()))?;
-                let env = entry(&self.ring, &key, value.as_ref().map(|(v, _)| v))
+                let env = entry_at(doc, &self.ring, &self.names, &key)
                     .map_err(|e| SyncError::BadEvent(format!("{key}: {e}")))?;
                 out.push(env);
             }
@@ -338,10 +423,11 @@ impl Mirror {
         Ok(out)
     }
 
-    /// The raw value filed under `key` in any volume (a sealed envelope), for tests and
+    /// The raw value an event is filed as in any volume (a sealed envelope), for tests and
     /// audits of what a file shows to one who holds no key.
-    pub fn raw(&self, key: &str) -> Option<Vec<u8>> {
-        self.volumes.values().find_map(|doc| bytes_at(doc, key))
+    pub fn raw(&self, id: EventId) -> Option<Vec<u8>> {
+        let key = self.names.entry(id);
+        self.volumes.values().find_map(|doc| bytes_at(doc, &key))
     }
 }
 
@@ -354,11 +440,12 @@ impl Mirror {
 /// nothing.
 pub(crate) fn refused_unheld(
     doc: &impl ReadDoc,
+    v: VolumeId,
     held: u64,
     store: &Store,
     ring: &Keyring,
 ) -> Result<Vec<String>, SyncError> {
-    let unheld = unheld_entries(doc, held, store, ring)?;
+    let unheld = unheld_entries(doc, v, held, store, ring)?;
     if unheld.is_empty() {
         return Ok(Vec::new());
     }
@@ -383,6 +470,7 @@ pub(crate) fn refused_unheld(
 /// of it (`held`): a sound volume costs nothing.
 fn unheld_entries(
     doc: &impl ReadDoc,
+    v: VolumeId,
     held: u64,
     store: &Store,
     ring: &Keyring,
@@ -390,20 +478,16 @@ fn unheld_entries(
     if doc.length(ROOT) as u64 <= held {
         return Ok(Vec::new());
     }
-    let mut out = Vec::new();
-    for key in doc.keys(ROOT).filter(|k| !is_rotation(k)) {
-        if let Ok(u) = key.parse::<uuid::Uuid>() {
-            if store.holds(EventId(u))? {
-                continue;
-            }
-        }
-        let value = doc
-            .get(ROOT, key.as_str())
-            .map_err(|e| SyncError::NotSync(e.to_string()))?;
-        let decoded = entry(ring, &key, value.as_ref().map(|(v, _)| v));
-        out.push((key, decoded));
-    }
-    Ok(out)
+    let names = layout::Names::of(ring);
+    let held = layout::held_keys(store, &names, v)?;
+    Ok(doc
+        .keys(ROOT)
+        .filter(|k| !is_rotation(k) && !held.contains(k))
+        .map(|key| {
+            let decoded = entry_at(doc, ring, &names, &key);
+            (key, decoded)
+        })
+        .collect())
 }
 
 /// Drops from the volumes `which` (about to be offered) the entries kept before refused
@@ -417,7 +501,7 @@ pub(crate) fn drop_refused(
     for &v in which {
         let held = shelf.counts.get(&v).copied().unwrap_or(0);
         let doc = &mut shelf.volume(store, v)?.doc;
-        let keys = refused_unheld(doc, held, store, &ring)?;
+        let keys = refused_unheld(doc, v, held, store, &ring)?;
         layout::drop_in(doc, &keys)?;
     }
     Ok(())
@@ -720,7 +804,7 @@ pub fn rescan(store: &mut Store) -> Result<Imported, SyncError> {
             continue;
         };
         let held = shelf.counts.get(&v).copied().unwrap_or(0);
-        entries.extend(unheld_entries(&kept.doc, held, store, &ring)?);
+        entries.extend(unheld_entries(&kept.doc, v, held, store, &ring)?);
     }
     if entries.is_empty() {
         return Ok(Imported::default());
@@ -908,7 +992,8 @@ pub fn import_changes(
         let mut all = Vec::new();
         for (v, from) in &before {
             if let Some(kept) = shelf.loaded(*v) {
-                all.extend(entries_of(r, kept.doc.diff(from, &kept.doc.get_heads())));
+                let diff = kept.doc.diff(from, &kept.doc.get_heads());
+                all.extend(entries_of(&kept.doc, r, &shelf.names, diff));
             }
         }
         all
@@ -934,7 +1019,9 @@ pub fn import_changes(
     // The events are in; the documents are a cache, so failing to keep them loses nothing
     // (the next sync rebuilds what is missing from the log).
     shelf.ring = ring;
-    let _ = shelf.catch_up(store);
+    if shelf.catch_up(store).is_ok() {
+        imported.gaps = holes(store, &shelf.counts, before.keys().map(|v| v.device))?;
+    }
     // A file that deleted entries from a volume this ledger holds deletes nothing here: the
     // log's events go back into the kept volume, and into what it offers on.
     for (v, from) in &before {
@@ -947,6 +1034,39 @@ pub fn import_changes(
         imported.added += rescan(store)?.added;
     }
     Ok(imported)
+}
+
+/// Holes in the numbering of `devices` after a sync: a device numbers its events 1, 2, 3,
+/// ..., so a ledger that holds its #N but fewer than N of its events was given a later event
+/// without an earlier one (the hub withheld it, or something was put over its entry). One
+/// line per device, naming it and the numbers; a device that holds them puts them back when
+/// it next syncs. `counts` is the log's events per volume, caught up.
+pub(crate) fn holes(
+    store: &Store,
+    counts: &Counts,
+    devices: impl IntoIterator<Item = DeviceId>,
+) -> Result<Vec<String>, SyncError> {
+    let mut out = Vec::new();
+    for d in devices
+        .into_iter()
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        let last = store.last_number(d)?;
+        let held: u64 = counts
+            .iter()
+            .filter(|(v, _)| v.device == d)
+            .map(|(_, n)| n)
+            .sum();
+        if held < last {
+            let lacking = last - held;
+            out.push(format!(
+                "this ledger holds device {}'s #{last} but lacks {lacking} of its earlier event{}: withheld or damaged on the way; a device that holds them puts them back when it next syncs",
+                d.short(),
+                if lacking == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    Ok(out)
 }
 
 /// Takes the entries a merge brought into the store: those the log lacks, checked (decoded,
@@ -989,9 +1109,15 @@ pub(crate) fn take_in(
     };
     let known_ignored = ignored.len();
     let mut junk = Vec::new();
+    // Each event's entry key, for the events refused after they decoded.
+    let key_of: std::collections::HashMap<EventId, String> = entries
+        .iter()
+        .filter_map(|(k, d)| Some((d.as_ref().ok()?.id, k.clone())))
+        .collect();
+    let mut dropped_ids: Vec<EventId> = Vec::new();
     for (key, decoded) in entries {
-        if let Ok(u) = key.parse::<uuid::Uuid>() {
-            if store.holds(EventId(u))? {
+        if let Ok(env) = &decoded {
+            if store.holds(env.id)? {
                 continue;
             }
         }
@@ -1050,7 +1176,7 @@ pub(crate) fn take_in(
     }
     for (id, r) in checked.refused {
         refused.push(format!("the sync data holds {r}"));
-        dropped.push(id.to_string());
+        dropped_ids.push(id);
     }
     // A device numbers its events 1, 2, 3, ...: another event under a number already taken
     // means two ledgers share the device's identity (a copied ledger file). Both events are
@@ -1063,7 +1189,8 @@ pub(crate) fn take_in(
     // held after it does not follow, is the other branch's and is refused, in this import or
     // any later one. An unchained event (signed before chains) has no link to tell by: the
     // device's later unchained events in the same import are refused.
-    let checked_in = rising_clocks(store, checked.accepted, &mut refused, &mut dropped)?;
+    let checked_in = rising_clocks(store, checked.accepted, &mut refused, &mut dropped_ids)?;
+    dropped.extend(dropped_ids.iter().filter_map(|id| key_of.get(id).cloned()));
     let mut accepted = Vec::with_capacity(checked_in.len());
     let mut claimed: std::collections::HashMap<(DeviceId, u64), leechbook_store::Numbered> =
         std::collections::HashMap::new();
@@ -1202,7 +1329,7 @@ fn rising_clocks(
     store: &Store,
     events: Vec<Envelope>,
     refused: &mut Vec<String>,
-    dropped: &mut Vec<String>,
+    dropped: &mut Vec<EventId>,
 ) -> Result<Vec<Envelope>, SyncError> {
     let mut by_number: Vec<usize> = (0..events.len()).collect();
     by_number.sort_by_key(|&i| (events[i].device, events[i].seq));
@@ -1227,7 +1354,7 @@ fn rising_clocks(
                 e.clock,
                 e.seq - 1
             ));
-            dropped.push(e.id.to_string());
+            dropped.push(e.id);
             bad.insert(i);
             continue;
         }
@@ -1285,10 +1412,7 @@ pub fn document_problems(store: &Store) -> Result<Vec<String>, SyncError> {
         };
         let doc = &kept.doc;
         for key in doc.keys(ROOT).filter(|k| !is_rotation(k)) {
-            let value = doc
-                .get(ROOT, key.as_str())
-                .map_err(|e| SyncError::NotSync(e.to_string()))?;
-            let env = match entry(&ring, &key, value.as_ref().map(|(v, _)| v)) {
+            let env = match entry_at(doc, &ring, &shelf.names, &key) {
                 Ok(env) => {
                     opened += 1;
                     env

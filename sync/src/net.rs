@@ -49,8 +49,8 @@ fn v4(bytes: [u8; 16]) -> DocumentId {
 /// campaign's devices hold ([`crate::Keyring::document_secret`]). A hub, or anyone who learns
 /// the campaign's id, cannot work them out; the first eight bytes every id shares let a
 /// device serving as a hub tell its campaign's documents from strangers'. (The first layout
-/// derived them from the campaign's id alone: a device syncs its documents anew under these
-/// on its first sync, and the old ones stay on the hub, unread.)
+/// derived them from the campaign's id alone, and each layout has its own: a device syncs its
+/// documents anew under these on its first sync, and the old ones stay on the hub, unread.)
 #[derive(Clone, Copy)]
 pub struct Places {
     secret: [u8; 32],
@@ -77,7 +77,10 @@ impl Places {
     fn named(&self, name: &str) -> DocumentId {
         let mut h = Sha256::new();
         h.update(self.secret);
+        // The layout is in the name: devices of an earlier layout keep to their documents,
+        // and never mix entries a device of this one could not read.
         h.update(b"document ");
+        h.update([layout::LAYOUT]);
         h.update(name.as_bytes());
         let d = h.finalize();
         let mut bytes = [0u8; 16];
@@ -235,6 +238,163 @@ async fn campaign_repo(places: Places, storage: ShelfStorage, announce: bool) ->
         .await
 }
 
+/// Why a connection was closed on what a peer sent, kept for the sync to report.
+type Refusal = Arc<Mutex<Option<String>>>;
+
+/// The largest WebSocket message taken from a peer: a whole volume of 4,096 padded events
+/// sent at once is well under it.
+const MAX_MESSAGE: usize = crate::MAX_DOCUMENT;
+
+/// What a peer sent that no Leechbook device could have (see [`crate::bound`]).
+#[derive(Debug)]
+struct Refused(String);
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// A peer's wire messages, each checked by one [`crate::bound::Meter`] before the sync engine
+/// reads it: the first that would cost far more to load than its size ends the connection
+/// (every message after it is refused too), and why is kept in `refusal`.
+fn metered<S, E>(
+    inbound: S,
+    refusal: Refusal,
+) -> impl futures::Stream<Item = Result<Vec<u8>, Refused>> + Send + Unpin + 'static
+where
+    S: futures::Stream<Item = Result<Vec<u8>, E>> + Send + Unpin + 'static,
+    E: std::fmt::Display,
+{
+    let mut meter = crate::bound::Meter::default();
+    let mut refused = false;
+    inbound.map(move |m| {
+        let bytes = m.map_err(|e| Refused(e.to_string()))?;
+        if refused {
+            return Err(Refused("the connection was closed on refused data".into()));
+        }
+        meter.wire(&bytes).map_err(|why| {
+            refused = true;
+            if let Ok(mut slot) = refusal.lock() {
+                slot.get_or_insert_with(|| why.clone());
+            }
+            Refused(why)
+        })?;
+        Ok(bytes)
+    })
+}
+
+/// The error a sync ends with when it closed the connection on what the hub sent.
+fn refused_by_hub(refusal: &Refusal, url: &str) -> Option<SyncError> {
+    let why = refusal.lock().ok()?.take()?;
+    Some(net(format!(
+        "the hub at {url} sent data that no Leechbook device writes, refused before it was loaded: {why}; nothing from it was taken in (the hub, or a peer on it, is hostile or broken)"
+    )))
+}
+
+/// A WebSocket message as a sync connection reads it: the binary messages carry the sync
+/// engine's; a text message has no place there; the rest (ping, pong, close) are the
+/// socket's own.
+enum Frame {
+    Binary(Vec<u8>),
+    Text,
+    Other,
+}
+
+/// The WebSocket messages of the client and of the server (two crates' types for one thing).
+trait WsMessage: Sized {
+    fn frame(self) -> Frame;
+    fn binary(bytes: Vec<u8>) -> Self;
+}
+
+impl WsMessage for tokio_tungstenite::tungstenite::Message {
+    fn frame(self) -> Frame {
+        match self {
+            Self::Binary(b) => Frame::Binary(b.to_vec()),
+            Self::Text(_) => Frame::Text,
+            _ => Frame::Other,
+        }
+    }
+
+    fn binary(bytes: Vec<u8>) -> Self {
+        Self::Binary(bytes.into())
+    }
+}
+
+impl WsMessage for axum::extract::ws::Message {
+    fn frame(self) -> Frame {
+        match self {
+            Self::Binary(b) => Frame::Binary(b.to_vec()),
+            Self::Text(_) => Frame::Text,
+            _ => Frame::Other,
+        }
+    }
+
+    fn binary(bytes: Vec<u8>) -> Self {
+        Self::Binary(bytes.into())
+    }
+}
+
+/// The sync engine's transport over a WebSocket (a hub dialled, or a peer accepted), with
+/// every message the other side sends checked first ([`metered`]).
+fn socket_transport<S, M, E>(socket: S, refusal: Refusal) -> samod::Transport
+where
+    S: futures::Stream<Item = Result<M, E>> + futures::Sink<M, Error = E> + Send + 'static,
+    M: WsMessage + Send + 'static,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    use futures::SinkExt;
+    let (sink, stream) = socket.split();
+    let inbound = stream
+        .filter_map(|m| async move {
+            match m.map(WsMessage::frame) {
+                Ok(Frame::Binary(b)) => Some(Ok(b)),
+                Ok(Frame::Text) => Some(Err("a text message on the sync socket".to_string())),
+                Ok(Frame::Other) => None,
+                Err(e) => Some(Err(e.to_string())),
+            }
+        })
+        .boxed();
+    let outbound = sink.with(|bytes: Vec<u8>| futures::future::ready(Ok::<_, E>(M::binary(bytes))));
+    samod::Transport::new(metered(inbound, refusal), Box::pin(outbound))
+}
+
+/// Dials a hub over WebSocket as samod's own dialer does, with every message the hub sends
+/// checked before the engine reads it ([`metered`]) and no message over [`MAX_MESSAGE`].
+struct BoundedDialer {
+    url: url::Url,
+    refusal: Refusal,
+}
+
+impl samod::Dialer for BoundedDialer {
+    type Error = std::convert::Infallible;
+
+    fn url(&self) -> url::Url {
+        self.url.clone()
+    }
+
+    fn connect(
+        &self,
+    ) -> std::pin::Pin<
+        Box<dyn Future<Output = Result<samod::Transport, samod::DialError<Self::Error>>> + Send>,
+    > {
+        use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+        let (url, refusal) = (self.url.clone(), self.refusal.clone());
+        Box::pin(async move {
+            let config = WebSocketConfig::default()
+                .max_message_size(Some(MAX_MESSAGE))
+                .max_frame_size(Some(MAX_MESSAGE));
+            let (ws, _) =
+                tokio_tungstenite::connect_async_with_config(url.as_str(), Some(config), false)
+                    .await
+                    .map_err(samod::DialError::transient)?;
+            Ok(socket_transport(ws, refusal))
+        })
+    }
+}
+
 /// A document: from the repo's storage, or else from its peers (`None` when none has it).
 async fn find(repo: &Repo, id: DocumentId) -> Result<Option<DocHandle>, SyncError> {
     repo.find(id)
@@ -306,7 +466,12 @@ fn acked(h: &DocHandle, conn: ConnectionId, sent: &[ChangeHash]) -> bool {
 }
 
 /// Dials the hub at `url` (`ws://` or `wss://`) into `repo`. Returns the connection.
-async fn dial(repo: &Repo, url: &str, timeout: Duration) -> Result<ConnectionId, SyncError> {
+async fn dial(
+    repo: &Repo,
+    url: &str,
+    timeout: Duration,
+    refusal: &Refusal,
+) -> Result<ConnectionId, SyncError> {
     let parsed =
         url::Url::parse(url).map_err(|e| net(format!("{url} is not a WebSocket address ({e})")))?;
     if !matches!(parsed.scheme(), "ws" | "wss") {
@@ -315,13 +480,16 @@ async fn dial(repo: &Repo, url: &str, timeout: Duration) -> Result<ConnectionId,
         )));
     }
     let dialer = repo
-        .dial_websocket(
-            parsed,
+        .dial(
             BackoffConfig {
                 initial_delay: Duration::from_millis(100),
                 max_delay: Duration::from_secs(1),
                 max_retries: Some(3),
             },
+            Arc::new(BoundedDialer {
+                url: parsed,
+                refusal: refusal.clone(),
+            }),
         )
         .map_err(|_| net("the sync engine stopped"))?;
     let unreachable = || net(format!("could not reach a sync hub at {url}"));
@@ -361,7 +529,8 @@ pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetS
     let places = Places::of(&ring);
     let storage = ShelfStorage::new(None);
     let rt = runtime()?;
-    let (repo, conn) = rt.block_on(async {
+    let refusal = Refusal::default();
+    let connected = rt.block_on(async {
         if !joining {
             // An index that lists nothing: merged with the hub's, it is the hub's own (what
             // devices that pushed their volumes to this hub listed there; what this ledger
@@ -376,13 +545,16 @@ pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetS
                 .await;
         }
         let repo = campaign_repo(places, storage.clone(), true).await;
-        let conn = dial(&repo, url, timeout).await?;
+        let conn = dial(&repo, url, timeout, &refusal).await?;
         Ok::<_, SyncError>((repo, conn))
-    })?;
+    });
+    let (repo, conn) = connected.map_err(|e| refused_by_hub(&refusal, url).unwrap_or(e))?;
     phase(start, "connected");
-    let result = rt.block_on(exchange(
-        store, &mut shelf, &mut ring, &repo, conn, &storage, url, timeout,
-    ));
+    let result = rt
+        .block_on(exchange(
+            store, &mut shelf, &mut ring, &repo, conn, &storage, url, timeout,
+        ))
+        .map_err(|e| refused_by_hub(&refusal, url).unwrap_or(e));
     // The hub holds what it was sent (each sync waited for it to say so) and nothing here
     // is kept by the engine: hang up without waiting for its tasks to wind down.
     drop(repo);
@@ -447,8 +619,9 @@ async fn exchange(
     )
     .await?;
     phase(start, "  index synced");
-    let listed = index.with_document(|d| index_counts(d));
-    let short = index.with_document(|d| layout::short_volumes(d));
+    let names = shelf.names.clone();
+    let listed = index.with_document(|d| index_counts(d, &names));
+    let short = index.with_document(|d| layout::short_volumes(d, &names, &listed));
     let ours = shelf.counts.clone();
     let own = store.device();
     // This device's latest volume always: a count raised on the hub must never make it look
@@ -548,7 +721,7 @@ async fn exchange(
         docs.iter()
             .flat_map(|(v, d)| {
                 let from = before.get(v).cloned().unwrap_or_default();
-                entries_of(r, d.diff(&from, &d.get_heads()))
+                entries_of(d, r, &names, d.diff(&from, &d.get_heads()))
             })
             .collect()
     })?;
@@ -557,7 +730,7 @@ async fn exchange(
     phase(start, "  taken in");
     // Refused: out of the documents kept and offered back (the hub takes the deletions), and
     // only from the volumes that brought them (never an event the log now holds).
-    let dropped = held_back(store, dropped)?;
+    let dropped = held_back(store, &names, handles.iter().map(|(v, _)| *v), dropped)?;
     for (v, h) in &handles {
         h.with_document(|d| layout::drop_in(d, &dropped))?;
         if let Some(mut doc) = docs.remove(v) {
@@ -635,9 +808,14 @@ async fn exchange(
             flags.push((*v, false));
         }
     }
+    gaps.extend(crate::holes(
+        store,
+        &shelf.counts,
+        handles.iter().map(|(v, _)| v.device),
+    )?);
     index.with_document(|d| {
-        layout::publish(d, &counts, &rotations)?;
-        layout::flag_short(d, &flags)
+        layout::publish(d, &counts, &rotations, &names)?;
+        layout::flag_short(d, &flags, &names)
     })?;
     let all: Vec<&DocHandle> = std::iter::once(&index)
         .chain(handles.iter().map(|(_, h)| h))
@@ -667,20 +845,22 @@ async fn exchange(
     Ok((imported, gained, handles.len()))
 }
 
-/// The refused keys that may be dropped: never one the log holds (a genuine event whose id a
-/// bad entry elsewhere reused).
-fn held_back(store: &Store, dropped: Vec<String>) -> Result<Vec<String>, SyncError> {
-    let mut out = Vec::with_capacity(dropped.len());
-    for k in dropped {
-        let held = match k.parse::<uuid::Uuid>() {
-            Ok(u) => store.holds(leechbook_core::ids::EventId(u))?,
-            Err(_) => false,
-        };
-        if !held {
-            out.push(k);
-        }
+/// The refused keys that may be dropped from `volumes`: never the key of an event the log
+/// holds (a bad value put beside a genuine event's, under its key).
+fn held_back(
+    store: &Store,
+    names: &layout::Names,
+    volumes: impl IntoIterator<Item = VolumeId>,
+    mut dropped: Vec<String>,
+) -> Result<Vec<String>, SyncError> {
+    if dropped.is_empty() {
+        return Ok(dropped);
     }
-    Ok(out)
+    for v in volumes {
+        let held = layout::held_keys(store, names, v)?;
+        dropped.retain(|k| !held.contains(k));
+    }
+    Ok(dropped)
 }
 
 /// Pushes a mirror's documents (its index and volumes, as they are) to the hub at `url`, and
@@ -699,7 +879,7 @@ pub fn push(url: &str, m: &mut Mirror, timeout: Duration) -> Result<(), SyncErro
             ids.push(id);
         }
         let repo = campaign_repo(places, storage, true).await;
-        let conn = dial(&repo, url, timeout).await?;
+        let conn = dial(&repo, url, timeout, &Refusal::default()).await?;
         for id in ids {
             if let Some(h) = find(&repo, id).await? {
                 within(
@@ -752,7 +932,12 @@ pub fn serve(
     shelf.keep(store)?;
     // The hub's index lists what this ledger holds, and nothing it listed elsewhere.
     let mut own = layout::fresh_index(&shelf.ring)?;
-    layout::publish(&mut own, &shelf.counts, &crypt::rotations_of(store)?)?;
+    layout::publish(
+        &mut own,
+        &shelf.counts,
+        &crypt::rotations_of(store)?,
+        &shelf.names,
+    )?;
     let second = store.path().map(Store::open).transpose()?;
     let storage = ShelfStorage::new(second);
     for v in shelf.all_volumes(store)? {
@@ -765,7 +950,8 @@ pub fn serve(
         let index = find(&repo, places.index())
             .await?
             .ok_or_else(|| net("the campaign's index does not load"))?;
-        let (url, server) = listen(&repo, listener)?;
+        let refusal = Refusal::default();
+        let (url, server) = listen(&repo, listener, refusal.clone())?;
         report(HubReport::Listening { url, campaign });
         let mut changes = index.changes();
         let mut tick = tokio::time::interval(Duration::from_millis(250));
@@ -776,6 +962,12 @@ pub fn serve(
                 _ = &mut until => break,
                 _ = changes.next() => {}
                 _ = tick.tick() => {}
+            }
+            let closed = refusal.lock().ok().and_then(|mut r| r.take());
+            if let Some(why) = closed {
+                report(HubReport::Trouble(format!(
+                    "closed a peer's connection on data that no Leechbook device writes, before loading it: {why}"
+                )));
             }
             match hub_round(store, &mut shelf, &repo, &index, &storage).await {
                 Ok((took, offered)) => {
@@ -826,12 +1018,12 @@ async fn offer(
     storage: &ShelfStorage,
 ) -> Result<usize, SyncError> {
     let (gains, last) = store.events_after_row(shelf.mark)?;
-    let ring = shelf.ring.clone();
+    let (ring, names) = (shelf.ring.clone(), shelf.names.clone());
     let mut offered = 0;
     for (v, events) in layout::by_volume(gains.iter().cloned()) {
         let kept = shelf.volume(store, v)?;
         let from = kept.doc.get_heads();
-        let put = layout::put_events(&mut kept.doc, &events, &ring)?;
+        let put = layout::put_events(&mut kept.doc, &events, &ring, &names)?;
         let fresh = kept.doc.save_after(&from);
         if let Some(h) = handle_of(repo, storage, shelf, store, v).await? {
             if !fresh.is_empty() {
@@ -861,7 +1053,8 @@ async fn hub_round(
     shelf.ring = ring.clone();
     let mut offered = offer(store, shelf, repo, storage).await?;
     // Taken in: what the index lists beyond the ledger's counts.
-    let listed = index.with_document(|d| index_counts(d));
+    let names = shelf.names.clone();
+    let listed = index.with_document(|d| index_counts(d, &names));
     let behind: Vec<VolumeId> = listed
         .iter()
         .filter(|(v, n)| **n > shelf.counts.get(v).copied().unwrap_or(0))
@@ -881,12 +1074,12 @@ async fn hub_round(
         let rotations = index.with_document(|d| rotations_in(d));
         let (entries, gained) = open_entries(store, &mut ring, &rotations, |r| {
             docs.values()
-                .flat_map(|(from, _, d)| entries_of(r, d.diff(from, &d.get_heads())))
+                .flat_map(|(from, _, d)| entries_of(d, r, &names, d.diff(from, &d.get_heads())))
                 .collect()
         })?;
         let (imported, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
         crypt::keep_gains(store, Some(&held_ring), &ring, &gained)?;
-        let dropped = held_back(store, dropped)?;
+        let dropped = held_back(store, &names, docs.keys().copied(), dropped)?;
         for (v, (_, h, mut doc)) in docs {
             h.with_document(|d| layout::drop_in(d, &dropped))?;
             layout::drop_in(&mut doc, &dropped)?;
@@ -900,7 +1093,7 @@ async fn hub_round(
     }
     let rotations = crypt::rotations_of(store)?;
     let counts = shelf.counts.clone();
-    index.with_document(|d| layout::publish(d, &counts, &rotations))?;
+    index.with_document(|d| layout::publish(d, &counts, &rotations, &names))?;
     shelf.index.doc = index.with_document(|d| d.clone());
     shelf.keep(store)?;
     Ok((took, offered))
@@ -916,9 +1109,12 @@ pub async fn interrupted() {
 
 /// Accepts WebSocket connections on `listener` into `repo`'s sync. Returns the address peers
 /// dial and the server's task.
+/// Each peer's messages are checked before the engine reads them ([`metered`]); a
+/// connection closed on refused data says why in `refusal`.
 fn listen(
     repo: &Repo,
     listener: std::net::TcpListener,
+    refusal: Refusal,
 ) -> Result<(String, tokio::task::JoinHandle<std::io::Result<()>>), SyncError> {
     use axum::extract::ws::WebSocketUpgrade;
     let addr = listener.local_addr().map_err(net)?;
@@ -930,12 +1126,15 @@ fn listen(
     let app = axum::Router::new().route(
         "/",
         axum::routing::get(move |upgrade: WebSocketUpgrade| {
-            let acceptor = acceptor.clone();
+            let (acceptor, refusal) = (acceptor.clone(), refusal.clone());
             async move {
-                upgrade.on_upgrade(move |socket| async move {
-                    // A refused connection only ends that connection.
-                    let _ = acceptor.accept_axum(socket, None);
-                })
+                upgrade
+                    .max_message_size(MAX_MESSAGE)
+                    .max_frame_size(MAX_MESSAGE)
+                    .on_upgrade(move |socket| async move {
+                        // A refused connection only ends that connection.
+                        let _ = acceptor.accept(socket_transport(socket, refusal));
+                    })
             }
         }),
     );
@@ -993,7 +1192,7 @@ pub fn relay(
             })
             .load()
             .await;
-        let (url, server) = listen(&repo, listener)?;
+        let (url, server) = listen(&repo, listener, Refusal::default())?;
         on_listening(&url);
         until.await;
         repo.stop().await;

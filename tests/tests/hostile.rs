@@ -282,15 +282,9 @@ fn entries_deleted_on_the_hub_come_back_and_the_gap_is_told() {
         number: 0,
     };
     drop(gm_store);
-    {
-        let store = Store::open(&p1).unwrap();
-        let mut doc = layout::load_kept(&store, &v.name()).unwrap().unwrap().doc;
-        layout::drop_in(&mut doc, &[first.id.to_string()]).unwrap();
-        let mut m = leechbook_sync::Mirror::new(ring_of(&p1));
-        m.index = layout::load_kept(&store, "index").unwrap().unwrap().doc;
-        m.volumes.insert(v, doc);
-        leechbook_sync::net::push(hub.url(), &mut m, Duration::from_secs(20)).unwrap();
-    }
+    tamper_on_hub(&p1, v, hub.url(), |doc, names| {
+        layout::drop_in(doc, &[names.entry(first.id)]).unwrap();
+    });
     // A newcomer joining now gets the volume without the campaign's creation: told, in a line.
     let p3 = dir.path().join("p3.db");
     let out = run_db(
@@ -319,6 +313,80 @@ fn entries_deleted_on_the_hub_come_back_and_the_gap_is_told() {
     assert!(ok(&gm, &["verify"]).contains("the ledger is sound"));
 }
 
+/// A peer puts junk over a genuine entry of the GM's volume (a causal overwrite, not a
+/// deletion: the volume keeps as many entries as before, and the hub lists what it holds). A
+/// newcomer joining then lacks that event: it is told, in a line naming the device and the
+/// numbers, not left with a hole in silence. The GM's next sync finds its entry overwritten
+/// and puts it back; the newcomer then holds the GM's whole log.
+#[test]
+fn junk_put_over_a_genuine_entry_is_told_and_put_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = Hub::relay();
+    let [gm, p1, _p2] = table(dir.path(), hub.url());
+    let gm_store = Store::open(&gm).unwrap();
+    // Not a roster event (without one, the devices it rosters are refused outright).
+    let second = log(&gm)
+        .into_iter()
+        .filter(|e| e.device == gm_store.device() && !matches!(e.event, Event::Roster(_)))
+        .nth(1)
+        .unwrap();
+    let v = VolumeId {
+        device: gm_store.device(),
+        number: 0,
+    };
+    assert_eq!(second.device, v.device);
+    drop(gm_store);
+    tamper_on_hub(&p1, v, hub.url(), |doc, names| {
+        use automerge::transaction::Transactable;
+        let mut tx = doc.transaction();
+        tx.put(
+            automerge::ROOT,
+            names.entry(second.id).as_str(),
+            automerge::ScalarValue::Bytes(b"not the GM's event".to_vec()),
+        )
+        .unwrap();
+        tx.commit();
+    });
+    let p3 = dir.path().join("p3.db");
+    let out = run_db(
+        &p3,
+        &["init", "--join", hub.url(), "--campaign", &join_code(&gm)],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!log(&p3).iter().any(|e| e.id == second.id));
+    let hole = format!("holds device {}'s #", v.device.short());
+    assert!(
+        out.stderr.contains(&hole) && out.stderr.contains("lacks 1 of its earlier event"),
+        "{}",
+        out.stderr
+    );
+    let out = connect(&gm, hub.url());
+    assert!(out.stderr.contains("put back 1 event"), "{}", out.stderr);
+    let out = connect(&p3, hub.url());
+    assert!(!out.stderr.contains(&hole), "{}", out.stderr);
+    assert_eq!(log(&p3), log(&gm));
+    for db in [&gm, &p1, &p3] {
+        assert!(ok(db, &["verify"]).contains("the ledger is sound"));
+    }
+}
+
+/// What a peer holding `db`'s copy of volume `v` (and its index) does to it, pushed to the
+/// hub at `url` as that peer's change.
+fn tamper_on_hub(
+    db: &Path,
+    v: VolumeId,
+    url: &str,
+    change: impl FnOnce(&mut automerge::Automerge, &layout::Names),
+) {
+    let store = Store::open(db).unwrap();
+    let mut doc = layout::load_kept(&store, &v.name()).unwrap().unwrap().doc;
+    change(&mut doc, &layout::Names::of(&ring_of(db)));
+    let mut m = leechbook_sync::Mirror::new(ring_of(db));
+    m.index = layout::load_kept(&store, "index").unwrap().unwrap().doc;
+    m.volumes.insert(v, doc);
+    leechbook_sync::net::push(url, &mut m, Duration::from_secs(20)).unwrap();
+}
+
 /// A count raised in the hub's index for a device's volume holds none of its later events
 /// back: the device always offers its latest volume, and says the count was raised.
 #[test]
@@ -334,15 +402,18 @@ fn a_count_raised_on_the_hub_holds_nothing_back() {
     drop(p1_store);
     ok(&p1, &common::thorax_strike("Osric", "8", "shock=12"));
     {
-        // The hub's index, as a peer sees it, with p1's count raised by one.
+        // The hub's index, as a rostered peer sees it, with p1's count raised by one, sealed
+        // as a device of the campaign can (a hub without the keys cannot seal a count).
         let store = Store::open(&gm).unwrap();
         let mut index = layout::load_kept(&store, "index").unwrap().unwrap().doc;
+        let names = layout::Names::of(&ring_of(&gm));
         use automerge::transaction::Transactable;
         let mut tx = index.transaction();
+        let key = names.volume(v);
         tx.put(
             automerge::ROOT,
-            v.name().as_str(),
-            automerge::ScalarValue::Uint(1),
+            key.as_str(),
+            automerge::ScalarValue::Bytes(names.seal_counts(&key, &[(v, 1)].into())),
         )
         .unwrap();
         tx.commit();
@@ -613,4 +684,120 @@ fn a_replaced_event_breaks_its_devices_chain_in_verify() {
         "{}",
         v.stdout
     );
+}
+
+/// A sync file whose index slot holds a foreign automerge document of a few kilobytes that
+/// loads to 300,000 operations (a text of that many characters) is refused before automerge
+/// loads it, in one line, quickly, and the ledger is left as it was; so is a join file
+/// carrying it.
+#[test]
+fn a_small_foreign_document_that_loads_huge_is_refused_before_it_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = Scratch::with_osric();
+    let player = Scratch::new();
+    let join = dir.path().join("p.join");
+    gm.ok(&["sync", "invite", join.to_str().unwrap()]);
+    player.ok(&["init", "--join", join.to_str().unwrap()]);
+    let mut bomb = automerge::Automerge::new();
+    {
+        use automerge::transaction::Transactable;
+        let mut tx = bomb.transaction();
+        let text = tx
+            .put_object(automerge::ROOT, "t", automerge::ObjType::Text)
+            .unwrap();
+        tx.splice_text(&text, 0, 0, &"a".repeat(300_000)).unwrap();
+        tx.commit();
+    }
+    let mut m = leechbook_sync::Mirror::new(ring_of(&gm.db));
+    m.index = bomb;
+    let file = dir.path().join("bomb.sync");
+    let bytes = m.save();
+    assert!(bytes.len() < 64 * 1024, "{} bytes", bytes.len());
+    std::fs::write(&file, &bytes).unwrap();
+    let before = player.bytes();
+    let started = std::time::Instant::now();
+    let out = player.run(&["sync", "import", file.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("no Leechbook document") && out.stderr.contains("more operations"),
+        "{}",
+        out.stderr
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(player.bytes(), before);
+    // As a join file: refused the same way, and no ledger made.
+    let ring = ring_of(&gm.db);
+    let joined = dir.path().join("bomb.join");
+    std::fs::write(&joined, ring.invitation(&bytes)).unwrap();
+    let fresh = Scratch::new();
+    let out = fresh.run(&["init", "--join", joined.to_str().unwrap()]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("no Leechbook document"),
+        "{}",
+        out.stderr
+    );
+    assert!(!fresh.db.exists());
+}
+
+/// Through the real npm sync server, a peer with no key puts a string of 300,000 characters
+/// (a few kilobytes on the wire, 300,000 operations once loaded) into the campaign's index. A
+/// device that syncs refuses it before the sync engine loads it: one line that says so, a
+/// non-zero exit within seconds, and nothing of its ledger's record changed. The same data
+/// pushed to a device serving as the hub (`sync serve`) closes that peer's connection, and
+/// the hub's ledger stays whole and keeps serving.
+#[test]
+fn a_keyless_peers_document_that_loads_huge_is_refused_before_the_engine_loads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(hub) = Hub::node(dir.path()) else {
+        return; // not installed, and not CI: Hub::node said so
+    };
+    let url = hub.url().to_string();
+    let [gm, p1, _p2] = table(dir.path(), &url);
+    connect(&gm, &url);
+    let held = log(&gm);
+    let index = leechbook_sync::net::Places::of(&ring_of(&gm))
+        .index()
+        .to_string();
+    hostile_peer(&url, &index, &["text", "padding", "300000"]);
+    let started = std::time::Instant::now();
+    let out = run_db(&gm, &["sync", "connect", &url, "--timeout", "30"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("no Leechbook device writes") && out.stderr.contains("more operations"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(log(&gm), held);
+    assert!(ok(&gm, &["verify", "--full"]).contains("the ledger is sound"));
+    // The same data pushed to the GM's device serving as the hub: it closes that peer's
+    // connection before its engine loads the data, says so, and serves on.
+    let (served, stop, serve) = common::serving(&gm);
+    let index_at_gm = leechbook_sync::net::Places::of(&ring_of(&gm))
+        .index()
+        .to_string();
+    hostile_peer(&served, &index_at_gm, &["text", "padding", "300000"]);
+    ok(&p1, &common::thorax_strike("Osric", "8", "shock=12"));
+    assert_eq!(connect(&p1, &served).code, 0);
+    stop.send(()).unwrap();
+    let reports = serve.join().unwrap();
+    assert!(
+        reports.iter().any(|r| matches!(r,
+            leechbook_sync::net::HubReport::Trouble(t) if t.contains("no Leechbook device writes"))),
+        "{reports:?}"
+    );
+    assert_eq!(
+        log(&gm).len(),
+        held.len() + 1,
+        "the player's strike came in"
+    );
+    let verified = ok(&gm, &["verify", "--full"]);
+    assert!(verified.contains("the ledger is sound"), "{verified}");
 }

@@ -477,7 +477,13 @@ fn a_document_that_holds_a_refused_event_drops_it() {
         shelf.catch_up(&mut store).unwrap();
         let v = leechbook_sync::layout::VolumeId::of(&forged);
         let doc = &mut shelf.volume(&store, v).unwrap().doc;
-        leechbook_sync::layout::put_events(doc, std::slice::from_ref(&forged), &ring).unwrap();
+        leechbook_sync::layout::put_events(
+            doc,
+            std::slice::from_ref(&forged),
+            &ring,
+            &leechbook_sync::layout::Names::of(&ring),
+        )
+        .unwrap();
         shelf.keep(&mut store).unwrap();
     }
     let out = player.run(&["verify"]);

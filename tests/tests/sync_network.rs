@@ -4,7 +4,7 @@
 //! while the rest still land.
 
 mod common;
-use common::{add_character, connect, identity, join_code, run_db, Hub};
+use common::{add_character, connect, identity, join_code, run_db, serving, Hub};
 use leechbook_core::fold::Ledger;
 use leechbook_core::Envelope;
 use leechbook_store::Store;
@@ -90,36 +90,6 @@ fn eventually(what: &str, f: impl Fn() -> bool) {
         assert!(std::time::Instant::now() < until, "{what} never happened");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-}
-
-/// The ledger at `gm` served as the hub on a thread (`sync serve`): where devices dial, what
-/// stops it, and the thread, which returns what the hub reported.
-fn serving(
-    gm: &Path,
-) -> (
-    String,
-    futures::channel::oneshot::Sender<()>,
-    std::thread::JoinHandle<Vec<leechbook_sync::net::HubReport>>,
-) {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("ws://{}", listener.local_addr().unwrap());
-    let (stop, stopped) = futures::channel::oneshot::channel::<()>();
-    let serving = gm.to_path_buf();
-    let hub = std::thread::spawn(move || {
-        let mut store = Store::open(&serving).unwrap();
-        let mut reports = Vec::new();
-        leechbook_sync::net::serve(
-            &mut store,
-            listener,
-            async {
-                let _ = stopped.await;
-            },
-            &mut |r| reports.push(r),
-        )
-        .unwrap();
-        reports
-    });
-    (url, stop, hub)
 }
 
 #[test]

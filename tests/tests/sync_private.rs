@@ -25,12 +25,14 @@ fn values(doc: &automerge::Automerge) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
-/// Checks that a document shows nothing in clear: every event entry is sealed (no value
-/// decodes as an envelope, none holds a name of the campaign), and the GM's keys open each
-/// to exactly the event the GM's log holds under that id.
+/// Checks that a document shows nothing in clear: every value is sealed and padded to a size
+/// class (none decodes as an envelope, none holds a name of the campaign), every key is a
+/// digest, and the GM's keys open each event entry to exactly the event the GM's log holds
+/// under that entry key.
 fn holds_nothing_in_clear(doc: &automerge::Automerge, gm: &Path, names: &[&str]) {
     let log = Store::open(gm).unwrap().events().unwrap();
     let ring = ring_of(gm);
+    let keys = leechbook_sync::layout::Names::of(&ring);
     let entries: Vec<_> = values(doc)
         .into_iter()
         .filter(|(k, _)| !k.starts_with("keys/"))
@@ -39,8 +41,20 @@ fn holds_nothing_in_clear(doc: &automerge::Automerge, gm: &Path, names: &[&str])
         !entries.is_empty(),
         "the document holds the campaign's events"
     );
+    let mut opened = 0;
     for (key, value) in &entries {
         assert_eq!(value[0], leechbook_sync::crypt::SEALED, "{key} is sealed");
+        // Tag, nonce, epoch and codec byte aside, a size class: a power of two from 64, or
+        // a multiple of 4096.
+        let body = value.len() - (1 + 4 + 24 + 16);
+        assert!(
+            body >= 64 && (body.is_power_of_two() || body % 4096 == 0),
+            "{key}'s sealed size {body} is a size class"
+        );
+        assert!(
+            key.len() == 32 && key.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{key} is a digest"
+        );
         assert!(
             decode_envelope(value).is_err(),
             "{key} does not decode as it is"
@@ -51,10 +65,16 @@ fn holds_nothing_in_clear(doc: &automerge::Automerge, gm: &Path, names: &[&str])
                 "{name} shows in {key}"
             );
         }
-        let opened = decode_envelope(&ring.open(key, value).unwrap()).unwrap();
-        let held = log.iter().find(|e| e.id.to_string() == *key).unwrap();
-        assert_eq!(&opened, held, "the GM's keys open {key} to the log's event");
+        if let Some(held) = log.iter().find(|e| keys.entry(e.id) == *key) {
+            let opened_as = decode_envelope(&ring.open(key, value).unwrap()).unwrap();
+            assert_eq!(
+                &opened_as, held,
+                "the GM's keys open {key} to the log's event"
+            );
+            opened += 1;
+        }
     }
+    assert_eq!(opened, log.len(), "every event of the log is there, sealed");
 }
 
 /// Joins `player` to `gm`'s campaign from a join file and rosters it as a player of Osric.
@@ -128,13 +148,33 @@ fn the_sync_servers_stored_bytes_hold_no_event_in_clear() {
     );
     holds_nothing_in_clear(&doc, &gm, &["Osric", "Kaldor"]);
     // Issue 24, item 6: nothing the server keeps names the campaign: its id is in no file
-    // name and no file, in any form (document ids come from a secret of the campaign's key).
+    // name and no file, in any form (document ids come from a secret of the campaign's key,
+    // entry and volume keys are digests under it, counts are sealed).
+    // Nor any device's id, nor any event's (a UUIDv7: the millisecond it was recorded).
     let campaign = Store::open(&gm).unwrap().campaign();
-    let forms: Vec<Vec<u8>> = vec![
-        campaign.0.to_string().into_bytes(),
-        campaign.0.simple().to_string().into_bytes(),
-        campaign.0.as_bytes().to_vec(),
+    let mut ids: Vec<uuid::Uuid> = vec![
+        campaign.0,
+        Store::open(&gm).unwrap().device().0,
+        Store::open(&p1).unwrap().device().0,
     ];
+    ids.extend(
+        Store::open(&gm)
+            .unwrap()
+            .events()
+            .unwrap()
+            .iter()
+            .map(|e| e.id.0),
+    );
+    let forms: Vec<Vec<u8>> = ids
+        .iter()
+        .flat_map(|u| {
+            [
+                u.to_string().into_bytes(),
+                u.simple().to_string().into_bytes(),
+                u.as_bytes().to_vec(),
+            ]
+        })
+        .collect();
     let mut files = vec![dir.path().join("sync-server-data")];
     while let Some(p) = files.pop() {
         let name = p.display().to_string().into_bytes();
@@ -152,7 +192,7 @@ fn the_sync_servers_stored_bytes_hold_no_event_in_clear() {
             for f in &forms {
                 assert!(
                     !bytes.windows(f.len()).any(|w| w == f.as_slice()),
-                    "the campaign id is in {}",
+                    "an identifier is in {}",
                     p.display()
                 );
             }
@@ -200,8 +240,8 @@ fn a_revoked_device_cannot_read_what_is_recorded_after_its_revocation() {
         .into_iter()
         .find(|e| e.event.kind() == "hm.strike")
         .unwrap();
-    let key = strike.id.to_string();
-    let value = m.raw(&key).unwrap();
+    let key = leechbook_sync::layout::Names::of(&ring_of(&gm.db)).entry(strike.id);
+    let value = m.raw(strike.id).unwrap();
     assert!(ring_of(&p2.db).open(&key, &value).is_err());
     // Through a hub too: p2 takes in nothing recorded after the revocation.
     let hub = Hub::relay();

@@ -484,3 +484,33 @@ pub fn swordsmen(db: &Path, names: &[&str]) {
         ]);
     }
 }
+
+/// The ledger at `gm` served as the hub on a thread (`sync serve`): where devices dial, what
+/// stops it, and the thread, which returns what the hub reported.
+pub fn serving(
+    gm: &Path,
+) -> (
+    String,
+    futures::channel::oneshot::Sender<()>,
+    std::thread::JoinHandle<Vec<leechbook_sync::net::HubReport>>,
+) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("ws://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = futures::channel::oneshot::channel::<()>();
+    let serving = gm.to_path_buf();
+    let hub = std::thread::spawn(move || {
+        let mut store = leechbook_store::Store::open(&serving).unwrap();
+        let mut reports = Vec::new();
+        leechbook_sync::net::serve(
+            &mut store,
+            listener,
+            async {
+                let _ = stopped.await;
+            },
+            &mut |r| reports.push(r),
+        )
+        .unwrap();
+        reports
+    });
+    (url, stop, hub)
+}

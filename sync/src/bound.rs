@@ -1,0 +1,379 @@
+//! Bounds on what automerge is asked to load: a few kilobytes of foreign bytes must never cost
+//! a device gigabytes.
+//!
+//! automerge keeps its columns compressed twice over (DEFLATE, then run lengths), so a
+//! document of 10 KB can hold a string of 8 MB or millions of operations, and loading it builds
+//! every one. Leechbook's own documents are nothing like that: every value is a sealed entry
+//! (random bytes, at least 109 of them, which compress to nothing), so a genuine document holds
+//! at most one operation per few dozen bytes and inflates to about its own size. Before a
+//! document or a change is loaded, [`check`] reads its chunk headers, inflates its compressed
+//! columns within a budget and counts its operations from the run lengths of its action
+//! column (never building them), and refuses what no Leechbook device could have written:
+//! - more than [`OPS_PER_BYTE`]'s share of operations ([`FREE_OPS`] free);
+//! - columns that inflate past [`INFLATION`] times the bytes given ([`FREE_BYTES`] free);
+//! - a chunk of a kind Leechbook never writes (a bundle, an unknown kind).
+//!
+//! The check reads each byte once and inflates at most the budget, so its cost is a small
+//! multiple of the input's size.
+
+use std::io::Read;
+
+/// One operation per this many bytes given is the most a Leechbook document holds (a put of
+/// a sealed entry costs well over 100 bytes; a deletion is paid for by the put it undoes).
+pub const OPS_PER_BYTE: u64 = 8;
+/// Operations any input may hold whatever its size.
+pub const FREE_OPS: u64 = 4096;
+/// The most compressed columns may inflate to, as a multiple of the bytes given.
+pub const INFLATION: u64 = 16;
+/// Inflated bytes any input may hold whatever its size.
+pub const FREE_BYTES: u64 = 1 << 20;
+
+const MAGIC: [u8; 4] = [0x85, 0x6f, 0x4a, 0x83];
+/// A column's compressed bit in its specification.
+const DEFLATE: u32 = 0b1000;
+/// The action column of the operations: column 4, of integers.
+const ACTION: u32 = (4 << 4) | 2;
+
+/// What an input costs to load, as far as its headers and run lengths tell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cost {
+    /// The operations it holds.
+    pub ops: u64,
+    /// The bytes its compressed parts inflate to.
+    pub inflated: u64,
+}
+
+/// Refuses what would cost far more to load than its size: see the module's documentation.
+/// The error names what is wrong, in words.
+pub fn check(bytes: &[u8]) -> Result<Cost, String> {
+    Meter::default().check(bytes)
+}
+
+/// A running check over everything one source sends (a sync file, a connection): the budget
+/// grows with the bytes it sent, and the operations free of charge are granted once, so a
+/// flood of small inputs buys no more than one large one.
+#[derive(Debug, Default)]
+pub struct Meter {
+    bytes: u64,
+    cost: Cost,
+}
+
+impl Meter {
+    /// Checks the next input of this source (automerge chunks, one after another).
+    pub fn check(&mut self, bytes: &[u8]) -> Result<Cost, String> {
+        self.bytes = self.bytes.saturating_add(bytes.len() as u64);
+        let budget = Budget {
+            ops: FREE_OPS.saturating_add(self.bytes / OPS_PER_BYTE),
+            inflated: FREE_BYTES.saturating_add(self.bytes.saturating_mul(INFLATION)),
+        };
+        let mut at = Cursor { b: bytes, at: 0 };
+        while at.at < bytes.len() {
+            chunk(&mut at, &budget, &mut self.cost)?;
+        }
+        Ok(self.cost)
+    }
+
+    /// Checks a message of the sync engine's wire protocol before the engine reads it: the
+    /// changes or document a sync message carries. What is not a sync message is left to the
+    /// engine, which refuses what does not parse.
+    pub fn wire(&mut self, message: &[u8]) -> Result<(), String> {
+        let Some(data) = sync_data(message) else {
+            return Ok(());
+        };
+        let Ok(m) = automerge::sync::Message::decode(&data) else {
+            return Ok(());
+        };
+        // The message's own bytes pay for what it carries, once.
+        self.bytes = self.bytes.saturating_add(message.len() as u64);
+        for chunk in m.changes.iter() {
+            self.bytes = self.bytes.saturating_sub(chunk.len() as u64);
+            self.check(chunk)?;
+        }
+        Ok(())
+    }
+}
+
+/// The `data` of a wire message of type `sync` or `request` (a CBOR map).
+fn sync_data(message: &[u8]) -> Option<Vec<u8>> {
+    let mut d = minicbor::Decoder::new(message);
+    let n = d.map().ok()??;
+    let (mut kind, mut data) = (None, None);
+    for _ in 0..n {
+        match d.str().ok()? {
+            "type" => kind = Some(d.str().ok()?.to_string()),
+            "data" => data = Some(d.bytes().ok()?.to_vec()),
+            _ => d.skip().ok()?,
+        }
+    }
+    matches!(kind.as_deref(), Some("sync" | "request"))
+        .then_some(data)
+        .flatten()
+}
+
+struct Budget {
+    ops: u64,
+    inflated: u64,
+}
+
+fn over(what: &str) -> String {
+    format!(
+        "it holds {what} than any Leechbook document of its size (a foreign or crafted document)"
+    )
+}
+
+struct Cursor<'a> {
+    b: &'a [u8],
+    at: usize,
+}
+
+const CUT: &str = "it is cut short or does not parse as automerge data";
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: u64) -> Result<&'a [u8], String> {
+        let n = usize::try_from(n).map_err(|_| CUT.to_string())?;
+        let end = self.at.checked_add(n).ok_or(CUT)?;
+        let s = self.b.get(self.at..end).ok_or(CUT)?;
+        self.at = end;
+        Ok(s)
+    }
+
+    fn uleb(&mut self) -> Result<u64, String> {
+        let mut out = 0u64;
+        for i in 0..10 {
+            let byte = *self.take(1)?.first().ok_or(CUT)?;
+            out |= u64::from(byte & 0x7f) << (7 * i);
+            if byte & 0x80 == 0 {
+                return Ok(out);
+            }
+        }
+        Err(CUT.to_string())
+    }
+
+    fn sleb(&mut self) -> Result<i64, String> {
+        let mut out = 0i64;
+        let mut shift = 0;
+        loop {
+            let byte = *self.take(1)?.first().ok_or(CUT)?;
+            if shift < 64 {
+                out |= i64::from(byte & 0x7f) << shift;
+            }
+            shift += 7;
+            if byte & 0x80 == 0 {
+                if shift < 64 && byte & 0x40 != 0 {
+                    out |= -1i64 << shift;
+                }
+                return Ok(out);
+            }
+            if shift > 70 {
+                return Err(CUT.to_string());
+            }
+        }
+    }
+
+    /// A length-prefixed list of length-prefixed byte strings (actor ids).
+    fn actors(&mut self) -> Result<(), String> {
+        for _ in 0..self.uleb()? {
+            let n = self.uleb()?;
+            self.take(n)?;
+        }
+        Ok(())
+    }
+
+    /// A list of column specifications and lengths.
+    fn columns(&mut self) -> Result<Vec<(u32, u64)>, String> {
+        let n = self.uleb()?;
+        let mut out = Vec::new();
+        for _ in 0..n {
+            let spec = u32::try_from(self.uleb()?).map_err(|_| CUT.to_string())?;
+            out.push((spec, self.uleb()?));
+        }
+        Ok(out)
+    }
+}
+
+/// Inflates `data` within what the budget has left.
+fn inflate(data: &[u8], budget: &Budget, cost: &mut Cost) -> Result<Vec<u8>, String> {
+    let left = budget.inflated.saturating_sub(cost.inflated);
+    let mut out = Vec::new();
+    flate2::read::DeflateDecoder::new(data)
+        .take(left.saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(|_| CUT.to_string())?;
+    cost.inflated = cost.inflated.saturating_add(out.len() as u64);
+    if cost.inflated > budget.inflated {
+        return Err(over("more compressed data"));
+    }
+    Ok(out)
+}
+
+/// Counts the entries of a run-length encoded column of integers (the action column: one
+/// entry per operation) without expanding a run.
+fn run_lengths(data: &[u8], budget: &Budget, cost: &mut Cost) -> Result<(), String> {
+    let mut c = Cursor { b: data, at: 0 };
+    while c.at < data.len() {
+        let n = c.sleb()?;
+        let count = if n > 0 {
+            c.uleb()?;
+            n.unsigned_abs()
+        } else if n < 0 {
+            for _ in 0..n.unsigned_abs() {
+                c.uleb()?;
+            }
+            n.unsigned_abs()
+        } else {
+            c.uleb()?
+        };
+        cost.ops = cost.ops.saturating_add(count);
+        if cost.ops > budget.ops {
+            return Err(over("more operations"));
+        }
+    }
+    Ok(())
+}
+
+/// Reads the op columns of a chunk (whose data starts at the cursor), counting operations.
+fn ops(
+    at: &mut Cursor<'_>,
+    columns: &[(u32, u64)],
+    budget: &Budget,
+    cost: &mut Cost,
+) -> Result<(), String> {
+    for &(spec, len) in columns {
+        let data = at.take(len)?;
+        let plain;
+        let data = if spec & DEFLATE != 0 {
+            plain = inflate(data, budget, cost)?;
+            &plain[..]
+        } else {
+            data
+        };
+        if spec & !DEFLATE == ACTION {
+            run_lengths(data, budget, cost)?;
+        }
+    }
+    Ok(())
+}
+
+/// The contents of a change chunk (after its header).
+fn change(at: &mut Cursor<'_>, budget: &Budget, cost: &mut Cost) -> Result<(), String> {
+    let deps = at.uleb()?;
+    at.take(deps.saturating_mul(32))?;
+    let actor = at.uleb()?;
+    at.take(actor)?;
+    at.uleb()?; // seq
+    at.uleb()?; // start op
+    at.sleb()?; // time
+    let message = at.uleb()?;
+    at.take(message)?;
+    at.actors()?;
+    let columns = at.columns()?;
+    ops(at, &columns, budget, cost)
+}
+
+/// One chunk: a document, a change or a compressed change.
+fn chunk(at: &mut Cursor<'_>, budget: &Budget, cost: &mut Cost) -> Result<(), String> {
+    if at.take(4)? != MAGIC {
+        return Err("it is not automerge data".to_string());
+    }
+    at.take(4)?; // checksum (automerge checks it when it loads)
+    let kind = *at.take(1)?.first().ok_or(CUT)?;
+    let len = at.uleb()?;
+    let body = at.take(len)?;
+    let mut c = Cursor { b: body, at: 0 };
+    match kind {
+        0 => {
+            c.actors()?;
+            let heads = c.uleb()?;
+            c.take(heads.saturating_mul(32))?;
+            let change_columns = c.columns()?;
+            let op_columns = c.columns()?;
+            for &(spec, len) in &change_columns {
+                let data = c.take(len)?;
+                if spec & DEFLATE != 0 {
+                    inflate(data, budget, cost)?;
+                }
+            }
+            ops(&mut c, &op_columns, budget, cost)
+        }
+        1 => change(&mut c, budget, cost),
+        2 => {
+            let plain = inflate(body, budget, cost)?;
+            change(&mut Cursor { b: &plain, at: 0 }, budget, cost)
+        }
+        other => Err(format!(
+            "it holds a kind of automerge chunk ({other}) that Leechbook never writes"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use automerge::{transaction::Transactable, Automerge, ObjType, ReadDoc, ROOT};
+
+    #[test]
+    fn the_cost_counted_is_the_documents_own() {
+        // A document of 300 puts of 120 random-like bytes, saved whole and as changes.
+        let mut doc = Automerge::new();
+        for batch in 0..3 {
+            let mut tx = doc.transaction();
+            for i in 0..100u32 {
+                let v: Vec<u8> = (0..120u32)
+                    .map(|j| (j.wrapping_mul(2654435761) ^ i ^ batch) as u8)
+                    .collect();
+                tx.put(ROOT, format!("{batch}-{i}"), v).unwrap();
+            }
+            tx.commit();
+        }
+        let whole = doc.save();
+        let cost = check(&whole).unwrap();
+        assert_eq!(cost.ops, doc.stats().num_ops);
+        assert_eq!(cost.ops, 300);
+        let changes = doc.save_after(&[]);
+        assert_eq!(check(&changes).unwrap().ops, 300);
+        // A document with a deletion counts it as the operation it is.
+        let mut tx = doc.transaction();
+        tx.delete(ROOT, "0-0").unwrap();
+        tx.commit();
+        assert_eq!(check(&doc.save()).unwrap().ops, doc.stats().num_ops);
+        assert!(check(&Automerge::new().save()).is_ok());
+    }
+
+    #[test]
+    fn a_small_document_of_many_operations_is_refused_before_it_loads() {
+        // 200,000 characters of text: a few kilobytes saved, 200,000 operations loaded.
+        let mut doc = Automerge::new();
+        let mut tx = doc.transaction();
+        let text = tx.put_object(ROOT, "t", ObjType::Text).unwrap();
+        tx.splice_text(&text, 0, 0, &"a".repeat(200_000)).unwrap();
+        tx.commit();
+        let bytes = doc.save();
+        assert!(bytes.len() < 20_000, "{} bytes", bytes.len());
+        let why = check(&bytes).unwrap_err();
+        assert!(why.contains("more operations"), "{why}");
+        // As changes, too.
+        assert!(check(&doc.save_after(&[])).is_err());
+        // And as a long string in one value: its columns inflate past the budget.
+        let mut doc = Automerge::new();
+        let mut tx = doc.transaction();
+        tx.put(ROOT, "s", "b".repeat(8 << 20)).unwrap();
+        tx.commit();
+        let bytes = doc.save();
+        assert!(bytes.len() < 100_000, "{} bytes", bytes.len());
+        let why = check(&bytes).unwrap_err();
+        assert!(why.contains("more compressed data"), "{why}");
+    }
+
+    #[test]
+    fn truncated_and_foreign_bytes_are_refused_in_words() {
+        let mut doc = Automerge::new();
+        doc.transact(|tx| tx.put(ROOT, "k", vec![1u8; 200]).map(|_| ()))
+            .unwrap();
+        let bytes = doc.save();
+        for cut in [1, 5, 9, bytes.len() / 2, bytes.len() - 1] {
+            assert!(check(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        assert!(check(b"not automerge at all").is_err());
+        assert_eq!(doc.length(ROOT), 1);
+    }
+}
