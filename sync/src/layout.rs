@@ -128,14 +128,34 @@ impl Names {
         self.digest(b"volume", &data)
     }
 
+    /// The index key of a device's signed head ([`crate::heads`]).
+    pub fn head(&self, device: DeviceId) -> String {
+        format!(
+            "{}{}",
+            crate::heads::PREFIX,
+            self.digest(b"head", device.as_bytes())
+        )
+    }
+
+    /// A value of the index (a count, a head), sealed under the campaign's first key and
+    /// filed under `key`.
+    pub fn seal_index(&self, key: &str, plain: &[u8]) -> Vec<u8> {
+        self.counts.seal(key, plain)
+    }
+
+    /// Opens what [`Names::seal_index`] sealed (`None`: junk, or another campaign's).
+    pub fn open_index(&self, key: &str, b: &[u8]) -> Option<Vec<u8>> {
+        self.counts.open(key, b).ok()
+    }
+
     /// A volume's count as the index and a sync file keep it: sealed, filed under `key`.
     pub fn seal_counts(&self, key: &str, c: &Counts) -> Vec<u8> {
-        self.counts.seal(key, &counts_to_bytes(c))
+        self.seal_index(key, &counts_to_bytes(c))
     }
 
     /// Opens what [`Names::seal_counts`] sealed (`None`: junk, or another campaign's).
     pub fn open_counts(&self, key: &str, b: &[u8]) -> Option<Counts> {
-        counts_from_bytes(&self.counts.open(key, b).ok()?)
+        counts_from_bytes(&self.open_index(key, b)?)
     }
 
     /// The volume a name names, among `known`.

@@ -18,6 +18,7 @@
 
 pub mod bound;
 pub mod crypt;
+pub mod heads;
 pub mod layout;
 pub mod net;
 
@@ -621,7 +622,30 @@ fn shelf_of(store: &mut Store, ring: Keyring) -> Result<Shelf, SyncError> {
     let mut shelf = Shelf::open(store, ring)?;
     shelf.catch_up(store)?;
     shelf.publish(store)?;
+    let ring = shelf.ring.clone();
+    relay_heads(store, &mut shelf.index.doc, &ring)?;
     Ok(shelf)
+}
+
+/// Every device's head as this ledger knows it (its own, signed now; those it kept; those
+/// `index` lists, vouched for by the log's roster), kept, and put into `index` where it lists
+/// a lower one or none. Returns what [`heads::gaps`] judges by.
+pub(crate) fn relay_heads(
+    store: &mut Store,
+    index: &mut Automerge,
+    ring: &Keyring,
+) -> Result<heads::Known, SyncError> {
+    let names = layout::Names::of(ring);
+    let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
+    let listed = heads::in_index(index, &names, store.campaign(), &roster);
+    let known = heads::gather(store, &listed)?;
+    heads::publish(index, &names, &listed, &known)?;
+    let left_out = crypt::left_out_by(store, ring, &rotations_in(index), &roster).is_some();
+    Ok(heads::Known {
+        heads: known,
+        roster,
+        left_out,
+    })
 }
 
 /// The sync file of a shelf: its index, its counts and the volumes `send` picks, each whole
@@ -1020,7 +1044,14 @@ pub fn import_changes(
     // (the next sync rebuilds what is missing from the log).
     shelf.ring = ring;
     if shelf.catch_up(store).is_ok() {
-        imported.gaps = holes(store, &shelf.counts, before.keys().map(|v| v.device))?;
+        let ring = shelf.ring.clone();
+        let known = relay_heads(store, &mut shelf.index.doc, &ring)?;
+        imported.gaps = heads::gaps(
+            store,
+            &shelf.counts,
+            before.keys().map(|v| v.device),
+            &known,
+        )?;
     }
     // A file that deleted entries from a volume this ledger holds deletes nothing here: the
     // log's events go back into the kept volume, and into what it offers on.
@@ -1034,39 +1065,6 @@ pub fn import_changes(
         imported.added += rescan(store)?.added;
     }
     Ok(imported)
-}
-
-/// Holes in the numbering of `devices` after a sync: a device numbers its events 1, 2, 3,
-/// ..., so a ledger that holds its #N but fewer than N of its events was given a later event
-/// without an earlier one (the hub withheld it, or something was put over its entry). One
-/// line per device, naming it and the numbers; a device that holds them puts them back when
-/// it next syncs. `counts` is the log's events per volume, caught up.
-pub(crate) fn holes(
-    store: &Store,
-    counts: &Counts,
-    devices: impl IntoIterator<Item = DeviceId>,
-) -> Result<Vec<String>, SyncError> {
-    let mut out = Vec::new();
-    for d in devices
-        .into_iter()
-        .collect::<std::collections::BTreeSet<_>>()
-    {
-        let last = store.last_number(d)?;
-        let held: u64 = counts
-            .iter()
-            .filter(|(v, _)| v.device == d)
-            .map(|(_, n)| n)
-            .sum();
-        if held < last {
-            let lacking = last - held;
-            out.push(format!(
-                "this ledger holds device {}'s #{last} but lacks {lacking} of its earlier event{}: withheld or damaged on the way; a device that holds them puts them back when it next syncs",
-                d.short(),
-                if lacking == 1 { "" } else { "s" }
-            ));
-        }
-    }
-    Ok(out)
 }
 
 /// Takes the entries a merge brought into the store: those the log lacks, checked (decoded,
@@ -1468,6 +1466,7 @@ pub fn document_problems(store: &Store) -> Result<Vec<String>, SyncError> {
             }
         }
     }
+    out.extend(heads::forks(store)?);
     if opened == 0 && unopened > 0 {
         out.push(format!(
             "none of the {unopened} entries of the sync documents opens under this device's campaign key: the key is wrong (ask the GM for a join code: `leechbook sync key CODE`)"

@@ -808,15 +808,17 @@ async fn exchange(
             flags.push((*v, false));
         }
     }
-    gaps.extend(crate::holes(
+    let known = index.with_document(|d| -> Result<_, SyncError> {
+        layout::publish(d, &counts, &rotations, &names)?;
+        layout::flag_short(d, &flags, &names)?;
+        crate::relay_heads(store, d, ring)
+    })?;
+    gaps.extend(crate::heads::gaps(
         store,
         &shelf.counts,
         handles.iter().map(|(v, _)| v.device),
+        &known,
     )?);
-    index.with_document(|d| {
-        layout::publish(d, &counts, &rotations, &names)?;
-        layout::flag_short(d, &flags, &names)
-    })?;
     let all: Vec<&DocHandle> = std::iter::once(&index)
         .chain(handles.iter().map(|(_, h)| h))
         .collect();
@@ -938,6 +940,7 @@ pub fn serve(
         &crypt::rotations_of(store)?,
         &shelf.names,
     )?;
+    crate::relay_heads(store, &mut own, &shelf.ring)?;
     let second = store.path().map(Store::open).transpose()?;
     let storage = ShelfStorage::new(second);
     for v in shelf.all_volumes(store)? {
@@ -1093,7 +1096,10 @@ async fn hub_round(
     }
     let rotations = crypt::rotations_of(store)?;
     let counts = shelf.counts.clone();
-    index.with_document(|d| layout::publish(d, &counts, &rotations, &names))?;
+    index.with_document(|d| -> Result<_, SyncError> {
+        layout::publish(d, &counts, &rotations, &names)?;
+        crate::relay_heads(store, d, &ring)
+    })?;
     shelf.index.doc = index.with_document(|d| d.clone());
     shelf.keep(store)?;
     Ok((took, offered))

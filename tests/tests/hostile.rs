@@ -282,7 +282,7 @@ fn entries_deleted_on_the_hub_come_back_and_the_gap_is_told() {
         number: 0,
     };
     drop(gm_store);
-    tamper_on_hub(&p1, v, hub.url(), |doc, names| {
+    tamper_on_hub(&p1, v, hub.url(), |doc, _, names| {
         layout::drop_in(doc, &[names.entry(first.id)]).unwrap();
     });
     // A newcomer joining now gets the volume without the campaign's creation: told, in a line.
@@ -336,7 +336,7 @@ fn junk_put_over_a_genuine_entry_is_told_and_put_back() {
     };
     assert_eq!(second.device, v.device);
     drop(gm_store);
-    tamper_on_hub(&p1, v, hub.url(), |doc, names| {
+    tamper_on_hub(&p1, v, hub.url(), |doc, _, names| {
         use automerge::transaction::Transactable;
         let mut tx = doc.transaction();
         tx.put(
@@ -370,19 +370,54 @@ fn junk_put_over_a_genuine_entry_is_told_and_put_back() {
     }
 }
 
+/// A hub withholds a player's newest event from another player: it deletes that event's
+/// entry and the volume's count from the index (as its operator can, holding no key). The
+/// other player, who holds the roster, is not fooled: the player's signed head, in the index
+/// since that player's sync, names a number it does not hold, and its sync says so in one
+/// line naming the device and the numbers. The player's next sync puts the event back; the
+/// other then gets it, and the line goes.
+#[test]
+fn a_signed_head_tells_a_device_of_events_the_hub_withholds() {
+    let dir = tempfile::tempdir().unwrap();
+    let hub = Hub::relay();
+    let [_gm, p1, p2] = table(dir.path(), hub.url());
+    ok(&p1, &common::thorax_strike("Osric", "8", "shock=12"));
+    connect(&p1, hub.url());
+    let newest = log(&p1).into_iter().max_by_key(|e| e.order_key()).unwrap();
+    let v = VolumeId::of(&newest);
+    tamper_on_hub(&p1, v, hub.url(), |doc, index, names| {
+        layout::drop_in(doc, &[names.entry(newest.id)]).unwrap();
+        layout::drop_in(index, &[names.volume(v)]).unwrap();
+    });
+    let out = connect(&p2, hub.url());
+    let line = format!(
+        "device {} signed its #{}, but this ledger holds its events only up to #{}",
+        v.device.short(),
+        newest.seq,
+        newest.seq - 1
+    );
+    assert!(out.stderr.contains(&line), "{}", out.stderr);
+    assert!(!log(&p2).iter().any(|e| e.id == newest.id));
+    connect(&p1, hub.url());
+    let out = connect(&p2, hub.url());
+    assert!(!out.stderr.contains("signed its"), "{}", out.stderr);
+    assert!(log(&p2).iter().any(|e| e.id == newest.id));
+}
+
 /// What a peer holding `db`'s copy of volume `v` (and its index) does to it, pushed to the
 /// hub at `url` as that peer's change.
 fn tamper_on_hub(
     db: &Path,
     v: VolumeId,
     url: &str,
-    change: impl FnOnce(&mut automerge::Automerge, &layout::Names),
+    change: impl FnOnce(&mut automerge::Automerge, &mut automerge::Automerge, &layout::Names),
 ) {
     let store = Store::open(db).unwrap();
     let mut doc = layout::load_kept(&store, &v.name()).unwrap().unwrap().doc;
-    change(&mut doc, &layout::Names::of(&ring_of(db)));
+    let mut index = layout::load_kept(&store, "index").unwrap().unwrap().doc;
+    change(&mut doc, &mut index, &layout::Names::of(&ring_of(db)));
     let mut m = leechbook_sync::Mirror::new(ring_of(db));
-    m.index = layout::load_kept(&store, "index").unwrap().unwrap().doc;
+    m.index = index;
     m.volumes.insert(v, doc);
     leechbook_sync::net::push(url, &mut m, Duration::from_secs(20)).unwrap();
 }
