@@ -77,7 +77,7 @@ impl Meter {
     /// changes or document a sync message carries. What is not a sync message is left to the
     /// engine, which refuses what does not parse.
     pub fn wire(&mut self, message: &[u8]) -> Result<(), String> {
-        let Some(data) = sync_data(message) else {
+        let Some((document, data)) = sync_data(message) else {
             return Ok(());
         };
         let Ok(m) = automerge::sync::Message::decode(&data) else {
@@ -87,27 +87,27 @@ impl Meter {
         self.bytes = self.bytes.saturating_add(message.len() as u64);
         for chunk in m.changes.iter() {
             self.bytes = self.bytes.saturating_sub(chunk.len() as u64);
-            self.check(chunk)?;
+            self.check(chunk)
+                .map_err(|why| format!("document {document}: {why}"))?;
         }
         Ok(())
     }
 }
 
-/// The `data` of a wire message of type `sync` or `request` (a CBOR map).
-fn sync_data(message: &[u8]) -> Option<Vec<u8>> {
+/// The document id and `data` of a wire message of type `sync` or `request` (a CBOR map).
+fn sync_data(message: &[u8]) -> Option<(String, Vec<u8>)> {
     let mut d = minicbor::Decoder::new(message);
     let n = d.map().ok()??;
-    let (mut kind, mut data) = (None, None);
+    let (mut kind, mut document, mut data) = (None, String::new(), None);
     for _ in 0..n {
         match d.str().ok()? {
             "type" => kind = Some(d.str().ok()?.to_string()),
+            "documentId" => document = d.str().ok()?.to_string(),
             "data" => data = Some(d.bytes().ok()?.to_vec()),
             _ => d.skip().ok()?,
         }
     }
-    matches!(kind.as_deref(), Some("sync" | "request"))
-        .then_some(data)
-        .flatten()
+    matches!(kind.as_deref(), Some("sync" | "request")).then_some((document, data?))
 }
 
 struct Budget {

@@ -801,7 +801,9 @@ fn a_keyless_peers_document_that_loads_huge_is_refused_before_the_engine_loads_i
     assert_eq!(out.code, 1, "{}", out.stdout);
     assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
     assert!(
-        out.stderr.contains("no Leechbook device writes") && out.stderr.contains("more operations"),
+        out.stderr.contains("no Leechbook device writes")
+            && out.stderr.contains("more operations")
+            && out.stderr.contains(&format!("document {index}")),
         "{}",
         out.stderr
     );
