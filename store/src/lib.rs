@@ -858,19 +858,25 @@ impl Store {
         )
     }
 
-    /// The ids of `device`'s events numbered `first..=last` (what a sync volume must hold).
+    /// The ids of `device`'s events numbered `first..=last`, each with its number (what a sync
+    /// volume must hold).
     pub fn ids_numbered(
         &self,
         device: DeviceId,
         first: u64,
         last: u64,
-    ) -> Result<Vec<EventId>, StoreError> {
+    ) -> Result<Vec<(u64, EventId)>, StoreError> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT id FROM events WHERE device = ?1 AND seq >= ?2 AND seq <= ?3",
+            "SELECT seq, id FROM events WHERE device = ?1 AND seq >= ?2 AND seq <= ?3",
         )?;
         let rows = stmt.query_map(
             rusqlite::params![device.as_bytes().as_slice(), first as i64, last as i64],
-            |r| Ok(EventId(uuid(r.get_ref(0)?.as_blob()?))),
+            |r| {
+                Ok((
+                    r.get::<_, i64>(0)?.max(0) as u64,
+                    EventId(uuid(r.get_ref(1)?.as_blob()?)),
+                ))
+            },
         )?;
         Ok(rows.collect::<Result<_, _>>()?)
     }

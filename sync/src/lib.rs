@@ -115,7 +115,7 @@ fn entry(
         Some(Value::Scalar(s)) => match s.as_ref() {
             ScalarValue::Bytes(b) => match ring.open(key, b) {
                 Ok(plain) => match decode_envelope(&plain) {
-                    Ok(env) if names.entry(env.id) == key => Ok(env),
+                    Ok(env) if names.entry_of(&env) == key => Ok(env),
                     Ok(_) => bad("filed under another event's key".to_string()),
                     Err(e) => bad(e.to_string()),
                 },
@@ -426,8 +426,8 @@ impl Mirror {
 
     /// The raw value an event is filed as in any volume (a sealed envelope), for tests and
     /// audits of what a file shows to one who holds no key.
-    pub fn raw(&self, id: EventId) -> Option<Vec<u8>> {
-        let key = self.names.entry(id);
+    pub fn raw(&self, env: &Envelope) -> Option<Vec<u8>> {
+        let key = self.names.entry_of(env);
         self.volumes.values().find_map(|doc| bytes_at(doc, &key))
     }
 }

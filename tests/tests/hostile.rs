@@ -283,7 +283,7 @@ fn entries_deleted_on_the_hub_come_back_and_the_gap_is_told() {
     };
     drop(gm_store);
     tamper_on_hub(&p1, v, hub.url(), |doc, _, names| {
-        layout::drop_in(doc, &[names.entry(first.id)]).unwrap();
+        layout::drop_in(doc, &[names.entry_of(&first)]).unwrap();
     });
     // A newcomer joining now gets the volume without the campaign's creation: told, in a line.
     let p3 = dir.path().join("p3.db");
@@ -341,7 +341,7 @@ fn junk_put_over_a_genuine_entry_is_told_and_put_back() {
         let mut tx = doc.transaction();
         tx.put(
             automerge::ROOT,
-            names.entry(second.id).as_str(),
+            names.entry_of(&second).as_str(),
             automerge::ScalarValue::Bytes(b"not the GM's event".to_vec()),
         )
         .unwrap();
@@ -386,7 +386,7 @@ fn a_signed_head_tells_a_device_of_events_the_hub_withholds() {
     let newest = log(&p1).into_iter().max_by_key(|e| e.order_key()).unwrap();
     let v = VolumeId::of(&newest);
     tamper_on_hub(&p1, v, hub.url(), |doc, index, names| {
-        layout::drop_in(doc, &[names.entry(newest.id)]).unwrap();
+        layout::drop_in(doc, &[names.entry_of(&newest)]).unwrap();
         layout::drop_in(index, &[names.volume(v)]).unwrap();
     });
     let out = connect(&p2, hub.url());

@@ -66,7 +66,7 @@ fn holds_nothing_in_clear(doc: &automerge::Automerge, gm: &Path, names: &[&str])
                 "{name} shows in {key}"
             );
         }
-        if let Some(held) = log.iter().find(|e| keys.entry(e.id) == *key) {
+        if let Some(held) = log.iter().find(|e| keys.entry_of(e) == *key) {
             let opened_as = decode_envelope(&ring.open(key, value).unwrap()).unwrap();
             assert_eq!(
                 &opened_as, held,
@@ -241,8 +241,8 @@ fn a_revoked_device_cannot_read_what_is_recorded_after_its_revocation() {
         .into_iter()
         .find(|e| e.event.kind() == "hm.strike")
         .unwrap();
-    let key = leechbook_sync::layout::Names::of(&ring_of(&gm.db)).entry(strike.id);
-    let value = m.raw(strike.id).unwrap();
+    let key = leechbook_sync::layout::Names::of(&ring_of(&gm.db)).entry_of(&strike);
+    let value = m.raw(&strike).unwrap();
     assert!(ring_of(&p2.db).open(&key, &value).is_err());
     // Through a hub too: p2 takes in nothing recorded after the revocation.
     let hub = Hub::relay();
