@@ -74,15 +74,22 @@ impl Meter {
     }
 
     /// Checks a message of the sync engine's wire protocol before the engine reads it: the
-    /// changes or document a sync message carries. What is not a sync message is left to the
-    /// engine, which refuses what does not parse.
+    /// changes or document a sync message carries, and the Bloom filters it asks the engine
+    /// to probe. A message of another type is left to the engine; a sync message that does
+    /// not parse is refused (the engine would refuse it too).
     pub fn wire(&mut self, message: &[u8]) -> Result<(), String> {
-        let Some((document, data)) = sync_data(message) else {
-            return Ok(());
+        let (document, data) = match sync_data(message) {
+            Wire::Other => return Ok(()),
+            Wire::Unreadable => {
+                return Err("a sync message that does not parse".to_string());
+            }
+            Wire::Sync(document, data) => (document, data),
         };
-        let Ok(m) = automerge::sync::Message::decode(&data) else {
-            return Ok(());
-        };
+        let m = automerge::sync::Message::decode(&data)
+            .map_err(|_| format!("document {document}: a sync message that does not parse"))?;
+        for have in &m.have {
+            bloom(&have.bloom.to_bytes()).map_err(|why| format!("document {document}: {why}"))?;
+        }
         // The message's own bytes pay for what it carries, once.
         self.bytes = self.bytes.saturating_add(message.len() as u64);
         for chunk in m.changes.iter() {
@@ -94,20 +101,74 @@ impl Meter {
     }
 }
 
-/// The document id and `data` of a wire message of type `sync` or `request` (a CBOR map).
-fn sync_data(message: &[u8]) -> Option<(String, Vec<u8>)> {
+/// The most probes and bits per entry a Bloom filter may ask for (automerge's own filters
+/// use 7 and 10).
+const BLOOM_MAX: u64 = 64;
+
+/// Refuses a Bloom filter whose shape would cost the engine far more than its size (a
+/// billion probes per hash) or crash it (no bits at all).
+fn bloom(bytes: &[u8]) -> Result<(), String> {
+    if bytes.is_empty() {
+        return Ok(());
+    }
+    let mut c = Cursor { b: bytes, at: 0 };
+    let entries = c.uleb()?;
+    let bits = c.uleb()?;
+    let probes = c.uleb()?;
+    if entries > 0 && (bits == 0 || bits > BLOOM_MAX || probes == 0 || probes > BLOOM_MAX) {
+        return Err(format!(
+            "a Bloom filter of {bits} bits per entry and {probes} probes, which no sync engine sends"
+        ));
+    }
+    Ok(())
+}
+
+/// What a wire message is to the meter.
+enum Wire {
+    /// Not a sync message (a handshake, an ephemeral message, ...).
+    Other,
+    /// A sync or request message that does not parse.
+    Unreadable,
+    /// A sync or request message: its document id and its data.
+    Sync(String, Vec<u8>),
+}
+
+/// Reads a wire message (a CBOR map) as far as the meter needs.
+fn sync_data(message: &[u8]) -> Wire {
     let mut d = minicbor::Decoder::new(message);
-    let n = d.map().ok()??;
+    let Some(n) = d.map().ok().flatten() else {
+        return Wire::Other;
+    };
     let (mut kind, mut document, mut data) = (None, String::new(), None);
     for _ in 0..n {
-        match d.str().ok()? {
-            "type" => kind = Some(d.str().ok()?.to_string()),
-            "documentId" => document = d.str().ok()?.to_string(),
-            "data" => data = Some(d.bytes().ok()?.to_vec()),
-            _ => d.skip().ok()?,
+        let Ok(key) = d.str() else {
+            return Wire::Other;
+        };
+        let read = match key {
+            "type" => d.str().map(|t| kind = Some(t.to_string())).is_ok(),
+            // The engine reads a document id as text or as bytes.
+            "documentId" => match d.datatype() {
+                Ok(minicbor::data::Type::Bytes) => d
+                    .bytes()
+                    .map(|b| document = b.iter().map(|x| format!("{x:02x}")).collect())
+                    .is_ok(),
+                _ => d.str().map(|t| document = t.to_string()).is_ok(),
+            },
+            "data" => d.bytes().map(|b| data = Some(b.to_vec())).is_ok(),
+            _ => d.skip().is_ok(),
+        };
+        if !read {
+            return match kind.as_deref() {
+                Some("sync" | "request") => Wire::Unreadable,
+                _ => Wire::Other,
+            };
         }
     }
-    matches!(kind.as_deref(), Some("sync" | "request")).then_some((document, data?))
+    match (kind.as_deref(), data) {
+        (Some("sync" | "request"), Some(data)) => Wire::Sync(document, data),
+        (Some("sync" | "request"), None) => Wire::Unreadable,
+        _ => Wire::Other,
+    }
 }
 
 struct Budget {
@@ -362,6 +423,95 @@ mod tests {
         assert!(bytes.len() < 100_000, "{} bytes", bytes.len());
         let why = check(&bytes).unwrap_err();
         assert!(why.contains("more compressed data"), "{why}");
+    }
+
+    /// A wire message as the sync engine frames it (a CBOR map), with the document id as
+    /// text or as bytes (the engine reads either).
+    fn wire_message(kind: &str, id_as_bytes: bool, data: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut e = minicbor::Encoder::new(&mut out);
+        e.map(3).unwrap();
+        e.str("type").unwrap().str(kind).unwrap();
+        e.str("documentId").unwrap();
+        if id_as_bytes {
+            e.bytes(&[7u8; 16]).unwrap();
+        } else {
+            e.str("2bPkzQGXDWUQ3jDXW4hpkfnpbHQE").unwrap();
+        }
+        e.str("data").unwrap().bytes(data).unwrap();
+        out
+    }
+
+    #[test]
+    fn a_sync_message_carrying_a_bomb_is_refused_whatever_its_document_id_is() {
+        let mut doc = Automerge::new();
+        let mut tx = doc.transaction();
+        let text = tx.put_object(ROOT, "t", ObjType::Text).unwrap();
+        tx.splice_text(&text, 0, 0, &"a".repeat(100_000)).unwrap();
+        tx.commit();
+        let message = automerge::sync::Message {
+            heads: doc.get_heads(),
+            need: Vec::new(),
+            have: Vec::new(),
+            changes: vec![doc.save_after(&[])].into(),
+            flags: None,
+            version: automerge::sync::MessageVersion::V1,
+        }
+        .encode();
+        for as_bytes in [false, true] {
+            let why = Meter::default()
+                .wire(&wire_message("sync", as_bytes, &message))
+                .unwrap_err();
+            assert!(why.contains("more operations"), "{why}");
+        }
+        // A sync message that does not parse is refused; another type is the engine's.
+        assert!(Meter::default()
+            .wire(&wire_message("sync", false, b"junk"))
+            .is_err());
+        assert!(Meter::default()
+            .wire(&wire_message("ephemeral", false, b"junk"))
+            .is_ok());
+        // An honest message passes.
+        let mut small = Automerge::new();
+        small
+            .transact(|tx| tx.put(ROOT, "k", vec![1u8; 300]).map(|_| ()))
+            .unwrap();
+        let honest = automerge::sync::Message {
+            heads: small.get_heads(),
+            need: Vec::new(),
+            have: Vec::new(),
+            changes: vec![small.save_after(&[])].into(),
+            flags: None,
+            version: automerge::sync::MessageVersion::V1,
+        }
+        .encode();
+        assert!(Meter::default()
+            .wire(&wire_message("sync", false, &honest))
+            .is_ok());
+    }
+
+    #[test]
+    fn a_bloom_filter_of_a_billion_probes_or_no_bits_is_refused() {
+        let filter = |entries: u64, bits: u64, probes: u64| {
+            let mut b = Vec::new();
+            for v in [entries, bits, probes] {
+                let mut v = v;
+                loop {
+                    let byte = (v & 0x7f) as u8;
+                    v >>= 7;
+                    b.push(if v == 0 { byte } else { byte | 0x80 });
+                    if v == 0 {
+                        break;
+                    }
+                }
+            }
+            b.extend_from_slice(&[0u8; 16]);
+            b
+        };
+        assert!(bloom(&filter(10, 10, 7)).is_ok());
+        assert!(bloom(&filter(10, 10, 0xFFFF_FFFF)).is_err());
+        assert!(bloom(&filter(1, 0, 7)).is_err());
+        assert!(bloom(&[]).is_ok());
     }
 
     #[test]

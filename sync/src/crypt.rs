@@ -230,6 +230,14 @@ impl Keyring {
         aad
     }
 
+    /// What a padded entry's tag also covers: its codec byte and epoch, so that neither can
+    /// be changed without the entry failing to open.
+    fn aad_with_header(&self, filed_under: &str, header: &[u8]) -> Vec<u8> {
+        let mut aad = self.aad(filed_under);
+        aad.extend_from_slice(header);
+        aad
+    }
+
     /// Seals `plain` (an encoded envelope) under the current epoch, bound to this campaign and
     /// to the document key it is filed under: `SEALED`, the epoch (4 bytes, little-endian),
     /// the nonce (24 bytes), the ciphertext of the framed and padded plaintext, and its tag.
@@ -240,12 +248,14 @@ impl Keyring {
         framed.extend_from_slice(&(plain.len() as u32).to_le_bytes());
         framed.extend_from_slice(plain);
         framed.resize(padded_len(plain.len()), 0);
+        let mut header = vec![SEALED];
+        header.extend_from_slice(&epoch.to_le_bytes());
         let sealed = cipher(&key)
             .encrypt(
                 XNonce::from_slice(&nonce),
                 Payload {
                     msg: &framed,
-                    aad: &self.aad(filed_under),
+                    aad: &self.aad_with_header(filed_under, &header),
                 },
             )
             .unwrap_or_default(); // XChaCha20-Poly1305 fails only past 256 GiB
@@ -265,12 +275,17 @@ impl Keyring {
         }
         let epoch = u32::from_le_bytes([bytes[1], bytes[2], bytes[3], bytes[4]]);
         let key = self.key(epoch).ok_or(Unopened::NoKey(epoch))?;
+        let aad = if bytes[0] == SEALED {
+            self.aad_with_header(filed_under, &bytes[..5])
+        } else {
+            self.aad(filed_under)
+        };
         let mut plain = cipher(key)
             .decrypt(
                 XNonce::from_slice(&bytes[5..29]),
                 Payload {
                     msg: &bytes[29..],
-                    aad: &self.aad(filed_under),
+                    aad: &aad,
                 },
             )
             .map_err(|_| Unopened::WrongKey)?;

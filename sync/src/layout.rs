@@ -223,7 +223,8 @@ pub fn index_counts(doc: &Automerge, names: &Names) -> Counts {
                 continue;
             };
             for (v, n) in c {
-                if names.volume(v) == key {
+                // A volume holds at most VOLUME events: a larger count is no device's.
+                if names.volume(v) == key && n <= VOLUME {
                     let at = out.entry(v).or_default();
                     *at = (*at).max(n);
                 }

@@ -355,6 +355,8 @@ impl Mirror {
         let docs = u32::from_le_bytes(take(4)?.try_into().map_err(|_| bad("cut short"))?);
         // Each volume carried is named among the sender's counts: a name that is not is
         // no volume of this campaign's.
+        // One meter for the whole file: many small documents buy no more than one large.
+        let mut meter = bound::Meter::default();
         let named: BTreeMap<String, VolumeId> =
             counts.keys().map(|v| (m.names.volume(*v), *v)).collect();
         m.counts = counts;
@@ -372,7 +374,8 @@ impl Mirror {
             let bytes = take(len as usize)?;
             // Bounded before automerge loads a byte of it: a few kilobytes must not cost
             // gigabytes.
-            bound::check(bytes)
+            meter
+                .check(bytes)
                 .map_err(|why| bad(&format!("a document in it is no Leechbook document: {why}")))?;
             // Changes whose base is missing parse (a delta for a known peer); whether the
             // receiver holds that base is checked when it merges them.

@@ -285,15 +285,13 @@ where
         if refused {
             return Err(Refused("the connection was closed on refused data".into()));
         }
-        if std::env::var_os("LB_NO_METER").is_none() {
-            meter.wire(&bytes).map_err(|why| {
-                refused = true;
-                if let Ok(mut slot) = refusal.lock() {
-                    slot.get_or_insert_with(|| why.clone());
-                }
-                Refused(why)
-            })?;
-        }
+        meter.wire(&bytes).map_err(|why| {
+            refused = true;
+            if let Ok(mut slot) = refusal.lock() {
+                slot.get_or_insert_with(|| why.clone());
+            }
+            Refused(why)
+        })?;
         Ok(bytes)
     })
 }
@@ -789,11 +787,20 @@ async fn exchange(
         .collect();
     // What the hub lists but did not give: reported, and flagged in the index for a device
     // that holds the volume whole to put back; a flag this device answered goes.
+    // Held against the log's count after the sync (what was taken in), not against the
+    // hub's entries: junk put beside a withheld entry must not make up its number. A device
+    // left out of a key rotation counts the entries it cannot open as given (they are sealed
+    // from it, not withheld).
+    let left_out = {
+        let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
+        let rotations = index.with_document(|d| rotations_in(d));
+        crypt::left_out_by(store, ring, &rotations, &roster).is_some()
+    };
     let mut gaps = Vec::new();
     let mut flags: Vec<(VolumeId, bool)> = Vec::new();
     for (v, _) in &handles {
         let (held, l) = (
-            if v.device == own {
+            if v.device == own || !left_out {
                 shelf.counts.get(v).copied().unwrap_or(0)
             } else {
                 given.get(v).copied().unwrap_or(0)
