@@ -608,6 +608,40 @@ pub(crate) fn open_entries(
     Ok((entries, gained))
 }
 
+/// Entries sealed under an epoch that no rotation a GM device of the roster signed announces
+/// are junk, not a key this device lacks: the epoch is read before an entry is authenticated,
+/// so anyone can claim one. Told as entries that do not open (so, once this device's keys
+/// are proven, listed once and ignored, never refusing a file or a join for good).
+pub(crate) fn unannounced_epochs_as_junk(
+    store: &Store,
+    rotations: &[Vec<u8>],
+    entries: &mut [Entry],
+) -> Result<(), SyncError> {
+    if !entries
+        .iter()
+        .any(|(_, d)| matches!(d, Err(Undecoded::NoKey(_))))
+    {
+        return Ok(());
+    }
+    let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
+    let announced: std::collections::BTreeSet<u32> = rotations
+        .iter()
+        .filter_map(|b| Rotation::from_bytes(b))
+        .filter(|r| r.campaign == store.campaign() && r.vouched(&roster))
+        .map(|r| r.epoch)
+        .collect();
+    for (_, d) in entries.iter_mut() {
+        if let Err(Undecoded::NoKey(epoch)) = d {
+            if !announced.contains(epoch) {
+                *d = Err(Undecoded::Unopened(format!(
+                    "it claims campaign key {epoch}, which no rotation signed by a GM device announces"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// What an export sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Exported {
@@ -1037,6 +1071,8 @@ pub fn import_changes(
             return Err(SyncError::Sealed(format!("event {key}: {e}")));
         }
     }
+    let mut entries = entries;
+    unannounced_epochs_as_junk(store, &rotations, &mut entries)?;
     let (mut imported, dropped) = take_in(store, entries, mode)?;
     crypt::keep_gains(store, held_ring.as_ref(), &ring, &gained)?;
     // What was refused for good never enters the documents kept and offered on.

@@ -736,6 +736,8 @@ async fn exchange(
             .collect()
     })?;
     phase(start, "  entries opened");
+    let mut entries = entries;
+    crate::unannounced_epochs_as_junk(store, &rotations, &mut entries)?;
     let (imported, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
     phase(start, "  taken in");
     // Refused: out of the documents kept and offered back (the hub takes the deletions), and

@@ -838,3 +838,40 @@ fn a_keyless_peers_document_that_loads_huge_is_refused_before_the_engine_loads_i
     let verified = ok(&gm, &["verify", "--full"]);
     assert!(verified.contains("the ledger is sound"), "{verified}");
 }
+
+/// Junk that claims a campaign key no rotation announces (the epoch is read before an entry
+/// is authenticated, so anyone can write one) never refuses a sync file: it is listed once
+/// as an entry that does not open, and the file's events land.
+#[test]
+fn junk_claiming_an_unannounced_key_never_refuses_a_sync_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, player) = gm_and("player", dir.path());
+    gm.ok(&STRIKE);
+    let file = dir.path().join("gm.sync");
+    gm.ok(&["sync", "export", file.to_str().unwrap()]);
+    let mut m =
+        leechbook_sync::Mirror::load(&std::fs::read(&file).unwrap(), ring_of(&gm.db)).unwrap();
+    let mut junk = vec![leechbook_sync::crypt::SEALED, 0xE7, 0x03, 0, 0];
+    junk.extend_from_slice(&[0x5a; 24 + 64 + 16]);
+    let key = "fff0123456789abcdef0123456789abc";
+    {
+        use automerge::transaction::Transactable;
+        let doc = m.volumes.values_mut().next().unwrap();
+        let mut tx = doc.transaction();
+        tx.put(automerge::ROOT, key, automerge::ScalarValue::Bytes(junk))
+            .unwrap();
+        tx.commit();
+    }
+    std::fs::write(&file, m.save()).unwrap();
+    let out = player.run(&["sync", "import", file.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!("ignored entry {key}"))
+            && out
+                .stderr
+                .contains("which no rotation signed by a GM device announces"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(log(&player.db), log(&gm.db));
+}
