@@ -9,7 +9,8 @@
 //! document or a change is loaded, [`check`] reads its chunk headers, inflates its compressed
 //! columns within a budget and counts its operations from the run lengths of its action
 //! column (never building them), and refuses what no Leechbook device could have written:
-//! - more than [`OPS_PER_BYTE`]'s share of operations ([`FREE_OPS`] free);
+//! - more than [`OPS_PER_BYTE`]'s share of operations ([`FREE_OPS`] free), or more than
+//!   [`CHANGES_PER_BYTE`]'s share of changes ([`FREE_CHANGES`] free);
 //! - columns that inflate past [`INFLATION`] times the bytes given ([`FREE_BYTES`] free);
 //! - a chunk of a kind Leechbook never writes (a bundle, an unknown kind).
 //!
@@ -23,6 +24,11 @@ use std::io::Read;
 pub const OPS_PER_BYTE: u64 = 8;
 /// Operations any input may hold whatever its size.
 pub const FREE_OPS: u64 = 4096;
+/// One change per this many bytes given is the most a Leechbook document holds (each change
+/// a device makes puts at least one sealed value of 109 bytes or more).
+pub const CHANGES_PER_BYTE: u64 = 16;
+/// Changes any input may hold whatever its size.
+pub const FREE_CHANGES: u64 = 4096;
 /// The most compressed columns may inflate to, as a multiple of the bytes given.
 pub const INFLATION: u64 = 16;
 /// Inflated bytes any input may hold whatever its size.
@@ -33,12 +39,16 @@ const MAGIC: [u8; 4] = [0x85, 0x6f, 0x4a, 0x83];
 const DEFLATE: u32 = 0b1000;
 /// The action column of the operations: column 4, of integers.
 const ACTION: u32 = (4 << 4) | 2;
+/// The actor column of a document's changes: column 0, of actors (one row per change).
+const CHANGE_ACTOR: u32 = 1;
 
 /// What an input costs to load, as far as its headers and run lengths tell.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Cost {
     /// The operations it holds.
     pub ops: u64,
+    /// The changes it holds.
+    pub changes: u64,
     /// The bytes its compressed parts inflate to.
     pub inflated: u64,
 }
@@ -64,6 +74,7 @@ impl Meter {
         self.bytes = self.bytes.saturating_add(bytes.len() as u64);
         let budget = Budget {
             ops: FREE_OPS.saturating_add(self.bytes / OPS_PER_BYTE),
+            changes: FREE_CHANGES.saturating_add(self.bytes / CHANGES_PER_BYTE),
             inflated: FREE_BYTES.saturating_add(self.bytes.saturating_mul(INFLATION)),
         };
         let mut at = Cursor { b: bytes, at: 0 };
@@ -173,6 +184,7 @@ fn sync_data(message: &[u8]) -> Wire {
 
 struct Budget {
     ops: u64,
+    changes: u64,
     inflated: u64,
 }
 
@@ -268,12 +280,13 @@ fn inflate(data: &[u8], budget: &Budget, cost: &mut Cost) -> Result<Vec<u8>, Str
 }
 
 /// Counts the entries of a run-length encoded column of integers (the action column: one
-/// entry per operation) without expanding a run.
-fn run_lengths(data: &[u8], budget: &Budget, cost: &mut Cost) -> Result<(), String> {
+/// entry per operation; a document's actor column of changes: one per change) without
+/// expanding a run, into `count`, refusing past `limit`.
+fn run_lengths(data: &[u8], count: &mut u64, limit: u64, what: &str) -> Result<(), String> {
     let mut c = Cursor { b: data, at: 0 };
     while c.at < data.len() {
         let n = c.sleb()?;
-        let count = if n > 0 {
+        let rows = if n > 0 {
             c.uleb()?;
             n.unsigned_abs()
         } else if n < 0 {
@@ -284,10 +297,19 @@ fn run_lengths(data: &[u8], budget: &Budget, cost: &mut Cost) -> Result<(), Stri
         } else {
             c.uleb()?
         };
-        cost.ops = cost.ops.saturating_add(count);
-        if cost.ops > budget.ops {
-            return Err(over("more operations"));
+        *count = count.saturating_add(rows);
+        if *count > limit {
+            return Err(over(what));
         }
+    }
+    Ok(())
+}
+
+/// One more change, within the budget.
+fn one_change(budget: &Budget, cost: &mut Cost) -> Result<(), String> {
+    cost.changes = cost.changes.saturating_add(1);
+    if cost.changes > budget.changes {
+        return Err(over("more changes"));
     }
     Ok(())
 }
@@ -309,7 +331,7 @@ fn ops(
             data
         };
         if spec & !DEFLATE == ACTION {
-            run_lengths(data, budget, cost)?;
+            run_lengths(data, &mut cost.ops, budget.ops, "more operations")?;
         }
     }
     Ok(())
@@ -350,14 +372,25 @@ fn chunk(at: &mut Cursor<'_>, budget: &Budget, cost: &mut Cost) -> Result<(), St
             let op_columns = c.columns()?;
             for &(spec, len) in &change_columns {
                 let data = c.take(len)?;
-                if spec & DEFLATE != 0 {
-                    inflate(data, budget, cost)?;
+                let plain;
+                let data = if spec & DEFLATE != 0 {
+                    plain = inflate(data, budget, cost)?;
+                    &plain[..]
+                } else {
+                    data
+                };
+                if spec & !DEFLATE == CHANGE_ACTOR {
+                    run_lengths(data, &mut cost.changes, budget.changes, "more changes")?;
                 }
             }
             ops(&mut c, &op_columns, budget, cost)
         }
-        1 => change(&mut c, budget, cost),
+        1 => {
+            one_change(budget, cost)?;
+            change(&mut c, budget, cost)
+        }
         2 => {
+            one_change(budget, cost)?;
             let plain = inflate(body, budget, cost)?;
             change(&mut Cursor { b: &plain, at: 0 }, budget, cost)
         }
@@ -390,14 +423,28 @@ mod tests {
         let cost = check(&whole).unwrap();
         assert_eq!(cost.ops, doc.stats().num_ops);
         assert_eq!(cost.ops, 300);
+        assert_eq!(cost.changes, 3);
         let changes = doc.save_after(&[]);
         assert_eq!(check(&changes).unwrap().ops, 300);
+        assert_eq!(check(&changes).unwrap().changes, 3);
         // A document with a deletion counts it as the operation it is.
         let mut tx = doc.transaction();
         tx.delete(ROOT, "0-0").unwrap();
         tx.commit();
         assert_eq!(check(&doc.save()).unwrap().ops, doc.stats().num_ops);
         assert!(check(&Automerge::new().save()).is_ok());
+    }
+
+    #[test]
+    fn a_small_document_of_many_empty_changes_is_refused_before_it_loads() {
+        let mut doc = Automerge::new();
+        for _ in 0..10_000 {
+            doc.empty_commit(automerge::transaction::CommitOptions::default());
+        }
+        let bytes = doc.save();
+        assert!(bytes.len() < 60_000, "{} bytes", bytes.len());
+        let why = check(&bytes).unwrap_err();
+        assert!(why.contains("more changes"), "{why}");
     }
 
     #[test]
