@@ -314,13 +314,27 @@ fn one_change(budget: &Budget, cost: &mut Cost) -> Result<(), String> {
     Ok(())
 }
 
-/// Reads the op columns of a chunk (whose data starts at the cursor), counting operations.
-fn ops(
+/// Which rows a run of columns counts: operations (the action column) or changes (a
+/// document's change actor column).
+#[derive(Clone, Copy)]
+enum Rows {
+    Ops,
+    Changes,
+}
+
+/// Reads a list of columns (whose data starts at the cursor), inflating the compressed ones
+/// within the budget and counting the `rows` of the column that has one per row.
+fn columns(
     at: &mut Cursor<'_>,
     columns: &[(u32, u64)],
+    rows: Rows,
     budget: &Budget,
     cost: &mut Cost,
 ) -> Result<(), String> {
+    let (counted, limit, what) = match rows {
+        Rows::Ops => (ACTION, budget.ops, "more operations"),
+        Rows::Changes => (CHANGE_ACTOR, budget.changes, "more changes"),
+    };
     for &(spec, len) in columns {
         let data = at.take(len)?;
         let plain;
@@ -330,8 +344,12 @@ fn ops(
         } else {
             data
         };
-        if spec & !DEFLATE == ACTION {
-            run_lengths(data, &mut cost.ops, budget.ops, "more operations")?;
+        if spec & !DEFLATE == counted {
+            let count = match rows {
+                Rows::Ops => &mut cost.ops,
+                Rows::Changes => &mut cost.changes,
+            };
+            run_lengths(data, count, limit, what)?;
         }
     }
     Ok(())
@@ -349,8 +367,8 @@ fn change(at: &mut Cursor<'_>, budget: &Budget, cost: &mut Cost) -> Result<(), S
     let message = at.uleb()?;
     at.take(message)?;
     at.actors()?;
-    let columns = at.columns()?;
-    ops(at, &columns, budget, cost)
+    let op_columns = at.columns()?;
+    columns(at, &op_columns, Rows::Ops, budget, cost)
 }
 
 /// One chunk: a document, a change or a compressed change.
@@ -370,20 +388,8 @@ fn chunk(at: &mut Cursor<'_>, budget: &Budget, cost: &mut Cost) -> Result<(), St
             c.take(heads.saturating_mul(32))?;
             let change_columns = c.columns()?;
             let op_columns = c.columns()?;
-            for &(spec, len) in &change_columns {
-                let data = c.take(len)?;
-                let plain;
-                let data = if spec & DEFLATE != 0 {
-                    plain = inflate(data, budget, cost)?;
-                    &plain[..]
-                } else {
-                    data
-                };
-                if spec & !DEFLATE == CHANGE_ACTOR {
-                    run_lengths(data, &mut cost.changes, budget.changes, "more changes")?;
-                }
-            }
-            ops(&mut c, &op_columns, budget, cost)
+            columns(&mut c, &change_columns, Rows::Changes, budget, cost)?;
+            columns(&mut c, &op_columns, Rows::Ops, budget, cost)
         }
         1 => {
             one_change(budget, cost)?;
