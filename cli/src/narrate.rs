@@ -9,7 +9,9 @@ use leechbook_core::harnmaster::missile::MissileResult;
 use leechbook_core::harnmaster::shock::GmRollKind;
 use leechbook_core::harnmaster::shot::ShotOutcome;
 use leechbook_core::harnmaster::state::ShockState;
+use leechbook_core::harnmaster::system::HmApplied;
 use leechbook_core::harnmaster::HmEvent;
+use leechbook_core::ids::CharacterId;
 use leechbook_core::system::SystemOutcome;
 use leechbook_core::time::format_duration;
 use leechbook_core::{Envelope, Event};
@@ -22,12 +24,13 @@ pub(crate) mod wrath;
 
 pub use consequence::{consequences, tells_shock, Condition, Watch};
 
-/// Narrates what an event of a system that is not HârnMaster found.
+/// Narrates what an event of Savage Worlds, Wrath & Glory or Witch Iron found.
 fn system_outcome(o: &SystemOutcome) -> String {
     match o {
         SystemOutcome::SavageWorlds(o) => savage::outcome(o),
         SystemOutcome::WrathGlory(steps) => wrath::outcome(steps),
         SystemOutcome::WitchIron(steps) => witch::outcome(steps),
+        SystemOutcome::HarnMaster(_) => String::new(),
     }
 }
 
@@ -293,7 +296,33 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
         ),
         Applied::TableDefined(name) => format!("body table '{name}' defined"),
         Applied::SheetChanged(id) => format!("{}'s sheet changed", who(*id)),
-        Applied::Strike { target, outcome } => {
+        Applied::Setting(what) => what.clone(),
+        Applied::System {
+            outcome: SystemOutcome::HarnMaster(a),
+            ..
+        } => harnmaster(ledger, &who, env, a),
+        Applied::System { character, outcome } => {
+            format!("{} {}", who(*character), system_outcome(outcome))
+        }
+        Applied::Ruling(text) => match &env.event {
+            Event::Ruling(r) => ruling(r, text),
+            _ => text.clone(),
+        },
+    }
+}
+
+/// Narrates what a HârnMaster event did, naming its characters with `who`.
+fn harnmaster(
+    ledger: &Ledger,
+    who: &dyn Fn(CharacterId) -> String,
+    env: &Envelope,
+    applied: &HmApplied,
+) -> String {
+    match applied {
+        HmApplied::TableDefined(name) => format!("body table '{name}' defined"),
+        HmApplied::SheetChanged(id) => format!("{}'s sheet changed", who(*id)),
+        HmApplied::Setting(what) => what.clone(),
+        HmApplied::Strike { target, outcome } => {
             let letter = match &env.event {
                 Event::HarnMaster(HmEvent::Strike(s)) => s.aspect.letter(),
                 _ => '?',
@@ -305,7 +334,7 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
                 beside(ledger, *target, outcome)
             )
         }
-        Applied::ShockRoll {
+        HmApplied::ShockRoll {
             character,
             reroll,
             outcome,
@@ -331,11 +360,7 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
             }
             s
         }
-        Applied::Setting(what) => what.clone(),
-        Applied::System { character, outcome } => {
-            format!("{} {}", who(*character), system_outcome(outcome))
-        }
-        Applied::Shot { shooter, outcome } => {
+        HmApplied::Shot { shooter, outcome } => {
             let (struck, letter) = match &outcome.strike {
                 Some((t, s)) => (
                     who(*t),
@@ -345,7 +370,7 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
             };
             narrate_shot(outcome, &who(*shooter), &struck, letter)
         }
-        Applied::Melee {
+        HmApplied::Melee {
             attacker,
             defender,
             outcome,
@@ -383,11 +408,7 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
                 aspect,
             )
         }
-        Applied::Ruling(text) => match &env.event {
-            Event::Ruling(r) => ruling(r, text),
-            _ => text.clone(),
-        },
-        Applied::Heal {
+        HmApplied::Heal {
             character,
             kind,
             outcome,
@@ -424,7 +445,7 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
             }
             s
         }
-        Applied::GmRoll { character, outcome } => {
+        HmApplied::GmRoll { character, outcome } => {
             let (kind, text) = match &env.event {
                 Event::HarnMaster(HmEvent::GmRoll(r)) => (r.kind, r.outcome.clone()),
                 _ => (GmRollKind::Morale, None),

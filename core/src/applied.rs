@@ -5,17 +5,16 @@
 //! them and neither imports the other back: the fold uses the seam, the seam speaks in these.
 
 use crate::event::SheetKind;
-use crate::event::{Decree, SystemId};
+
 use crate::harnmaster::error::HmError;
-use crate::harnmaster::healing::HealOutcome;
-use crate::harnmaster::injury::StrikeOutcome;
 use crate::harnmaster::settings::HmSettings;
-use crate::harnmaster::shock::{GmRollOutcome, ShockRollOutcome};
 use crate::harnmaster::state::HmCharacter;
+use crate::harnmaster::system::HmApplied;
 use crate::ids::{CampaignId, CharacterId};
+use crate::test_roll::TestResult;
 use crate::time::CampaignTime;
 pub use leechbook_kernel::system::World;
-use leechbook_kernel::system::{Refusal, Settled, Systems};
+use leechbook_kernel::system::{Refusal, Settled};
 
 /// Why an event is void.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -97,72 +96,87 @@ pub enum Applied {
     TableDefined(String),
     /// A sheet changed.
     SheetChanged(CharacterId),
-    /// A strike was resolved.
-    Strike {
-        /// The target.
-        target: CharacterId,
-        /// Everything the sequence found.
-        outcome: Box<StrikeOutcome>,
-    },
-    /// A Shock Reroll (`reroll`) or stun recovery test was made.
-    ShockRoll {
-        /// Who.
-        character: CharacterId,
-        /// Reroll (true) or stun recovery (false).
-        reroll: bool,
-        /// What it did.
-        outcome: ShockRollOutcome,
-    },
-    /// A GM-resolved roll was recorded.
-    GmRoll {
-        /// Who.
-        character: CharacterId,
-        /// What it resolved.
-        outcome: GmRollOutcome,
-    },
-    /// A Healing Sequence event.
-    Heal {
-        /// Who.
-        character: CharacterId,
-        /// What kind (`healing`, `blood-loss`, `treatment`, ...).
-        kind: &'static str,
-        /// What it did.
-        outcome: Box<HealOutcome>,
-    },
     /// A campaign option or table changed.
     Setting(String),
     /// A ruling was recorded (retractions and amendments act through the rulings in force:
     /// `Ledger::derive`).
     Ruling(String),
-    /// A missile attack was resolved.
-    Shot {
-        /// The shooter.
-        shooter: CharacterId,
-        /// Everything it found.
-        outcome: Box<crate::harnmaster::shot::ShotOutcome>,
-    },
-    /// An event of a system other than HârnMaster.
+    /// An event of one rules system that changed a character.
     System {
         /// Whose.
         character: CharacterId,
         /// What the system's rules found.
         outcome: SystemOutcome,
     },
-    /// A melee exchange was resolved.
-    Melee {
-        /// The attacker.
-        attacker: CharacterId,
-        /// The defender.
-        defender: CharacterId,
-        /// Everything it found.
-        outcome: Box<crate::harnmaster::exchange::ExchangeOutcome>,
-    },
+}
+
+/// What a HârnMaster event did: its settings and sheets in the list's words, every other
+/// outcome as HârnMaster's own.
+impl From<HmApplied> for Applied {
+    fn from(a: HmApplied) -> Applied {
+        match a {
+            HmApplied::TableDefined(name) => Applied::TableDefined(name),
+            HmApplied::SheetChanged(id) => Applied::SheetChanged(id),
+            HmApplied::Setting(what) => Applied::Setting(what),
+            other => Applied::System {
+                character: other.character().unwrap_or(CharacterId(uuid::Uuid::nil())),
+                outcome: SystemOutcome::HarnMaster(other),
+            },
+        }
+    }
+}
+
+impl Applied {
+    /// What a HârnMaster event did, if this is one.
+    pub fn hm(&self) -> Option<&HmApplied> {
+        match self {
+            Applied::System {
+                outcome: SystemOutcome::HarnMaster(a),
+                ..
+            } => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The same, taken.
+    pub fn into_hm(self) -> Option<HmApplied> {
+        match self {
+            Applied::System {
+                outcome: SystemOutcome::HarnMaster(a),
+                ..
+            } => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The d100 tests the event made (none for an event no system's rules resolved).
+    pub fn tests(&self) -> Vec<TestResult> {
+        match self {
+            Applied::System { outcome, .. } => outcome.tests(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl SystemOutcome {
+    /// The d100 tests the event made.
+    pub fn tests(&self) -> Vec<TestResult> {
+        match self {
+            SystemOutcome::HarnMaster(a) => a.tests(),
+            SystemOutcome::SavageWorlds(_)
+            | SystemOutcome::WrathGlory(_)
+            | SystemOutcome::WitchIron(_) => Vec::new(),
+        }
+    }
 }
 
 /// What an event of a system that decides on copies found, for narration: each system's own
 /// typed outcome (the CLI words it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SystemOutcome {
+    /// HârnMaster: a strike, an exchange, a shot, a shock roll, a GM-resolved roll or a
+    /// Healing Sequence roll.
+    HarnMaster(HmApplied),
     /// Savage Worlds.
     SavageWorlds(crate::savage::SwOutcome),
     /// Wrath & Glory, step by step.
@@ -286,19 +300,4 @@ pub struct Settings {
     pub hm: HmSettings,
     /// Witch Iron's Arms & Legs tables the GM supplied.
     pub wi: crate::witch::WiSettings,
-}
-
-/// A list of rules systems whose types are this build's campaign types
-/// ([`crate::systems::AllSystems`] is one): each system implements the kernel's
-/// `RulesSystem` for any such list, so that no system's module names the list that names it.
-pub trait Host:
-    Systems<
-    Id = SystemId,
-    Character = CharacterState,
-    Settings = Settings,
-    Decree = Decree,
-    Applied = Applied,
-    Error = FoldError,
->
-{
 }

@@ -8,9 +8,8 @@
 //! variants only at the end; never reorder, remove or change a shipped variant. A change of
 //! shape gets a new variant (or a new schema version that the store upcasts on read).
 
-use crate::harnmaster::state::ShockState;
 use crate::harnmaster::HmEvent;
-use crate::ids::{CharacterId, InjuryId};
+use crate::ids::CharacterId;
 use crate::time::CampaignTime;
 pub use leechbook_kernel::roster::{Role, RosterChange};
 use serde::{Deserialize, Serialize};
@@ -330,26 +329,8 @@ impl leechbook_kernel::envelope::LedgerEvent for Event {
 /// amendment holds an [`Event`] and whose override decrees a [`Decree`].
 pub type Ruling = leechbook_kernel::ruling::Ruling<Event, Decree>;
 
-/// An outcome the GM decrees.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Decree {
-    /// An injury's level (0 heals it).
-    InjuryLevel {
-        /// The injury.
-        injury: InjuryId,
-        /// The level, 0-5.
-        level: u8,
-    },
-    /// The character's Shock State.
-    ShockState(ShockState),
-    /// An injury's Healing Rate.
-    HealingRate {
-        /// The injury.
-        injury: InjuryId,
-        /// The HR, 1-6.
-        rate: i32,
-    },
-}
+/// An outcome the GM decrees (HârnMaster's: the only system that takes one).
+pub use crate::harnmaster::system::Decree;
 
 #[cfg(test)]
 mod tests {

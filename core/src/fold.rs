@@ -18,7 +18,7 @@ use crate::harnmaster::system::HarnMaster;
 use crate::ids::InjuryId;
 pub use crate::systems::AllSystems;
 pub use leechbook_kernel::fold::{Fates, VoidEvent};
-use leechbook_kernel::system::RulesSystem;
+use leechbook_kernel::system::Hosts;
 
 pub use crate::harnmaster::system::{Options, OPTION_NAMES};
 
@@ -74,7 +74,7 @@ pub trait HmLedger {
 
 fn hm(l: &Ledger, id: crate::ids::CharacterId) -> Result<&HmCharacter, FoldError> {
     l.character(id)
-        .and_then(<HarnMaster as RulesSystem<AllSystems>>::held)
+        .and_then(<AllSystems as Hosts<HarnMaster>>::held)
         .ok_or(FoldError::UnknownCharacter(id))
 }
 

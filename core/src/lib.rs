@@ -1,7 +1,8 @@
-//! Leechbook's core: the four rules systems (HârnMaster, Savage Worlds, Wrath & Glory, Witch
-//! Iron), each in its own module tree, this campaign's events, and [`AllSystems`], the one
-//! place the systems are listed together for the kernel's fold (`leechbook_kernel::fold`,
-//! which [`Ledger`] is over `AllSystems`). The kernel's dice, ids, time and d100 test are
+//! Leechbook's core: the list of the rules systems this build knows (HârnMaster, Savage
+//! Worlds, Wrath & Glory, Witch Iron, each its own crate under `systems/`, re-exported here
+//! at the paths they always had), this campaign's events, and [`AllSystems`], the one place
+//! the systems are listed together for the kernel's fold (`leechbook_kernel::fold`, which
+//! [`Ledger`] is over `AllSystems`). The kernel's dice, ids, time and d100 test are
 //! re-exported at the paths they always had.
 //!
 //! **Architecture invariant:** this crate is pure. It does no I/O, never reads a clock or a
@@ -12,18 +13,21 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod applied;
+pub mod archive;
 pub mod dispute;
 pub mod event;
 pub mod fold;
-pub mod harnmaster;
 pub mod roster;
 pub mod ruling;
-pub mod savage;
 pub mod synthetic;
 pub mod system;
 pub mod systems;
-pub mod witch;
-pub mod wrath;
+
+/// The rules systems, each its own crate.
+pub use leechbook_harnmaster as harnmaster;
+pub use leechbook_savage as savage;
+pub use leechbook_witch as witch;
+pub use leechbook_wrath as wrath;
 
 /// The kernel's modules, at the paths the rules systems and the ledger have always used.
 pub use leechbook_kernel::{dice, ids, name, test_roll, time};

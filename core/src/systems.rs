@@ -10,16 +10,14 @@
 //! matches below and in those enums are exhaustive, so a fifth system's every place is named
 //! by the compiler.
 
-use crate::applied::{Applied, CharacterState, FoldError};
-use crate::applied::{Host, Settings};
+use crate::applied::{Applied, CharacterState, FoldError, Settings, SystemOutcome};
 use crate::event::{Decree, Event, SheetKind, SystemId};
-use crate::harnmaster::system::HarnMaster;
-use crate::harnmaster::HmEvent;
+use crate::harnmaster::system::{HarnMaster, HmApplied};
 use crate::ids::CharacterId;
 use crate::savage::system::SavageWorlds;
-use crate::witch::system::WitchIron;
+use crate::witch::system::{WiApplied, WitchIron};
 use crate::wrath::system::WrathGlory;
-use leechbook_kernel::system::{decree_on, new_character, Entry, OfSystem, Systems, World};
+use leechbook_kernel::system::{decree_on, new_character, Entry, Hosts, Systems, World};
 
 /// HârnMaster, Savage Worlds, Wrath & Glory and Witch Iron: the systems this build knows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -103,22 +101,146 @@ impl Systems for AllSystems {
     }
 }
 
-impl Host for AllSystems {}
+/// Where the list keeps a system's characters: the variant `$variant` of
+/// [`CharacterState`] (the three methods of [`Hosts`] every system's impl shares).
+macro_rules! characters_in {
+    ($variant:ident, $character:ty) => {
+        fn wrap(c: $character) -> CharacterState {
+            CharacterState::$variant(c)
+        }
 
-impl OfSystem<AllSystems> for HmEvent {
-    type System = HarnMaster;
+        fn held(state: &CharacterState) -> Option<&$character> {
+            match state {
+                CharacterState::$variant(c) => Some(c),
+                _ => None,
+            }
+        }
+
+        fn held_mut(state: &mut CharacterState) -> Option<&mut $character> {
+            match state {
+                CharacterState::$variant(c) => Some(c),
+                _ => None,
+            }
+        }
+    };
 }
 
-impl OfSystem<AllSystems> for crate::savage::SwEvent {
-    type System = SavageWorlds;
+impl Hosts<HarnMaster> for AllSystems {
+    const ID: SystemId = SystemId::HarnMaster;
+    characters_in!(HarnMaster, crate::harnmaster::state::HmCharacter);
+
+    fn settings(all: &Settings) -> &crate::harnmaster::settings::HmSettings {
+        &all.hm
+    }
+
+    fn settings_mut(all: &mut Settings) -> &mut crate::harnmaster::settings::HmSettings {
+        &mut all.hm
+    }
+
+    fn applied(a: HmApplied) -> Applied {
+        a.into()
+    }
+
+    fn refused(e: crate::harnmaster::error::HmError) -> FoldError {
+        FoldError::HarnMaster(e)
+    }
+
+    fn decree_of(d: &Decree) -> Option<&Decree> {
+        Some(d)
+    }
 }
 
-impl OfSystem<AllSystems> for crate::wrath::WgEvent {
-    type System = WrathGlory;
+/// Savage Worlds and Wrath & Glory keep no settings: a unit borrows nothing, and leaking a
+/// boxed `()` allocates nothing.
+fn no_settings() -> &'static mut () {
+    Box::leak(Box::new(()))
 }
 
-impl OfSystem<AllSystems> for crate::witch::WiEvent {
-    type System = WitchIron;
+impl Hosts<SavageWorlds> for AllSystems {
+    const ID: SystemId = SystemId::SavageWorlds;
+    characters_in!(SavageWorlds, crate::savage::SwCharacter);
+
+    fn settings(_: &Settings) -> &() {
+        &()
+    }
+
+    fn settings_mut(_: &mut Settings) -> &mut () {
+        no_settings()
+    }
+
+    fn applied((character, outcome): (CharacterId, crate::savage::SwOutcome)) -> Applied {
+        Applied::System {
+            character,
+            outcome: SystemOutcome::SavageWorlds(outcome),
+        }
+    }
+
+    fn refused(e: crate::savage::SwError) -> FoldError {
+        e.into()
+    }
+
+    fn decree_of(_: &Decree) -> Option<&std::convert::Infallible> {
+        None
+    }
+}
+
+impl Hosts<WrathGlory> for AllSystems {
+    const ID: SystemId = SystemId::WrathGlory;
+    characters_in!(WrathGlory, crate::wrath::WgCharacter);
+
+    fn settings(_: &Settings) -> &() {
+        &()
+    }
+
+    fn settings_mut(_: &mut Settings) -> &mut () {
+        no_settings()
+    }
+
+    fn applied((character, steps): (CharacterId, Vec<crate::wrath::WgStep>)) -> Applied {
+        Applied::System {
+            character,
+            outcome: SystemOutcome::WrathGlory(steps),
+        }
+    }
+
+    fn refused(e: crate::wrath::WgApplyError) -> FoldError {
+        e.into()
+    }
+
+    fn decree_of(_: &Decree) -> Option<&std::convert::Infallible> {
+        None
+    }
+}
+
+impl Hosts<WitchIron> for AllSystems {
+    const ID: SystemId = SystemId::WitchIron;
+    characters_in!(WitchIron, crate::witch::WiCharacter);
+
+    fn settings(all: &Settings) -> &crate::witch::WiSettings {
+        &all.wi
+    }
+
+    fn settings_mut(all: &mut Settings) -> &mut crate::witch::WiSettings {
+        &mut all.wi
+    }
+
+    fn applied(a: WiApplied) -> Applied {
+        match a {
+            WiApplied::Steps(character, steps) => Applied::System {
+                character,
+                outcome: SystemOutcome::WitchIron(steps),
+            },
+            WiApplied::Setting(what) => Applied::Setting(what),
+        }
+    }
+
+    fn refused(e: crate::witch::WiError) -> FoldError {
+        e.into()
+    }
+
+    fn decree_of(_: &Decree) -> Option<&std::convert::Infallible> {
+        None
+    }
 }
 
 #[cfg(test)]

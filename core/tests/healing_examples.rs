@@ -7,6 +7,7 @@ use leechbook_core::harnmaster::effect::impairment;
 use leechbook_core::harnmaster::healing::*;
 use leechbook_core::harnmaster::shock::ShockRoll;
 use leechbook_core::harnmaster::state::*;
+use leechbook_core::harnmaster::system::HmApplied;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::*;
 use leechbook_core::test_roll::SuccessLevel;
@@ -29,8 +30,8 @@ fn seq(
         sheltered: true,
         forced: false,
     };
-    match w.apply(Event::HarnMaster(HmEvent::SeqRoll(r)))? {
-        Applied::Heal { outcome, .. } => Ok(*outcome),
+    match w.apply(Event::HarnMaster(HmEvent::SeqRoll(r)))?.into_hm() {
+        Some(HmApplied::Heal { outcome, .. }) => Ok(*outcome),
         other => panic!("{other:?}"),
     }
 }
@@ -620,8 +621,12 @@ fn amputating_an_infected_limb_defeats_the_infection() {
         roll: 33,
         forced: false,
     };
-    match w.apply(Event::HarnMaster(HmEvent::Treatment(amp))).unwrap() {
-        Applied::Heal { outcome, .. } => {
+    match w
+        .apply(Event::HarnMaster(HmEvent::Treatment(amp)))
+        .unwrap()
+        .into_hm()
+    {
+        Some(HmApplied::Heal { outcome, .. }) => {
             // AMP on the frost G column: S leaves an S3 edge injury; DEX counts for AMP.
             assert!(
                 matches!(
@@ -680,8 +685,11 @@ fn cauterised_bleeders_fail_critically_on_3_5_8_0_and_area_fire_is_grim() {
     match w
         .apply(Event::HarnMaster(HmEvent::BloodStoppage(b)))
         .unwrap()
+        .into_hm()
     {
-        Applied::Heal { outcome, .. } => assert_eq!(outcome.test.unwrap().eml, 60, "ML30 + 30"),
+        Some(HmApplied::Heal { outcome, .. }) => {
+            assert_eq!(outcome.test.unwrap().eml, 60, "ML30 + 30")
+        }
         other => panic!("{other:?}"),
     }
     // CS: stopped at once, cauterised.
@@ -894,8 +902,9 @@ fn staunch_by(
     match w
         .apply(Event::HarnMaster(HmEvent::BloodStoppage(b)))
         .unwrap()
+        .into_hm()
     {
-        Applied::Heal { outcome, .. } => *outcome,
+        Some(HmApplied::Heal { outcome, .. }) => *outcome,
         other => panic!("{other:?}"),
     }
 }

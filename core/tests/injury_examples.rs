@@ -7,6 +7,7 @@ use leechbook_core::harnmaster::effect::impairment;
 use leechbook_core::harnmaster::injury::*;
 use leechbook_core::harnmaster::shock::{GmRoll, GmRollKind, ShockRoll};
 use leechbook_core::harnmaster::state::*;
+use leechbook_core::harnmaster::system::HmApplied;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::*;
 use leechbook_core::test_roll::SuccessLevel;
@@ -116,8 +117,8 @@ fn example_4_shock_and_its_reroll_and_5_injury_effect() {
             roll: 42,
         })))
         .unwrap();
-    match r {
-        Applied::ShockRoll { outcome, .. } => {
+    match r.into_hm() {
+        Some(HmApplied::ShockRoll { outcome, .. }) => {
             assert_eq!(outcome.test.eml, 45);
             assert_eq!(outcome.test.level, SuccessLevel::S);
         }
@@ -153,8 +154,12 @@ fn example_4_shock_and_its_reroll_and_5_injury_effect() {
         .iter()
         .filter(|z| z.zone != "torso")
         .all(|z| z.impairment == 0));
-    match w.apply(Event::HarnMaster(HmEvent::GmRoll(early))).unwrap() {
-        Applied::GmRoll { outcome, .. } => {
+    match w
+        .apply(Event::HarnMaster(HmEvent::GmRoll(early)))
+        .unwrap()
+        .into_hm()
+    {
+        Some(HmApplied::GmRoll { outcome, .. }) => {
             assert_eq!(outcome.test.unwrap().level, SuccessLevel::S)
         }
         other => panic!("{other:?}"),
@@ -552,8 +557,8 @@ fn unconscious_reroll_waits_ten_minutes_and_cf_means_coma() {
         ))
     ));
     w.at = CampaignTime(600);
-    match w.apply(reroll).unwrap() {
-        Applied::ShockRoll { outcome, .. } => {
+    match w.apply(reroll).unwrap().into_hm() {
+        Some(HmApplied::ShockRoll { outcome, .. }) => {
             assert_eq!(outcome.test.eml, 40);
             assert_eq!(outcome.test.level, SuccessLevel::CF);
             assert_eq!(outcome.extended_shock, Some(4));

@@ -38,7 +38,7 @@ pub(crate) mod toy {
     use crate::roster::RosterChange;
     use crate::ruling::Ruling;
     use crate::system::{
-        Character, Entry, OfSystem, Refusal, RulesSystem, Settled, Systems, Touched, World,
+        Character, Entry, Hosts, OfSystem, Refusal, RulesSystem, Settled, Systems, Touched, World,
     };
     use crate::time::CampaignTime;
     use serde::{Deserialize, Serialize};
@@ -199,31 +199,12 @@ pub(crate) mod toy {
     /// The toy rules system: a hit adds its points to the wounds; a GM decrees the wounds.
     pub struct Dice;
 
-    impl OfSystem<ToySystems> for Hit {
+    impl OfSystem for Hit {
         type System = Dice;
     }
 
-    impl RulesSystem<ToySystems> for Dice {
-        const SYSTEM: u8 = 1;
-        type Character = Wounded;
-        type Event = Hit;
-        type Settings = ();
-        type Outcome = u16;
-        type Error = &'static str;
-        type Sheet = ();
-
-        fn new_character(
-            _: &(),
-            id: CharacterId,
-            name: &str,
-            _: &(),
-        ) -> Result<Wounded, &'static str> {
-            Ok(Wounded {
-                id,
-                name: name.to_string(),
-                wounds: 0,
-            })
-        }
+    impl Hosts<Dice> for ToySystems {
+        const ID: u8 = 1;
         fn wrap(c: Wounded) -> Wounded {
             c
         }
@@ -239,6 +220,42 @@ pub(crate) mod toy {
         fn settings_mut(all: &mut ()) -> &mut () {
             all
         }
+        fn applied(wounds: u16) -> ToyApplied {
+            ToyApplied::Wounds(wounds)
+        }
+        fn refused(e: &'static str) -> ToyError {
+            ToyError(Refusal::System {
+                system: "toy",
+                message: e.to_string(),
+            })
+        }
+        fn decree_of(d: &u16) -> Option<&u16> {
+            Some(d)
+        }
+    }
+
+    impl RulesSystem for Dice {
+        type Character = Wounded;
+        type Event = Hit;
+        type Settings = ();
+        type Outcome = u16;
+        type Applied = u16;
+        type Error = &'static str;
+        type Sheet = ();
+        type Decree = u16;
+
+        fn new_character(
+            _: &(),
+            id: CharacterId,
+            name: &str,
+            _: &(),
+        ) -> Result<Wounded, &'static str> {
+            Ok(Wounded {
+                id,
+                name: name.to_string(),
+                wounds: 0,
+            })
+        }
         fn touches(e: &Hit) -> Touched {
             Touched::one(e.1)
         }
@@ -253,21 +270,16 @@ pub(crate) mod toy {
             }
             Ok(characters[0].wounds + e.0)
         }
-        fn apply(
-            _: &mut (),
-            characters: &mut [&mut Wounded],
-            wounds: u16,
-            _: &World,
-        ) -> ToyApplied {
+        fn apply(_: &mut (), characters: &mut [&mut Wounded], wounds: u16, _: &World) -> u16 {
             characters[0].wounds = wounds;
-            ToyApplied::Wounds(wounds)
+            wounds
         }
         fn decree(
             _: &(),
             character: &mut Wounded,
             decree: &u16,
             _: &World,
-        ) -> Result<String, ToyError> {
+        ) -> Result<String, &'static str> {
             character.wounds = *decree;
             Ok(format!("{} has {decree} wounds", character.name))
         }

@@ -117,15 +117,15 @@ pub trait SystemEvent<S: Systems> {
     fn apply_to(&self, cast: Cast<'_, S>, world: &World) -> Result<S::Applied, S::Error>;
 }
 
-/// The rules system an event type belongs to, in a ledger that knows the systems `S`.
-pub trait OfSystem<S: Systems>: Sized {
+/// The rules system an event type belongs to (each system's crate says so of its events).
+pub trait OfSystem: Sized {
     /// The system, whose events are this type.
-    type System: RulesSystem<S, Event = Self>;
+    type System: RulesSystem<Event = Self>;
 }
 
-impl<S: Systems, E: OfSystem<S>> SystemEvent<S> for E {
+impl<S: Hosts<E::System>, E: OfSystem> SystemEvent<S> for E {
     fn system(&self) -> S::Id {
-        E::System::SYSTEM
+        S::ID
     }
 
     fn apply_to(&self, cast: Cast<'_, S>, world: &World) -> Result<S::Applied, S::Error> {
@@ -273,10 +273,11 @@ impl Touched {
     }
 }
 
-/// One rules system, as the fold uses it, in a ledger that knows the systems `L`.
-pub trait RulesSystem<L: Systems> {
-    /// Which system.
-    const SYSTEM: L::Id;
+/// One rules system, as the fold uses it: its own types, and the rules that decide and
+/// apply its events. It names no list of systems: where a list keeps its characters,
+/// settings, outcomes and refusals is the list's business ([`Hosts`]), so a system's crate
+/// depends on the kernel alone.
+pub trait RulesSystem {
     /// A character's state.
     type Character;
     /// The system's events.
@@ -285,11 +286,15 @@ pub trait RulesSystem<L: Systems> {
     type Settings;
     /// What deciding an event found: everything applying it writes.
     type Outcome;
+    /// What applying an event did, in the system's own terms (for narration).
+    type Applied;
     /// Why an event of the system does not apply.
     type Error: Display;
-
     /// A character sheet of the system.
     type Sheet;
+    /// What a GM may decree about one of its characters (`std::convert::Infallible` for a
+    /// system that takes no override).
+    type Decree;
 
     /// A new character of the system from its sheet (its id the event's that added it), or
     /// why the sheet does not fit the campaign's settings.
@@ -299,16 +304,6 @@ pub trait RulesSystem<L: Systems> {
         name: &str,
         sheet: &Self::Sheet,
     ) -> Result<Self::Character, Self::Error>;
-    /// The system's character as a character of any system.
-    fn wrap(c: Self::Character) -> L::Character;
-    /// The system's character in a character of any system, if it is one.
-    fn held(state: &L::Character) -> Option<&Self::Character>;
-    /// The same, to write.
-    fn held_mut(state: &mut L::Character) -> Option<&mut Self::Character>;
-    /// The system's settings among every system's.
-    fn settings(all: &L::Settings) -> &Self::Settings;
-    /// The same, to write.
-    fn settings_mut(all: &mut L::Settings) -> &mut Self::Settings;
     /// The characters an event touches, each once, the one it is about first (none for an
     /// event that changes only the settings).
     fn touches(e: &Self::Event) -> Touched;
@@ -327,61 +322,75 @@ pub trait RulesSystem<L: Systems> {
         characters: &mut [&mut Self::Character],
         outcome: Self::Outcome,
         world: &World,
-    ) -> L::Applied;
-    /// The fold's word for a refusal (by default the system's own words).
-    fn refusal(e: Self::Error) -> L::Error {
-        Refusal::System {
-            system: L::name(Self::SYSTEM),
-            message: e.to_string(),
-        }
-        .into()
-    }
-    /// A GM's override of a character's state. By default a system takes none.
+    ) -> Self::Applied;
+    /// A GM's override of a character's state.
     fn decree(
         settings: &Self::Settings,
         character: &mut Self::Character,
-        decree: &L::Decree,
+        decree: &Self::Decree,
         world: &World,
-    ) -> Result<String, L::Error> {
-        let _ = (settings, character, decree, world);
-        Err(Refusal::System {
-            system: L::name(Self::SYSTEM),
-            message: format!(
-                "a {} character takes no override of {}",
-                L::name(Self::SYSTEM),
-                L::DECREES
-            ),
-        }
-        .into())
-    }
+    ) -> Result<String, Self::Error>;
+}
+
+/// Where a list of systems (`Self`) keeps the system `R`'s own types: its characters among
+/// the list's characters, its settings among every system's, its outcomes and refusals in
+/// the list's words, and the decrees it takes among the list's. The list implements it
+/// once per system it names; the fold reaches a system only through it.
+pub trait Hosts<R: RulesSystem>: Systems {
+    /// Which system `R` is in the list.
+    const ID: Self::Id;
+    /// The system's character as a character of any system.
+    fn wrap(c: R::Character) -> Self::Character;
+    /// The system's character in a character of any system, if it is one.
+    fn held(state: &Self::Character) -> Option<&R::Character>;
+    /// The same, to write.
+    fn held_mut(state: &mut Self::Character) -> Option<&mut R::Character>;
+    /// The system's settings among every system's.
+    fn settings(all: &Self::Settings) -> &R::Settings;
+    /// The same, to write.
+    fn settings_mut(all: &mut Self::Settings) -> &mut R::Settings;
+    /// What applying one of its events did, in the list's words.
+    fn applied(a: R::Applied) -> Self::Applied;
+    /// Why one of its events is void, in the list's words.
+    fn refused(e: R::Error) -> Self::Error;
+    /// The decree as one the system takes, if it takes such a decree at all.
+    fn decree_of(d: &Self::Decree) -> Option<&R::Decree>;
 }
 
 /// A new character of the system `R` in a ledger that knows the systems `L`, from its sheet
 /// and the system's settings among every system's: what a list's [`Systems::character`]
 /// does for each of its systems.
-pub fn new_character<L: Systems, R: RulesSystem<L>>(
+pub fn new_character<L: Hosts<R>, R: RulesSystem>(
     all: &L::Settings,
     id: CharacterId,
     name: &str,
     sheet: &R::Sheet,
 ) -> Result<L::Character, L::Error> {
-    R::new_character(R::settings(all), id, name, sheet)
-        .map(R::wrap)
-        .map_err(R::refusal)
+    R::new_character(L::settings(all), id, name, sheet)
+        .map(L::wrap)
+        .map_err(L::refused)
 }
 
 /// A GM's decree handed to the system `R` for `character` (one of its characters), with
 /// its settings among every system's: what a list's [`Systems::decree`] does for each of its
-/// systems.
-pub fn decree_on<L: Systems, R: RulesSystem<L>>(
+/// systems. A system that takes no such decree refuses it in the kernel's words.
+pub fn decree_on<L: Hosts<R>, R: RulesSystem>(
     all: &L::Settings,
     character: &mut L::Character,
     decree: &L::Decree,
     world: &World,
 ) -> Result<String, L::Error> {
     let id = character.id();
-    match R::held_mut(character) {
-        Some(c) => R::decree(R::settings(all), c, decree, world),
+    let Some(decree) = <L as Hosts<R>>::decree_of(decree) else {
+        let system = L::name(L::ID);
+        return Err(Refusal::System {
+            system,
+            message: format!("a {system} character takes no override of {}", L::DECREES),
+        }
+        .into());
+    };
+    match L::held_mut(character) {
+        Some(c) => R::decree(L::settings(all), c, decree, world).map_err(L::refused),
         None => Err(Refusal::UnknownCharacter(id).into()),
     }
 }
@@ -411,11 +420,10 @@ impl<'a, S: Systems> Cast<'a, S> {
     /// Applies an event of the rules system `R` the one way every system's events apply:
     /// the system decides against the characters the event touches and its settings
     /// (reading only), then writes the outcome. A refusal writes nothing.
-    pub fn apply<R: RulesSystem<S>>(
-        self,
-        e: &R::Event,
-        world: &World,
-    ) -> Result<S::Applied, S::Error> {
+    pub fn apply<R: RulesSystem>(self, e: &R::Event, world: &World) -> Result<S::Applied, S::Error>
+    where
+        S: Hosts<R>,
+    {
         // Every event of a replay comes through here: it allocates nothing for the one
         // character most events touch (an exchange's two or a shot's three take a small Vec).
         let ids = R::touches(e);
@@ -424,36 +432,63 @@ impl<'a, S: Systems> Cast<'a, S> {
         let unknown = |id: CharacterId| S::Error::from(Refusal::UnknownCharacter(id));
         for (k, id) in ids.iter().enumerate() {
             let i = *self.by_id.get(id).ok_or_else(|| unknown(*id))?;
-            if at[..k].contains(&i) || R::held(&self.characters[i]).is_none() {
+            if at[..k].contains(&i) || S::held(&self.characters[i]).is_none() {
                 return Err(unknown(*id));
             }
             at[k] = i;
         }
         let at = &at[..ids.len()];
-        let held = |k: usize| R::held(&self.characters[at[k]]).ok_or_else(|| unknown(ids[k]));
-        let settings = R::settings(self.settings);
+        let held = |k: usize| S::held(&self.characters[at[k]]).ok_or_else(|| unknown(ids[k]));
+        let settings = S::settings(self.settings);
         let outcome = match at.len() {
             0 => R::decide(settings, &[], e, world),
             1 => R::decide(settings, &[held(0)?], e, world),
             2 => R::decide(settings, &[held(0)?, held(1)?], e, world),
             _ => R::decide(settings, &[held(0)?, held(1)?, held(2)?], e, world),
         }
-        .map_err(R::refusal)?;
-        let settings = R::settings_mut(self.settings);
-        Ok(match at {
+        .map_err(S::refused)?;
+        let settings = S::settings_mut(self.settings);
+        Ok(S::applied(match at {
             [] => R::apply(settings, &mut [], outcome, world),
-            [i] => match R::held_mut(&mut self.characters[*i]) {
+            [i] => match S::held_mut(&mut self.characters[*i]) {
                 Some(c) => R::apply(settings, &mut [c], outcome, world),
                 None => return Err(unknown(ids[0])),
             },
             _ => {
                 let mut held: Vec<&mut R::Character> = pick_mut(self.characters, at)
                     .into_iter()
-                    .filter_map(R::held_mut)
+                    .filter_map(S::held_mut)
                     .collect();
                 R::apply(settings, &mut held, outcome, world)
             }
-        })
+        }))
+    }
+}
+
+/// The outcome of a system that decides on copies of the characters an event touches (a
+/// system whose rules are one function per event, run on the copies): the characters
+/// after the event, in the order [`RulesSystem::touches`] gave, and what the rules found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Copies<C, O> {
+    /// The characters after.
+    pub characters: Vec<C>,
+    /// What the rules found.
+    pub outcome: O,
+}
+
+/// Copies of `characters`, for a system's rules to change (see [`Copies`]).
+pub fn copies<C: Clone>(characters: &[&C]) -> Vec<C> {
+    characters.iter().map(|c| (*c).clone()).collect()
+}
+
+impl<C, O> Copies<C, O> {
+    /// Writes the copies back over the characters they were made from, and gives what the
+    /// rules found.
+    pub fn write_back(self, characters: &mut [&mut C]) -> O {
+        for (slot, c) in characters.iter_mut().zip(self.characters) {
+            **slot = c;
+        }
+        self.outcome
     }
 }
 

@@ -1,5 +1,5 @@
-//! The archive of healed injuries: the records the fold files out of a character
-//! (`HmCharacter::file_healed`) kept beside the log, one row each, so that a character's entry
+//! The archive: the records the fold files out of a character once no rule reads them
+//! again (HârnMaster's healed injuries, for example) kept beside the log, one row each, so that a character's entry
 //! (in the projection and in every checkpoint) holds only what the rules read and does not
 //! grow with the campaign's age.
 //!
@@ -16,20 +16,20 @@
 //!   or a stale projection folded again from a checkpoint) drops every row filed after the
 //!   point it was folded from and files its own: rows up to a checkpoint that still stands
 //!   are never touched, since every checkpoint that folds a changed event is dropped.
-//! - A character read from an entry holds no records (`Archive::held` is false) until
-//!   [`load`] reads them; only the views that list healed injuries, and the folds whose
+//! - A character read from an entry holds no records (`archive_unread`) until [`load`]
+//!   reads them; only the views that list healed injuries, and the folds whose
 //!   record may be written whole or that a decree may reopen, read them.
 
 use crate::LedgerError;
+use leechbook_core::archive::Record;
 use leechbook_core::fold::{CharacterState, Ledger};
-use leechbook_core::harnmaster::state::{Archived, Filed, HmCharacter};
 use leechbook_core::ids::CharacterId;
-use leechbook_store::codec::{decode_injury, encode_injury};
+use leechbook_store::codec::{decode_record, encode_record};
 use leechbook_store::{ArchiveRow, OrderKey, ReadLog, WriteLog};
 use std::collections::HashMap;
 use std::ops::{Bound, RangeBounds};
 
-/// Reads the records of the HârnMaster characters `ids` holds (every one when None) as they
+/// Reads the records of the characters `ids` holds (every one when None) as they
 /// stood after the event with order key `upto` (now when None), and marks their archives
 /// held. The characters' lists of what is filed are made from those records (a
 /// checkpoint's entries leave them out: they would repeat the archive at every checkpoint).
@@ -43,10 +43,8 @@ pub fn load(
     let wanted: Vec<CharacterId> = ledger
         .characters
         .iter()
-        .filter_map(|c| match c {
-            CharacterState::HarnMaster(h) if !h.archive.held => Some(h.id),
-            _ => None,
-        })
+        .filter(|c| c.archive_unread())
+        .map(CharacterState::id)
         .filter(|id| ids.is_none_or(|ids| ids.contains(id)))
         .collect();
     if wanted.is_empty() {
@@ -68,21 +66,18 @@ pub fn load(
         }
     }
     for c in ledger.characters.iter_mut() {
-        let CharacterState::HarnMaster(h) = c else {
-            continue;
-        };
-        if h.archive.held || !wanted.contains(&h.id) {
+        if !c.archive_unread() || !wanted.contains(&c.id()) {
             continue;
         }
-        fill(h, by_character.remove(&h.id).unwrap_or_default())?;
+        let rows = by_character.remove(&c.id()).unwrap_or_default();
+        let latest = latest(c.name(), rows)?;
+        c.fill_archive(latest);
     }
     Ok(())
 }
 
-/// Fills `h`'s archive and its list of what is filed from the records filed at the moment
-/// read (for each injury, the latest), then those it filed since it was read.
-fn fill(h: &mut HmCharacter, rows: Vec<ArchiveRow>) -> Result<(), LedgerError> {
-    let since_read = std::mem::take(&mut h.archive.records);
+/// The records filed at the moment read, decoded: for each key, the latest row.
+fn latest(name: &str, rows: Vec<ArchiveRow>) -> Result<Vec<(OrderKey, Record)>, LedgerError> {
     let mut latest: HashMap<_, ArchiveRow> = HashMap::with_capacity(rows.len());
     for r in rows {
         match latest.get(&r.injury) {
@@ -92,46 +87,28 @@ fn fill(h: &mut HmCharacter, rows: Vec<ArchiveRow>) -> Result<(), LedgerError> {
             }
         }
     }
-    let mut records = Vec::with_capacity(latest.len());
-    for r in latest.into_values() {
-        let injury = decode_injury(&r.payload)
-            .map_err(|e| LedgerError::Internal(format!("{}'s archived injury: {e}", h.name)))?;
-        records.push(Archived {
-            since: r.since,
-            injury,
-            reopened: None,
-        });
-    }
-    // The order the fold filed them in: by the event that filed them, then as they stood
-    // among the character's injuries (the order inflicted).
-    records.sort_by_key(|a| (a.since, a.injury.n));
-    h.archived = records.iter().map(|a| Filed::of(&a.injury)).collect();
-    for a in since_read {
-        if a.reopened.is_none() {
-            h.archived.push(Filed::of(&a.injury));
-        }
-        records.push(a);
-    }
-    h.archive.records = records;
-    h.archive.held = true;
-    Ok(())
+    latest
+        .into_values()
+        .map(|r| {
+            let record = decode_record(&r.payload)
+                .map_err(|e| LedgerError::Internal(format!("{name}'s archived record: {e}")))?;
+            Ok((r.since, record))
+        })
+        .collect()
 }
 
 /// The rows of the records `ledger`'s characters filed in `from` (an order key bound).
 pub(crate) fn filed(ledger: &Ledger, from: Bound<OrderKey>) -> Vec<ArchiveRow> {
     let mut rows = Vec::new();
     for c in &ledger.characters {
-        let CharacterState::HarnMaster(h) = c else {
-            continue;
-        };
-        for a in &h.archive.records {
+        for a in c.archive_records() {
             let range = (from, Bound::Unbounded);
             if range.contains(&a.since) || a.reopened.is_some_and(|k| range.contains(&k)) {
                 rows.push(ArchiveRow {
-                    character: h.id,
+                    character: c.id(),
                     since: a.since,
-                    injury: a.injury.id,
-                    payload: encode_injury(&a.injury),
+                    injury: a.key,
+                    payload: encode_record(a.record),
                     reopened: a.reopened,
                 });
             }
@@ -153,26 +130,14 @@ pub fn save(store: &mut impl WriteLog, ledger: &Ledger) -> Result<(), LedgerErro
 /// a state read from such entries: the archive is taken out for the comparison and put
 /// back, so a fold that keeps it is compared with a checkpoint without copying either.
 pub fn same_without_records(state: &mut Ledger, lean: &Ledger) -> bool {
-    type Taken = (Vec<Archived>, Vec<Filed>, bool);
-    let taken: Vec<Option<Taken>> = state
+    let taken: Vec<_> = state
         .characters
         .iter_mut()
-        .map(|c| match c {
-            CharacterState::HarnMaster(h) => Some((
-                std::mem::take(&mut h.archive.records),
-                std::mem::take(&mut h.archived),
-                std::mem::replace(&mut h.archive.held, false),
-            )),
-            _ => None,
-        })
+        .map(CharacterState::take_archive)
         .collect();
     let same = &*state == lean;
     for (c, t) in state.characters.iter_mut().zip(taken) {
-        if let (CharacterState::HarnMaster(h), Some((records, archived, held))) = (c, t) {
-            h.archive.records = records;
-            h.archived = archived;
-            h.archive.held = held;
-        }
+        c.put_archive(t);
     }
     same
 }

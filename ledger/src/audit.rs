@@ -1,28 +1,11 @@
 //! The audit of rulings: what each roll's outcome was when it was recorded against what it
 //! is after every ruling in force.
 
-use leechbook_core::fold::{Applied, CharacterState, Fate, Ledger};
+use leechbook_core::fold::{CharacterState, Fate, Ledger};
 use leechbook_core::ids::EventId;
 use leechbook_core::ruling::Rulings;
-use leechbook_core::test_roll::TestResult;
 use leechbook_core::{Envelope, Event};
 use std::collections::HashMap;
-
-/// Returns the d100 tests an applied event made.
-pub fn tests_of(applied: &Applied) -> Vec<TestResult> {
-    match applied {
-        Applied::Strike { outcome, .. } => outcome
-            .amputation
-            .iter()
-            .map(|a| a.test)
-            .chain(outcome.shock.iter().map(|s| s.test))
-            .collect(),
-        Applied::ShockRoll { outcome, .. } => vec![outcome.test],
-        Applied::GmRoll { outcome, .. } => outcome.test.into_iter().collect(),
-        Applied::Heal { outcome, .. } => outcome.test.into_iter().collect(),
-        _ => Vec::new(),
-    }
-}
 
 /// What a ruling changed about one event, in words, keyed by the event's id: rolls whose
 /// target moved ("rolled 48 against EML52, now EML44: S becomes F"), amended faces, and
@@ -68,7 +51,7 @@ pub fn flags_observed(
         let mut notes = Vec::new();
         match (then, fate) {
             (Fate::Applied(a), Fate::Applied(b)) => {
-                for (x, y) in tests_of(a).iter().zip(tests_of(b).iter()) {
+                for (x, y) in a.tests().iter().zip(b.tests().iter()) {
                     if x.roll != y.roll {
                         notes.push(format!(
                             "amended: rolled {} (was {}) against EML{}: {} becomes {}",
@@ -242,22 +225,13 @@ impl Lean {
 
     /// A copy of the state without the archive's records.
     fn keep(&mut self) -> Lean {
-        let taken: Vec<Vec<leechbook_core::harnmaster::state::Archived>> = self
+        let characters: Vec<CharacterState> = self
             .0
             .characters
             .iter_mut()
-            .map(|c| match c {
-                CharacterState::HarnMaster(h) => std::mem::take(&mut h.archive.records),
-                _ => Vec::new(),
-            })
+            .map(CharacterState::copy_without_records)
             .collect();
-        let copy = Lean(self.0.clone());
-        for (c, records) in self.0.characters.iter_mut().zip(taken) {
-            if let CharacterState::HarnMaster(h) = c {
-                h.archive.records = records;
-            }
-        }
-        copy
+        Lean(Ledger::with_characters(self.0.head(), characters))
     }
 
     /// The state kept before place `at` of `events`, with the archive's records as they
@@ -271,22 +245,9 @@ impl Lean {
             return l;
         };
         for c in l.0.characters.iter_mut() {
-            let CharacterState::HarnMaster(h) = c else {
-                continue;
-            };
-            let Some(CharacterState::HarnMaster(now)) =
-                current.0.characters.iter_mut().find(|c| c.id() == h.id)
-            else {
-                continue;
-            };
-            let mut records = std::mem::take(&mut now.archive.records);
-            records.truncate(records.partition_point(|a| a.since < key));
-            for a in records.iter_mut() {
-                if a.reopened.is_some_and(|r| r >= key) {
-                    a.reopened = None;
-                }
+            if let Some(now) = current.0.characters.iter_mut().find(|n| n.id() == c.id()) {
+                c.archive_before(now, key);
             }
-            h.archive.records = records;
         }
         l
     }

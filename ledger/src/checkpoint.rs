@@ -9,7 +9,7 @@
 
 use crate::LedgerError;
 use leechbook_core::event::Ruling;
-use leechbook_core::fold::{CharacterState, Ledger, FOLD_VERSION};
+use leechbook_core::fold::{Ledger, FOLD_VERSION};
 use leechbook_core::ids::CharacterId;
 use leechbook_core::ids::EventId;
 use leechbook_core::ruling::Rulings;
@@ -284,14 +284,7 @@ fn checkpoint_of(position: u64, last: OrderKey, ledger: &Ledger) -> Stored {
         .characters
         .iter()
         .map(|c| {
-            let bytes = match c {
-                CharacterState::HarnMaster(h) if !h.archived.is_empty() => {
-                    let mut h = h.clone();
-                    h.archived.clear();
-                    leechbook_store::codec::encode_character(&CharacterState::HarnMaster(h))
-                }
-                _ => leechbook_store::codec::encode_character(c),
-            };
+            let bytes = leechbook_store::codec::encode_character(&c.for_checkpoint());
             (c.id(), bytes)
         })
         .collect();

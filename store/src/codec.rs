@@ -102,19 +102,18 @@ pub fn decode_fates(bytes: &[u8]) -> Result<leechbook_core::fold::Fates, CodecEr
     decode_whole(bytes)
 }
 
-/// Encodes one archived injury's record (codec byte, then bincode).
-pub fn encode_injury(i: &leechbook_core::harnmaster::state::Injury) -> Vec<u8> {
+/// Encodes one record of the archive (codec byte, then bincode): what the list of systems
+/// files (`leechbook_core::archive::Record`), which the store keeps without reading.
+pub fn encode_record(r: &leechbook_core::archive::Record) -> Vec<u8> {
     let mut out = vec![CODEC_BINCODE2];
-    match bincode::serde::encode_into_std_write(i, &mut out, config()) {
+    match bincode::serde::encode_into_std_write(r, &mut out, config()) {
         Ok(_) => out,
-        Err(e) => unreachable!("encoding an injury into memory failed: {e}"),
+        Err(e) => unreachable!("encoding a record into memory failed: {e}"),
     }
 }
 
-/// Decodes one archived injury's record.
-pub fn decode_injury(
-    bytes: &[u8],
-) -> Result<leechbook_core::harnmaster::state::Injury, CodecError> {
+/// Decodes one record of the archive.
+pub fn decode_record(bytes: &[u8]) -> Result<leechbook_core::archive::Record, CodecError> {
     decode_whole(bytes)
 }
 

@@ -958,7 +958,7 @@ pub struct ArchiveRow {
     pub since: OrderKey,
     /// The injury.
     pub injury: leechbook_core::ids::InjuryId,
-    /// The record (`codec::encode_injury`).
+    /// The record (`codec::encode_record`), which the store does not read.
     pub payload: Vec<u8>,
     /// The order key of the GM's decree that reopened it, if one did: it was filed from
     /// `since` until then.

@@ -11,6 +11,7 @@ use crate::Ctx;
 use clap::Args;
 use leechbook_core::fold::{Applied, Fate, Ledger};
 use leechbook_core::harnmaster::state::HmCharacter;
+use leechbook_core::harnmaster::system::HmApplied;
 use leechbook_core::ids::{CharacterId, InjuryId};
 use leechbook_core::ruling::Rulings;
 use leechbook_core::time::DAY;
@@ -111,33 +112,33 @@ pub fn about(env: &leechbook_core::Envelope, rulings: &Rulings, who: CharacterId
 /// Returns whether an applied event concerns `injury` of character `who`, given what the
 /// character held just before it.
 pub fn concerns(before: Before, who: CharacterId, applied: &Applied, injury: InjuryId) -> bool {
-    match applied {
-        Applied::Shot { outcome, .. } => outcome.strike.as_ref().is_some_and(|(t, s)| {
+    match applied.hm() {
+        Some(HmApplied::Shot { outcome, .. }) => outcome.strike.as_ref().is_some_and(|(t, s)| {
             *t == who
                 && (s.injury.as_ref().is_some_and(|i| i.id == injury)
                     || s.raised.is_some_and(|r| r.0 == injury))
         }),
-        Applied::Melee { outcome, .. } => outcome.strike.as_ref().is_some_and(|(t, s)| {
+        Some(HmApplied::Melee { outcome, .. }) => outcome.strike.as_ref().is_some_and(|(t, s)| {
             *t == who
                 && (s.injury.as_ref().is_some_and(|i| i.id == injury)
                     || s.raised.is_some_and(|r| r.0 == injury))
         }),
-        Applied::Strike { target, outcome } => {
+        Some(HmApplied::Strike { target, outcome }) => {
             *target == who
                 && (outcome.injury.as_ref().is_some_and(|i| i.id == injury)
                     || outcome.raised.is_some_and(|r| r.0 == injury))
         }
-        Applied::ShockRoll { character, .. } => {
+        Some(HmApplied::ShockRoll { character, .. }) => {
             *character == who && before.shock_injury == Some(injury)
         }
-        Applied::GmRoll { character, outcome } => {
+        Some(HmApplied::GmRoll { character, outcome }) => {
             *character == who && outcome.injury == Some(injury)
         }
-        Applied::Heal {
+        Some(HmApplied::Heal {
             character,
             kind,
             outcome,
-        } => {
+        }) => {
             *character == who
                 && (outcome.injury == Some(injury)
                     || match *kind {
@@ -152,11 +153,10 @@ pub fn concerns(before: Before, who: CharacterId, applied: &Applied, injury: Inj
 
 /// The outcome of the test an event made (S, F, CS, CF), if it made one.
 fn outcome_of(applied: &leechbook_core::Applied) -> Option<&'static str> {
-    use leechbook_core::Applied as A;
-    match applied {
-        A::Heal { outcome, .. } => outcome.test.map(|t| t.level.code()),
-        A::ShockRoll { outcome, .. } => Some(outcome.test.level.code()),
-        A::GmRoll { outcome, .. } => outcome.test.map(|t| t.level.code()),
+    match applied.hm() {
+        Some(HmApplied::Heal { outcome, .. }) => outcome.test.map(|t| t.level.code()),
+        Some(HmApplied::ShockRoll { outcome, .. }) => Some(outcome.test.level.code()),
+        Some(HmApplied::GmRoll { outcome, .. }) => outcome.test.map(|t| t.level.code()),
         _ => None,
     }
 }

@@ -8,10 +8,10 @@ use crate::narrate;
 use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::dice::Die;
-use leechbook_core::fold::Applied;
 use leechbook_core::harnmaster::exchange::{DefenceDecl, MeleeExchange, Situation, StrikeDecl};
 use leechbook_core::harnmaster::injury::STRIKE_DICE;
 use leechbook_core::harnmaster::melee::{Grip, Ta};
+use leechbook_core::harnmaster::system::HmApplied;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::InjuryId;
 use leechbook_core::Event;
@@ -248,7 +248,7 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         Ok((Event::HarnMaster(HmEvent::Melee(Box::new(x))), None))
     })?;
     ctx.say(narrate::event(&ledger, &env, &applied));
-    if let Applied::Melee { outcome, .. } = &applied {
+    if let Some(HmApplied::Melee { outcome, .. }) = applied.hm() {
         if let Some((target, _)) = &outcome.strike {
             if let Some(leechbook_core::fold::CharacterState::HarnMaster(h)) =
                 ledger.character(*target)

@@ -7,11 +7,11 @@ use crate::narrate;
 use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::dice::{DiceExpr, Die};
-use leechbook_core::fold::Applied;
 use leechbook_core::harnmaster::injury::{
     resolve_strike, ImpactInput, SideRule, Strike, Targeting, STRIKE_DICE,
 };
 use leechbook_core::harnmaster::state::{Aspect, Side};
+use leechbook_core::harnmaster::system::HmApplied;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::InjuryId;
 use leechbook_core::Event;
@@ -211,7 +211,7 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         strike.dice = dice.recorded;
         Ok((Event::HarnMaster(HmEvent::Strike(strike)), None))
     })?;
-    let Applied::Strike { outcome, target } = &applied else {
+    let Some(HmApplied::Strike { outcome, target }) = applied.hm() else {
         return Err(CommandError::internal("a strike applied as something else"));
     };
     let letter = aspect(a.aspect).letter();
@@ -227,7 +227,7 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             ctx.note(format!("rolled by Leechbook: {}", list.join(",")));
         }
     }
-    if let Some(c) = ledger.character(outcome_target(&applied)) {
+    if let Some(c) = ledger.character(*target) {
         for o in c
             .hm()
             .map(|h| crate::views::immediate(&ledger, h))
@@ -237,13 +237,6 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         }
     }
     Ok(())
-}
-
-fn outcome_target(a: &Applied) -> leechbook_core::ids::CharacterId {
-    match a {
-        Applied::Strike { target, .. } => *target,
-        _ => leechbook_core::ids::CharacterId(uuid_nil()),
-    }
 }
 
 fn uuid_nil() -> uuid::Uuid {

@@ -98,11 +98,15 @@ pub fn cmd_treat(a: TreatArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     })?;
     ctx.say(narrate::event(&ledger, &env, &applied));
     if a.advance {
-        let minutes = match &applied {
-            leechbook_core::Applied::Heal { outcome, .. } => match &outcome.effect {
-                leechbook_core::harnmaster::healing::Effect::Treated { minutes, .. } => *minutes,
-                _ => 0,
-            },
+        let minutes = match applied.hm() {
+            Some(leechbook_core::harnmaster::system::HmApplied::Heal { outcome, .. }) => {
+                match &outcome.effect {
+                    leechbook_core::harnmaster::healing::Effect::Treated { minutes, .. } => {
+                        *minutes
+                    }
+                    _ => 0,
+                }
+            }
             _ => 0,
         };
         if minutes > 0 {

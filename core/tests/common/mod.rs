@@ -6,6 +6,7 @@ use chrono::{TimeZone, Utc};
 use leechbook_core::harnmaster::healing::{HealOutcome, Treatment};
 use leechbook_core::harnmaster::injury::*;
 use leechbook_core::harnmaster::state::*;
+use leechbook_core::harnmaster::system::HmApplied;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::*;
 use leechbook_core::time::CampaignTime;
@@ -80,8 +81,8 @@ impl World {
     }
 
     pub fn strike(&mut self, s: Strike) -> Result<StrikeOutcome, FoldError> {
-        match self.apply(Event::HarnMaster(HmEvent::Strike(s)))? {
-            Applied::Strike { outcome, .. } => Ok(*outcome),
+        match self.apply(Event::HarnMaster(HmEvent::Strike(s)))?.into_hm() {
+            Some(HmApplied::Strike { outcome, .. }) => Ok(*outcome),
             other => panic!("{other:?}"),
         }
     }
@@ -148,8 +149,8 @@ pub fn treat(
         roll,
         forced: false,
     };
-    match w.apply(Event::HarnMaster(HmEvent::Treatment(t)))? {
-        Applied::Heal { outcome, .. } => Ok(*outcome),
+    match w.apply(Event::HarnMaster(HmEvent::Treatment(t)))?.into_hm() {
+        Some(HmApplied::Heal { outcome, .. }) => Ok(*outcome),
         other => panic!("{other:?}"),
     }
 }

@@ -549,6 +549,78 @@ impl Archive {
     }
 }
 
+/// A character's archive taken out of it (its records, its list of what is filed, and
+/// whether the records are all held), to be put back ([`HmCharacter::put_archive`]).
+#[derive(Debug, Default)]
+pub struct TakenArchive {
+    records: Vec<Archived>,
+    archived: Vec<Filed>,
+    held: bool,
+}
+
+impl HmCharacter {
+    /// Fills the archive and the list of what is filed from the records filed at the moment
+    /// read (`latest`: for each injury its latest record, in any order), then those it
+    /// filed since it was read, and marks the records held.
+    pub fn fill_archive(&mut self, latest: Vec<(OrderKey, Injury)>) {
+        let since_read = std::mem::take(&mut self.archive.records);
+        let mut records: Vec<Archived> = latest
+            .into_iter()
+            .map(|(since, injury)| Archived {
+                since,
+                injury,
+                reopened: None,
+            })
+            .collect();
+        // The order the fold filed them in: by the event that filed them, then as they
+        // stood among the character's injuries (the order inflicted).
+        records.sort_by_key(|a| (a.since, a.injury.n));
+        self.archived = records.iter().map(|a| Filed::of(&a.injury)).collect();
+        for a in since_read {
+            if a.reopened.is_none() {
+                self.archived.push(Filed::of(&a.injury));
+            }
+            records.push(a);
+        }
+        self.archive.records = records;
+        self.archive.held = true;
+    }
+
+    /// Takes the archive out (the records, the list of what is filed and whether the
+    /// records are held), leaving none: the state without it, as a checkpoint's entry
+    /// holds it.
+    pub fn take_archive(&mut self) -> TakenArchive {
+        TakenArchive {
+            records: std::mem::take(&mut self.archive.records),
+            archived: std::mem::take(&mut self.archived),
+            held: std::mem::replace(&mut self.archive.held, false),
+        }
+    }
+
+    /// Puts back an archive [`HmCharacter::take_archive`] took.
+    pub fn put_archive(&mut self, taken: TakenArchive) {
+        self.archive.records = taken.records;
+        self.archived = taken.archived;
+        self.archive.held = taken.held;
+    }
+
+    /// Gives this character (a copy kept before the event at `key`) the records as they
+    /// stood then, taken from `now` (the same character later, under rulings that agree
+    /// before `key`, so it filed the same records by then, in the order of the log): those
+    /// filed before `key`, with the reopenings from it on undone. `now` is left without
+    /// records.
+    pub fn archive_before(&mut self, now: &mut HmCharacter, key: OrderKey) {
+        let mut records = std::mem::take(&mut now.archive.records);
+        records.truncate(records.partition_point(|a| a.since < key));
+        for a in records.iter_mut() {
+            if a.reopened.is_some_and(|r| r >= key) {
+                a.reopened = None;
+            }
+        }
+        self.archive.records = records;
+    }
+}
+
 /// Two archives are the same when they hold the same records of the injuries filed now: a
 /// reopened record is history kept for the store, which a read of the archive at a later
 /// moment does not bring back.

@@ -4,6 +4,11 @@
 //! tables, critical hits (+d6E) and fumbles, and the Conditions with ratings.
 //!
 #![doc = include_str!("readings.md")]
+#![warn(missing_docs)]
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
+
+/// The kernel's modules this system reads, at the paths its modules name them by.
+pub(crate) use leechbook_kernel::{ids, time};
 
 use crate::ids::CharacterId;
 use crate::time::{CampaignTime, DAY, HOUR};

@@ -3,6 +3,12 @@
 //! [`shock`] (the Shock Reroll, stun recovery and the rolls the GM resolves), [`effect`]
 //! (step 5 impairment), [`state`] (the character the fold builds).
 
+#![warn(missing_docs)]
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
+
+/// The kernel's modules this system reads, at the paths its modules name them by.
+pub(crate) use leechbook_kernel::{dice, ids, test_roll, time};
+
 pub mod agenda;
 pub mod arms;
 pub mod body;

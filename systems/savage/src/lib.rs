@@ -2,6 +2,11 @@
 //! penalties, Incapacitation and its Vigor roll, the Injury Table, and Bleeding Out.
 //!
 #![doc = include_str!("readings.md")]
+#![warn(missing_docs)]
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
+
+/// The kernel's modules this system reads, at the paths its modules name them by.
+pub(crate) use leechbook_kernel::{ids, time};
 
 use crate::ids::CharacterId;
 use crate::time::{CampaignTime, HOUR};

@@ -301,7 +301,7 @@ pub fn check_seq(
                 parts.push(part("fatigue", -ch.fatigue()));
             }
             let test = d100_test(eml_of(&parts), r.roll);
-            let modifier = crate::harnmaster::injury::shock_modifier(test.level);
+            let modifier = crate::injury::shock_modifier(test.level);
             let index = i32::from(inj.location_shock) + i32::from(inj.level) + modifier;
             let state = ch.shock.escalate(ShockState::of_index(index));
             Ok(out(
@@ -348,7 +348,7 @@ pub fn check_seq(
 /// or leg injury is open; a Double Move is not allowed. On a CF, every open Serious or
 /// Grievous head, torso or leg injury owes an aggravation Shock SR.
 pub fn check_move_test(ch: &HmCharacter, m: &MoveTest) -> Result<HealOutcome, RollError> {
-    use crate::harnmaster::body::ZoneKind;
+    use crate::body::ZoneKind;
     let what = "Agility test on moving";
     let moving = |i: &&Injury| {
         !i.healed()

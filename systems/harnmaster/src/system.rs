@@ -18,13 +18,92 @@ use super::injury::{self, StrikeOutcome};
 pub use super::settings::{HmSettings, Options, OPTION_NAMES};
 use super::shock::{self, GmRoll, GmRollOutcome, ShockRollOutcome};
 use super::shot::ShotOutcome;
+use super::state::ShockState;
 use super::state::{HmCharacter, Injury, OrderKey, Sheet};
 use super::HmEvent;
-use crate::applied::{Applied, CharacterState, FoldError, Host};
 use crate::ids::{CharacterId, InjuryId};
-use crate::ruling::Decree;
-use crate::system::{RulesSystem, Settings, Touched, World};
-use crate::SystemId;
+use leechbook_kernel::system::{RulesSystem, Touched, World};
+use serde::{Deserialize, Serialize};
+
+/// An outcome the GM decrees about a HârnMaster character (a ruling's override).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Decree {
+    /// An injury's level (0 heals it).
+    InjuryLevel {
+        /// The injury.
+        injury: InjuryId,
+        /// The level, 0-5.
+        level: u8,
+    },
+    /// The character's Shock State.
+    ShockState(ShockState),
+    /// An injury's Healing Rate.
+    HealingRate {
+        /// The injury.
+        injury: InjuryId,
+        /// The HR, 1-6.
+        rate: i32,
+    },
+}
+
+/// What applying a HârnMaster event did, for narration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HmApplied {
+    /// A body table was defined.
+    TableDefined(String),
+    /// A sheet (or a character's gear) changed.
+    SheetChanged(CharacterId),
+    /// A strike was resolved.
+    Strike {
+        /// The target.
+        target: CharacterId,
+        /// Everything the sequence found.
+        outcome: Box<StrikeOutcome>,
+    },
+    /// A Shock Reroll (`reroll`) or stun recovery test was made.
+    ShockRoll {
+        /// Who.
+        character: CharacterId,
+        /// Reroll (true) or stun recovery (false).
+        reroll: bool,
+        /// What it did.
+        outcome: ShockRollOutcome,
+    },
+    /// A GM-resolved roll was recorded.
+    GmRoll {
+        /// Who.
+        character: CharacterId,
+        /// What it resolved.
+        outcome: GmRollOutcome,
+    },
+    /// A Healing Sequence event.
+    Heal {
+        /// Who.
+        character: CharacterId,
+        /// What kind (`healing`, `blood-loss`, `treatment`, ...).
+        kind: &'static str,
+        /// What it did.
+        outcome: Box<HealOutcome>,
+    },
+    /// A campaign option, the arms or the treatment tables changed.
+    Setting(String),
+    /// A missile attack was resolved.
+    Shot {
+        /// The shooter.
+        shooter: CharacterId,
+        /// Everything it found.
+        outcome: Box<ShotOutcome>,
+    },
+    /// A melee exchange was resolved.
+    Melee {
+        /// The attacker.
+        attacker: CharacterId,
+        /// The defender.
+        defender: CharacterId,
+        /// Everything it found.
+        outcome: Box<ExchangeOutcome>,
+    },
+}
 
 /// What one HârnMaster event found: everything [`HarnMaster::apply`] writes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,8 +154,45 @@ pub enum HmOutcome {
     TreatmentTableDefined(TreatmentTable),
 }
 
+impl HmApplied {
+    /// The character the event is about (none for a setting).
+    pub fn character(&self) -> Option<CharacterId> {
+        match self {
+            HmApplied::TableDefined(_) | HmApplied::Setting(_) => None,
+            HmApplied::SheetChanged(id) => Some(*id),
+            HmApplied::Strike { target, .. } => Some(*target),
+            HmApplied::ShockRoll { character, .. }
+            | HmApplied::GmRoll { character, .. }
+            | HmApplied::Heal { character, .. } => Some(*character),
+            HmApplied::Shot { shooter, .. } => Some(*shooter),
+            HmApplied::Melee { attacker, .. } => Some(*attacker),
+        }
+    }
+
+    /// The d100 tests the event made (a strike's amputation and shock rolls, a shock roll,
+    /// a GM-resolved roll, a Healing Sequence roll): what the audit of rulings compares.
+    pub fn tests(&self) -> Vec<crate::test_roll::TestResult> {
+        match self {
+            HmApplied::Strike { outcome, .. } => outcome
+                .amputation
+                .iter()
+                .map(|a| a.test)
+                .chain(outcome.shock.iter().map(|s| s.test))
+                .collect(),
+            HmApplied::ShockRoll { outcome, .. } => vec![outcome.test],
+            HmApplied::GmRoll { outcome, .. } => outcome.test.into_iter().collect(),
+            HmApplied::Heal { outcome, .. } => outcome.test.into_iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// HârnMaster (rules texts 001: the Missile, Melee, Injury and Healing Sequences).
 pub struct HarnMaster;
+
+impl leechbook_kernel::system::OfSystem for HmEvent {
+    type System = HarnMaster;
+}
 
 fn get<'a>(cs: &[&'a HmCharacter], id: CharacterId) -> Result<&'a HmCharacter, HmError> {
     cs.iter()
@@ -89,13 +205,14 @@ fn get_mut<'a>(cs: &'a mut [&mut HmCharacter], id: CharacterId) -> Option<&'a mu
     cs.iter_mut().find(|c| c.id == id).map(|c| &mut **c)
 }
 
-impl<L: Host> RulesSystem<L> for HarnMaster {
-    const SYSTEM: SystemId = SystemId::HarnMaster;
+impl RulesSystem for HarnMaster {
     type Character = HmCharacter;
     type Event = HmEvent;
     type Settings = HmSettings;
     type Outcome = HmOutcome;
+    type Applied = HmApplied;
     type Error = HmError;
+    type Decree = Decree;
 
     type Sheet = Sheet;
 
@@ -110,32 +227,6 @@ impl<L: Host> RulesSystem<L> for HarnMaster {
             return Err(HmError::UnknownTable(sheet.body.clone()));
         }
         Ok(HmCharacter::new(id, name.to_string(), sheet.clone()))
-    }
-
-    fn wrap(c: HmCharacter) -> CharacterState {
-        CharacterState::HarnMaster(c)
-    }
-
-    fn held(state: &CharacterState) -> Option<&HmCharacter> {
-        match state {
-            CharacterState::HarnMaster(c) => Some(c),
-            _ => None,
-        }
-    }
-
-    fn held_mut(state: &mut CharacterState) -> Option<&mut HmCharacter> {
-        match state {
-            CharacterState::HarnMaster(c) => Some(c),
-            _ => None,
-        }
-    }
-
-    fn settings(all: &Settings) -> &HmSettings {
-        &all.hm
-    }
-
-    fn settings_mut(all: &mut Settings) -> &mut HmSettings {
-        &mut all.hm
     }
 
     fn touches(e: &HmEvent) -> Touched {
@@ -315,7 +406,7 @@ impl<L: Host> RulesSystem<L> for HarnMaster {
         cs: &mut [&mut HmCharacter],
         outcome: HmOutcome,
         world: &World,
-    ) -> Applied {
+    ) -> HmApplied {
         let filing = Filing::after(&outcome);
         let applied = apply_outcome(settings, cs, outcome, world);
         for c in cs.iter_mut() {
@@ -327,25 +418,17 @@ impl<L: Host> RulesSystem<L> for HarnMaster {
         }
         applied
     }
-    fn refusal(e: HmError) -> FoldError {
-        FoldError::HarnMaster(e)
-    }
-
     fn decree(
         settings: &HmSettings,
         ch: &mut HmCharacter,
         decree: &Decree,
         world: &World,
-    ) -> Result<String, FoldError> {
+    ) -> Result<String, HmError> {
         let ctx = settings.context(world);
         let name = ch.name.clone();
-        let unknown = |id: InjuryId| {
-            FoldError::HarnMaster(HmError::Setting(format!(
-                "{name} has no injury {}",
-                id.short()
-            )))
-        };
-        let setting = |s: &str| FoldError::HarnMaster(HmError::Setting(s.into()));
+        let unknown =
+            |id: InjuryId| HmError::Setting(format!("{name} has no injury {}", id.short()));
+        let setting = |s: &str| HmError::Setting(s.into());
         let said = match decree {
             Decree::InjuryLevel { injury, level } => {
                 if *level > 5 {
@@ -368,10 +451,10 @@ impl<L: Host> RulesSystem<L> for HarnMaster {
                 let before = ch.shock;
                 ch.shock = *s;
                 ch.blood_loss_shock = false;
-                if *s == super::state::ShockState::Killed {
+                if *s == ShockState::Killed {
                     injury::kill(ch, "the GM's ruling", ctx.at);
                 } else {
-                    if *s == super::state::ShockState::None {
+                    if *s == ShockState::None {
                         ch.extended_shock = None;
                         ch.coma = None;
                     }
@@ -435,7 +518,7 @@ fn apply_outcome(
     cs: &mut [&mut HmCharacter],
     outcome: HmOutcome,
     world: &World,
-) -> Applied {
+) -> HmApplied {
     let ctx = settings.context(world);
     match outcome {
         HmOutcome::TableDefined(t) => {
@@ -445,22 +528,22 @@ fn apply_outcome(
             } else {
                 settings.tables.push(t);
             }
-            Applied::TableDefined(name)
+            HmApplied::TableDefined(name)
         }
         HmOutcome::SheetChanged(sheet) => {
             cs[0].sheet = sheet;
-            Applied::SheetChanged(cs[0].id)
+            HmApplied::SheetChanged(cs[0].id)
         }
         HmOutcome::Strike(outcome) => {
             injury::apply_strike(cs[0], &outcome, ctx);
-            Applied::Strike {
+            HmApplied::Strike {
                 target: cs[0].id,
                 outcome,
             }
         }
         HmOutcome::ShockRoll { reroll, outcome } => {
             shock::apply_shock_roll(cs[0], &outcome, ctx);
-            Applied::ShockRoll {
+            HmApplied::ShockRoll {
                 character: cs[0].id,
                 reroll,
                 outcome,
@@ -468,14 +551,14 @@ fn apply_outcome(
         }
         HmOutcome::GmRoll { roll, outcome } => {
             shock::apply_gm_roll(cs[0], &roll, &outcome);
-            Applied::GmRoll {
+            HmApplied::GmRoll {
                 character: cs[0].id,
                 outcome,
             }
         }
         HmOutcome::Heal { kind, outcome } => {
             healing::apply(cs[0], &outcome, ctx, settings.treatment_table());
-            Applied::Heal {
+            HmApplied::Heal {
                 character: cs[0].id,
                 kind,
                 outcome,
@@ -486,11 +569,11 @@ fn apply_outcome(
                 "random-healing-period" => settings.options.random_healing_period = on,
                 _ => settings.options.aggravation = on,
             }
-            Applied::Setting(format!("option {name} {}", if on { "on" } else { "off" }))
+            HmApplied::Setting(format!("option {name} {}", if on { "on" } else { "off" }))
         }
         HmOutcome::ArmsDefined(a) => {
             settings.arms.merge(&a);
-            Applied::Setting(format!(
+            HmApplied::Setting(format!(
                 "arms defined: {} weapons, {} armour pieces",
                 a.weapons.len(),
                 a.armour.len()
@@ -498,7 +581,7 @@ fn apply_outcome(
         }
         HmOutcome::Equipped(gear) => {
             cs[0].gear = gear;
-            Applied::SheetChanged(cs[0].id)
+            HmApplied::SheetChanged(cs[0].id)
         }
         HmOutcome::Melee(outcome) => {
             // `decide` refused an attack on oneself: the exchange touches two.
@@ -506,7 +589,7 @@ fn apply_outcome(
             if let [att, def] = cs {
                 exchange::apply(att, def, &outcome, ctx);
             }
-            Applied::Melee {
+            HmApplied::Melee {
                 attacker,
                 defender,
                 outcome,
@@ -538,11 +621,11 @@ fn apply_outcome(
                     injury::apply_strike(t, strike, ctx);
                 }
             }
-            Applied::Shot { shooter, outcome }
+            HmApplied::Shot { shooter, outcome }
         }
         HmOutcome::TreatmentTableDefined(t) => {
             settings.treatment = Some(t);
-            Applied::Setting("treatment tables defined".into())
+            HmApplied::Setting("treatment tables defined".into())
         }
     }
 }

@@ -7,8 +7,8 @@
 use super::healing::{self, EmlPart, SeqRoll, SeqRollKind, TreatmentTable};
 use super::injury::Context;
 use super::state::*;
-use crate::fold::Options;
 use crate::ids::InjuryId;
+use crate::settings::Options;
 use crate::time::CampaignTime;
 
 /// One owed roll or decision.

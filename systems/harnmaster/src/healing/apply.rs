@@ -20,7 +20,7 @@ pub(crate) fn bleeding_check(ch: &mut HmCharacter, ctx: Context) {
     if ch.shock == ShockState::Stunned {
         ch.shock = ShockState::None;
     }
-    crate::harnmaster::injury::set_shock_owed(ch, ctx);
+    crate::injury::set_shock_owed(ch, ctx);
 }
 
 pub(crate) fn set_minor_and_healed(inj: &mut Injury, at: CampaignTime) {
@@ -69,7 +69,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                     });
                 }
                 if ch.blood_loss >= 4 {
-                    crate::harnmaster::injury::kill(ch, "blood loss", at);
+                    crate::injury::kill(ch, "blood loss", at);
                     return;
                 }
             }
@@ -200,7 +200,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                 inf.next_roll = inf.next_roll.plus(DAY);
                 let hr = inf.healing_rate;
                 if hr <= 0 {
-                    crate::harnmaster::injury::kill(ch, "infection", at);
+                    crate::injury::kill(ch, "infection", at);
                 } else if hr >= 6 {
                     end_infection(ch, at);
                 }
@@ -212,7 +212,7 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                 es.next_roll = es.next_roll.plus(4 * HOUR);
                 let hr = es.healing_rate;
                 if hr <= 0 {
-                    crate::harnmaster::injury::kill(ch, "Extended Shock", at);
+                    crate::injury::kill(ch, "Extended Shock", at);
                 } else if hr >= 6 {
                     ch.extended_shock = None;
                     ch.extended_shock_bonus = 0;
@@ -248,9 +248,9 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                 ch.shock = *state;
                 ch.shock_injury = out.injury;
                 if *state == ShockState::Killed {
-                    crate::harnmaster::injury::kill(ch, "a grim wound's shock", at);
+                    crate::injury::kill(ch, "a grim wound's shock", at);
                 } else {
-                    crate::harnmaster::injury::set_shock_owed(ch, ctx);
+                    crate::injury::set_shock_owed(ch, ctx);
                 }
             }
         }

@@ -3,6 +3,11 @@
 //! Annihilation, Mortal Wounds, Exhausted, and recovery by Regroup and Respite.
 //!
 #![doc = include_str!("readings.md")]
+#![warn(missing_docs)]
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
+
+/// The kernel's modules this system reads, at the paths its modules name them by.
+pub(crate) use leechbook_kernel::{dice, ids, time};
 
 use crate::dice::Die;
 use crate::dice::{DiceError, DiceSource};

@@ -1,0 +1,82 @@
+//! WrathGlory as a rules system: the kernel's `RulesSystem`, deciding on copies of the
+//! characters an event touches (`leechbook_kernel::system::Copies`).
+
+use super::WgApplyError;
+use crate::ids::CharacterId;
+use leechbook_kernel::system::{copies, Copies, RulesSystem, Touched, World};
+
+/// Wrath & Glory (rules text 002). Its events carry their dice, and every die recorded must
+/// be read.
+pub struct WrathGlory;
+
+impl leechbook_kernel::system::OfSystem for crate::WgEvent {
+    type System = WrathGlory;
+}
+
+impl RulesSystem for WrathGlory {
+    type Character = crate::WgCharacter;
+    type Event = crate::WgEvent;
+    type Settings = ();
+    type Outcome = Copies<Self::Character, Vec<crate::WgStep>>;
+    type Error = WgApplyError;
+
+    type Applied = (CharacterId, Vec<crate::WgStep>);
+    /// It takes no GM's override.
+    type Decree = std::convert::Infallible;
+    type Sheet = crate::WgSheet;
+
+    fn new_character(
+        _: &Self::Settings,
+        id: CharacterId,
+        name: &str,
+        sheet: &crate::WgSheet,
+    ) -> Result<Self::Character, Self::Error> {
+        Ok(crate::WgCharacter::new(id, name.to_string(), sheet.clone()))
+    }
+
+    fn touches(e: &Self::Event) -> Touched {
+        Touched::one(e.character())
+    }
+
+    fn decide(
+        _: &(),
+        characters: &[&Self::Character],
+        e: &Self::Event,
+        world: &World,
+    ) -> Result<Self::Outcome, Self::Error> {
+        let mut after = copies(characters);
+        let mut dice = crate::dice::Replayed::new(e.dice());
+        let outcome = crate::apply(&mut after[0], e, &mut dice, world.now)?;
+        dice.all_read()?;
+        Ok(Copies {
+            characters: after,
+            outcome,
+        })
+    }
+
+    fn apply(
+        _: &mut (),
+        characters: &mut [&mut Self::Character],
+        outcome: Self::Outcome,
+        _: &World,
+    ) -> Self::Applied {
+        let outcome = outcome.write_back(characters);
+        (about(characters), outcome)
+    }
+
+    fn decree(
+        _: &(),
+        _: &mut Self::Character,
+        decree: &std::convert::Infallible,
+        _: &World,
+    ) -> Result<String, Self::Error> {
+        match *decree {}
+    }
+}
+
+/// The character an event is about (the first it touches).
+fn about(characters: &[&mut crate::WgCharacter]) -> CharacterId {
+    characters
+        .first()
+        .map_or(CharacterId(uuid::Uuid::nil()), |c| c.id)
+}
