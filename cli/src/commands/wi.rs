@@ -301,8 +301,8 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 if !(pa.is_empty() && pd.is_empty()) {
                     ctx.note(format!(
                         "the Hits given are taken as rolled at: {}; {}",
-                        narrate::witch::checks(&attacker.name, &pa),
-                        narrate::witch::checks(&defender.name, &pd)
+                        leechbook_views::witch::checks(&attacker.name, &pa),
+                        leechbook_views::witch::checks(&defender.name, &pd)
                     ));
                 }
                 WiEvent::Quarrel {
@@ -349,7 +349,7 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 if hardship_hits.is_some() && !penalties.is_empty() {
                     ctx.note(format!(
                         "the Hardship Hits given are taken as rolled at: {}",
-                        narrate::witch::checks(&who.name, &penalties)
+                        leechbook_views::witch::checks(&who.name, &penalties)
                     ));
                 }
                 WiEvent::EndOfRound { character: who.id, d6, hardship_hits }

@@ -97,36 +97,6 @@ fn step(s: &WiStep) -> String {
     }
 }
 
-/// A character's Check penalties in one line: `Gerd's Checks -30% (Pain 1 -10%, Prone -20%)`,
-/// then what sight, hearing and locations take more, and what foes gain.
-pub fn checks(name: &str, p: &leechbook_core::witch::CheckPenalties) -> String {
-    let mut s = if p.all.is_empty() {
-        format!("{name}'s Checks: no penalty")
-    } else {
-        let terms: Vec<String> = p.all.iter().map(|(t, n)| format!("{t} {n}%")).collect();
-        format!("{name}'s Checks {}% ({})", p.total(), terms.join(", "))
-    };
-    if p.sight != 0 {
-        s.push_str(&format!("; sight {}% more (Blind)", p.sight));
-    }
-    if p.hearing != 0 {
-        s.push_str(&format!("; hearing {}% more (Deaf)", p.hearing));
-    }
-    for (loc, n) in &p.locations {
-        if loc.is_empty() {
-            s.push_str(&format!(
-                "; involving its (unnamed) location {n}% more (Trauma)"
-            ));
-        } else {
-            s.push_str(&format!("; involving the {loc} {n}% more (Trauma)"));
-        }
-    }
-    if p.opponents != 0 {
-        s.push_str(&format!("; foes +{}% against them (Prone)", p.opponents));
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

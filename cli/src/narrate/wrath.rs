@@ -1,6 +1,6 @@
 //! Wrath & Glory outcomes in words: one phrase per step, joined by semicolons.
 
-use leechbook_core::wrath::{BothLost, MemorableResult, WgStep};
+use leechbook_core::wrath::{MemorableResult, WgStep};
 
 /// Narrates what a Wrath & Glory event did.
 pub fn outcome(steps: &[WgStep]) -> String {
@@ -80,7 +80,7 @@ fn step(s: &WgStep) -> String {
         WgStep::RestoreShock { restored, left } => {
             format!("a point of Wrath restores {restored} Shock ({left} left)")
         }
-        WgStep::BothLost(b) => both_lost(*b).into(),
+        WgStep::BothLost(b) => leechbook_views::wrath::both_lost(*b).into(),
         WgStep::Wrath { points, now } if *points > 0 => {
             format!("{points} Wrath gained ({now} now)")
         }
@@ -90,15 +90,6 @@ fn step(s: &WgStep) -> String {
             "a replacement for the {}{part}: its penalties are mitigated entirely",
             side.as_deref().map(|x| format!("{x} ")).unwrap_or_default()
         ),
-    }
-}
-
-/// What losing a part on both sides means (rules text 002, Traumatic Injury).
-pub fn both_lost(b: BothLost) -> &'static str {
-    match b {
-        BothLost::Hands => "both hands lost: unable to hold any weapons or similar gear",
-        BothLost::Legs => "both legs lost: unable to walk, Run or Sprint; may only Crawl",
-        BothLost::Eyes => "both eyes lost: Blinded",
     }
 }
 
