@@ -29,6 +29,7 @@ mod error;
 pub mod moment;
 mod projection;
 pub mod replica;
+pub mod verify;
 
 pub use checkpoint::{fold_latest, full_fold, replay, snapshots_kept, SNAPSHOT_EVERY};
 pub use error::LedgerError;

@@ -276,3 +276,23 @@ pub fn decode_envelope(bytes: &[u8]) -> Result<leechbook_core::Envelope, CodecEr
     }
     Ok(env)
 }
+
+/// Why the roster (in use) does not vouch for `e`: its device is not on it, or the signature
+/// is not over its bytes. The one judgement an import and `verify` both make.
+pub fn signature_problem(
+    roster: &leechbook_core::roster::Roster,
+    e: &leechbook_core::Envelope,
+) -> Option<String> {
+    match roster.key(e.device) {
+        None => Some(format!(
+            "event {} from device {}, which is not on the roster (the GM adds it with `leechbook device add DEVICE KEY`)",
+            e.id.short(),
+            e.device.short()
+        )),
+        Some(key) if !verify(e, key) => Some(format!(
+            "event {} whose signature does not match its bytes (tampered or forged)",
+            e.id.short()
+        )),
+        Some(_) => None,
+    }
+}

@@ -1405,22 +1405,9 @@ fn rising_clocks(
         .collect())
 }
 
-/// Why the roster (in use) does not vouch for `e`: its device is not on it, or the signature
-/// is not over its bytes. The one judgement an import and `verify` both make.
-pub fn signature_problem(roster: &leechbook_core::roster::Roster, e: &Envelope) -> Option<String> {
-    match roster.key(e.device) {
-        None => Some(format!(
-            "event {} from device {}, which is not on the roster (the GM adds it with `leechbook device add DEVICE KEY`)",
-            e.id.short(),
-            e.device.short()
-        )),
-        Some(key) if !leechbook_store::codec::verify(e, key) => Some(format!(
-            "event {} whose signature does not match its bytes (tampered or forged)",
-            e.id.short()
-        )),
-        Some(_) => None,
-    }
-}
+/// Why the roster (in use) does not vouch for `e` (the store's codec judges it, for an
+/// import here and for `verify` in the ledger alike).
+pub use leechbook_store::codec::signature_problem;
 
 /// What the kept sync documents hold that the log does not hold, or holds otherwise, one
 /// line per event (`verify`). The volumes are a cache of the log: they never hold an event

@@ -7,14 +7,7 @@ use crate::error::CommandError;
 use crate::views::JSON_SCHEMA;
 use crate::Ctx;
 use clap::Args;
-use leechbook_core::fold::{Ledger, FOLD_VERSION};
-use leechbook_core::ids::{DeviceId, EventId};
-use leechbook_core::roster::Roster;
-use leechbook_core::ruling::Rulings;
-use leechbook_core::Envelope;
-use leechbook_store::codec::decode_ledger;
-use leechbook_store::ReadLog;
-use std::collections::{BTreeMap, HashMap};
+use leechbook_ledger::verify::{verify, Verified};
 
 /// Verify the ledger.
 #[derive(Args, Debug)]
@@ -28,660 +21,75 @@ pub struct VerifyArgs {
     pub full: bool,
 }
 
-/// Where the sync state (a cache beside the log, never part of the record) keeps the last
-/// sound verify: the log's last row then, and the fold version.
-const VERIFIED: &str = "verified";
-
-/// The last sound verify's row, when it was made by this fold version.
-fn verified_row(store: &leechbook_store::Store) -> Result<Option<i64>, CommandError> {
-    let Some(bytes) = store.sync_state(VERIFIED)? else {
-        return Ok(None);
-    };
-    let text = String::from_utf8_lossy(&bytes);
-    let mut parts = text.split_whitespace().map(str::parse::<i64>);
-    Ok(match (parts.next(), parts.next()) {
-        (Some(Ok(row)), Some(Ok(fold))) if fold == i64::from(FOLD_VERSION) => Some(row),
-        _ => None,
-    })
-}
-
-/// The events since the last sound verify (rows after `since`): each checked as the full
-/// stream checks it, from its device's number held before (already verified); nothing
-/// else (the file's integrity, the folds, the checkpoints and the sync documents are
-/// `--full`'s), which the report says.
-fn cmd_verify_since(
-    a: &VerifyArgs,
-    ctx: &mut Ctx,
-    mut store: leechbook_store::Store,
-    since: i64,
-) -> Result<(), CommandError> {
-    // One read transaction: the rows checked are the rows the mark then covers.
-    let r = store.read()?;
-    let last = r.last_row()?;
-    let roster = Roster::from_log(&r.roster_events()?);
-    let own = (store.device(), store.public_key());
-    let mut checker = Checker::new(&roster, own);
-    let mut n = 0usize;
-    let mut held: HashMap<(DeviceId, u64), Option<Held>> = HashMap::new();
-    r.for_each_event_columns(since, |env, kind, character| {
-        n += 1;
-        checker.event(&env, kind, character, |d, s| {
-            *held.entry((d, s)).or_insert_with(|| {
-                r.event_at(d, s)
-                    .ok()
-                    .flatten()
-                    .map(|h| (h.clock, h.id, h.link))
-            })
-        });
-        Ok(())
-    })?;
-    let (found, unchecked) = checker.finish(&r)?;
-    drop(r);
-    let sound = found.is_empty();
-    if sound && store.read_only() {
-        ctx.note("the ledger is read-only: this verify's mark is not kept, so the next one starts from the last mark");
-    } else if sound {
-        store.put_sync_state(VERIFIED, format!("{last} {FOLD_VERSION}").as_bytes())?;
-    }
-    let said = format!(
-        "checked the {n} events recorded or taken in since the last verify (each one's columns, number, clock, chain and signature); `verify --full` checks the file's integrity, every fold and checkpoint and the sync documents too"
-    );
-    let summary = format!(
-        "{n} new events since the last verify; {}",
-        if sound {
-            "they are sound (the events before them are not checked again: `verify --full`)"
-        } else {
-            "PROBLEMS FOUND"
-        }
-    );
-    if a.json {
-        ctx.json(&serde_json::json!({
-            "type": "verify",
-            "schema_version": JSON_SCHEMA,
-            "sound": sound,
-            "full": false,
-            "events": n,
-            "report": std::iter::once(said).chain(unchecked).chain(found).collect::<Vec<_>>(),
-        }))?;
-    } else {
-        ctx.say(said);
-        if let Some(u) = &unchecked {
-            ctx.say(u);
-        }
-        for f in &found {
-            ctx.say(f);
-        }
-        ctx.say(summary);
-    }
-    if !sound {
-        return Err(CommandError::user("verification found problems"));
-    }
-    Ok(())
-}
-
-/// Runs the checks. The log is read once, streamed in the total order (no list of it is
-/// held): each event is folded, its columns compared with its payload, its number and clock
-/// with its device's previous, its chain link with that event's; a device's chain is vouched
-/// for by its links and its head's signature, so a signature is checked only where a chain
-/// does not vouch (its head, an unchained event, a break). Each snapshot is compared with the
-/// stream's fold where it reaches it, unless a ruling made after it changes how an event
-/// before it stands (then that snapshot's prefix is folded again, streamed).
+/// Runs the ledger's verify service (`leechbook_ledger::verify`, with the sync documents
+/// checked by the sync crate) and prints what it found.
 pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let progress =
         crate::progress::Progress::start(ctx, "verify: the file's integrity", None, a.json);
     let mut store = ctx.open()?;
-    if !a.full {
-        if let Some(since) = verified_row(&store)?.filter(|r| *r <= store.last_row().unwrap_or(0)) {
-            drop(progress);
-            return cmd_verify_since(&a, ctx, store, since);
-        }
-    }
-    // The file's integrity is SQLite's to check, page by page: on a connection of its own,
-    // on another core, while this one streams the log.
     let path = ctx.db_path()?;
-    let integrity = std::thread::spawn(move || {
-        leechbook_store::Store::open(&path).and_then(|s| s.integrity_check())
-    });
-    let mut report: Vec<String> = vec![
-        "checked everything: the file's integrity, every event (columns, number, clock, chain, signature), the fold, every checkpoint and the sync documents".into(),
-    ];
-    progress.say("verify: streaming the log (fold, columns, numbers, chains, snapshots)");
-    // Every read below in one read transaction: the log as it stands at its start, whatever
-    // another process records meanwhile (a verify during a session reports no false problem).
-    let r = store.read()?;
-    let last_row = r.last_row()?;
-    let roster_events = r.roster_events()?;
-    let roster = Roster::from_log(&roster_events);
-    let ruled = r.rulings_and_targets()?;
-    let rulings = Rulings::from_log_under(&ruled, &roster);
-    let own = (store.device(), store.public_key());
-    // The snapshots in the order of the log, each with whether the stream's fold (under the
-    // rulings and roster of the whole log) is the record as it stood at its place.
-    let mut snapshots = r.snapshot_heads()?;
-    snapshots.sort_by_key(|s| s.position);
-    let keys: HashMap<EventId, leechbook_store::OrderKey> =
-        ruled.iter().map(|e| (e.id, e.order_key())).collect();
-    // The roster and the rulings made by a place of the log.
-    let made_by = |last: leechbook_store::OrderKey| {
-        let upto = |e: &&Envelope| e.order_key() <= last;
-        let roster_then = Roster::from_log(
-            &roster_events
-                .iter()
-                .filter(upto)
-                .cloned()
-                .collect::<Vec<_>>(),
-        );
-        let then = Rulings::from_log_under(
-            &ruled.iter().filter(upto).cloned().collect::<Vec<_>>(),
-            &roster_then,
-        );
-        (roster_then, then)
-    };
-    // Where each device's first event stands in the order (a roster change about a device
-    // with no event by a place changes nothing there).
-    let mut first: HashMap<DeviceId, Option<leechbook_store::OrderKey>> = HashMap::new();
-    let mut first_of = |d: DeviceId| -> Result<Option<leechbook_store::OrderKey>, CommandError> {
-        if let Some(k) = first.get(&d) {
-            return Ok(*k);
-        }
-        let k = match r.event_at(d, 1)? {
-            Some(n) => r
-                .events_with_id_suffix(&n.id.0.simple().to_string())?
-                .first()
-                .map(|(_, k)| *k),
-            // No #1: a device with no event at all, or one whose first events are missing
-            // (then it may have events anywhere: counted from the start).
-            None if store.last_number(d)? > 0 => Some((0, d, 0)),
-            None => None,
-        };
-        first.insert(d, k);
-        Ok(k)
-    };
-    let mut streamable: Vec<bool> = Vec::with_capacity(snapshots.len());
-    for snap in &snapshots {
-        let (roster_then, then) = made_by(snap.last);
-        let roster_alike = roster_then == roster
-            || (roster_then.in_use() == roster.in_use()
-                && roster_then.creator == roster.creator
-                && {
-                    let mut alike = true;
-                    for d in roster.entries.keys().chain(roster_then.entries.keys()) {
-                        if roster.entries.get(d) != roster_then.entries.get(d)
-                            && first_of(*d)?.is_some_and(|k| k <= snap.last)
-                        {
-                            alike = false;
-                        }
-                    }
-                    alike
-                });
-        streamable.push(
-            roster_alike
-                && !leechbook_ledger::audit::ruled_differently(&then, &rulings)
-                    .any(|id| keys.get(&id).is_some_and(|k| *k <= snap.last)),
-        );
-    }
-    let mut verdicts: Vec<Option<Option<String>>> = vec![None; snapshots.len()];
-    let mut checker = Checker::new(&roster, own);
-    // What the index of reached characters must hold: each reaching event's other
-    // characters, as its payload names them.
-    let mut reach: std::collections::BTreeSet<(leechbook_core::ids::CharacterId, EventId)> =
-        Default::default();
-    let mut full = Ledger::new();
-    full.roster = roster.clone();
-    let mut n: u64 = 0;
-    let mut end = None;
-    let mut next = 0;
-    let mut failed: Option<leechbook_ledger::LedgerError> = None;
-    r.for_each_event_columns(0, |env, kind, character| {
-        n += 1;
-        checker.event(&env, kind, character, |_, _| None);
-        if leechbook_core::event::REACHING_KINDS.contains(&env.event.kind()) {
-            for c in env.event.characters() {
-                if Some(c) != env.event.character() {
-                    reach.insert((c, env.id));
-                }
-            }
-        }
-        full.step(&env, &rulings, &mut |_, _, _| {});
-        end = Some(env.order_key());
-        while let Some(snap) = snapshots.get(next).filter(|s| s.position <= n) {
-            if snap.position == n && streamable[next] {
-                verdicts[next] = Some(snapshot_verdict(
-                    &r,
-                    snap,
-                    env.order_key(),
-                    &mut full,
-                    &mut failed,
-                ));
-            }
-            next += 1;
-        }
-        Ok(())
-    })?;
-    // A snapshot past the log's end is judged against the whole log.
-    for i in next..snapshots.len() {
-        if let Some(end) = end {
-            verdicts[i] = Some(snapshot_verdict(
-                &r,
-                &snapshots[i],
-                end,
-                &mut full,
-                &mut failed,
-            ));
-        }
-    }
-    if let Some(e) = failed.take() {
-        return Err(e.into());
-    }
-    let (mut found, unchecked) = checker.finish(&r)?;
-    report.extend(unchecked);
-    // The index of reached characters (what the audits of one character read) against the
-    // payloads: a row missing, or one naming what no event reaches.
-    let held: std::collections::BTreeSet<_> = store.reach_rows()?.into_iter().collect();
-    for (c, id) in reach.difference(&held) {
-        found.push(format!(
-            "event {id}: the index of what events reach lacks character {}",
-            c.short()
-        ));
-    }
-    for (c, id) in held.difference(&reach) {
-        found.push(format!(
-            "event {id}: the index of what events reach names character {}, which its payload does not reach",
-            c.short()
-        ));
-    }
-    let integrity = integrity
-        .join()
-        .map_err(|_| CommandError::internal("the integrity check stopped"))??;
-    let mut problems = integrity.len();
-    for line in &integrity {
-        report.push(format!("integrity: {line}"));
-    }
-    // A snapshot the stream could not judge: its prefix folded again, under the rulings and
-    // roster made by its place.
-    for (i, snap) in snapshots.iter().enumerate() {
-        if verdicts[i].is_some() || streamable[i] || snap.position > n {
-            continue;
-        }
-        let (roster_then, rulings_then) = made_by(snap.last);
-        let mut then = Ledger::new();
-        then.roster = roster_then;
-        let (mut taken, mut last) = (0, None);
-        r.for_each_event(|e| {
-            if taken < snap.position {
-                taken += 1;
-                last = Some(e.order_key());
-                then.step(&e, &rulings_then, &mut |_, _, _| {});
-            }
-            Ok(())
-        })?;
-        if let Some(last) = last {
-            verdicts[i] = Some(snapshot_verdict(&r, snap, last, &mut then, &mut failed));
-        }
-    }
-    if let Some(e) = failed.take() {
-        return Err(e.into());
-    }
-    let mut stale = Vec::new();
-    for (snap, verdict) in snapshots.iter().zip(verdicts) {
-        match verdict.flatten() {
-            None => report.push(format!("snapshot at {}: ok", snap.position)),
-            Some(why) => {
-                stale.push(snap.position);
-                report.push(format!("snapshot at {}: {why}; dropped", snap.position));
-            }
-        }
-    }
-    progress.say("verify: the state every command starts from");
-    if !leechbook_ledger::replica::starts_from(&r, &full)? {
-        problems += 1;
-        report.push("the snapshot-and-tail fold differs from the full fold".into());
-    }
-    progress.say("verify: the sync documents against the log");
-    found.extend(
-        leechbook_sync::document_problems(&store).map_err(|e| CommandError::user(e.to_string()))?,
-    );
-    drop(r);
-    for position in stale {
-        store.drop_snapshot(position)?;
-    }
-    problems += found.len();
-    report.extend(found);
-    let summary = format!(
-        "{} events, {} characters, {} void, {} struck by rulings, {} amended; {}",
-        n,
-        full.characters.len(),
-        full.void.len(),
-        full.retracted.len(),
-        full.amended.len(),
-        if problems == 0 {
-            "the ledger is sound"
-        } else {
-            "PROBLEMS FOUND"
-        }
-    );
-    if a.json {
-        ctx.json(&serde_json::json!({
-            "type": "verify",
-            "schema_version": JSON_SCHEMA,
-            "sound": problems == 0,
-            "full": true,
-            "events": n,
-            "void": full.void.len(),
-            "retracted": full.retracted.len(),
-            "report": report,
-        }))?;
-    } else {
-        for r in &report {
-            ctx.say(r);
-        }
-        ctx.say(summary);
-    }
-    if problems > 0 {
+    let v = verify(
+        &mut store,
+        &path,
+        a.full,
+        &mut |stage| progress.say(stage),
+        |s| leechbook_sync::document_problems(s).map_err(|e| CommandError::user(e.to_string())),
+    )?;
+    drop(progress);
+    print(&a, ctx, &v)?;
+    if !v.sound() {
         return Err(CommandError::user("verification found problems"));
     }
-    // Sound: the next verify checks only what comes after the rows read (a row another
-    // process added meanwhile is left for it). A read-only ledger keeps no mark.
-    if store.read_only() {
+    if v.mark_not_kept {
         ctx.note("the ledger is read-only: this verify's mark is not kept, so the next one starts from the last mark");
-    } else {
-        store.put_sync_state(VERIFIED, format!("{last_row} {FOLD_VERSION}").as_bytes())?;
     }
     Ok(())
 }
 
-/// What `verify` holds of one device's events as the stream passes them.
-#[derive(Default)]
-struct Chain {
-    last_seq: u64,
-    last_clock: u64,
-    last_id: Option<EventId>,
-    /// The link the next number must sign (zeros before the first).
-    last_link: [u8; 32],
-    /// The last event whose signature no later event has vouched for yet.
-    pending: Option<Envelope>,
-}
-
-/// The checks of each event as `verify` passes it, in the total order: its columns against
-/// its payload, its number, clock and chain link against its device's previous, and its
-/// signature where no later link of its chain vouches for it. Shared by the full stream
-/// and the incremental check of the events since the last verify.
-struct Checker<'a> {
-    roster: &'a Roster,
-    own: (DeviceId, [u8; 32]),
-    devices: HashMap<DeviceId, Chain>,
-    /// Devices whose numbers or clocks do not follow one another in the stream (a gap, a
-    /// number used twice, an event dated back): named event by event at the end.
-    irregular: std::collections::BTreeSet<DeviceId>,
-    found: Vec<String>,
-    /// Events of other devices on a ledger with no roster (made before rosters): no key to
-    /// check them against, which the report says.
-    unchecked: usize,
-}
-
-/// A device's number as held before the events checked: its clock, its id and its link.
-type Held = (u64, EventId, [u8; 32]);
-
-impl<'a> Checker<'a> {
-    fn new(roster: &'a Roster, own: (DeviceId, [u8; 32])) -> Checker<'a> {
-        Checker {
-            roster,
-            own,
-            devices: HashMap::new(),
-            irregular: Default::default(),
-            found: Vec::new(),
-            unchecked: 0,
-        }
-    }
-
-    /// Why the roster (or, on a ledger without one, its own key) does not vouch for `e`.
-    fn signature(&self, e: &Envelope) -> Option<String> {
-        if self.roster.in_use() {
-            leechbook_sync::signature_problem(self.roster, e)
-        } else if e.device == self.own.0 && !leechbook_store::codec::verify(e, &self.own.1) {
-            Some(format!(
-                "event {} whose signature does not match its bytes (tampered or forged)",
-                e.id.short()
-            ))
-        } else {
-            None
-        }
-    }
-
-    /// Checks one event. `held` gives a device's number held before the events checked
-    /// (the incremental check starts from what the last verify passed).
-    fn event(
-        &mut self,
-        env: &Envelope,
-        kind: &str,
-        character: Option<leechbook_core::ids::CharacterId>,
-        mut held: impl FnMut(DeviceId, u64) -> Option<Held>,
-    ) {
-        if kind != env.event.kind() {
-            self.found.push(format!(
-                "event {}: its kind column says {kind}, its payload is {}",
-                env.id,
-                env.event.kind()
-            ));
-        }
-        if character != env.event.character() {
-            self.found.push(format!(
-                "event {}: its character column disagrees with its payload",
-                env.id
-            ));
-        }
-        if !self.roster.in_use() && env.device != self.own.0 {
-            self.unchecked += 1;
-        }
-        let link = leechbook_store::codec::link_of(Some(env));
-        if let std::collections::hash_map::Entry::Vacant(slot) = self.devices.entry(env.device) {
-            let mut chain = Chain::default();
-            if let Some((clock, id, link)) =
-                env.seq.checked_sub(1).and_then(|s| held(env.device, s))
-            {
-                chain.last_seq = env.seq - 1;
-                chain.last_clock = clock;
-                chain.last_id = Some(id);
-                chain.last_link = link;
-            }
-            slot.insert(chain);
-        }
-        let Some(chain) = self.devices.get_mut(&env.device) else {
-            return;
-        };
-        let regular = chain.last_seq + 1 == env.seq && chain.last_clock < env.clock;
-        let vouched = regular
-            && match leechbook_store::codec::chain_link(env) {
-                Some(l) if l == chain.last_link => true,
-                Some(_) => {
-                    self.found.push(format!(
-                        "event {}: device {}'s #{} does not follow its #{} ({}): its signed chain names another event (a replaced event, or a copied ledger's other branch)",
-                        env.id,
-                        env.device.short(),
-                        env.seq,
-                        env.seq - 1,
-                        chain.last_id.map_or("none".to_string(), |i| i.to_string())
-                    ));
-                    false
-                }
-                None => false,
-            };
-        if !regular {
-            self.irregular.insert(env.device);
-        }
-        let prev = chain.pending.take();
-        chain.last_seq = env.seq;
-        chain.last_clock = env.clock;
-        chain.last_id = Some(env.id);
-        chain.last_link = link;
-        let on_roster = !self.roster.in_use() || self.roster.key(env.device).is_some();
-        if on_roster {
-            if let Some(c) = self.devices.get_mut(&env.device) {
-                c.pending = Some(env.clone());
-            }
-        }
-        // The previous number's signature is checked unless this event vouches for it.
-        if let Some(prev) = prev.filter(|_| !vouched) {
-            if let Some(why) = self.signature(&prev) {
-                self.found.push(format!("event {}: {why}", prev.id));
-            }
-        }
-        if !on_roster {
-            // Not on the roster: named once per event, whatever its chain.
-            if let Some(why) = self.signature(env) {
-                self.found.push(format!("event {}: {why}", env.id));
-            }
-        }
-    }
-
-    /// The heads: each device's last event checked vouches for its chain by its own
-    /// signature. A head that does not check out vouches for nothing: its device's events are
-    /// checked one by one; so are the numbers of a device found irregular. Returns every
-    /// problem found, then a line for what could not be checked (none when all was).
-    fn finish(
-        mut self,
-        store: &impl ReadLog,
-    ) -> Result<(Vec<String>, Option<String>), CommandError> {
-        let unchecked = (self.unchecked > 0).then(|| {
-            format!(
-                "not checked: the signatures of {} events of other devices (this ledger has no roster, made before rosters: only this device's key is known)",
-                self.unchecked
-            )
+/// Prints what a verify found: its report, then a summary line (text), or one JSON value.
+fn print(a: &VerifyArgs, ctx: &mut Ctx, v: &Verified) -> Result<(), CommandError> {
+    if a.json {
+        let mut out = serde_json::json!({
+            "type": "verify",
+            "schema_version": JSON_SCHEMA,
+            "sound": v.sound(),
+            "full": v.full,
+            "events": v.events,
+            "report": v.report,
         });
-        let mut untrusted = Vec::new();
-        let heads: Vec<Envelope> = self
-            .devices
-            .values_mut()
-            .filter_map(|c| c.pending.take())
-            .collect();
-        for head in heads {
-            if let Some(why) = self.signature(&head) {
-                self.found.push(format!("event {}: {why}", head.id));
-                untrusted.push(head.device);
+        if let Some(r) = &v.record {
+            out["void"] = r.void.into();
+            out["retracted"] = r.retracted.into();
+        }
+        return ctx.json(&out);
+    }
+    for line in &v.report {
+        ctx.say(line);
+    }
+    let summary = match &v.record {
+        Some(r) => format!(
+            "{} events, {} characters, {} void, {} struck by rulings, {} amended; {}",
+            v.events,
+            r.characters,
+            r.void,
+            r.retracted,
+            r.amended,
+            if v.sound() {
+                "the ledger is sound"
+            } else {
+                "PROBLEMS FOUND"
             }
-        }
-        if !untrusted.is_empty() || !self.irregular.is_empty() {
-            let mut by_device: BTreeMap<DeviceId, Vec<Envelope>> = BTreeMap::new();
-            store.for_each_event(|e| {
-                if untrusted.contains(&e.device) || self.irregular.contains(&e.device) {
-                    by_device.entry(e.device).or_default().push(e);
-                }
-                Ok(())
-            })?;
-            for (device, events) in &by_device {
-                if untrusted.contains(device) {
-                    for e in events.iter().take(events.len().saturating_sub(1)) {
-                        if let Some(why) = self.signature(e) {
-                            self.found.push(format!("event {}: {why}", e.id));
-                        }
-                    }
-                }
-                if self.irregular.contains(device) {
-                    self.found.extend(sequence_problems(events));
-                }
+        ),
+        None => format!(
+            "{} new events since the last verify; {}",
+            v.events,
+            if v.sound() {
+                "they are sound (the events before them are not checked again: `verify --full`)"
+            } else {
+                "PROBLEMS FOUND"
             }
-            self.found.sort();
-            self.found.dedup();
-        }
-        Ok((self.found, unchecked))
-    }
-}
-
-/// Whether the snapshot `snap` holds `state`, the record as it stood at its place (the
-/// event with order key `last`): `None` when it does; else why not. A store error is kept
-/// in `failed`. The archive's records are left out: a checkpoint does not hold them (they
-/// are the archive's, checked once against the fold, with the state every command starts
-/// from).
-fn snapshot_verdict(
-    store: &impl ReadLog,
-    snap: &leechbook_store::SnapshotHead,
-    last: leechbook_store::OrderKey,
-    state: &mut Ledger,
-    failed: &mut Option<leechbook_ledger::LedgerError>,
-) -> Option<String> {
-    if snap.fold_version != FOLD_VERSION {
-        return Some(format!(
-            "made by fold version {} (now {FOLD_VERSION})",
-            snap.fold_version
-        ));
-    }
-    match store.snapshot_payload(snap.position) {
-        Ok(Some(payload)) => {
-            if let Err(e) = decode_ledger(&payload) {
-                return Some(format!("does not decode ({e})"));
-            }
-        }
-        Ok(None) => return Some("is gone".into()),
-        Err(e) => {
-            failed.get_or_insert(e.into());
-            return None;
-        }
-    }
-    match leechbook_ledger::checkpoint::checkpoint_entries(store, snap.position, None) {
-        Err(e) => {
-            failed.get_or_insert(e);
-            None
-        }
-        Ok(None) => Some("lacks a character's entry, or one does not decode".into()),
-        Ok(Some(held)) => (last != snap.last
-            || !leechbook_ledger::archive::same_without_records(state, &held))
-        .then(|| "differs from the fold of its events".to_string()),
-    }
-}
-
-/// Each device numbers its events 1, 2, 3, ...: a gap (a deleted row) or a number used twice
-/// (two ledgers sharing one identity) is a problem, named with the event after it; and its
-/// clocks rise with its numbers, so an event whose clock is not above its previous number's
-/// was dated back (a revoked device dodging its revocation); and a chained event follows its
-/// previous number (its signed link is that event's), so a replaced event, or a copied
-/// ledger's other branch, breaks the chain where it stands.
-fn sequence_problems(events: &[Envelope]) -> Vec<String> {
-    // One device's events (the stream hands over only the devices it found irregular).
-    let mut by_device: BTreeMap<DeviceId, Vec<&Envelope>> = BTreeMap::new();
-    for e in events {
-        by_device.entry(e.device).or_default().push(e);
-    }
-    let mut out = Vec::new();
-    for (device, mut seqs) in by_device {
-        seqs.sort_unstable_by_key(|e| e.seq);
-        let (mut next, mut prev) = (1u64, None::<(EventId, u64)>);
-        let mut before: Option<&Envelope> = None;
-        for e in seqs {
-            let (seq, id, clock) = (e.seq, e.id, e.clock);
-            let after_previous = before.filter(|b| b.seq + 1 == seq);
-            if (seq == 1 || after_previous.is_some())
-                && leechbook_store::codec::follows(after_previous, e) == Some(false)
-            {
-                out.push(format!(
-                    "event {id}: device {}'s #{seq} does not follow its #{} ({}): its signed chain names another event (a replaced event, or a copied ledger's other branch)",
-                    device.short(),
-                    seq.saturating_sub(1),
-                    after_previous.map_or("none".to_string(), |b| b.id.to_string())
-                ));
-            }
-            before = Some(e);
-            if seq < next {
-                out.push(format!(
-                    "event {id}: device {} numbers it #{seq}, as it numbered event {}",
-                    device.short(),
-                    prev.map(|p| p.0.to_string()).unwrap_or_default()
-                ));
-            } else if seq > next {
-                out.push(format!(
-                    "device {}: its events #{next}-#{} are missing, before event {id} (#{seq}): deleted rows?",
-                    device.short(),
-                    seq - 1
-                ));
-            } else if let Some((_, c)) = prev.filter(|(_, c)| *c >= clock) {
-                out.push(format!(
-                    "event {id}: device {}'s #{seq} has clock {clock}, not above its #{}'s clock {c}: dated back",
-                    device.short(),
-                    seq - 1
-                ));
-            }
-            next = next.max(seq + 1);
-            prev = Some((id, clock));
-        }
-    }
-    out
+        ),
+    };
+    ctx.say(summary);
+    Ok(())
 }
