@@ -1,7 +1,13 @@
 //! The CLI's one error type: every library error becomes a [`CommandError`] whose kind sets
-//! the exit code and whose message is one line naming what was wrong.
+//! the exit code and whose message is one line naming what was wrong, with the hints the
+//! CLI adds (a command or a flag to try). Libraries' errors name no command and no flag:
+//! the hints are written here, from the error's type.
 
 use leechbook_core::fold::FoldError;
+use leechbook_core::harnmaster::exchange::ExchangeError;
+use leechbook_core::harnmaster::injury::StrikeError;
+use leechbook_core::harnmaster::shock::RollError;
+use leechbook_core::harnmaster::system::HmError;
 use leechbook_store::StoreError;
 use std::fmt;
 
@@ -27,13 +33,16 @@ impl ErrorKind {
     }
 }
 
-/// A failed command: its kind and a one-line message.
+/// A failed command: its kind, a one-line message and what to try (hints).
 #[derive(Debug)]
 pub struct CommandError {
     /// The kind.
     pub kind: ErrorKind,
     /// The message (one line).
     pub message: String,
+    /// What the user might do, each a short phrase naming a command or a flag; printed
+    /// after the message, on the same line, in parentheses.
+    pub hints: Vec<String>,
 }
 
 impl CommandError {
@@ -42,6 +51,7 @@ impl CommandError {
         CommandError {
             kind: ErrorKind::User,
             message: message.into(),
+            hints: Vec::new(),
         }
     }
 
@@ -50,21 +60,32 @@ impl CommandError {
         CommandError {
             kind: ErrorKind::Internal,
             message: message.into(),
+            hints: Vec::new(),
         }
+    }
+
+    /// The same error with one more hint.
+    pub fn hint(mut self, hint: impl Into<String>) -> CommandError {
+        self.hints.push(hint.into());
+        self
     }
 }
 
 impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // One line, always.
-        f.write_str(&self.message.replace('\n', " "))
+        f.write_str(&self.message.replace('\n', " "))?;
+        if !self.hints.is_empty() {
+            write!(f, " ({})", self.hints.join("; ").replace('\n', " "))?;
+        }
+        Ok(())
     }
 }
 
 impl From<StoreError> for CommandError {
     fn from(e: StoreError) -> CommandError {
         if let StoreError::NotFound(_) = e {
-            return CommandError::user(format!("{e} (create one with `leechbook init`)"));
+            return CommandError::user(e.to_string()).hint("create one with `leechbook init`");
         }
         let kind = match e {
             StoreError::NotFound(_)
@@ -83,6 +104,7 @@ impl From<StoreError> for CommandError {
         CommandError {
             kind,
             message: e.to_string(),
+            hints: Vec::new(),
         }
     }
 }
@@ -90,13 +112,45 @@ impl From<StoreError> for CommandError {
 impl From<FoldError> for CommandError {
     fn from(e: FoldError) -> CommandError {
         match e {
-            FoldError::HarnMaster(leechbook_core::harnmaster::system::HmError::UnknownTable(_)) => {
-                CommandError::user(format!("{e} (define it with `leechbook table load FILE`)"))
-            }
+            FoldError::HarnMaster(h) => h.into(),
             FoldError::WitchIron(leechbook_core::witch::WiError::TableNotLoaded { .. }) => {
-                CommandError::user(format!("{e} (leechbook wi table FILE)"))
+                CommandError::user(e.to_string()).hint("leechbook wi table FILE")
             }
             e => CommandError::user(e.to_string()),
+        }
+    }
+}
+
+/// HârnMaster's refusals, with the flag or command that answers each.
+impl From<HmError> for CommandError {
+    fn from(e: HmError) -> CommandError {
+        let hint = match &e {
+            HmError::UnknownTable(_) => Some("define it with `leechbook table load FILE`".into()),
+            HmError::Strike(s) => return s.clone().into(),
+            HmError::Roll(RollError::NeedsMl { .. }) => Some("--ml".to_string()),
+            HmError::Exchange(ExchangeError::StruckUnnamed) => Some("--struck NAME".into()),
+            _ => None,
+        };
+        let error = CommandError::user(e.to_string());
+        match hint {
+            Some(h) => error.hint(h),
+            None => error,
+        }
+    }
+}
+
+/// A strike's refusals, with the flag that answers each.
+impl From<StrikeError> for CommandError {
+    fn from(e: StrikeError) -> CommandError {
+        let hint = match &e {
+            StrikeError::BadPick { what, count, .. } => Some(format!("--pick-{what} 1 to {count}")),
+            StrikeError::SideNeeded(_) => Some("--side left or --side right".into()),
+            _ => None,
+        };
+        let error = CommandError::user(e.to_string());
+        match hint {
+            Some(h) => error.hint(h),
+            None => error,
         }
     }
 }
@@ -114,6 +168,9 @@ impl From<leechbook_ledger::LedgerError> for CommandError {
             L::NotAnEventId(t) => CommandError::user(format!(
                 "'{t}' is not an event id (give the id from `log --json`, or at least its last six hex digits)"
             )),
+            L::AmbiguousEvent(_) => {
+                CommandError::user(e.to_string()).hint("`log --json` prints them whole")
+            }
             other => CommandError::user(other.to_string()),
         }
     }
@@ -122,9 +179,11 @@ impl From<leechbook_ledger::LedgerError> for CommandError {
 impl From<leechbook_sync::SyncError> for CommandError {
     fn from(e: leechbook_sync::SyncError) -> CommandError {
         match e {
-            leechbook_sync::SyncError::MissingChanges => CommandError::user(format!(
-                "{e} (`leechbook sync export FILE` without --to, on the other device)"
-            )),
+            leechbook_sync::SyncError::MissingChanges => CommandError::user(e.to_string())
+                .hint("`leechbook sync export FILE` without --to, on the other device"),
+            leechbook_sync::SyncError::NoKey => CommandError::user(e.to_string()).hint(
+                "`leechbook sync invite` on a GM's device, then `leechbook sync key CODE` here",
+            ),
             leechbook_sync::SyncError::Store(s) => s.into(),
             e => CommandError::user(e.to_string()),
         }

@@ -372,6 +372,7 @@ where
                 (Some(rest), Ok(p)) => CommandError {
                     kind: e.kind,
                     message: format!("{} {rest}", p.display()),
+                    hints: e.hints,
                 },
                 _ => e,
             };

@@ -35,7 +35,7 @@ pub enum LedgerError {
     #[error("the log holds no event '{0}'")]
     NoSuchEvent(String),
     /// Several events end with those digits.
-    #[error("'{0}' matches several events: give more of the id (`log --json` prints them whole)")]
+    #[error("'{0}' matches several events: give more of the id")]
     AmbiguousEvent(String),
     /// The log is empty.
     #[error("the ledger is empty")]

@@ -64,7 +64,7 @@ pub enum SyncError {
     #[error("{0}")]
     Key(String),
     /// This device holds no key to the campaign.
-    #[error("this device holds no key to the campaign's sync data: ask the GM for a join code (`leechbook sync invite` on a GM's device) and run `leechbook sync key CODE`")]
+    #[error("this device holds no key to the campaign's sync data: ask the GM for a join code")]
     NoKey,
     /// An entry that does not open under the campaign's keys (refused whole from a file).
     #[error("the sync data holds {0}")]

@@ -143,12 +143,10 @@ fn join_from_hub(
             "joining from a hub needs --campaign CODE (the join code the GM's `leechbook sync invite` prints)",
         )
     })?;
-    let ring =
-        leechbook_sync::Keyring::from_code(code).map_err(|e| CommandError::user(e.to_string()))?;
+    let ring = leechbook_sync::Keyring::from_code(code)?;
     let campaign = ring.campaign();
     let mut store = Store::create_joining(path, campaign)?;
-    leechbook_sync::crypt::keep_keyring(&mut store, &ring)
-        .map_err(|e| CommandError::user(e.to_string()))?;
+    leechbook_sync::crypt::keep_keyring(&mut store, &ring)?;
     let synced =
         leechbook_sync::net::sync_with(&mut store, url, std::time::Duration::from_secs(30));
     let got = match synced {

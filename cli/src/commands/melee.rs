@@ -228,9 +228,7 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         };
         let mut r2 = roller(ctx, 1);
         let mut strike = TableDice::new(strike_dice.clone(), &mut r2);
-        ledger
-            .check_melee(&x, InjuryId(uuid::Uuid::nil()), &mut strike)
-            .map_err(|e| CommandError::user(e.to_string()))?;
+        ledger.check_melee(&x, InjuryId(uuid::Uuid::nil()), &mut strike)?;
         TableDice::refuse_unused("the exchange", &[&table, &strike])?;
         rolled.extend(strike.rolled.iter().copied());
         x.dice = strike.recorded;

@@ -178,9 +178,7 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         };
         let mut r2 = roller(ctx, 1);
         let mut dice = TableDice::new(other.clone(), &mut r2);
-        ledger
-            .check_shot(&x, InjuryId(uuid::Uuid::nil()), &mut dice)
-            .map_err(|e| CommandError::user(e.to_string()))?;
+        ledger.check_shot(&x, InjuryId(uuid::Uuid::nil()), &mut dice)?;
         TableDice::refuse_unused("the attack", &[&t, &dice])?;
         let mut faces: Vec<String> = Vec::new();
         if attack_rolled {

@@ -204,8 +204,7 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         let mut dice = TableDice::new(given, &mut r);
         // The injury id is the event's, which the store mints on append; resolution here only
         // gathers the dice, and the fold resolves again with the real id.
-        resolve_strike(ch, table, &strike, InjuryId(uuid_nil()), &mut dice)
-            .map_err(|e| CommandError::user(e.to_string()))?;
+        resolve_strike(ch, table, &strike, InjuryId(uuid_nil()), &mut dice)?;
         TableDice::refuse_unused("the strike", &[&dice])?;
         rolled = dice.rolled.clone();
         strike.dice = dice.recorded;

@@ -33,7 +33,7 @@ pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         &path,
         a.full,
         &mut |stage| progress.say(stage),
-        |s| leechbook_sync::document_problems(s).map_err(|e| CommandError::user(e.to_string())),
+        |s| leechbook_sync::document_problems(s).map_err(CommandError::from),
     )?;
     drop(progress);
     print(&a, ctx, &v)?;

@@ -30,13 +30,16 @@ pub enum HmError {
     /// A setting the campaign does not have, or a declaration the rules do not allow.
     #[error("{0}")]
     Setting(String),
+    /// A melee exchange's or a missile attack's declarations the rules do not allow.
+    #[error(transparent)]
+    Exchange(ExchangeError),
 }
 
 impl From<ExchangeError> for HmError {
     fn from(e: ExchangeError) -> HmError {
         match e {
             ExchangeError::Strike(s) => HmError::Strike(s),
-            other => HmError::Setting(other.to_string()),
+            other => HmError::Exchange(other),
         }
     }
 }

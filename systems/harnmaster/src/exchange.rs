@@ -131,6 +131,9 @@ pub enum ExchangeError {
     /// A declaration the rules do not allow.
     #[error("{0}")]
     Declaration(String),
+    /// A missile's count roll hits a creature near the target, and none was named.
+    #[error("the count roll hits: name the creature struck")]
+    StruckUnnamed,
     /// The strike cannot be resolved.
     #[error(transparent)]
     Strike(#[from] StrikeError),

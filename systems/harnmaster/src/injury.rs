@@ -140,8 +140,11 @@ pub enum StrikeError {
         /// Its zone count.
         zones: u8,
     },
+    /// A location on a side, struck without saying which.
+    #[error("the {0} is on a side: say which, left or right")]
+    SideNeeded(String),
     /// A pick beyond the dice rolled.
-    #[error("--pick-{what} {pick}: only {count} result(s) to choose from")]
+    #[error("{what} pick {pick}: only {count} result(s) to choose from")]
     BadPick {
         /// zone or location.
         what: &'static str,
@@ -480,12 +483,7 @@ fn locate(
             };
             let z = &table.zones[zone];
             match (z.sided, side) {
-                (true, None) => {
-                    return Err(StrikeError::BadSide(format!(
-                        "the {} is on a side: say --side left or --side right",
-                        name
-                    )))
-                }
+                (true, None) => return Err(StrikeError::SideNeeded(name.to_string())),
                 (false, Some(_)) => {
                     return Err(StrikeError::BadSide(format!("the {} has no side", name)))
                 }

@@ -17,6 +17,12 @@ use serde::{Deserialize, Serialize};
 /// Why a shock or step 5 roll cannot be recorded now.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RollError {
+    /// A GM-resolved test given without the Mastery Level it is tested against.
+    #[error("{what} needs the ML it is tested against")]
+    NeedsMl {
+        /// The roll.
+        what: &'static str,
+    },
     /// The roll is not owed at all.
     #[error("{who} owes no {what}: {why}")]
     NotOwed {
@@ -274,11 +280,7 @@ pub fn resolve_gm_roll(ch: &HmCharacter, r: &GmRoll) -> Result<GmRollOutcome, Ro
             )))
         }
         (false, Some(ml), Some(roll)) => Some(d100_test(ml, roll)),
-        (false, None, _) => {
-            return Err(RollError::Roll(format!(
-                "{what} needs the ML it is tested against (--ml)"
-            )))
-        }
+        (false, None, _) => return Err(RollError::NeedsMl { what }),
         (false, Some(_), None) => return Err(RollError::Roll(format!("{what} needs a roll"))),
     };
     Ok(GmRollOutcome {

@@ -347,8 +347,7 @@ pub fn resolve(
         _ => None,
     };
     if let Some((stars, auto_precision, zone_die, aim, hit)) = plan {
-        let (target, body) =
-            hit.ok_or_else(|| err("the count roll hits: name the creature struck (--struck)"))?;
+        let (target, body) = hit.ok_or(ExchangeError::StruckUnnamed)?;
         let earned = stars.saturating_sub(1) as usize;
         if x.tas.len() > earned {
             return Err(err(format!("{earned} TA won, {} chosen", x.tas.len())));
