@@ -8,7 +8,7 @@
 //! never below 1 (the coma course roll's own minimum).
 
 use super::injury::{kill, set_shock_owed, Context};
-use super::state::*;
+use super::state::{Coma, ExtendedShock, HmCharacter, MishapKind, Owed, ShockState};
 use crate::ids::{CharacterId, InjuryId};
 use crate::test_roll::{d100_test, SuccessLevel, TestResult};
 use crate::time::CampaignTime;

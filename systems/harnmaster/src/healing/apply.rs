@@ -1,7 +1,15 @@
 //! Applying a checked Healing Sequence outcome to the character (infallible, so the fold stays
 //! atomic).
 
-use super::*;
+use super::events::{Attended, Effect, FatigueKind, HealOutcome};
+use super::healing_rate;
+use super::tables::TreatmentTable;
+use crate::ids::InjuryId;
+use crate::injury::Context;
+use crate::state::{
+    Aspect, CellResult, HealState, HmCharacter, Infection, Injury, Owed, ShockState,
+};
+use crate::time::{CampaignTime, DAY, HOUR, MINUTE};
 
 pub(crate) fn injury_mut(ch: &mut HmCharacter, id: Option<InjuryId>) -> Option<&mut Injury> {
     id.and_then(|id| ch.injuries.iter_mut().rev().find(|i| i.id == id))

@@ -1,6 +1,12 @@
 //! The Healing Sequence's events (what the table recorded) and what checking one found.
 
-use super::*;
+use super::tables::TreatmentKind;
+use super::EmlPart;
+use crate::ids::{CharacterId, InjuryId};
+use crate::state::{Aspect, ShockState, Treated};
+use crate::test_roll::TestResult;
+
+use serde::{Deserialize, Serialize};
 
 /// A roll of the Healing Sequence that needs no healer: what and the face.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

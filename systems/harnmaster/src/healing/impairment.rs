@@ -1,6 +1,9 @@
 //! Step 8: impairment with the healing sequence's refinements (indefinite and permanent).
 
-use super::*;
+use super::healing_rate;
+use super::tables::TreatmentTable;
+use crate::state::{Injury, Severity};
+use crate::time::{CampaignTime, DAY, MINUTE};
 
 /// Returns the permanent impairment an injury has accrued by `now`: 5 per 20 days from the
 /// injury until it first reached Minor, at most 25 (only with the permanent mark).

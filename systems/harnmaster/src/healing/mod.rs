@@ -8,13 +8,12 @@
 //!
 #![doc = include_str!("../readings/healing.md")]
 
-use super::body::{BodyTable, ZoneKind};
-use super::injury::Context;
 use super::shock::RollError;
-use super::state::*;
-use crate::ids::{CharacterId, InjuryId};
-use crate::test_roll::{d100_test, SuccessLevel, TestResult};
-use crate::time::{CampaignTime, DAY, HOUR, MINUTE};
+use super::state::{Aspect, HmCharacter, Injury, Severity};
+
+use crate::ids::InjuryId;
+use crate::test_roll::{SuccessLevel, TestResult};
+use crate::time::CampaignTime;
 use serde::{Deserialize, Serialize};
 
 mod apply;

@@ -2,7 +2,16 @@
 //! infection, the grim wound's Shock Roll, aggravation) and a healer's attendance: checked
 //! read-only.
 
-use super::*;
+use super::events::{
+    Attended, Effect, FatigueChange, FatigueKind, HealOutcome, HealerAttends, MovePace, MoveTest,
+    SeqRoll, SeqRollKind,
+};
+use super::tables::TreatmentTable;
+use super::{check_due, eml_of, grim, healing_rate, injury, marks, not_owed, part, shift};
+use crate::injury::Context;
+use crate::shock::RollError;
+use crate::state::{HmCharacter, Injury, Severity, ShockState};
+use crate::test_roll::{d100_test, SuccessLevel};
 
 /// Checks a Healing Sequence roll and works out its outcome.
 pub fn check_seq(

@@ -2,7 +2,10 @@
 //! (healing rate, bleeder, infection and permanent impairment marks), and a treatment as it
 //! applies to an injury.
 
-use super::*;
+use crate::state::{Aspect, Cell, CellResult, Injury, Severity};
+use crate::test_roll::SuccessLevel;
+
+use serde::{Deserialize, Serialize};
 
 /// The treatments of the TREATMENTS table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,7 +1,14 @@
 //! Blood stoppage (step 1) and the Treatment Roll (step 5), with several healers and the
 //! Grievous cap: checked read-only.
 
-use super::*;
+use super::events::{BloodStoppage, Effect, HealOutcome, Stoppage, Treatment};
+use super::tables::{level_index, TreatmentKind, TreatmentTable};
+use super::{check_due, eml_of, injury, not_owed, part};
+use crate::body::{BodyTable, ZoneKind};
+use crate::shock::RollError;
+use crate::state::{CellResult, HmCharacter, Severity, Treated};
+use crate::test_roll::{d100_test, SuccessLevel};
+use crate::time::{CampaignTime, DAY, MINUTE};
 
 /// Checks a Blood Stoppage Roll.
 pub fn check_stoppage(
