@@ -7,11 +7,13 @@ use super::events::{
     SeqRoll, SeqRollKind,
 };
 use super::tables::TreatmentTable;
-use super::{check_due, eml_of, grim, healing_rate, injury, marks, not_owed, part, shift};
+use super::{check_due, eml_of, grim, healing_rate, injury, marks, not_owed, part, shift, EmlPart};
+use crate::ids::InjuryId;
 use crate::injury::Context;
 use crate::shock::RollError;
 use crate::state::{HmCharacter, Injury, Severity, ShockState};
-use crate::test_roll::{d100_test, SuccessLevel};
+use crate::test_roll::{d100_test, SuccessLevel, TestResult};
+use crate::time::CampaignTime;
 
 /// Checks a Healing Sequence roll and works out its outcome.
 pub fn check_seq(
@@ -24,333 +26,413 @@ pub fn check_seq(
         return Err(not_owed(ch, "roll", "they are dead"));
     }
     let now = ctx.at;
-    let out = |injury, test, eml_parts, effect| HealOutcome {
+    match r.kind {
+        SeqRollKind::BloodLoss => blood_loss(ch, r, table, now),
+        SeqRollKind::Healing => healing(ch, r, table, now),
+        SeqRollKind::HealingPeriod => healing_period(ch, r, table, now),
+        SeqRollKind::BloodRegeneration => blood_regeneration(ch, r, table, now),
+        SeqRollKind::Infection => infection(ch, r, table, now),
+        SeqRollKind::ExtendedShock => extended_shock(ch, r, table, now),
+        SeqRollKind::Coma => coma(ch, r, table, now),
+        SeqRollKind::GrimShock => grim_shock(ch, r, table, now),
+        SeqRollKind::Aggravation => aggravation(ch, r, table, now),
+    }
+}
+
+/// What a Healing Sequence roll found.
+fn outcome(
+    injury: Option<InjuryId>,
+    test: Option<TestResult>,
+    eml_parts: Vec<EmlPart>,
+    effect: Effect,
+) -> HealOutcome {
+    HealOutcome {
         injury,
         test,
         eml_parts,
         effect,
+    }
+}
+
+/// A Blood Loss Advance Roll: the bleeder's Strength test.
+fn blood_loss(
+    ch: &HmCharacter,
+    r: &SeqRoll,
+    _table: &TreatmentTable,
+    now: CampaignTime,
+) -> Result<HealOutcome, RollError> {
+    let inj = injury(ch, r.injury, "Blood Loss Advance Roll")?;
+    if !inj.bleeder || inj.healed() {
+        return Err(not_owed(
+            ch,
+            "Blood Loss Advance Roll",
+            format!("{} is not a bleeder", inj.code()),
+        ));
+    }
+    check_due(
+        ch,
+        "Blood Loss Advance Roll",
+        inj.heal.next_blood_loss,
+        now,
+        r.forced,
+    )?;
+    let parts = if ch.sheet.beast {
+        vec![part("beast Strength ML50", 50)]
+    } else {
+        vec![part(
+            format!("Strength ML{}", ch.sheet.strength_ml),
+            ch.sheet.strength_ml,
+        )]
     };
-    match r.kind {
-        SeqRollKind::BloodLoss => {
-            let inj = injury(ch, r.injury, "Blood Loss Advance Roll")?;
-            if !inj.bleeder || inj.healed() {
-                return Err(not_owed(
-                    ch,
-                    "Blood Loss Advance Roll",
-                    format!("{} is not a bleeder", inj.code()),
-                ));
-            }
-            check_due(
+    let test = d100_test(eml_of(&parts), r.roll);
+    let points = match test.level {
+        SuccessLevel::CF => 3,
+        SuccessLevel::F => 2,
+        SuccessLevel::S => 1,
+        SuccessLevel::CS => 0,
+    };
+    Ok(outcome(
+        Some(inj.id),
+        Some(test),
+        parts,
+        Effect::BloodLoss {
+            points,
+            total: ch.blood_loss.saturating_add(points),
+            stops: inj.heal.stops_after_next_loss,
+        },
+    ))
+}
+
+/// A Healing Roll: one injury's HR test.
+fn healing(
+    ch: &HmCharacter,
+    r: &SeqRoll,
+    table: &TreatmentTable,
+    now: CampaignTime,
+) -> Result<HealOutcome, RollError> {
+    let inj = injury(ch, r.injury, "Healing Roll")?;
+    if inj.healed() {
+        return Err(not_owed(
+            ch,
+            "Healing Roll",
+            format!("injury {} has healed", inj.id.short()),
+        ));
+    }
+    if let Some(inf) = &ch.infection {
+        if !r.forced {
+            return Err(not_owed(
                 ch,
-                "Blood Loss Advance Roll",
-                inj.heal.next_blood_loss,
-                now,
-                r.forced,
-            )?;
-            let parts = if ch.sheet.beast {
-                vec![part("beast Strength ML50", 50)]
-            } else {
-                vec![part(
-                    format!("Strength ML{}", ch.sheet.strength_ml),
-                    ch.sheet.strength_ml,
-                )]
-            };
-            let test = d100_test(eml_of(&parts), r.roll);
-            let points = match test.level {
-                SuccessLevel::CF => 3,
-                SuccessLevel::F => 2,
-                SuccessLevel::S => 1,
-                SuccessLevel::CS => 0,
-            };
-            Ok(out(
-                Some(inj.id),
-                Some(test),
-                parts,
-                Effect::BloodLoss {
-                    points,
-                    total: ch.blood_loss.saturating_add(points),
-                    stops: inj.heal.stops_after_next_loss,
-                },
-            ))
-        }
-        SeqRollKind::Healing => {
-            let inj = injury(ch, r.injury, "Healing Roll")?;
-            if inj.healed() {
-                return Err(not_owed(
-                    ch,
-                    "Healing Roll",
-                    format!("injury {} has healed", inj.id.short()),
-                ));
-            }
-            if let Some(inf) = &ch.infection {
-                if !r.forced {
-                    return Err(not_owed(
-                        ch,
-                        "Healing Roll",
-                        format!(
-                            "an infection (in {}) halts all healing until it is defeated",
-                            ch.injury(inf.injury)
-                                .map(|i| i.place.label())
-                                .unwrap_or_default()
-                        ),
-                    ));
-                }
-            }
-            if inj.heal.period_unrolled && !r.forced {
-                return Err(not_owed(
-                    ch,
-                    "Healing Roll",
-                    "its d3+3 period is not rolled yet (roll healing-period)",
-                ));
-            }
-            check_due(ch, "Healing Roll", inj.heal.next_healing, now, r.forced)?;
-            let hr = healing_rate(&inj, table);
-            let parts = vec![part(
-                format!("HB{} x HR{hr}", ch.sheet.healing_base),
-                ch.sheet.healing_base * hr,
-            )];
-            let mut test = d100_test(eml_of(&parts), r.roll);
-            // Cauterised bleeders and area injuries: failures ending 3, 5, 8, 0 are CF.
-            if (inj.heal.cauterised || inj.area)
-                && test.level == SuccessLevel::F
-                && matches!(r.roll % 10, 3 | 5 | 8 | 0)
-            {
-                test.level = SuccessLevel::CF;
-            }
-            let by = match test.level {
-                SuccessLevel::CS => 2,
-                SuccessLevel::S => 1,
-                _ => 0,
-            };
-            let infect = test.level == SuccessLevel::CF
-                && marks(&inj, table).infection
-                && ch.infection.is_none();
-            Ok(out(
-                Some(inj.id),
-                Some(test),
-                parts,
-                Effect::Healing {
-                    by,
-                    infect,
-                    period: r.period,
-                    level: inj.level,
-                    aspect: inj.aspect,
-                },
-            ))
-        }
-        SeqRollKind::HealingPeriod => {
-            let inj = injury(ch, r.injury, "healing period roll")?;
-            // A healed injury has no period left to roll, forced or not.
-            if inj.healed() {
-                return Err(not_owed(
-                    ch,
-                    "healing period roll",
-                    format!("injury {} has healed", inj.id.short()),
-                ));
-            }
-            if !inj.heal.period_unrolled && !r.forced {
-                return Err(not_owed(
-                    ch,
-                    "healing period roll",
-                    "its period is already set",
-                ));
-            }
-            if !(1..=3).contains(&r.roll) {
-                return Err(RollError::Roll(format!(
-                    "the healing period is a d3: it shows 1-3, not {}",
-                    r.roll
-                )));
-            }
-            Ok(out(Some(inj.id), None, vec![], Effect::Period(r.roll)))
-        }
-        SeqRollKind::BloodRegeneration => {
-            let due = ch
-                .next_regeneration
-                .filter(|_| ch.blood_loss > 0)
-                .ok_or_else(|| {
-                    not_owed(
-                        ch,
-                        "blood regeneration test",
-                        "they have no Blood Loss Points",
-                    )
-                })?;
-            check_due(ch, "blood regeneration test", due, now, r.forced)?;
-            let mut parts = vec![part(
-                format!("END{} x 5", ch.sheet.endurance),
-                ch.sheet.endurance * 5,
-            )];
-            let weak = ch.infection_weakness();
-            if weak > 0 {
-                parts.push(part("infection weakness", -weak));
-            }
-            let test = d100_test(eml_of(&parts), r.roll);
-            let (by, skip) = match test.level {
-                SuccessLevel::CS => (2, false),
-                SuccessLevel::S => (1, false),
-                SuccessLevel::F => (0, false),
-                SuccessLevel::CF => (0, true),
-            };
-            Ok(out(
-                None,
-                Some(test),
-                parts,
-                Effect::Regeneration {
-                    by,
-                    skip,
-                    left: ch.blood_loss.saturating_sub(by),
-                },
-            ))
-        }
-        SeqRollKind::Infection => {
-            let inf = ch
-                .infection
-                .ok_or_else(|| not_owed(ch, "infection course roll", "they have no infection"))?;
-            check_due(ch, "infection course roll", inf.next_roll, now, r.forced)?;
-            let mut parts = vec![part(
-                format!("HB{} x HR{}", ch.sheet.healing_base, inf.healing_rate),
-                ch.sheet.healing_base * inf.healing_rate,
-            )];
-            if ch.infection_bonus != 0 {
-                parts.push(part("healer", ch.infection_bonus));
-            }
-            let test = d100_test(eml_of(&parts), r.roll);
-            Ok(out(
-                Some(inf.injury),
-                Some(test),
-                parts,
-                Effect::Infection {
-                    by: shift(&test),
-                    from: inf.healing_rate,
-                },
-            ))
-        }
-        SeqRollKind::ExtendedShock => {
-            let es = ch.extended_shock.ok_or_else(|| {
-                not_owed(
-                    ch,
-                    "Extended Shock course roll",
-                    "they are not in Extended Shock",
-                )
-            })?;
-            check_due(
-                ch,
-                "Extended Shock course roll",
-                es.next_roll,
-                now,
-                r.forced,
-            )?;
-            let mut parts = vec![part(
-                format!("HB{} x HR{}", ch.sheet.healing_base, es.healing_rate),
-                ch.sheet.healing_base * es.healing_rate,
-            )];
-            if ch.fatigue() != 0 {
-                parts.push(part("fatigue", -ch.fatigue()));
-            }
-            if ch.extended_shock_bonus != 0 {
-                parts.push(part("healer", ch.extended_shock_bonus));
-            }
-            let test = d100_test(eml_of(&parts), r.roll);
-            Ok(out(
-                None,
-                Some(test),
-                parts,
-                Effect::ExtendedShock {
-                    by: shift(&test),
-                    from: es.healing_rate,
-                },
-            ))
-        }
-        SeqRollKind::Coma => {
-            let coma = ch
-                .coma
-                .ok_or_else(|| not_owed(ch, "coma course roll", "they are not in a coma"))?;
-            check_due(ch, "coma course roll", coma.next_roll, now, r.forced)?;
-            let mut parts = vec![part(
-                format!("HB{} x HR{}", ch.sheet.healing_base, coma.healing_rate),
-                ch.sheet.healing_base * coma.healing_rate,
-            )];
-            if ch.fatigue() != 0 {
-                parts.push(part("fatigue", -ch.fatigue()));
-            }
-            if !r.sheltered {
-                parts.push(part("unsheltered", -20));
-            }
-            let test = d100_test(eml_of(&parts), r.roll);
-            Ok(out(
-                None,
-                Some(test),
-                parts,
-                Effect::Coma {
-                    by: shift(&test),
-                    from: coma.healing_rate,
-                },
-            ))
-        }
-        SeqRollKind::GrimShock => {
-            let inj = injury(ch, r.injury, "grim wound Shock Roll")?;
-            if !grim(&inj) {
-                return Err(not_owed(
-                    ch,
-                    "grim wound Shock Roll",
-                    format!("{} is not a grim wound", inj.code()),
-                ));
-            }
-            check_due(
-                ch,
-                "grim wound Shock Roll",
-                inj.heal.next_grim,
-                now,
-                r.forced,
-            )?;
-            let mut parts = vec![part(
-                format!("Shock ML{}", ch.sheet.shock_ml),
-                ch.sheet.shock_ml,
-            )];
-            if ch.fatigue() != 0 {
-                parts.push(part("fatigue", -ch.fatigue()));
-            }
-            let test = d100_test(eml_of(&parts), r.roll);
-            let modifier = crate::injury::shock_modifier(test.level);
-            let index = i32::from(inj.location_shock) + i32::from(inj.level) + modifier;
-            let state = ch.shock.escalate(ShockState::of_index(index));
-            Ok(out(
-                Some(inj.id),
-                Some(test),
-                parts,
-                Effect::Grim {
-                    state,
-                    location_shock: inj.location_shock,
-                    level: inj.level,
-                    modifier,
-                },
-            ))
-        }
-        SeqRollKind::Aggravation => {
-            let inj = injury(ch, r.injury, "aggravation check")?;
-            if inj.healed() || inj.severity() == Severity::Minor {
-                return Err(not_owed(
-                    ch,
-                    "aggravation check",
-                    format!("{} is not Serious or Grievous", inj.code()),
-                ));
-            }
-            let mut parts = vec![part(
-                format!("Shock ML{}", ch.sheet.shock_ml),
-                ch.sheet.shock_ml,
-            )];
-            if ch.fatigue() != 0 {
-                parts.push(part("fatigue", -ch.fatigue()));
-            }
-            let test = d100_test(eml_of(&parts), r.roll);
-            let worse = !test.level.is_success();
-            Ok(out(
-                Some(inj.id),
-                Some(test),
-                parts,
-                Effect::Aggravation { worse },
-            ))
+                "Healing Roll",
+                format!(
+                    "an infection (in {}) halts all healing until it is defeated",
+                    ch.injury(inf.injury)
+                        .map(|i| i.place.label())
+                        .unwrap_or_default()
+                ),
+            ));
         }
     }
+    if inj.heal.period_unrolled && !r.forced {
+        return Err(not_owed(
+            ch,
+            "Healing Roll",
+            "its d3+3 period is not rolled yet (roll healing-period)",
+        ));
+    }
+    check_due(ch, "Healing Roll", inj.heal.next_healing, now, r.forced)?;
+    let hr = healing_rate(&inj, table);
+    let parts = vec![part(
+        format!("HB{} x HR{hr}", ch.sheet.healing_base),
+        ch.sheet.healing_base * hr,
+    )];
+    let mut test = d100_test(eml_of(&parts), r.roll);
+    // Cauterised bleeders and area injuries: failures ending 3, 5, 8, 0 are CF.
+    if (inj.heal.cauterised || inj.area)
+        && test.level == SuccessLevel::F
+        && matches!(r.roll % 10, 3 | 5 | 8 | 0)
+    {
+        test.level = SuccessLevel::CF;
+    }
+    let by = match test.level {
+        SuccessLevel::CS => 2,
+        SuccessLevel::S => 1,
+        _ => 0,
+    };
+    let infect =
+        test.level == SuccessLevel::CF && marks(&inj, table).infection && ch.infection.is_none();
+    Ok(outcome(
+        Some(inj.id),
+        Some(test),
+        parts,
+        Effect::Healing {
+            by,
+            infect,
+            period: r.period,
+            level: inj.level,
+            aspect: inj.aspect,
+        },
+    ))
+}
+
+/// The healing period's own die (the random healing period option).
+fn healing_period(
+    ch: &HmCharacter,
+    r: &SeqRoll,
+    _table: &TreatmentTable,
+    _now: CampaignTime,
+) -> Result<HealOutcome, RollError> {
+    let inj = injury(ch, r.injury, "healing period roll")?;
+    // A healed injury has no period left to roll, forced or not.
+    if inj.healed() {
+        return Err(not_owed(
+            ch,
+            "healing period roll",
+            format!("injury {} has healed", inj.id.short()),
+        ));
+    }
+    if !inj.heal.period_unrolled && !r.forced {
+        return Err(not_owed(
+            ch,
+            "healing period roll",
+            "its period is already set",
+        ));
+    }
+    if !(1..=3).contains(&r.roll) {
+        return Err(RollError::Roll(format!(
+            "the healing period is a d3: it shows 1-3, not {}",
+            r.roll
+        )));
+    }
+    Ok(outcome(Some(inj.id), None, vec![], Effect::Period(r.roll)))
+}
+
+/// A blood regeneration roll.
+fn blood_regeneration(
+    ch: &HmCharacter,
+    r: &SeqRoll,
+    _table: &TreatmentTable,
+    now: CampaignTime,
+) -> Result<HealOutcome, RollError> {
+    let due = ch
+        .next_regeneration
+        .filter(|_| ch.blood_loss > 0)
+        .ok_or_else(|| {
+            not_owed(
+                ch,
+                "blood regeneration test",
+                "they have no Blood Loss Points",
+            )
+        })?;
+    check_due(ch, "blood regeneration test", due, now, r.forced)?;
+    let mut parts = vec![part(
+        format!("END{} x 5", ch.sheet.endurance),
+        ch.sheet.endurance * 5,
+    )];
+    let weak = ch.infection_weakness();
+    if weak > 0 {
+        parts.push(part("infection weakness", -weak));
+    }
+    let test = d100_test(eml_of(&parts), r.roll);
+    let (by, skip) = match test.level {
+        SuccessLevel::CS => (2, false),
+        SuccessLevel::S => (1, false),
+        SuccessLevel::F => (0, false),
+        SuccessLevel::CF => (0, true),
+    };
+    Ok(outcome(
+        None,
+        Some(test),
+        parts,
+        Effect::Regeneration {
+            by,
+            skip,
+            left: ch.blood_loss.saturating_sub(by),
+        },
+    ))
+}
+
+/// An infection roll.
+fn infection(
+    ch: &HmCharacter,
+    r: &SeqRoll,
+    _table: &TreatmentTable,
+    now: CampaignTime,
+) -> Result<HealOutcome, RollError> {
+    let inf = ch
+        .infection
+        .ok_or_else(|| not_owed(ch, "infection course roll", "they have no infection"))?;
+    check_due(ch, "infection course roll", inf.next_roll, now, r.forced)?;
+    let mut parts = vec![part(
+        format!("HB{} x HR{}", ch.sheet.healing_base, inf.healing_rate),
+        ch.sheet.healing_base * inf.healing_rate,
+    )];
+    if ch.infection_bonus != 0 {
+        parts.push(part("healer", ch.infection_bonus));
+    }
+    let test = d100_test(eml_of(&parts), r.roll);
+    Ok(outcome(
+        Some(inf.injury),
+        Some(test),
+        parts,
+        Effect::Infection {
+            by: shift(&test),
+            from: inf.healing_rate,
+        },
+    ))
+}
+
+/// An Extended Shock course roll.
+fn extended_shock(
+    ch: &HmCharacter,
+    r: &SeqRoll,
+    _table: &TreatmentTable,
+    now: CampaignTime,
+) -> Result<HealOutcome, RollError> {
+    let es = ch.extended_shock.ok_or_else(|| {
+        not_owed(
+            ch,
+            "Extended Shock course roll",
+            "they are not in Extended Shock",
+        )
+    })?;
+    check_due(
+        ch,
+        "Extended Shock course roll",
+        es.next_roll,
+        now,
+        r.forced,
+    )?;
+    let mut parts = vec![part(
+        format!("HB{} x HR{}", ch.sheet.healing_base, es.healing_rate),
+        ch.sheet.healing_base * es.healing_rate,
+    )];
+    if ch.fatigue() != 0 {
+        parts.push(part("fatigue", -ch.fatigue()));
+    }
+    if ch.extended_shock_bonus != 0 {
+        parts.push(part("healer", ch.extended_shock_bonus));
+    }
+    let test = d100_test(eml_of(&parts), r.roll);
+    Ok(outcome(
+        None,
+        Some(test),
+        parts,
+        Effect::ExtendedShock {
+            by: shift(&test),
+            from: es.healing_rate,
+        },
+    ))
+}
+
+/// A coma course roll.
+fn coma(
+    ch: &HmCharacter,
+    r: &SeqRoll,
+    _table: &TreatmentTable,
+    now: CampaignTime,
+) -> Result<HealOutcome, RollError> {
+    let coma = ch
+        .coma
+        .ok_or_else(|| not_owed(ch, "coma course roll", "they are not in a coma"))?;
+    check_due(ch, "coma course roll", coma.next_roll, now, r.forced)?;
+    let mut parts = vec![part(
+        format!("HB{} x HR{}", ch.sheet.healing_base, coma.healing_rate),
+        ch.sheet.healing_base * coma.healing_rate,
+    )];
+    if ch.fatigue() != 0 {
+        parts.push(part("fatigue", -ch.fatigue()));
+    }
+    if !r.sheltered {
+        parts.push(part("unsheltered", -20));
+    }
+    let test = d100_test(eml_of(&parts), r.roll);
+    Ok(outcome(
+        None,
+        Some(test),
+        parts,
+        Effect::Coma {
+            by: shift(&test),
+            from: coma.healing_rate,
+        },
+    ))
+}
+
+/// The grim wound's daily Shock Roll.
+fn grim_shock(
+    ch: &HmCharacter,
+    r: &SeqRoll,
+    _table: &TreatmentTable,
+    now: CampaignTime,
+) -> Result<HealOutcome, RollError> {
+    let inj = injury(ch, r.injury, "grim wound Shock Roll")?;
+    if !grim(&inj) {
+        return Err(not_owed(
+            ch,
+            "grim wound Shock Roll",
+            format!("{} is not a grim wound", inj.code()),
+        ));
+    }
+    check_due(
+        ch,
+        "grim wound Shock Roll",
+        inj.heal.next_grim,
+        now,
+        r.forced,
+    )?;
+    let mut parts = vec![part(
+        format!("Shock ML{}", ch.sheet.shock_ml),
+        ch.sheet.shock_ml,
+    )];
+    if ch.fatigue() != 0 {
+        parts.push(part("fatigue", -ch.fatigue()));
+    }
+    let test = d100_test(eml_of(&parts), r.roll);
+    let modifier = crate::injury::shock_modifier(test.level);
+    let index = i32::from(inj.location_shock) + i32::from(inj.level) + modifier;
+    let state = ch.shock.escalate(ShockState::of_index(index));
+    Ok(outcome(
+        Some(inj.id),
+        Some(test),
+        parts,
+        Effect::Grim {
+            state,
+            location_shock: inj.location_shock,
+            level: inj.level,
+            modifier,
+        },
+    ))
+}
+
+/// The Serious-injury aggravation option's check.
+fn aggravation(
+    ch: &HmCharacter,
+    r: &SeqRoll,
+    _table: &TreatmentTable,
+    _now: CampaignTime,
+) -> Result<HealOutcome, RollError> {
+    let inj = injury(ch, r.injury, "aggravation check")?;
+    if inj.healed() || inj.severity() == Severity::Minor {
+        return Err(not_owed(
+            ch,
+            "aggravation check",
+            format!("{} is not Serious or Grievous", inj.code()),
+        ));
+    }
+    let mut parts = vec![part(
+        format!("Shock ML{}", ch.sheet.shock_ml),
+        ch.sheet.shock_ml,
+    )];
+    if ch.fatigue() != 0 {
+        parts.push(part("fatigue", -ch.fatigue()));
+    }
+    let test = d100_test(eml_of(&parts), r.roll);
+    let worse = !test.level.is_success();
+    Ok(outcome(
+        Some(inj.id),
+        Some(test),
+        parts,
+        Effect::Aggravation { worse },
+    ))
 }
 
 /// Checks the aggravation option's Agility test on moving: owed while a Serious head, torso
