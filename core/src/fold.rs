@@ -43,8 +43,10 @@ pub type Fate = leechbook_kernel::fold::Fate<Applied>;
 /// that folds it: no rule reads the ledger's clock, so a character's fold depends only on
 /// the events that touch it, which an audit reads alone; 10: a Wrath & Glory character
 /// counts Wrath, the time its rest counts from, and replacements for Traumatic Injuries; a
-/// Savage Worlds character its attribute dice and when it began Bleeding Out.)
-pub const FOLD_VERSION: u32 = 10;
+/// Savage Worlds character its attribute dice and when it began Bleeding Out; 11: four
+/// HârnMaster refusals name no flag (a side not given, a pick beyond the dice, a test without
+/// its ML, a count roll's creature not named), so a void event's reason reads otherwise.)
+pub const FOLD_VERSION: u32 = 11;
 
 /// What HârnMaster's commands read of a folded campaign.
 pub trait HmLedger {

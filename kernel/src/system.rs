@@ -1,7 +1,8 @@
 //! The seams between the fold and the rules systems.
 //!
-//! - [`RulesSystem`] is what **one** rules system implements, the same way for every system:
-//!   its character, events, settings, outcome and error as associated types; `touches` (the
+//! - [`RulesSystem`] is what **one** rules system implements, the same way for every system,
+//!   naming no list: its character, events, settings, outcome, what an event did
+//!   (`Applied`), error and decree as associated types; `touches` (the
 //!   characters an event reads and writes), `decide` (pure: those characters, the settings
 //!   and the event's recorded dice give a typed outcome or a typed refusal) and `apply`
 //!   (writes the outcome; cannot fail), and `decree` for the GM's overrides. A refused event
@@ -14,6 +15,10 @@
 //!   a roster change, or an event of one system, which applies itself through
 //!   [`SystemEvent`]), makes a character from its sheet and hands a GM's decree to the
 //!   character's system.
+//! - [`Hosts`] is what a list implements once per system it names: where it keeps that
+//!   system's characters and settings, its outcomes and refusals in the list's words, and
+//!   which of the list's decrees it takes. The fold reaches a system only through it, so a
+//!   system's crate depends on the kernel alone.
 //!
 //! The fold ([`crate::fold::Ledger`]) is generic over a [`Systems`]: it knows no rules system.
 //! This module knows no ledger: an event of a system applies to a [`Cast`], the characters a

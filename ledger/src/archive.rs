@@ -80,10 +80,10 @@ pub fn load(
 fn latest(name: &str, rows: Vec<ArchiveRow>) -> Result<Vec<(OrderKey, Record)>, LedgerError> {
     let mut latest: HashMap<_, ArchiveRow> = HashMap::with_capacity(rows.len());
     for r in rows {
-        match latest.get(&r.injury) {
+        match latest.get(&r.key) {
             Some(held) if held.since > r.since => {}
             _ => {
-                latest.insert(r.injury, r);
+                latest.insert(r.key, r);
             }
         }
     }
@@ -107,7 +107,7 @@ pub(crate) fn filed(ledger: &Ledger, from: Bound<OrderKey>) -> Vec<ArchiveRow> {
                 rows.push(ArchiveRow {
                     character: c.id(),
                     since: a.since,
-                    injury: a.key,
+                    key: a.key.0,
                     payload: encode_record(a.record),
                     reopened: a.reopened,
                 });

@@ -160,6 +160,7 @@ fn verify_full<E: From<LedgerError>>(
     progress: &mut dyn FnMut(&str),
     others: impl FnOnce(&Store) -> Result<Vec<String>, E>,
 ) -> Result<Result<Verified, E>, LedgerError> {
+    progress("verify: the file's integrity");
     // The file's integrity is SQLite's to check, page by page: on a connection of its own,
     // on another core, while this one streams the log.
     let path = path.to_path_buf();

@@ -45,16 +45,18 @@ pub const ROSTER_KINDS: &str = "WHERE (kind = 'campaign-created' OR (kind > 'r' 
 pub const RULING_KINDS: &str = "WHERE (kind = 'campaign-created' OR (kind > 'r' AND kind < 's')) \
      AND kind IN ('ruling.retract', 'ruling.reinstate', 'ruling.amend', 'ruling.override')";
 
-/// One record of the archive of healed injuries: the character, the order key of the event
-/// after which the injury was filed, the injury's id, and its encoded record.
+/// One record of the archive: the character, the order key of the event after which the
+/// record was filed, what it is of, and the record as the list of systems encoded it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArchiveRow {
     /// The character.
     pub character: CharacterId,
     /// The order key of the event after which it was filed.
     pub since: OrderKey,
-    /// The injury.
-    pub injury: leechbook_core::ids::InjuryId,
+    /// What the record is of (for HârnMaster, the injury's id), which the store does not
+    /// read either: it keeps the latest record per key (column `injury`, as migration 11
+    /// named it).
+    pub key: uuid::Uuid,
     /// The record (`codec::encode_record`), which the store does not read.
     pub payload: Vec<u8>,
     /// The order key of the GM's decree that reopened it, if one did: it was filed from

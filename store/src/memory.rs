@@ -28,7 +28,7 @@ pub struct MemoryLog {
     projection: BTreeMap<Vec<u8>, Vec<u8>>,
     mark: Option<(i64, u32)>,
     checkpoint_entries: BTreeMap<(u64, Vec<u8>), Vec<u8>>,
-    archive: BTreeMap<(CharacterId, OrderKey, leechbook_core::ids::InjuryId), ArchiveRow>,
+    archive: BTreeMap<(CharacterId, OrderKey, uuid::Uuid), ArchiveRow>,
     fates: BTreeMap<Option<u64>, Vec<u8>>,
 }
 
@@ -486,7 +486,7 @@ impl WriteLog for MemoryLog {
         }
         for r in rows {
             self.archive
-                .insert((r.character, r.since, r.injury), r.clone());
+                .insert((r.character, r.since, r.key), r.clone());
         }
         Ok(())
     }

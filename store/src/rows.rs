@@ -251,7 +251,7 @@ impl Writer<'_> {
                 r.since.0 as i64,
                 r.since.1.as_bytes().as_slice(),
                 r.since.2 as i64,
-                r.injury.0.as_bytes().as_slice(),
+                r.key.as_bytes().as_slice(),
                 r.payload,
                 reopened.map(|k| k.0),
                 reopened.as_ref().map(|k| k.1.as_bytes().to_vec()),

@@ -347,7 +347,7 @@ pub(crate) trait SqlRead {
                     DeviceId(uuid(r.get_ref(2)?.as_blob()?)),
                     r.get::<_, i64>(3)? as u64,
                 ),
-                injury: leechbook_core::ids::InjuryId(uuid(r.get_ref(4)?.as_blob()?)),
+                key: uuid(r.get_ref(4)?.as_blob()?),
                 payload: r.get(5)?,
                 reopened: match r.get::<_, Option<i64>>(6)? {
                     None => None,

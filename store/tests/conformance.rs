@@ -596,12 +596,11 @@ fn archive_contract(
     a: leechbook_core::ids::CharacterId,
     b: leechbook_core::ids::CharacterId,
 ) {
-    use leechbook_core::ids::InjuryId;
     use leechbook_store::ArchiveRow;
-    let row = |character, k: usize, injury: u128, payload: &[u8]| ArchiveRow {
+    let row = |character, k: usize, key: u128, payload: &[u8]| ArchiveRow {
         character,
         since: all[k].order_key(),
-        injury: InjuryId(uuid::Uuid::from_u128(injury)),
+        key: uuid::Uuid::from_u128(key),
         payload: payload.to_vec(),
         reopened: None,
     };

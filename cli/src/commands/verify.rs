@@ -25,7 +25,7 @@ pub struct VerifyArgs {
 /// checked by the sync crate) and prints what it found.
 pub fn cmd_verify(a: VerifyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let progress =
-        crate::progress::Progress::start(ctx, "verify: the file's integrity", None, a.json);
+        crate::progress::Progress::start(ctx, "verify: reading the ledger", None, a.json);
     let mut store = ctx.open()?;
     let path = ctx.db_path()?;
     let v = verify(
