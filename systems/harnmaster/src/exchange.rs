@@ -410,91 +410,22 @@ fn build_strike(
     })
 }
 
-/// Resolves an exchange, read-only. `id` becomes the id of any injury it inflicts.
-pub fn resolve(
+/// What the defender's side of an exchange found: its test (none for an Ignore), the test's
+/// terms, the defender's impairment and a Counterstrike's aim.
+type DefenceSide = (Option<TestResult>, Vec<EmlPart>, TestTrauma, Option<u8>);
+
+/// The defender's test of an exchange (none for an Ignore): its roll against the EML its
+/// terms make, with the defender's impairment and a Counterstrike's aim.
+fn defence_test(
     s: &Sides,
     x: &MeleeExchange,
-    id: InjuryId,
-    dice: &mut dyn DiceSource,
-) -> Result<ExchangeOutcome, ExchangeError> {
+    defence: Defence,
+    notes: &mut Vec<String>,
+) -> Result<DefenceSide, ExchangeError> {
     let (a, d) = (s.attacker, s.defender);
-    if a.id == d.id {
-        return Err(declare("a character cannot attack themselves".into()));
-    }
-    for c in [a, d] {
-        if c.dead() {
-            return Err(declare(format!("{} is dead", c.name)));
-        }
-    }
-    if matches!(a.shock, ShockState::Incapacitated | ShockState::Unconscious) {
-        return Err(declare(format!(
-            "{} is {}: no independent actions",
-            a.name, a.shock
-        )));
-    }
-    let unaware = matches!(d.shock, ShockState::Incapacitated | ShockState::Unconscious);
-    if unaware && x.defence != DefenceDecl::Ignore {
-        return Err(declare(format!(
-            "{} is {}: unaware, they must Ignore",
-            d.name, d.shock
-        )));
-    }
     let sit = &x.situation;
-    let mut notes = Vec::new();
-    // The defender's weapon that the attacker's reach and thrust are judged against.
-    let reach_of = |name: &Option<String>| -> Result<Option<i32>, ExchangeError> {
-        match name {
-            Some(n) => Ok(Some(weapon(s.arms, d, n)?.reach)),
-            None => Ok(None),
-        }
-    };
-    let (defence, opp_reach) = match &x.defence {
-        DefenceDecl::Block {
-            weapon: w,
-            reach_weapon,
-            ..
-        } => {
-            let blocker = weapon(s.arms, d, w)?.reach;
-            (Defence::Block, reach_of(reach_weapon)?.or(Some(blocker)))
-        }
-        DefenceDecl::Dodge { reach_weapon } => (Defence::Dodge, reach_of(reach_weapon)?),
-        DefenceDecl::Counterstrike(c) => (
-            Defence::Counterstrike,
-            Some(weapon(s.arms, d, &c.weapon)?.reach),
-        ),
-        DefenceDecl::Ignore => (Defence::Ignore, None),
-    };
-    let (mut attack_parts, attack_aim, a_trauma) = strike_parts(
-        s,
-        a,
-        &x.attack,
-        s.defender_body,
-        opp_reach,
-        (sit.attacker_prone, sit.defender_prone),
-        (sit.attacker_mounted, sit.defender_mounted),
-        sit.in_close,
-    )?;
-    if sit.attack_mod != 0 {
-        attack_parts.push(part("situation", sit.attack_mod));
-    }
-    let mut attack = test_with(
-        &attack_parts,
-        x.attack_roll,
-        a_trauma.unusable,
-        a.shock == ShockState::Stunned,
-        &mut notes,
-        &a.name,
-    );
-    if sit.attack_setup && !a_trauma.unusable {
-        attack.level = raised(attack.level);
-        notes.push(format!("{} spends a setup: {}", a.name, attack.level));
-    }
-    if d.shock == ShockState::Unconscious && attack.level != SuccessLevel::CF {
-        attack.level = SuccessLevel::CS;
-        notes.push(format!("{} is helpless: a CS Ignore result", d.name));
-    }
     let outnumbered = -10 * i32::from(sit.foes.saturating_sub(1));
-    let (defence_test, defence_parts, d_trauma, counter_aim) = match &x.defence {
+    Ok(match &x.defence {
         DefenceDecl::Ignore => {
             if x.defence_roll.is_some() {
                 return Err(declare("an Ignoring defender makes no roll".into()));
@@ -579,7 +510,7 @@ pub fn resolve(
                 roll,
                 trauma.unusable,
                 d.shock == ShockState::Stunned,
-                &mut notes,
+                notes,
                 &d.name,
             );
             if sit.defence_setup && !trauma.unusable {
@@ -588,7 +519,94 @@ pub fn resolve(
             }
             (Some(t), parts, trauma, counter_aim)
         }
+    })
+}
+
+/// Resolves an exchange, read-only. `id` becomes the id of any injury it inflicts.
+pub fn resolve(
+    s: &Sides,
+    x: &MeleeExchange,
+    id: InjuryId,
+    dice: &mut dyn DiceSource,
+) -> Result<ExchangeOutcome, ExchangeError> {
+    let (a, d) = (s.attacker, s.defender);
+    if a.id == d.id {
+        return Err(declare("a character cannot attack themselves".into()));
+    }
+    for c in [a, d] {
+        if c.dead() {
+            return Err(declare(format!("{} is dead", c.name)));
+        }
+    }
+    if matches!(a.shock, ShockState::Incapacitated | ShockState::Unconscious) {
+        return Err(declare(format!(
+            "{} is {}: no independent actions",
+            a.name, a.shock
+        )));
+    }
+    let unaware = matches!(d.shock, ShockState::Incapacitated | ShockState::Unconscious);
+    if unaware && x.defence != DefenceDecl::Ignore {
+        return Err(declare(format!(
+            "{} is {}: unaware, they must Ignore",
+            d.name, d.shock
+        )));
+    }
+    let sit = &x.situation;
+    let mut notes = Vec::new();
+    // The defender's weapon that the attacker's reach and thrust are judged against.
+    let reach_of = |name: &Option<String>| -> Result<Option<i32>, ExchangeError> {
+        match name {
+            Some(n) => Ok(Some(weapon(s.arms, d, n)?.reach)),
+            None => Ok(None),
+        }
     };
+    let (defence, opp_reach) = match &x.defence {
+        DefenceDecl::Block {
+            weapon: w,
+            reach_weapon,
+            ..
+        } => {
+            let blocker = weapon(s.arms, d, w)?.reach;
+            (Defence::Block, reach_of(reach_weapon)?.or(Some(blocker)))
+        }
+        DefenceDecl::Dodge { reach_weapon } => (Defence::Dodge, reach_of(reach_weapon)?),
+        DefenceDecl::Counterstrike(c) => (
+            Defence::Counterstrike,
+            Some(weapon(s.arms, d, &c.weapon)?.reach),
+        ),
+        DefenceDecl::Ignore => (Defence::Ignore, None),
+    };
+    let (mut attack_parts, attack_aim, a_trauma) = strike_parts(
+        s,
+        a,
+        &x.attack,
+        s.defender_body,
+        opp_reach,
+        (sit.attacker_prone, sit.defender_prone),
+        (sit.attacker_mounted, sit.defender_mounted),
+        sit.in_close,
+    )?;
+    if sit.attack_mod != 0 {
+        attack_parts.push(part("situation", sit.attack_mod));
+    }
+    let mut attack = test_with(
+        &attack_parts,
+        x.attack_roll,
+        a_trauma.unusable,
+        a.shock == ShockState::Stunned,
+        &mut notes,
+        &a.name,
+    );
+    if sit.attack_setup && !a_trauma.unusable {
+        attack.level = raised(attack.level);
+        notes.push(format!("{} spends a setup: {}", a.name, attack.level));
+    }
+    if d.shock == ShockState::Unconscious && attack.level != SuccessLevel::CF {
+        attack.level = SuccessLevel::CS;
+        notes.push(format!("{} is helpless: a CS Ignore result", d.name));
+    }
+    let (defence_test, defence_parts, d_trauma, counter_aim) =
+        defence_test(s, x, defence, &mut notes)?;
     let mut outcome = melee::resolve(defence, &attack, defence_test.as_ref());
     // A CF forced by a Grievous zone brings that zone's automatically failed mishap(s) (the
     // INJURY MISHAP table), not a Fumble or Stumble read off the face's ones digit.
