@@ -17,9 +17,9 @@
 //! - A stunned shooter's test (an impaired test) drops one success level; an INC or UNC
 //!   shooter takes no independent action.
 
-use super::arms::{armour_at, Arms, MissileKind};
+use super::arms::{armour_at, Arms, MissileKind, Weapon};
 use super::body::BodyTable;
-use super::effect::test_trauma;
+use super::effect::{test_trauma, TestTrauma};
 use super::exchange::ExchangeError;
 use super::healing::{EmlPart, TreatmentTable};
 use super::injury::{
@@ -134,65 +134,23 @@ fn err(s: impl Into<String>) -> ExchangeError {
     ExchangeError::Declaration(s.into())
 }
 
-/// Resolves a missile attack. `target` is the intended target of a direct shot and `nearby`
-/// the creature a count roll strikes, each with their body table.
+/// The shooter's missile test before its roll: the terms of its EML (the skill's
+/// ML; the range band, overhead, the target's movement, a moving shooter, a thrown weapon's
+/// heft and object, crosswind, aim, a massive target or a moving area, fatigue, impairment
+/// and the situation) and the shooter's impairment. A thrown object or a charge with a
+/// weapon that is not thrown, or a charging throw out of its reach, is refused.
 #[allow(clippy::too_many_arguments)]
-pub fn resolve(
+fn shot_parts(
     shooter: &HmCharacter,
-    target: Option<Hit<'_>>,
-    nearby: Option<Hit<'_>>,
-    arms: &Arms,
+    x: &Shot,
+    w: &Weapon,
+    kind: MissileKind,
+    band: Band,
+    overhead: i32,
     treatment: &TreatmentTable,
     now: crate::time::CampaignTime,
-    x: &Shot,
-    id: InjuryId,
-    dice: &mut dyn DiceSource,
-) -> Result<ShotOutcome, ExchangeError> {
-    if shooter.dead() {
-        return Err(err(format!("{} is dead", shooter.name)));
-    }
-    if matches!(
-        shooter.shock,
-        ShockState::Incapacitated | ShockState::Unconscious
-    ) {
-        return Err(err(format!(
-            "{} is {}: no independent actions",
-            shooter.name, shooter.shock
-        )));
-    }
-    if !shooter
-        .gear
-        .weapons
-        .iter()
-        .any(|w| w.eq_ignore_ascii_case(&x.weapon))
-    {
-        return Err(err(format!("{} has no readied {}", shooter.name, x.weapon)));
-    }
-    let w = arms
-        .weapon(&x.weapon)
-        .ok_or_else(|| err(format!("there is no weapon '{}'", x.weapon)))?;
-    let kind = w
-        .missile
-        .ok_or_else(|| err(format!("the {} is not a missile weapon", w.name)))?;
-    let mode = w
-        .modes
-        .iter()
-        .find(|m| m.name.eq_ignore_ascii_case(&x.mode))
-        .ok_or_else(|| err(format!("the {} has no mode '{}'", w.name, x.mode)))?;
+) -> Result<(Vec<EmlPart>, TestTrauma), ExchangeError> {
     let bowlike = matches!(kind, MissileKind::Bow | MissileKind::Crossbow);
-    // In half feet: precipitation halves BR exactly (37.5 ft, not 37).
-    let br2 = 2 * w.base_range.unwrap_or(1).max(1);
-    let br2 = if x.wet && bowlike { br2 / 2 } else { br2 };
-    let band = Band::of_half_feet(x.range_ft, br2).ok_or_else(|| {
-        err(missile::MissileError::OutOfRange {
-            range: x.range_ft,
-            br: missile::feet(br2),
-            max: missile::feet(4 * br2),
-        }
-        .to_string())
-    })?;
-    let overhead =
-        missile::overhead(band, x.overhead_ft, bowlike).map_err(|e| err(e.to_string()))?;
     let s = &shooter.gear.skills;
     let (skill, ml) = match kind {
         MissileKind::Bow | MissileKind::Crossbow => ("Archery", s.archery),
@@ -263,6 +221,69 @@ pub fn resolve(
     let trauma = test_trauma(shooter, treatment, now, skill, (true, bowlike));
     push("impairment", -trauma.impairment);
     push("situation", x.modifier);
+    Ok((parts, trauma))
+}
+
+/// Resolves a missile attack. `target` is the intended target of a direct shot and `nearby`
+/// the creature a count roll strikes, each with their body table.
+#[allow(clippy::too_many_arguments)]
+pub fn resolve(
+    shooter: &HmCharacter,
+    target: Option<Hit<'_>>,
+    nearby: Option<Hit<'_>>,
+    arms: &Arms,
+    treatment: &TreatmentTable,
+    now: crate::time::CampaignTime,
+    x: &Shot,
+    id: InjuryId,
+    dice: &mut dyn DiceSource,
+) -> Result<ShotOutcome, ExchangeError> {
+    if shooter.dead() {
+        return Err(err(format!("{} is dead", shooter.name)));
+    }
+    if matches!(
+        shooter.shock,
+        ShockState::Incapacitated | ShockState::Unconscious
+    ) {
+        return Err(err(format!(
+            "{} is {}: no independent actions",
+            shooter.name, shooter.shock
+        )));
+    }
+    if !shooter
+        .gear
+        .weapons
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(&x.weapon))
+    {
+        return Err(err(format!("{} has no readied {}", shooter.name, x.weapon)));
+    }
+    let w = arms
+        .weapon(&x.weapon)
+        .ok_or_else(|| err(format!("there is no weapon '{}'", x.weapon)))?;
+    let kind = w
+        .missile
+        .ok_or_else(|| err(format!("the {} is not a missile weapon", w.name)))?;
+    let mode = w
+        .modes
+        .iter()
+        .find(|m| m.name.eq_ignore_ascii_case(&x.mode))
+        .ok_or_else(|| err(format!("the {} has no mode '{}'", w.name, x.mode)))?;
+    let bowlike = matches!(kind, MissileKind::Bow | MissileKind::Crossbow);
+    // In half feet: precipitation halves BR exactly (37.5 ft, not 37).
+    let br2 = 2 * w.base_range.unwrap_or(1).max(1);
+    let br2 = if x.wet && bowlike { br2 / 2 } else { br2 };
+    let band = Band::of_half_feet(x.range_ft, br2).ok_or_else(|| {
+        err(missile::MissileError::OutOfRange {
+            range: x.range_ft,
+            br: missile::feet(br2),
+            max: missile::feet(4 * br2),
+        }
+        .to_string())
+    })?;
+    let overhead =
+        missile::overhead(band, x.overhead_ft, bowlike).map_err(|e| err(e.to_string()))?;
+    let (parts, trauma) = shot_parts(shooter, x, w, kind, band, overhead, treatment, now)?;
     let raw: i32 = parts.iter().map(|p| p.value).sum();
     let mut test = d100_test(raw, x.roll);
     let mut notes = Vec::new();
