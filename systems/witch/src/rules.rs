@@ -1,7 +1,7 @@
 //! The rules: an injury looked up in its part's table and suffered, a Quarrel's net hits,
 //! and an event applied to the characters it concerns.
 
-use crate::conditions::{effects, rated, Condition};
+use crate::conditions::{effects, rated, Care, Condition};
 use crate::events::{WiDefence, WiEvent};
 use crate::outcome::{Injured, WiError, WiStep};
 use crate::state::{WiCharacter, WiInjury};
@@ -275,94 +275,13 @@ pub fn apply(
         },
         WiEvent::EndOfRound {
             d6, hardship_hits, ..
-        } => {
-            if !(1..=6).contains(d6) {
-                return Err(WiError::D6Face(*d6));
-            }
-            let rating = target.hardship(now, round);
-            if rating == 0 {
-                return Err(WiError::NoHardship(target.name.clone()));
-            }
-            if i32::from(*d6) > rating {
-                if hardship_hits.is_some() {
-                    return Err(WiError::NoHardshipQuarrel { d6: *d6, rating });
-                }
-                return Ok(vec![WiStep::HardshipSpared { d6: *d6, rating }]);
-            }
-            let hits = hardship_hits.ok_or(WiError::HardshipHitsMissing { d6: *d6, rating })?;
-            let dies = hits < rating;
-            if dies {
-                target.death = Some((
-                    "Aflame, Bleed or Poison (a lost Hardship Quarrel)".into(),
-                    now,
-                ));
-            } else {
-                for c in [Condition::Aflame, Condition::Bleed, Condition::Poison] {
-                    target.conditions.remove(&c);
-                }
-            }
-            Ok(vec![WiStep::Hardship {
-                d6: *d6,
-                rating,
-                hits,
-                dies,
-            }])
-        }
+        } => end_of_round(target, d6, hardship_hits, now, round),
         WiEvent::Condition {
             condition,
             delta,
             by,
             ..
-        } => match delta {
-            None => {
-                let had = if *condition == Condition::Trauma {
-                    let had = !target.trauma.is_empty();
-                    target.trauma.clear();
-                    had
-                } else {
-                    target.conditions.remove(condition).is_some()
-                };
-                if !had {
-                    // A marked effect's rating is the injury's until its care: say which.
-                    let held = target.injuries.iter().find_map(|i| {
-                        let rating = i.held(*condition);
-                        let care = i
-                            .awaiting()
-                            .into_iter()
-                            .find(|(e, _)| rated(e).is_some_and(|(k, _)| k == *condition))
-                            .map(|(_, k)| k)?;
-                        (rating > 0).then(|| (i.location.clone(), rating, care))
-                    });
-                    if let Some((location, rating, care)) = held {
-                        return Err(WiError::HeldByInjury {
-                            name: target.name.clone(),
-                            condition: *condition,
-                            rating,
-                            location,
-                            care,
-                        });
-                    }
-                    return Err(WiError::NoCondition {
-                        name: target.name.clone(),
-                        condition: *condition,
-                    });
-                }
-                Ok(vec![WiStep::ConditionRemoved {
-                    condition: *condition,
-                    by: by.clone(),
-                }])
-            }
-            Some(d) if d.abs() > MAX_CONDITION_STEP => Err(WiError::ConditionStep(*d)),
-            Some(d) => {
-                target.add(*condition, *d, now, round, None);
-                Ok(vec![WiStep::ConditionChanged {
-                    condition: *condition,
-                    delta: *d,
-                    by: by.clone(),
-                    now: target.rating(*condition, now, round),
-                }])
-            }
-        },
+        } => condition_changed(target, condition, delta, by, now, round),
         WiEvent::TableDefined(t) => {
             t.validate()?;
             Ok(vec![WiStep::TableDefined {
@@ -371,31 +290,143 @@ pub fn apply(
         }
         WiEvent::Cared {
             location, care, by, ..
-        } => {
-            let loc = location.trim().to_ascii_lowercase();
-            let name = target.name.clone();
-            let inj = target
-                .injuries
-                .iter_mut()
-                .find(|i| i.location == loc && i.awaiting().iter().any(|(_, k)| k == care))
-                .ok_or_else(|| WiError::NothingAwaits {
-                    name,
-                    location: loc.clone(),
-                    care: *care,
-                })?;
-            let ended: Vec<String> = inj
-                .awaiting()
-                .into_iter()
-                .filter(|(_, k)| k == care)
-                .map(|(e, _)| e)
-                .collect();
-            inj.care.push(*care);
-            Ok(vec![WiStep::Cared {
-                care: *care,
-                location: loc,
-                by: by.clone(),
-                ended,
+        } => cared(target, location, care, by),
+    }
+}
+
+/// The end of a round for a character with a Hardship (Aflame, Bleed, Poison): its d6
+/// against the rating, and the Hardship Quarrel it may lose.
+fn end_of_round(
+    target: &mut WiCharacter,
+    d6: &u16,
+    hardship_hits: &Option<i32>,
+    now: CampaignTime,
+    round: i64,
+) -> Result<Vec<WiStep>, WiError> {
+    if !(1..=6).contains(d6) {
+        return Err(WiError::D6Face(*d6));
+    }
+    let rating = target.hardship(now, round);
+    if rating == 0 {
+        return Err(WiError::NoHardship(target.name.clone()));
+    }
+    if i32::from(*d6) > rating {
+        if hardship_hits.is_some() {
+            return Err(WiError::NoHardshipQuarrel { d6: *d6, rating });
+        }
+        return Ok(vec![WiStep::HardshipSpared { d6: *d6, rating }]);
+    }
+    let hits = hardship_hits.ok_or(WiError::HardshipHitsMissing { d6: *d6, rating })?;
+    let dies = hits < rating;
+    if dies {
+        target.death = Some((
+            "Aflame, Bleed or Poison (a lost Hardship Quarrel)".into(),
+            now,
+        ));
+    } else {
+        for c in [Condition::Aflame, Condition::Bleed, Condition::Poison] {
+            target.conditions.remove(&c);
+        }
+    }
+    Ok(vec![WiStep::Hardship {
+        d6: *d6,
+        rating,
+        hits,
+        dies,
+    }])
+}
+
+/// A Condition raised, lowered or removed (a marked effect's rating stays the injury's
+/// until its care).
+fn condition_changed(
+    target: &mut WiCharacter,
+    condition: &Condition,
+    delta: &Option<i32>,
+    by: &str,
+    now: CampaignTime,
+    round: i64,
+) -> Result<Vec<WiStep>, WiError> {
+    match delta {
+        None => {
+            let had = if *condition == Condition::Trauma {
+                let had = !target.trauma.is_empty();
+                target.trauma.clear();
+                had
+            } else {
+                target.conditions.remove(condition).is_some()
+            };
+            if !had {
+                // A marked effect's rating is the injury's until its care: say which.
+                let held = target.injuries.iter().find_map(|i| {
+                    let rating = i.held(*condition);
+                    let care = i
+                        .awaiting()
+                        .into_iter()
+                        .find(|(e, _)| rated(e).is_some_and(|(k, _)| k == *condition))
+                        .map(|(_, k)| k)?;
+                    (rating > 0).then(|| (i.location.clone(), rating, care))
+                });
+                if let Some((location, rating, care)) = held {
+                    return Err(WiError::HeldByInjury {
+                        name: target.name.clone(),
+                        condition: *condition,
+                        rating,
+                        location,
+                        care,
+                    });
+                }
+                return Err(WiError::NoCondition {
+                    name: target.name.clone(),
+                    condition: *condition,
+                });
+            }
+            Ok(vec![WiStep::ConditionRemoved {
+                condition: *condition,
+                by: by.to_string(),
+            }])
+        }
+        Some(d) if d.abs() > MAX_CONDITION_STEP => Err(WiError::ConditionStep(*d)),
+        Some(d) => {
+            target.add(*condition, *d, now, round, None);
+            Ok(vec![WiStep::ConditionChanged {
+                condition: *condition,
+                delta: *d,
+                by: by.to_string(),
+                now: target.rating(*condition, now, round),
             }])
         }
     }
+}
+
+/// Care given to an injury at a location, ending the marked effects that awaited it.
+fn cared(
+    target: &mut WiCharacter,
+    location: &str,
+    care: &Care,
+    by: &str,
+) -> Result<Vec<WiStep>, WiError> {
+    let loc = location.trim().to_ascii_lowercase();
+    let name = target.name.clone();
+    let inj = target
+        .injuries
+        .iter_mut()
+        .find(|i| i.location == loc && i.awaiting().iter().any(|(_, k)| k == care))
+        .ok_or_else(|| WiError::NothingAwaits {
+            name,
+            location: loc.clone(),
+            care: *care,
+        })?;
+    let ended: Vec<String> = inj
+        .awaiting()
+        .into_iter()
+        .filter(|(_, k)| k == care)
+        .map(|(e, _)| e)
+        .collect();
+    inj.care.push(*care);
+    Ok(vec![WiStep::Cared {
+        care: *care,
+        location: loc,
+        by: by.to_string(),
+        ended,
+    }])
 }
