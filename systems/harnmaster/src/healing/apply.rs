@@ -7,7 +7,7 @@ use super::tables::TreatmentTable;
 use crate::ids::InjuryId;
 use crate::injury::Context;
 use crate::state::{
-    Aspect, CellResult, HealState, HmCharacter, Infection, Injury, Owed, ShockState,
+    Aspect, CellResult, HealState, HmCharacter, Infection, Injury, Owed, ShockState, Treated,
 };
 use crate::time::{CampaignTime, DAY, HOUR, MINUTE};
 
@@ -46,121 +46,17 @@ pub(crate) fn set_minor_and_healed(inj: &mut Injury, at: CampaignTime) {
 pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &TreatmentTable) {
     let at = ctx.at;
     match &out.effect {
-        Effect::BloodLoss { points, .. } => {
-            if ch.blood_loss == 0 && *points > 0 {
-                ch.next_regeneration = Some(at.plus(10 * DAY));
-            }
-            ch.blood_loss = ch.blood_loss.saturating_add(*points);
-            if let Some(inj) = injury_mut(ch, out.injury) {
-                inj.heal.next_blood_loss = inj.heal.next_blood_loss.plus(5 * MINUTE);
-                if inj.heal.stops_after_next_loss {
-                    inj.bleeder = false;
-                    inj.heal.stops_after_next_loss = false;
-                }
-            }
-            if *points > 0 {
-                let state = match ch.blood_loss {
-                    1 => ShockState::Stunned,
-                    2 => ShockState::Incapacitated,
-                    3 => ShockState::Unconscious,
-                    _ => ShockState::Killed,
-                };
-                let after = ch.shock.escalate(state);
-                if after != ch.shock {
-                    ch.shock = after;
-                    // Step 3: a coma's HR is worked from "the injury that induced" it; a state
-                    // blood loss raised was induced by the bleeder.
-                    ch.shock_injury = out.injury;
-                    ch.blood_loss_shock = true;
-                    ch.owed.retain(|o| {
-                        !matches!(o, Owed::ShockReroll { .. } | Owed::StunRecovery { .. })
-                    });
-                }
-                if ch.blood_loss >= 4 {
-                    crate::injury::kill(ch, "blood loss", at);
-                    return;
-                }
-            }
-            bleeding_check(ch, ctx);
-        }
+        Effect::BloodLoss { points, .. } => blood_loss(ch, out, *points, ctx),
         Effect::Stoppage {
             healer,
             bonus,
             stops,
             now,
             cauterise,
-        } => {
-            if let Some(inj) = injury_mut(ch, out.injury) {
-                inj.heal.last_stoppage = Some(at);
-                // This healer's roll spends their bonus and may earn another; another healer's
-                // bonus waits for their own next roll.
-                inj.heal.staunch_bonus.retain(|(h, _)| h != healer);
-                if *bonus != 0 {
-                    inj.heal.staunch_bonus.push((healer.clone(), *bonus));
-                }
-                inj.heal.cauterised |= *cauterise && (*stops || *now);
-                if *stops {
-                    inj.heal.stops_after_next_loss = true;
-                }
-                if *now {
-                    inj.bleeder = false;
-                }
-            }
-            bleeding_check(ch, ctx);
-        }
+        } => stoppage(ch, out, healer, *bonus, (*stops, *now, *cauterise), ctx),
         Effect::Treated {
             treated, amputated, ..
-        } => {
-            let id = out.injury;
-            if let Some(inj) = injury_mut(ch, id) {
-                inj.heal.treatment = Some((**treated).clone());
-                inj.impaled = false;
-                match treated.cell.result {
-                    CellResult::Heal => {
-                        inj.level = 0;
-                        set_minor_and_healed(inj, at);
-                    }
-                    CellResult::Amputated(_) => {}
-                    CellResult::Hr(_) => {}
-                }
-                if treated.cell.bleeder && !inj.bleeder {
-                    inj.bleeder = true;
-                    inj.heal.next_blood_loss = at.plus(5 * MINUTE);
-                }
-            }
-            if let (Some(level), Some(id)) = (amputated, id) {
-                // The amputation ends the old injury (and any infection in it) and inflicts an
-                // edge injury at the same location, severed; it bleeds by the bleeding table.
-                let old = ch.injuries.iter().rev().find(|i| i.id == id).cloned();
-                if let Some(old) = old {
-                    if let Some(i) = injury_mut(ch, Some(id)) {
-                        i.level = 0;
-                        set_minor_and_healed(i, at);
-                    }
-                    if ch.infection.is_some_and(|inf| inf.injury == id) {
-                        end_infection(ch, at);
-                    }
-                    let mut new = old.clone();
-                    new.n = ch.injuries_suffered();
-                    new.id = InjuryId(uuid_for(id));
-                    new.aspect = Aspect::Edge;
-                    new.projectile = false;
-                    new.level = *level;
-                    new.worst = *level;
-                    new.severed = true;
-                    new.impaled = false;
-                    new.bleeder = *level >= 4;
-                    new.inflicted_at = at;
-                    new.heal = HealState {
-                        next_healing: at.plus(5 * DAY),
-                        next_blood_loss: at.plus(5 * MINUTE),
-                        next_grim: at.plus(DAY),
-                        ..HealState::default()
-                    };
-                    ch.injuries.push(new);
-                }
-            }
-        }
+        } => apply_treatment(ch, out, treated, *amputated, at),
         Effect::Healing {
             by, infect, period, ..
         } => {
@@ -287,6 +183,134 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
             Attended::Infection => ch.infection_bonus = ch.infection_bonus.max(*bonus),
         },
     }
+}
+
+/// A treatment: its cell on the injury, and an amputation's new severed edge injury.
+fn apply_treatment(
+    ch: &mut HmCharacter,
+    out: &HealOutcome,
+    treated: &Treated,
+    amputated: Option<u8>,
+    at: CampaignTime,
+) {
+    let id = out.injury;
+    if let Some(inj) = injury_mut(ch, id) {
+        inj.heal.treatment = Some(treated.clone());
+        inj.impaled = false;
+        match treated.cell.result {
+            CellResult::Heal => {
+                inj.level = 0;
+                set_minor_and_healed(inj, at);
+            }
+            CellResult::Amputated(_) => {}
+            CellResult::Hr(_) => {}
+        }
+        if treated.cell.bleeder && !inj.bleeder {
+            inj.bleeder = true;
+            inj.heal.next_blood_loss = at.plus(5 * MINUTE);
+        }
+    }
+    if let (Some(level), Some(id)) = (amputated, id) {
+        // The amputation ends the old injury (and any infection in it) and inflicts an
+        // edge injury at the same location, severed; it bleeds by the bleeding table.
+        let old = ch.injuries.iter().rev().find(|i| i.id == id).cloned();
+        if let Some(old) = old {
+            if let Some(i) = injury_mut(ch, Some(id)) {
+                i.level = 0;
+                set_minor_and_healed(i, at);
+            }
+            if ch.infection.is_some_and(|inf| inf.injury == id) {
+                end_infection(ch, at);
+            }
+            let mut new = old.clone();
+            new.n = ch.injuries_suffered();
+            new.id = InjuryId(uuid_for(id));
+            new.aspect = Aspect::Edge;
+            new.projectile = false;
+            new.level = level;
+            new.worst = level;
+            new.severed = true;
+            new.impaled = false;
+            new.bleeder = level >= 4;
+            new.inflicted_at = at;
+            new.heal = HealState {
+                next_healing: at.plus(5 * DAY),
+                next_blood_loss: at.plus(5 * MINUTE),
+                next_grim: at.plus(DAY),
+                ..HealState::default()
+            };
+            ch.injuries.push(new);
+        }
+    }
+}
+
+/// A Blood Stoppage Roll: the healer's bonus for their next roll, the bleeder stopped now
+/// or after its next loss, a cauterised wound.
+fn stoppage(
+    ch: &mut HmCharacter,
+    out: &HealOutcome,
+    healer: &str,
+    bonus: i32,
+    (stops, now, cauterise): (bool, bool, bool),
+    ctx: Context,
+) {
+    let at = ctx.at;
+    if let Some(inj) = injury_mut(ch, out.injury) {
+        inj.heal.last_stoppage = Some(at);
+        // This healer's roll spends their bonus and may earn another; another healer's
+        // bonus waits for their own next roll.
+        inj.heal.staunch_bonus.retain(|(h, _)| h.as_str() != healer);
+        if bonus != 0 {
+            inj.heal.staunch_bonus.push((healer.to_string(), bonus));
+        }
+        inj.heal.cauterised |= cauterise && (stops || now);
+        if stops {
+            inj.heal.stops_after_next_loss = true;
+        }
+        if now {
+            inj.bleeder = false;
+        }
+    }
+    bleeding_check(ch, ctx);
+}
+
+/// A Blood Loss Advance Roll's points: the loss, the Shock State it raises, death at four.
+fn blood_loss(ch: &mut HmCharacter, out: &HealOutcome, points: u8, ctx: Context) {
+    let at = ctx.at;
+    if ch.blood_loss == 0 && points > 0 {
+        ch.next_regeneration = Some(at.plus(10 * DAY));
+    }
+    ch.blood_loss = ch.blood_loss.saturating_add(points);
+    if let Some(inj) = injury_mut(ch, out.injury) {
+        inj.heal.next_blood_loss = inj.heal.next_blood_loss.plus(5 * MINUTE);
+        if inj.heal.stops_after_next_loss {
+            inj.bleeder = false;
+            inj.heal.stops_after_next_loss = false;
+        }
+    }
+    if points > 0 {
+        let state = match ch.blood_loss {
+            1 => ShockState::Stunned,
+            2 => ShockState::Incapacitated,
+            3 => ShockState::Unconscious,
+            _ => ShockState::Killed,
+        };
+        let after = ch.shock.escalate(state);
+        if after != ch.shock {
+            ch.shock = after;
+            // Step 3: a coma's HR is worked from "the injury that induced" it; a state
+            // blood loss raised was induced by the bleeder.
+            ch.shock_injury = out.injury;
+            ch.blood_loss_shock = true;
+            ch.owed
+                .retain(|o| !matches!(o, Owed::ShockReroll { .. } | Owed::StunRecovery { .. }));
+        }
+        if ch.blood_loss >= 4 {
+            crate::injury::kill(ch, "blood loss", at);
+            return;
+        }
+    }
+    bleeding_check(ch, ctx);
 }
 
 pub(crate) fn end_infection(ch: &mut HmCharacter, at: CampaignTime) {
