@@ -633,47 +633,7 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
         return Err(SwError::NotOwed(format!("{} is dead", ch.name)));
     }
     Ok(match e {
-        SwEvent::Damage { dice, modifier, .. } => {
-            let mut total = *modifier;
-            for (i, d) in dice.iter().enumerate() {
-                total += d.total(&format!("damage die {}", i + 1))?;
-            }
-            let t = ch.sheet.toughness;
-            if total < t {
-                SwOutcome::Damage {
-                    total,
-                    toughness: t,
-                    raises: 0,
-                    wounds: 0,
-                    incapacitated: None,
-                }
-            } else {
-                let raises = ((total - t) / 4) as u8;
-                let wounds = if raises > 0 {
-                    raises
-                } else if ch.shaken {
-                    1
-                } else {
-                    0
-                };
-                ch.shaken = true;
-                ch.wounds = ch.wounds.saturating_add(wounds);
-                let limit = if ch.sheet.wild_card { 4 } else { 1 };
-                let mut incapacitated = None;
-                if wounds > 0 && ch.wounds >= limit && !ch.incapacitated {
-                    ch.incapacitated = true;
-                    ch.vigor_owed = true;
-                    incapacitated = Some(ch.wounds);
-                }
-                SwOutcome::Damage {
-                    total,
-                    toughness: t,
-                    raises,
-                    wounds,
-                    incapacitated,
-                }
-            }
-        }
+        SwEvent::Damage { dice, modifier, .. } => damage(ch, dice, *modifier)?,
         SwEvent::SpiritRecovery { roll, .. } => {
             if !ch.shaken {
                 return Err(SwError::NotOwed(format!("{} is not Shaken", ch.name)));
@@ -692,48 +652,7 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
         }
         SwEvent::Incapacitation {
             roll, injury, sub, ..
-        } => {
-            if !ch.vigor_owed {
-                return Err(SwError::NotOwed(format!(
-                    "{} owes no Incapacitation roll",
-                    ch.name
-                )));
-            }
-            ch.check_die(Attribute::Vigor, roll, now)?;
-            let r = trait_roll(roll, ch.wound_penalty())?;
-            // Only a leg injury still in effect makes the new one Major ("injured in either
-            // leg"): one whose Wounds healed or whose 24 hours passed does not.
-            let has_leg = ch.active_injuries(now).any(|i| i.leg);
-            let lasting = match r.outcome {
-                Outcome::CriticalFailure => {
-                    ch.vigor_owed = false;
-                    ch.death = Some((
-                        "a critical failure on the Incapacitation Vigor roll".into(),
-                        now,
-                    ));
-                    return Ok(SwOutcome::Incapacitation {
-                        total: r.total,
-                        outcome: r.outcome,
-                        injury: None,
-                    });
-                }
-                Outcome::Failure => Lasting::Permanent,
-                Outcome::Success => Lasting::UntilHealed,
-                Outcome::Raise => Lasting::Day(now.plus(24 * HOUR)),
-            };
-            let inj = injury_table(*injury, *sub, has_leg, lasting)?;
-            ch.vigor_owed = false;
-            if lasting == Lasting::Permanent {
-                ch.bleeding_out = true;
-                ch.bleeding_since = Some(now);
-            }
-            ch.injuries.push(inj.clone());
-            SwOutcome::Incapacitation {
-                total: r.total,
-                outcome: r.outcome,
-                injury: Some(inj),
-            }
-        }
+        } => incapacitation(ch, roll, (*injury, *sub), now)?,
         SwEvent::BleedingOut { roll, .. } => {
             if !ch.bleeding_out {
                 return Err(SwError::NotOwed(format!("{} is not Bleeding Out", ch.name)));
@@ -808,6 +727,104 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
                 return Err(SwError::Dice("no attribute die given".into()));
             }
             SwOutcome::Attributes(ch.attributes.clone())
+        }
+    })
+}
+
+/// The Incapacitation Vigor roll: death on a critical failure, else an injury from the
+/// Injury Table, lasting by the roll, and Bleeding Out on a failure.
+fn incapacitation(
+    ch: &mut SwCharacter,
+    roll: &TraitRoll,
+    (injury, sub): ([u16; 2], u16),
+    now: CampaignTime,
+) -> Result<SwOutcome, SwError> {
+    Ok({
+        if !ch.vigor_owed {
+            return Err(SwError::NotOwed(format!(
+                "{} owes no Incapacitation roll",
+                ch.name
+            )));
+        }
+        ch.check_die(Attribute::Vigor, roll, now)?;
+        let r = trait_roll(roll, ch.wound_penalty())?;
+        // Only a leg injury still in effect makes the new one Major ("injured in either
+        // leg"): one whose Wounds healed or whose 24 hours passed does not.
+        let has_leg = ch.active_injuries(now).any(|i| i.leg);
+        let lasting = match r.outcome {
+            Outcome::CriticalFailure => {
+                ch.vigor_owed = false;
+                ch.death = Some((
+                    "a critical failure on the Incapacitation Vigor roll".into(),
+                    now,
+                ));
+                return Ok(SwOutcome::Incapacitation {
+                    total: r.total,
+                    outcome: r.outcome,
+                    injury: None,
+                });
+            }
+            Outcome::Failure => Lasting::Permanent,
+            Outcome::Success => Lasting::UntilHealed,
+            Outcome::Raise => Lasting::Day(now.plus(24 * HOUR)),
+        };
+        let inj = injury_table(injury, sub, has_leg, lasting)?;
+        ch.vigor_owed = false;
+        if lasting == Lasting::Permanent {
+            ch.bleeding_out = true;
+            ch.bleeding_since = Some(now);
+        }
+        ch.injuries.push(inj.clone());
+        SwOutcome::Incapacitation {
+            total: r.total,
+            outcome: r.outcome,
+            injury: Some(inj),
+        }
+    })
+}
+
+/// Damage against Toughness: Shaken, a Wound per raise (a Shaken character takes one on a
+/// success), and Incapacitation at the character's limit.
+fn damage(ch: &mut SwCharacter, dice: &[Chain], modifier: i32) -> Result<SwOutcome, SwError> {
+    Ok({
+        let mut total = modifier;
+        for (i, d) in dice.iter().enumerate() {
+            total += d.total(&format!("damage die {}", i + 1))?;
+        }
+        let t = ch.sheet.toughness;
+        if total < t {
+            SwOutcome::Damage {
+                total,
+                toughness: t,
+                raises: 0,
+                wounds: 0,
+                incapacitated: None,
+            }
+        } else {
+            let raises = ((total - t) / 4) as u8;
+            let wounds = if raises > 0 {
+                raises
+            } else if ch.shaken {
+                1
+            } else {
+                0
+            };
+            ch.shaken = true;
+            ch.wounds = ch.wounds.saturating_add(wounds);
+            let limit = if ch.sheet.wild_card { 4 } else { 1 };
+            let mut incapacitated = None;
+            if wounds > 0 && ch.wounds >= limit && !ch.incapacitated {
+                ch.incapacitated = true;
+                ch.vigor_owed = true;
+                incapacitated = Some(ch.wounds);
+            }
+            SwOutcome::Damage {
+                total,
+                toughness: t,
+                raises,
+                wounds,
+                incapacitated,
+            }
         }
     })
 }
