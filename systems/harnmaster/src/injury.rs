@@ -635,32 +635,74 @@ pub fn resolve_strike(
 /// The armour worn, as a function of the struck place and the aspect: (AV, rigid).
 pub type ArmourAt<'a> = &'a dyn Fn(&Place, Aspect) -> (i32, bool);
 
-/// As [`resolve_strike`], with the AV and rigidity looked up at the struck location from the
-/// armour worn instead of taken from the strike's declared `av` and `rigid`.
-pub fn resolve_strike_armoured(
+/// Injury Sequence step 3.4: the amputation roll on the G5 edge injury a strike left (new,
+/// or raised to G5), its severing and bleeding, and a neck severed; gives the Shock Roll's
+/// penalty it leaves (20 on an S).
+fn amputation(
     target: &HmCharacter,
-    table: &BodyTable,
-    s: &Strike,
-    id: InjuryId,
+    struck: &Struck,
+    out: &mut StrikeOutcome,
+    injury: &mut Option<Injury>,
     dice: &mut dyn DiceSource,
-    armour: Option<ArmourAt<'_>>,
-) -> Result<StrikeOutcome, StrikeError> {
-    if target.dead() {
-        return Err(StrikeError::TargetDead(target.name.clone()));
+) -> Result<i32, StrikeError> {
+    let mut shock_penalty = 0;
+    let amp_target: Option<(InjuryId, bool)> = match (&out.raised, &injury) {
+        (Some((rid, 5, _)), _) => target
+            .injury(*rid)
+            .filter(|i| i.aspect == Aspect::Edge && !i.severed)
+            .map(|i| (i.id, false)),
+        (_, Some(new)) if new.level == 5 && new.aspect == Aspect::Edge => Some((new.id, true)),
+        _ => None,
+    };
+    if let (Some((amp_id, is_new)), Some(triangle)) = (amp_target, struck.triangle) {
+        let ml = if target.sheet.beast {
+            triangle.beast_ml()
+        } else {
+            target.sheet.strength_ml + triangle.modifier()
+        };
+        let roll = dice.faces("amputation", Die::D100, 1)?[0];
+        let test = d100_test(ml, roll);
+        let severed = !test.level.is_success();
+        let bleeder = match test.level {
+            SuccessLevel::CF => true,
+            SuccessLevel::F => struck.circle.is_some(),
+            _ => false,
+        };
+        if test.level == SuccessLevel::S {
+            shock_penalty = 20;
+        }
+        if severed {
+            if is_new {
+                if let Some(new) = injury.as_mut() {
+                    new.severed = true;
+                    new.bleeder |= bleeder;
+                }
+            } else if let Some(r) = out.raised.as_mut() {
+                r.2 |= bleeder;
+            }
+            if struck.place.location == "neck" {
+                out.death = Some("neck severed".into());
+            }
+        }
+        out.amputation = Some(AmputationStep {
+            injury: amp_id,
+            triangle,
+            test,
+            severed,
+            bleeder,
+        });
     }
-    // Step 1: location.
-    let (location, struck) = locate(table, s, dice)?;
-    let Some(struck) = struck else {
-        return Ok(StrikeOutcome::miss(location));
-    };
-    let area = matches!(s.targeting, Targeting::Area);
-    let (av, rigid) = match armour {
-        Some(f) => f(&struck.place, s.aspect),
-        None => (s.av, s.rigid),
-    };
+    Ok(shock_penalty)
+}
 
-    // Step 2: impact.
-    let impact = match &s.impact {
+/// Injury Sequence step 2: the impact, rolled (its faces, the Strength modifier and an
+/// impact TA) or given as an effective figure, less the armour's AV.
+fn impact_step(
+    input: &ImpactInput,
+    av: i32,
+    dice: &mut dyn DiceSource,
+) -> Result<ImpactStep, StrikeError> {
+    Ok(match input {
         ImpactInput::Rolled {
             roll,
             strength_mod,
@@ -691,7 +733,35 @@ pub fn resolve_strike_armoured(
             av,
             effective: *e,
         },
+    })
+}
+
+/// As [`resolve_strike`], with the AV and rigidity looked up at the struck location from the
+/// armour worn instead of taken from the strike's declared `av` and `rigid`.
+pub fn resolve_strike_armoured(
+    target: &HmCharacter,
+    table: &BodyTable,
+    s: &Strike,
+    id: InjuryId,
+    dice: &mut dyn DiceSource,
+    armour: Option<ArmourAt<'_>>,
+) -> Result<StrikeOutcome, StrikeError> {
+    if target.dead() {
+        return Err(StrikeError::TargetDead(target.name.clone()));
+    }
+    // Step 1: location.
+    let (location, struck) = locate(table, s, dice)?;
+    let Some(struck) = struck else {
+        return Ok(StrikeOutcome::miss(location));
     };
+    let area = matches!(s.targeting, Targeting::Area);
+    let (av, rigid) = match armour {
+        Some(f) => f(&struck.place, s.aspect),
+        None => (s.av, s.rigid),
+    };
+
+    // Step 2: impact.
+    let impact = impact_step(&s.impact, av, dice)?;
 
     // Step 3: injury.
     let table_level = injury_level(impact.effective);
@@ -794,53 +864,7 @@ pub fn resolve_strike_armoured(
     }
 
     // 3.4 Amputation, on the G5 edge injury this strike left (new or raised).
-    let mut shock_penalty = 0;
-    let amp_target: Option<(InjuryId, bool)> = match (&out.raised, &injury) {
-        (Some((rid, 5, _)), _) => target
-            .injury(*rid)
-            .filter(|i| i.aspect == Aspect::Edge && !i.severed)
-            .map(|i| (i.id, false)),
-        (_, Some(new)) if new.level == 5 && new.aspect == Aspect::Edge => Some((new.id, true)),
-        _ => None,
-    };
-    if let (Some((amp_id, is_new)), Some(triangle)) = (amp_target, struck.triangle) {
-        let ml = if target.sheet.beast {
-            triangle.beast_ml()
-        } else {
-            target.sheet.strength_ml + triangle.modifier()
-        };
-        let roll = dice.faces("amputation", Die::D100, 1)?[0];
-        let test = d100_test(ml, roll);
-        let severed = !test.level.is_success();
-        let bleeder = match test.level {
-            SuccessLevel::CF => true,
-            SuccessLevel::F => struck.circle.is_some(),
-            _ => false,
-        };
-        if test.level == SuccessLevel::S {
-            shock_penalty = 20;
-        }
-        if severed {
-            if is_new {
-                if let Some(new) = injury.as_mut() {
-                    new.severed = true;
-                    new.bleeder |= bleeder;
-                }
-            } else if let Some(r) = out.raised.as_mut() {
-                r.2 |= bleeder;
-            }
-            if struck.place.location == "neck" {
-                out.death = Some("neck severed".into());
-            }
-        }
-        out.amputation = Some(AmputationStep {
-            injury: amp_id,
-            triangle,
-            test,
-            severed,
-            bleeder,
-        });
-    }
+    let shock_penalty = amputation(target, &struck, &mut out, &mut injury, dice)?;
 
     // Step 4: shock (none once the neck is severed: the target is already dead).
     if out.death.is_none() {

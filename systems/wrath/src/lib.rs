@@ -628,86 +628,7 @@ pub fn apply(
         return Err(WgError::Refused(format!("{} is dead", ch.name)));
     }
     Ok(match e {
-        WgEvent::Damage { damage, mortal, .. } => {
-            if *damage < 0 {
-                return Err(WgError::Refused(format!(
-                    "damage cannot be negative ({damage})"
-                )));
-            }
-            let r = ch.sheet.resilience;
-            let mut steps = Vec::new();
-            let (mut wounds, mut shock) = if *mortal {
-                (*damage, 0)
-            } else if *damage > r {
-                (damage - r, 0)
-            } else if *damage == r {
-                (0, 1)
-            } else {
-                (0, 0)
-            };
-            steps.push(if *mortal {
-                WgStep::Mortal { damage: *damage }
-            } else {
-                WgStep::Damage {
-                    damage: *damage,
-                    resilience: r,
-                    wounds,
-                    shock: shock > 0,
-                }
-            });
-            if wounds > 0 && !*mortal {
-                let n = ch.sheet.toughness.max(0) as usize;
-                let faces = dice.faces("determination", Die::D6, n)?;
-                let icons: i32 = faces
-                    .iter()
-                    .map(|&f| match f {
-                        4 | 5 => 1,
-                        6 => 2,
-                        _ => 0,
-                    })
-                    .sum();
-                let converted = icons.min(wounds);
-                wounds -= converted;
-                shock += converted;
-                steps.push(WgStep::Determination {
-                    faces,
-                    icons,
-                    converted,
-                });
-            }
-            ch.shock = ch.shock.saturating_add(shock);
-            if wounds > 2 * ch.max_wounds() {
-                ch.wounds = ch.wounds.saturating_add(wounds);
-                ch.death = Some(("Annihilated".into(), now));
-                steps.push(WgStep::Annihilated {
-                    wounds,
-                    max_wounds: ch.max_wounds(),
-                });
-            } else if wounds > 0 && ch.dying {
-                steps.extend(traumatic(ch, dice, now)?);
-            } else {
-                if wounds > 0 {
-                    ch.rest_from = Some(now);
-                }
-                ch.wounds = ch.wounds.saturating_add(wounds);
-                if ch.wounds > ch.max_wounds() && !ch.dying {
-                    ch.dying = true;
-                    steps.push(WgStep::Dying {
-                        wounds: ch.wounds,
-                        max_wounds: ch.max_wounds(),
-                    });
-                    let roll = d6(dice, "memorable")?;
-                    steps.push(memorable(ch, roll));
-                }
-            }
-            if ch.exhausted() {
-                steps.push(WgStep::Exhausted {
-                    shock: ch.shock,
-                    max_shock: ch.sheet.max_shock,
-                });
-            }
-            steps
-        }
+        WgEvent::Damage { damage, mortal, .. } => damage_taken(ch, *damage, *mortal, dice, now)?,
         WgEvent::DyingComplication { .. } => {
             if !ch.dying {
                 return Err(WgError::Refused(format!("{} is not Dying", ch.name)));
@@ -794,6 +715,99 @@ pub fn apply(
                 side: side.clone(),
             }]
         }
+    })
+}
+
+/// Damage taken: Wounds past Resilience (all of it when mortal), Shock at exactly
+/// Resilience, Determination's Icons turning Wounds into Shock, and what the Wounds then
+/// bring (Annihilation, a Traumatic Injury while Dying, Dying and its Memorable Injury,
+/// Exhaustion).
+fn damage_taken(
+    ch: &mut WgCharacter,
+    damage: i32,
+    mortal: bool,
+    dice: &mut dyn DiceSource,
+    now: CampaignTime,
+) -> Result<Vec<WgStep>, WgError> {
+    Ok({
+        if damage < 0 {
+            return Err(WgError::Refused(format!(
+                "damage cannot be negative ({damage})"
+            )));
+        }
+        let r = ch.sheet.resilience;
+        let mut steps = Vec::new();
+        let (mut wounds, mut shock) = if mortal {
+            (damage, 0)
+        } else if damage > r {
+            (damage - r, 0)
+        } else if damage == r {
+            (0, 1)
+        } else {
+            (0, 0)
+        };
+        steps.push(if mortal {
+            WgStep::Mortal { damage }
+        } else {
+            WgStep::Damage {
+                damage,
+                resilience: r,
+                wounds,
+                shock: shock > 0,
+            }
+        });
+        if wounds > 0 && !mortal {
+            let n = ch.sheet.toughness.max(0) as usize;
+            let faces = dice.faces("determination", Die::D6, n)?;
+            let icons: i32 = faces
+                .iter()
+                .map(|&f| match f {
+                    4 | 5 => 1,
+                    6 => 2,
+                    _ => 0,
+                })
+                .sum();
+            let converted = icons.min(wounds);
+            wounds -= converted;
+            shock += converted;
+            steps.push(WgStep::Determination {
+                faces,
+                icons,
+                converted,
+            });
+        }
+        ch.shock = ch.shock.saturating_add(shock);
+        if wounds > 2 * ch.max_wounds() {
+            ch.wounds = ch.wounds.saturating_add(wounds);
+            ch.death = Some(("Annihilated".into(), now));
+            steps.push(WgStep::Annihilated {
+                wounds,
+                max_wounds: ch.max_wounds(),
+            });
+        } else if wounds > 0 && ch.dying {
+            steps.extend(traumatic(ch, dice, now)?);
+        } else {
+            if wounds > 0 {
+                ch.rest_from = Some(now);
+            }
+            ch.wounds = ch.wounds.saturating_add(wounds);
+            if ch.wounds > ch.max_wounds() && !ch.dying {
+                ch.dying = true;
+                steps.push(WgStep::Dying {
+                    wounds: ch.wounds,
+                    max_wounds: ch.max_wounds(),
+                });
+                let roll = d6(dice, "memorable")?;
+                steps.push(memorable(ch, roll));
+            }
+        }
+        if ch.exhausted() {
+            steps.push(WgStep::Exhausted {
+                shock: ch.shock,
+                max_shock: ch.sheet.max_shock,
+            });
+        }
+        steps
     })
 }
 
