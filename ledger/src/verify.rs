@@ -184,67 +184,14 @@ fn verify_full<E: From<LedgerError>>(
     // rulings and roster of the whole log) is the record as it stood at its place.
     let mut snapshots = r.snapshot_heads()?;
     snapshots.sort_by_key(|s| s.position);
-    let keys: HashMap<EventId, leechbook_store::OrderKey> =
-        ruled.iter().map(|e| (e.id, e.order_key())).collect();
-    // The roster and the rulings made by a place of the log.
-    let made_by = |last: leechbook_store::OrderKey| {
-        let upto = |e: &&Envelope| e.order_key() <= last;
-        let roster_then = Roster::from_log(
-            &roster_events
-                .iter()
-                .filter(upto)
-                .cloned()
-                .collect::<Vec<_>>(),
-        );
-        let then = Rulings::from_log_under(
-            &ruled.iter().filter(upto).cloned().collect::<Vec<_>>(),
-            &roster_then,
-        );
-        (roster_then, then)
+    let mut past = Past {
+        r: &r,
+        store,
+        roster_events: &roster_events,
+        ruled: &ruled,
+        first: HashMap::new(),
     };
-    // Where each device's first event stands in the order (a roster change about a device
-    // with no event by a place changes nothing there).
-    let mut first: HashMap<DeviceId, Option<leechbook_store::OrderKey>> = HashMap::new();
-    let mut first_of = |d: DeviceId| -> Result<Option<leechbook_store::OrderKey>, LedgerError> {
-        if let Some(k) = first.get(&d) {
-            return Ok(*k);
-        }
-        let k = match r.event_at(d, 1)? {
-            Some(n) => r
-                .events_with_id_suffix(&n.id.0.simple().to_string())?
-                .first()
-                .map(|(_, k)| *k),
-            // No #1: a device with no event at all, or one whose first events are missing
-            // (then it may have events anywhere: counted from the start).
-            None if store.last_number(d)? > 0 => Some((0, d, 0)),
-            None => None,
-        };
-        first.insert(d, k);
-        Ok(k)
-    };
-    let mut streamable: Vec<bool> = Vec::with_capacity(snapshots.len());
-    for snap in &snapshots {
-        let (roster_then, then) = made_by(snap.last);
-        let roster_alike = roster_then == roster
-            || (roster_then.in_use() == roster.in_use()
-                && roster_then.creator == roster.creator
-                && {
-                    let mut alike = true;
-                    for d in roster.entries.keys().chain(roster_then.entries.keys()) {
-                        if roster.entries.get(d) != roster_then.entries.get(d)
-                            && first_of(*d)?.is_some_and(|k| k <= snap.last)
-                        {
-                            alike = false;
-                        }
-                    }
-                    alike
-                });
-        streamable.push(
-            roster_alike
-                && !crate::audit::ruled_differently(&then, &rulings)
-                    .any(|id| keys.get(&id).is_some_and(|k| *k <= snap.last)),
-        );
-    }
+    let streamable = past.streamable(&snapshots, &roster, &rulings)?;
     let mut verdicts: Vec<Option<Option<String>>> = vec![None; snapshots.len()];
     let mut checker = Checker::new(&roster, own);
     // What the index of reached characters must hold: each reaching event's other
@@ -328,7 +275,7 @@ fn verify_full<E: From<LedgerError>>(
         if verdicts[i].is_some() || streamable[i] || snap.position > n {
             continue;
         }
-        let (roster_then, rulings_then) = made_by(snap.last);
+        let (roster_then, rulings_then) = past.made_by(snap.last);
         let mut then = Ledger::new();
         then.roster = roster_then;
         let (mut taken, mut last) = (0, None);
@@ -389,6 +336,96 @@ fn verify_full<E: From<LedgerError>>(
     }))
 }
 
+/// The log as it stood at each of its places, for judging a checkpoint: the roster and the
+/// rulings made by then, and where each device's first event stands (a roster change about
+/// a device with no event by a place changes nothing there).
+struct Past<'a> {
+    r: &'a leechbook_store::Reader<'a>,
+    store: &'a Store,
+    roster_events: &'a [Envelope],
+    ruled: &'a [Envelope],
+    first: HashMap<DeviceId, Option<leechbook_store::OrderKey>>,
+}
+
+impl Past<'_> {
+    /// The roster and the rulings made by the place `last` of the log.
+    fn made_by(&self, last: leechbook_store::OrderKey) -> (Roster, Rulings) {
+        let upto = |e: &&Envelope| e.order_key() <= last;
+        let roster_then = Roster::from_log(
+            &self
+                .roster_events
+                .iter()
+                .filter(upto)
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
+        let then = Rulings::from_log_under(
+            &self.ruled.iter().filter(upto).cloned().collect::<Vec<_>>(),
+            &roster_then,
+        );
+        (roster_then, then)
+    }
+
+    /// Where `d`'s first event stands in the order.
+    fn first_of(&mut self, d: DeviceId) -> Result<Option<leechbook_store::OrderKey>, LedgerError> {
+        if let Some(k) = self.first.get(&d) {
+            return Ok(*k);
+        }
+        let k = match self.r.event_at(d, 1)? {
+            Some(n) => self
+                .r
+                .events_with_id_suffix(&n.id.0.simple().to_string())?
+                .first()
+                .map(|(_, k)| *k),
+            // No #1: a device with no event at all, or one whose first events are missing
+            // (then it may have events anywhere: counted from the start).
+            None if self.store.last_number(d)? > 0 => Some((0, d, 0)),
+            None => None,
+        };
+        self.first.insert(d, k);
+        Ok(k)
+    }
+
+    /// For each snapshot (in the order of the log), whether the stream's fold under the
+    /// whole log's `roster` and `rulings` is the record as it stood at its place: the
+    /// roster then was alike for every device with an event by then, and no ruling made
+    /// later changes how an event before it stands.
+    fn streamable(
+        &mut self,
+        snapshots: &[leechbook_store::SnapshotHead],
+        roster: &Roster,
+        rulings: &Rulings,
+    ) -> Result<Vec<bool>, LedgerError> {
+        let keys: HashMap<EventId, leechbook_store::OrderKey> =
+            self.ruled.iter().map(|e| (e.id, e.order_key())).collect();
+        let mut streamable: Vec<bool> = Vec::with_capacity(snapshots.len());
+        for snap in snapshots {
+            let (roster_then, then) = self.made_by(snap.last);
+            let roster_alike = roster_then == *roster
+                || (roster_then.in_use() == roster.in_use()
+                    && roster_then.creator == roster.creator
+                    && {
+                        let mut alike = true;
+                        for d in roster.entries.keys().chain(roster_then.entries.keys()) {
+                            if roster.entries.get(d) != roster_then.entries.get(d)
+                                && self.first_of(*d)?.is_some_and(|k| k <= snap.last)
+                            {
+                                alike = false;
+                            }
+                        }
+                        alike
+                    });
+            streamable.push(
+                roster_alike
+                    && !crate::audit::ruled_differently(&then, rulings)
+                        .any(|id| keys.get(&id).is_some_and(|k| *k <= snap.last)),
+            );
+        }
+        Ok(streamable)
+    }
+}
+
+/// What `verify` holds of one device's events as the stream passes them.
 #[derive(Default)]
 struct Chain {
     last_seq: u64,
