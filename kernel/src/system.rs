@@ -486,14 +486,18 @@ pub fn copies<C: Clone>(characters: &[&C]) -> Vec<C> {
     characters.iter().map(|c| (*c).clone()).collect()
 }
 
-impl<C, O> Copies<C, O> {
+impl<C: Character, O> Copies<C, O> {
     /// Writes the copies back over the characters they were made from, and gives what the
-    /// rules found.
-    pub fn write_back(self, characters: &mut [&mut C]) -> O {
+    /// rules found with the character the event is about: the first it touches (the nil id
+    /// for an event that touches none).
+    pub fn write_back(self, characters: &mut [&mut C]) -> (CharacterId, O) {
         for (slot, c) in characters.iter_mut().zip(self.characters) {
             **slot = c;
         }
-        self.outcome
+        let about = characters
+            .first()
+            .map_or(CharacterId(uuid::Uuid::nil()), |c| c.id());
+        (about, self.outcome)
     }
 }
 

@@ -106,10 +106,7 @@ impl RulesSystem for WitchIron {
                 WiApplied::Setting(what)
             }
             WiOutcome::Changed(c) => {
-                let steps = c.write_back(characters);
-                let about = characters
-                    .first()
-                    .map_or(CharacterId(uuid::Uuid::nil()), |c| c.id);
+                let (about, steps) = c.write_back(characters);
                 WiApplied::Steps(about, steps)
             }
         }
@@ -122,5 +119,16 @@ impl RulesSystem for WitchIron {
         _: &World,
     ) -> Result<String, Self::Error> {
         match *decree {}
+    }
+}
+
+/// What the kernel's fold and `Copies` read of a character.
+impl leechbook_kernel::system::Character for crate::WiCharacter {
+    fn id(&self) -> CharacterId {
+        self.id
+    }
+
+    fn name(&self) -> &str {
+        &self.name
     }
 }

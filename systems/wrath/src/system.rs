@@ -60,8 +60,7 @@ impl RulesSystem for WrathGlory {
         outcome: Self::Outcome,
         _: &World,
     ) -> Self::Applied {
-        let outcome = outcome.write_back(characters);
-        (about(characters), outcome)
+        outcome.write_back(characters)
     }
 
     fn decree(
@@ -74,9 +73,13 @@ impl RulesSystem for WrathGlory {
     }
 }
 
-/// The character an event is about (the first it touches).
-fn about(characters: &[&mut crate::WgCharacter]) -> CharacterId {
-    characters
-        .first()
-        .map_or(CharacterId(uuid::Uuid::nil()), |c| c.id)
+/// What the kernel's fold and `Copies` read of a character.
+impl leechbook_kernel::system::Character for crate::WgCharacter {
+    fn id(&self) -> CharacterId {
+        self.id
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
 }
