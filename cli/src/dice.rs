@@ -4,7 +4,7 @@
 //! out.
 
 use crate::error::CommandError;
-use leechbook_core::dice::{DiceError, DiceSource, Die, RecordedDie};
+use leechbook_core::dice::{DiceError, Die, RecordedDie, Roll};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -78,7 +78,7 @@ pub fn one_d100(
     name: &'static str,
 ) -> Result<u16, CommandError> {
     let mut r = roller(ctx, 0);
-    let mut dice = TableDice::new(given, &mut r);
+    let mut dice = TableDice::new("the roll", given, &mut r);
     let roll = dice.one(name, Die::D100)?;
     let rolled = !dice.rolled.is_empty();
     if rolled {
@@ -149,86 +149,25 @@ pub fn ask_face(label: &str, die: Die) -> Result<u16, leechbook_core::dice::Dice
     Err(no_face("three answers were not faces of it".into()))
 }
 
-/// Hands out given faces, rolls (or asks for) the others, and records all of them.
-pub struct TableDice<'a> {
-    given: Vec<RecordedDie>,
-    rng: &'a mut Roller,
-    /// Every die handed out, in order.
-    pub recorded: Vec<RecordedDie>,
-    /// The names of the dice that were rolled here rather than given.
-    pub rolled: Vec<&'static str>,
-}
+/// The table's dice: the kernel's [`Table`] over the faces given, rolled or asked for by the
+/// command's [`Roller`].
+pub use leechbook_core::dice::Table as TableDice;
 
-impl<'a> TableDice<'a> {
-    /// Returns a source over the given faces.
-    pub fn new(given: Vec<RecordedDie>, rng: &'a mut Roller) -> TableDice<'a> {
-        TableDice {
-            given,
-            rng,
-            recorded: Vec::new(),
-            rolled: Vec::new(),
-        }
+/// The CLI's roller rolls (`--seed`) or asks on standard input (`--ask`).
+impl Roll for Roller {
+    fn face(&mut self, name: &'static str, die: Die) -> Result<u16, DiceError> {
+        Roller::face(self, name, die)
     }
 
-    /// Returns the names of given dice that the sequence never asked for.
-    pub fn unused(&self) -> Vec<String> {
-        self.given
-            .iter()
-            .filter(|g| !self.recorded.iter().any(|r| r.name == g.name))
-            .map(|g| g.name.clone())
-            .collect()
-    }
-
-    /// Refuses given dice that no table asked for, naming them: a die given but not used is a
-    /// mistake in the command line (a face meant for another roll), never silently dropped.
-    /// Every recording command calls this before it records.
-    pub fn refuse_unused(what: &str, tables: &[&TableDice<'_>]) -> Result<(), CommandError> {
-        let unused: Vec<String> = tables.iter().flat_map(|t| t.unused()).collect();
-        if unused.is_empty() {
-            return Ok(());
-        }
-        Err(CommandError::user(format!(
-            "{what} did not need the given {} die(s): {} (give only the dice it rolls)",
-            unused.len(),
-            unused.join(", ")
-        )))
-    }
-
-    /// Rolls one die (or hands out the given face) outside a strike: checks the face.
-    pub fn one(&mut self, name: &'static str, die: Die) -> Result<u16, CommandError> {
-        self.faces(name, die, 1)
-            .map(|f| f[0])
-            .map_err(|e| CommandError::user(e.to_string()))
-    }
-}
-
-impl DiceSource for TableDice<'_> {
-    fn faces(&mut self, name: &'static str, die: Die, count: usize) -> Result<Vec<u16>, DiceError> {
-        let faces = match self.given.iter().find(|g| g.name == name) {
-            Some(g) => {
-                die.check_faces(name, count, &g.faces)?;
-                g.faces.clone()
-            }
-            None => {
-                if !self.rng.ask {
-                    self.rolled.push(name);
-                }
-                (0..count)
-                    .map(|_| self.rng.face(name, die))
-                    .collect::<Result<Vec<u16>, _>>()?
-            }
-        };
-        self.recorded.push(RecordedDie {
-            name: name.into(),
-            faces: faces.clone(),
-        });
-        Ok(faces)
+    fn rolls(&self) -> bool {
+        !self.ask
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use leechbook_core::dice::DiceSource;
 
     #[test]
     fn dice_specs_parse_and_fail_clearly() {
@@ -255,7 +194,7 @@ mod tests {
             ask: false,
         };
         let given = parse_dice(Some("zone=7"), &["zone"]).unwrap();
-        let mut t = TableDice::new(given, &mut r);
+        let mut t = TableDice::new("the roll", given, &mut r);
         assert!(t.faces("zone", Die::D6, 1).is_err(), "a d6 never shows 7");
         let f = t.faces("shock", Die::D100, 1).unwrap();
         assert!((1..=100).contains(&f[0]));

@@ -8,6 +8,7 @@ use leechbook_core::harnmaster::exchange::ExchangeError;
 use leechbook_core::harnmaster::injury::StrikeError;
 use leechbook_core::harnmaster::shock::RollError;
 use leechbook_core::harnmaster::system::HmError;
+use leechbook_core::wrath::{WgApplyError, WgError};
 use leechbook_store::StoreError;
 use std::fmt;
 
@@ -113,6 +114,11 @@ impl From<FoldError> for CommandError {
     fn from(e: FoldError) -> CommandError {
         match e {
             FoldError::HarnMaster(h) => h.into(),
+            FoldError::WrathGlory(WgApplyError::Rules(WgError::TooSoon { more, .. })) => {
+                let more = leechbook_core::time::format_duration(more).replace(' ', "");
+                CommandError::user(e.to_string())
+                    .hint(format!("move the clock first: `leechbook advance {more}`"))
+            }
             FoldError::WitchIron(leechbook_core::witch::WiError::TableNotLoaded { .. }) => {
                 CommandError::user(e.to_string()).hint("leechbook wi table FILE")
             }
@@ -187,6 +193,14 @@ impl From<leechbook_sync::SyncError> for CommandError {
             leechbook_sync::SyncError::Store(s) => s.into(),
             e => CommandError::user(e.to_string()),
         }
+    }
+}
+
+/// A face that does not fit its die, a die given and not needed, a face not given when
+/// asked: the user's to correct.
+impl From<leechbook_core::dice::DiceError> for CommandError {
+    fn from(e: leechbook_core::dice::DiceError) -> CommandError {
+        CommandError::user(e.to_string())
     }
 }
 

@@ -19,7 +19,8 @@ pub mod views;
 use clap::Parser;
 use error::{CommandError, ErrorKind};
 use leechbook_core::fold::{Applied, Ledger};
-use leechbook_core::{Envelope, Event};
+use leechbook_core::Envelope;
+use leechbook_ledger::Draft;
 use leechbook_store::Store;
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -138,35 +139,28 @@ impl Ctx {
     }
 
     /// Records one event through the ledger's write service: `make` builds the event from
-    /// the state (with this context, for notes and the seed); nothing is written on any
+    /// the state (with this context, for notes and the seed), as a `(event, at)` pair or a
+    /// [`Draft`] carrying the table's dice its rules draw from; nothing is written on any
     /// error.
-    pub fn record(
+    pub fn record<'d, D: Into<Draft<'d>>>(
         &mut self,
-        make: impl FnOnce(
-            &Ledger,
-            &mut Ctx,
-        )
-            -> Result<(Event, Option<leechbook_core::time::CampaignTime>), CommandError>,
+        make: impl FnOnce(&Ledger, &mut Ctx) -> Result<D, CommandError>,
     ) -> Result<(Ledger, Envelope, Applied), CommandError> {
         self.record_for(None, make)
     }
 
     /// [`Ctx::record`] for a command about the characters it names: the state `make` sees
     /// holds those (`None`: every character).
-    pub fn record_for(
+    pub fn record_for<'d, D: Into<Draft<'d>>>(
         &mut self,
         names: Option<&[&str]>,
-        make: impl FnOnce(
-            &Ledger,
-            &mut Ctx,
-        )
-            -> Result<(Event, Option<leechbook_core::time::CampaignTime>), CommandError>,
+        make: impl FnOnce(&Ledger, &mut Ctx) -> Result<D, CommandError>,
     ) -> Result<(Ledger, Envelope, Applied), CommandError> {
         let mut replica = leechbook_ledger::Replica::open(&self.db_path()?)?;
         let mut before = Vec::new();
         let r = replica.record_for(names, |ledger| {
-            let made = make(ledger, self)?;
-            before = conditions(ledger, made.0.characters());
+            let made: Draft<'d> = make(ledger, self)?.into();
+            before = conditions(ledger, made.event.characters());
             Ok::<_, CommandError>(made)
         })?;
         self.tell(&before, &r.ledger, r.envelope.event.kind());
@@ -200,22 +194,16 @@ impl Ctx {
     /// Records several events in one transaction, all or nothing (an import): `make` gives
     /// them from the state holding the characters named (`None`: every character); each is
     /// applied to the state the ones before it left.
-    pub fn record_all(
+    pub fn record_all<'d, D: Into<Draft<'d>>>(
         &mut self,
         names: Option<&[&str]>,
-        make: impl FnOnce(
-            &Ledger,
-            &mut Ctx,
-        ) -> Result<
-            Vec<(Event, Option<leechbook_core::time::CampaignTime>)>,
-            CommandError,
-        >,
+        make: impl FnOnce(&Ledger, &mut Ctx) -> Result<Vec<D>, CommandError>,
     ) -> Result<(Ledger, Vec<(Envelope, Applied)>), CommandError> {
         let mut replica = leechbook_ledger::Replica::open(&self.db_path()?)?;
         let mut before = Vec::new();
         let (after, recorded) = replica.record_all_for(names, |ledger| {
-            let made = make(ledger, self)?;
-            let mut ids: Vec<_> = made.iter().flat_map(|(e, _)| e.characters()).collect();
+            let made: Vec<Draft<'d>> = make(ledger, self)?.into_iter().map(Into::into).collect();
+            let mut ids: Vec<_> = made.iter().flat_map(|d| d.event.characters()).collect();
             ids.sort_unstable();
             ids.dedup();
             before = conditions(ledger, ids);

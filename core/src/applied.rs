@@ -60,6 +60,9 @@ pub enum FoldError {
     /// Witch Iron refused the event.
     #[error(transparent)]
     WitchIron(#[from] crate::witch::WiError),
+    /// Dice given for an event that draws none.
+    #[error(transparent)]
+    Dice(leechbook_kernel::dice::DiceError),
     /// A rules system refused the event (its own words).
     #[error("{message}")]
     System {
@@ -275,6 +278,7 @@ impl From<Refusal> for FoldError {
             Refusal::Roster(why) => FoldError::Setting(why),
             Refusal::ClockBackwards { now, to } => FoldError::ClockBackwards { now, to },
             Refusal::System { system, message } => FoldError::System { system, message },
+            Refusal::Dice(e) => FoldError::Dice(e),
         }
     }
 }

@@ -13,12 +13,8 @@
 pub use crate::applied::{Applied, CharacterState, FoldError};
 use crate::harnmaster::body::BodyTable;
 use crate::harnmaster::healing::TreatmentTable;
-use crate::harnmaster::state::HmCharacter;
-use crate::harnmaster::system::HarnMaster;
-use crate::ids::InjuryId;
 pub use crate::systems::AllSystems;
 pub use leechbook_kernel::fold::{Fates, VoidEvent};
-use leechbook_kernel::system::Hosts;
 
 pub use crate::harnmaster::system::{Options, OPTION_NAMES};
 
@@ -57,27 +53,6 @@ pub trait HmLedger {
     fn treatment_table(&self) -> &TreatmentTable;
     /// HârnMaster's optional rules in force.
     fn options(&self) -> Options;
-    /// Resolves a melee exchange against the current state without applying it, reading
-    /// the strike's dice from `dice`.
-    fn check_melee(
-        &self,
-        x: &crate::harnmaster::exchange::MeleeExchange,
-        id: InjuryId,
-        dice: &mut dyn crate::dice::DiceSource,
-    ) -> Result<crate::harnmaster::exchange::ExchangeOutcome, FoldError>;
-    /// Resolves a missile attack against the current state without applying it.
-    fn check_shot(
-        &self,
-        x: &crate::harnmaster::shot::Shot,
-        id: InjuryId,
-        dice: &mut dyn crate::dice::DiceSource,
-    ) -> Result<crate::harnmaster::shot::ShotOutcome, FoldError>;
-}
-
-fn hm(l: &Ledger, id: crate::ids::CharacterId) -> Result<&HmCharacter, FoldError> {
-    l.character(id)
-        .and_then(<AllSystems as Hosts<HarnMaster>>::held)
-        .ok_or(FoldError::UnknownCharacter(id))
 }
 
 impl HmLedger for Ledger {
@@ -91,34 +66,6 @@ impl HmLedger for Ledger {
 
     fn options(&self) -> Options {
         self.settings.hm.options
-    }
-
-    fn check_melee(
-        &self,
-        x: &crate::harnmaster::exchange::MeleeExchange,
-        id: InjuryId,
-        dice: &mut dyn crate::dice::DiceSource,
-    ) -> Result<crate::harnmaster::exchange::ExchangeOutcome, FoldError> {
-        let (attacker, defender) = (hm(self, x.attacker)?, hm(self, x.defender)?);
-        Ok(self
-            .settings
-            .hm
-            .check_melee(attacker, defender, x, id, self.now, dice)?)
-    }
-
-    fn check_shot(
-        &self,
-        x: &crate::harnmaster::shot::Shot,
-        id: InjuryId,
-        dice: &mut dyn crate::dice::DiceSource,
-    ) -> Result<crate::harnmaster::shot::ShotOutcome, FoldError> {
-        let shooter = hm(self, x.shooter)?;
-        let target = x.target.map(|c| hm(self, c)).transpose()?;
-        let struck = x.struck.map(|c| hm(self, c)).transpose()?;
-        Ok(self
-            .settings
-            .hm
-            .check_shot(shooter, target, struck, x, id, self.now, dice)?)
     }
 }
 

@@ -17,7 +17,9 @@ use crate::ids::CharacterId;
 use crate::savage::system::SavageWorlds;
 use crate::witch::system::{WiApplied, WitchIron};
 use crate::wrath::system::WrathGlory;
-use leechbook_kernel::system::{decree_on, new_character, Entry, Hosts, Systems, World};
+use leechbook_kernel::system::{
+    decree_on, new_character, Entry, Hosts, SystemEvent, Systems, World,
+};
 
 /// HârnMaster, Savage Worlds, Wrath & Glory and Witch Iron: the systems this build knows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -61,6 +63,20 @@ impl Systems for AllSystems {
             Event::SavageWorlds(e) => Entry::System(e),
             Event::WrathGlory(e) => Entry::System(e),
             Event::WitchIron(e) => Entry::System(e),
+        }
+    }
+
+    fn system_mut(e: &mut Event) -> Option<&mut dyn SystemEvent<AllSystems>> {
+        match e {
+            Event::HarnMaster(e) => Some(e),
+            Event::SavageWorlds(e) => Some(e),
+            Event::WrathGlory(e) => Some(e),
+            Event::WitchIron(e) => Some(e),
+            Event::CampaignCreated { .. }
+            | Event::CharacterAdded { .. }
+            | Event::ClockAdvanced { .. }
+            | Event::Ruling(_)
+            | Event::Roster(_) => None,
         }
     }
 

@@ -76,6 +76,15 @@ pub enum DiceError {
     /// A recorded die the sequence never read (replay reads every face it records).
     #[error("the event records die '{0}', which the sequence does not use")]
     Unused(String),
+    /// Faces given for dice the sequence never asked for, when it was recorded: a face meant
+    /// for another roll, never silently dropped.
+    #[error("{what} did not need the given {} die(s): {} (give only the dice it rolls)", .names.len(), .names.join(", "))]
+    NotNeeded {
+        /// What was recorded, in words ("the strike").
+        what: &'static str,
+        /// The dice given and not asked for.
+        names: Vec<String>,
+    },
 }
 
 impl Die {
@@ -259,6 +268,111 @@ pub struct RecordedDie {
 pub trait DiceSource {
     /// Returns `count` faces of `die` for the die named `name`.
     fn faces(&mut self, name: &'static str, die: Die, count: usize) -> Result<Vec<u16>, DiceError>;
+}
+
+/// A [`DiceSource`] that keeps what it handed out: the source an event is decided with when
+/// it is recorded. The rules run once, drawing their dice from it (faces given at the table,
+/// the others rolled or asked for); then [`Drawing::drawn`] gives the faces, in the order
+/// drawn, to record in the event, so that replaying it reads the same faces again.
+pub trait Drawing: DiceSource {
+    /// The faces drawn, each die under its name; refuses (naming them) dice given for the
+    /// event that the sequence never asked for.
+    fn drawn(&mut self) -> Result<Vec<RecordedDie>, DiceError>;
+}
+
+/// Where the faces of the dice nobody gave come from: a random source, or a person asked.
+/// The kernel never rolls: the CLI's `Roller` is one.
+pub trait Roll {
+    /// One face of `die` for the die named `name`.
+    fn face(&mut self, name: &'static str, die: Die) -> Result<u16, DiceError>;
+    /// The faces are rolled by Leechbook (and said so), not typed in by a person.
+    fn rolls(&self) -> bool;
+}
+
+/// The table's dice for one recording: hands out the faces given (checked against their
+/// die), rolls or asks for the others, and keeps every die handed out, in order. The
+/// [`Drawing`] an event is decided with as it is recorded, and the source of the rolls a
+/// command records as an event's fields.
+pub struct Table<'r> {
+    what: &'static str,
+    given: Vec<RecordedDie>,
+    roll: &'r mut dyn Roll,
+    /// Every die handed out, in order.
+    pub recorded: Vec<RecordedDie>,
+    /// The names of the dice rolled by Leechbook rather than given or typed in.
+    pub rolled: Vec<&'static str>,
+}
+
+impl<'r> Table<'r> {
+    /// The dice of `what` is recorded ("the strike", for a refusal of dice it did not need):
+    /// the faces `given`, then `roll`.
+    pub fn new(what: &'static str, given: Vec<RecordedDie>, roll: &'r mut dyn Roll) -> Table<'r> {
+        Table {
+            what,
+            given,
+            roll,
+            recorded: Vec::new(),
+            rolled: Vec::new(),
+        }
+    }
+
+    /// One face of one die.
+    pub fn one(&mut self, name: &'static str, die: Die) -> Result<u16, DiceError> {
+        self.faces(name, die, 1).map(|f| f[0])
+    }
+
+    /// The names of the dice given that nothing asked for.
+    pub fn unused(&self) -> Vec<String> {
+        self.given
+            .iter()
+            .filter(|g| !self.recorded.iter().any(|r| r.name == g.name))
+            .map(|g| g.name.clone())
+            .collect()
+    }
+
+    /// Refuses the dice given that nothing asked for, naming them.
+    pub fn refuse_unused(&self) -> Result<(), DiceError> {
+        let names = self.unused();
+        match names.is_empty() {
+            true => Ok(()),
+            false => Err(DiceError::NotNeeded {
+                what: self.what,
+                names,
+            }),
+        }
+    }
+}
+
+impl DiceSource for Table<'_> {
+    fn faces(&mut self, name: &'static str, die: Die, count: usize) -> Result<Vec<u16>, DiceError> {
+        let faces = match self.given.iter().find(|g| g.name == name) {
+            Some(g) => {
+                die.check_faces(name, count, &g.faces)?;
+                g.faces.clone()
+            }
+            None => {
+                if self.roll.rolls() {
+                    self.rolled.push(name);
+                }
+                (0..count)
+                    .map(|_| self.roll.face(name, die))
+                    .collect::<Result<Vec<u16>, _>>()?
+            }
+        };
+        self.recorded.push(RecordedDie {
+            name: name.into(),
+            faces: faces.clone(),
+        });
+        Ok(faces)
+    }
+}
+
+/// The faces drawn as the event was decided; dice given that it never asked for refuse it.
+impl Drawing for Table<'_> {
+    fn drawn(&mut self) -> Result<Vec<RecordedDie>, DiceError> {
+        self.refuse_unused()?;
+        Ok(self.recorded.clone())
+    }
 }
 
 /// A [`DiceSource`] over faces recorded in an event.

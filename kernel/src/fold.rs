@@ -11,6 +11,7 @@
 //! one way ([`Cast::apply`]): find the characters it touches, let the system decide
 //! against them and its settings (reading only), then write the outcome.
 
+use crate::dice::{DiceError, Drawing};
 use crate::envelope::Envelope;
 use crate::ids::{CampaignId, CharacterId, EventId};
 use crate::roster::{Role, Roster, RosterChange};
@@ -328,8 +329,49 @@ impl<S: Systems> Ledger<S> {
 
     /// Applies one event. On error the state is unchanged and the event is listed as void.
     pub fn apply(&mut self, env: &Envelope<S::Event>) -> Result<S::Applied, S::Error> {
+        let r = self.try_apply(env);
+        self.settle(env, r)
+    }
+
+    /// Applies an event as it is recorded: an event of a rules system is decided once,
+    /// drawing its dice from `dice`, and the faces drawn are written into `env`'s event (to
+    /// be signed and appended as it now reads: see [`crate::system::Cast::apply_drawing`]).
+    /// Any other event applies as [`Ledger::apply`] does, and dice given for it refuse it.
+    pub fn apply_drawing(
+        &mut self,
+        env: &mut Envelope<S::Event>,
+        dice: &mut dyn Drawing,
+    ) -> Result<S::Applied, S::Error> {
+        let system = S::system_mut(&mut env.event).map(|e| e.system());
+        let r = match system {
+            // The kernel's own kinds draw no dice: any given refuse the event, before it
+            // applies.
+            None => match dice.drawn() {
+                Ok(_) => self.try_apply(env),
+                Err(e) => Err(Refusal::Dice(e).into()),
+            },
+            Some(system) => self.admit(env, Some(system)).and_then(|world| {
+                match S::system_mut(&mut env.event) {
+                    Some(e) => e.apply_drawing_to(
+                        Cast::new(&mut self.characters, &self.by_id, &mut self.settings),
+                        &world,
+                        dice,
+                    ),
+                    None => Err(Refusal::Dice(DiceError::Unused(String::new())).into()),
+                }
+            }),
+        };
+        self.settle(env, r)
+    }
+
+    /// Counts an event that applied and moves the clock to it; lists one that did not as void.
+    fn settle(
+        &mut self,
+        env: &Envelope<S::Event>,
+        r: Result<S::Applied, S::Error>,
+    ) -> Result<S::Applied, S::Error> {
         use crate::envelope::LedgerEvent;
-        match self.try_apply(env) {
+        match r {
             Ok(a) => {
                 self.applied += 1;
                 // A ruling or a roster change is about the record, not the story: it is
@@ -359,8 +401,27 @@ impl<S: Systems> Ledger<S> {
         self.clone().try_apply(env)
     }
 
-    fn try_apply(&mut self, env: &Envelope<S::Event>) -> Result<S::Applied, S::Error> {
+    /// What every event past the campaign's creation must be: allowed by the roster, of this
+    /// campaign, and of its system when it is a system's (`system`). Gives the event's world.
+    fn admit(&self, env: &Envelope<S::Event>, system: Option<S::Id>) -> Result<World, S::Error> {
         self.roster.allows(env).map_err(Refusal::Roster)?;
+        let campaign = self.campaign.as_ref().ok_or(Refusal::NoCampaign)?;
+        if campaign.id != env.campaign {
+            return Err(Refusal::ForeignCampaign(env.campaign).into());
+        }
+        if let Some(sys) = system {
+            if sys != campaign.system {
+                return Err(Refusal::WrongSystem {
+                    campaign: S::name(campaign.system),
+                    event: S::name(sys),
+                }
+                .into());
+            }
+        }
+        Ok(self.world(env))
+    }
+
+    fn try_apply(&mut self, env: &Envelope<S::Event>) -> Result<S::Applied, S::Error> {
         let entry = S::entry(&env.event);
         if let Entry::CampaignCreated {
             name,
@@ -368,6 +429,7 @@ impl<S: Systems> Ledger<S> {
             round_seconds,
         } = entry
         {
+            self.roster.allows(env).map_err(Refusal::Roster)?;
             if self.campaign.is_some() {
                 return Err(Refusal::CampaignExists.into());
             }
@@ -379,25 +441,12 @@ impl<S: Systems> Ledger<S> {
             });
             return Ok(Settled::CampaignCreated.into());
         }
-        let campaign = self.campaign.as_ref().ok_or(Refusal::NoCampaign)?;
-        if campaign.id != env.campaign {
-            return Err(Refusal::ForeignCampaign(env.campaign).into());
-        }
-        let world = self.world(env);
         let system = match &entry {
             Entry::CharacterAdded { system, .. } => Some(*system),
             Entry::System(e) => Some(e.system()),
             _ => None,
         };
-        if let Some(sys) = system {
-            if sys != campaign.system {
-                return Err(Refusal::WrongSystem {
-                    campaign: S::name(campaign.system),
-                    event: S::name(sys),
-                }
-                .into());
-            }
-        }
+        let world = self.admit(env, system)?;
         match entry {
             Entry::CampaignCreated { .. } => Err(Refusal::CampaignExists.into()),
             Entry::CharacterAdded { name, sheet, .. } => {
@@ -498,7 +547,9 @@ impl<S: Systems> Ledger<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::toy::{character, device, env, id, Hit, Toy, ToyApplied, ToyLedger};
+    use crate::dice::RecordedDie;
+    use crate::dice::Table;
+    use crate::toy::{character, device, env, id, Always, Hit, Toy, ToyApplied, ToyLedger};
 
     fn log(events: Vec<Toy>) -> Vec<Envelope<Toy>> {
         let gm = device(1);
@@ -513,10 +564,10 @@ mod tests {
         vec![
             Toy::Created,
             Toy::Joined("Aldric".into()),
-            Toy::Roll(Hit(30, aldric())),
-            Toy::Roll(Hit(120, aldric())),
-            Toy::Roll(Hit(12, aldric())),
-            Toy::Roll(Hit(5, character(99))),
+            Toy::Roll(Hit(30, aldric(), vec![])),
+            Toy::Roll(Hit(120, aldric(), vec![])),
+            Toy::Roll(Hit(12, aldric(), vec![])),
+            Toy::Roll(Hit(5, character(99), vec![])),
             Toy::Joined(" aldric ".into()),
         ]
     }
@@ -580,7 +631,7 @@ mod tests {
             decree: 7,
             reason: "the GM rules".into(),
         }));
-        events.push(Toy::Roll(Hit(3, aldric())));
+        events.push(Toy::Roll(Hit(3, aldric(), vec![])));
         let mut fates = Vec::new();
         let l = ToyLedger::derive(&log(events), |_, env, fate| {
             fates.push((env.id, fate.clone()))
@@ -625,5 +676,66 @@ mod tests {
             ToyLedger::with_characters(head, full.characters.clone()),
             full
         );
+    }
+
+    fn given(name: &str, face: u16) -> Vec<RecordedDie> {
+        vec![RecordedDie {
+            name: name.into(),
+            faces: vec![face],
+        }]
+    }
+
+    /// Recording decides once: a hit of no points draws its graze die from the table (here
+    /// rolled: 5), the face is written into the event, and replaying the event as written
+    /// reaches the same state without a table.
+    #[test]
+    fn a_drawing_writes_the_faces_it_drew_into_the_event() {
+        let events = log(table());
+        let mut l = ToyLedger::fold(&events[..3]);
+        let mut e = env(4, device(1), Toy::Roll(Hit(0, aldric(), vec![])));
+        let mut five = Always(5);
+        let mut t = Table::new("the hit", vec![], &mut five);
+        assert_eq!(
+            l.apply_drawing(&mut e, &mut t).ok(),
+            Some(ToyApplied::Wounds(35))
+        );
+        assert_eq!(e.event, Toy::Roll(Hit(0, aldric(), given("graze", 5))));
+        let mut replayed = events[..3].to_vec();
+        replayed.push(e);
+        assert_eq!(ToyLedger::fold(&replayed), l);
+    }
+
+    /// A face given at the table is the one drawn; a die given that the rules never asked
+    /// for refuses the event, naming it, and the state is as it was (but for the void list),
+    /// whether the event is a system's or the kernel's own.
+    #[test]
+    fn a_die_given_and_not_needed_refuses_the_recording() {
+        let events = log(table());
+        let mut l = ToyLedger::fold(&events[..3]);
+        let mut e = env(4, device(1), Toy::Roll(Hit(0, aldric(), vec![])));
+        let mut five = Always(5);
+        let mut t = Table::new("the hit", given("graze", 2), &mut five);
+        assert_eq!(
+            l.apply_drawing(&mut e, &mut t).ok(),
+            Some(ToyApplied::Wounds(32))
+        );
+        let before = l.clone();
+        for event in [
+            Toy::Roll(Hit(4, aldric(), vec![])),
+            Toy::Joined("Brea".into()),
+        ] {
+            let mut e = env(5, device(1), event);
+            let mut t = Table::new("the hit", given("graze", 2), &mut five);
+            let err = l
+                .apply_drawing(&mut e, &mut t)
+                .expect_err("graze not needed");
+            assert!(
+                err.to_string()
+                    .contains("the hit did not need the given 1 die(s): graze"),
+                "{err}"
+            );
+            assert_eq!(l.characters, before.characters);
+            assert_eq!(l.roll(), before.roll());
+        }
     }
 }

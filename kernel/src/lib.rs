@@ -32,6 +32,7 @@ pub mod time;
 /// [`system::Systems`], with no real rules system in sight.
 #[cfg(test)]
 pub(crate) mod toy {
+    use crate::dice::{DiceError, DiceSource, Die, RecordedDie};
     use crate::envelope::{Envelope, LedgerEvent};
     use crate::fold::Ledger;
     use crate::ids::{CampaignId, CharacterId, DeviceId, EventId};
@@ -55,9 +56,10 @@ pub(crate) mod toy {
         Roster(RosterChange),
     }
 
-    /// A hit of so many points on a character: the toy system refuses more than 100.
+    /// A hit of so many points on a character: the toy system refuses more than 100. A hit
+    /// of no points rolls a d6 named `graze` for them (its face recorded in the third field).
     #[derive(Clone, Debug, PartialEq)]
-    pub struct Hit(pub u16, pub CharacterId);
+    pub struct Hit(pub u16, pub CharacterId, pub Vec<RecordedDie>);
 
     impl LedgerEvent for Toy {
         type Decree = u16;
@@ -87,7 +89,7 @@ pub(crate) mod toy {
         }
         fn character(&self) -> Option<CharacterId> {
             match self {
-                Toy::Roll(Hit(_, c)) => Some(*c),
+                Toy::Roll(Hit(_, c, _)) => Some(*c),
                 Toy::Ruled(Ruling::Override { character, .. }) => Some(*character),
                 _ => None,
             }
@@ -142,6 +144,7 @@ pub(crate) mod toy {
         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             match &self.0 {
                 Refusal::System { message, .. } => write!(f, "{message}"),
+                Refusal::Dice(e) => write!(f, "{e}"),
                 other => write!(f, "{other:?}"),
             }
         }
@@ -178,6 +181,12 @@ pub(crate) mod toy {
                 Toy::Roster(c) => Entry::Roster(c),
             }
         }
+        fn system_mut(e: &mut Toy) -> Option<&mut dyn crate::system::SystemEvent<ToySystems>> {
+            match e {
+                Toy::Roll(hit) => Some(hit),
+                _ => None,
+            }
+        }
         fn character(
             all: &(),
             id: CharacterId,
@@ -198,6 +207,28 @@ pub(crate) mod toy {
 
     /// The toy rules system: a hit adds its points to the wounds; a GM decrees the wounds.
     pub struct Dice;
+
+    /// Why the toy system refuses a hit, in words.
+    #[derive(Debug)]
+    pub struct ToyRefusal(pub String);
+
+    impl From<&str> for ToyRefusal {
+        fn from(s: &str) -> ToyRefusal {
+            ToyRefusal(s.to_string())
+        }
+    }
+
+    impl From<DiceError> for ToyRefusal {
+        fn from(e: DiceError) -> ToyRefusal {
+            ToyRefusal(e.to_string())
+        }
+    }
+
+    impl std::fmt::Display for ToyRefusal {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
 
     impl OfSystem for Hit {
         type System = Dice;
@@ -223,10 +254,10 @@ pub(crate) mod toy {
         fn applied(wounds: u16) -> ToyApplied {
             ToyApplied::Wounds(wounds)
         }
-        fn refused(e: &'static str) -> ToyError {
+        fn refused(e: ToyRefusal) -> ToyError {
             ToyError(Refusal::System {
                 system: "toy",
-                message: e.to_string(),
+                message: e.0,
             })
         }
         fn decree_of(d: &u16) -> Option<&u16> {
@@ -240,7 +271,7 @@ pub(crate) mod toy {
         type Settings = ();
         type Outcome = u16;
         type Applied = u16;
-        type Error = &'static str;
+        type Error = ToyRefusal;
         type Sheet = ();
         type Decree = u16;
 
@@ -249,7 +280,7 @@ pub(crate) mod toy {
             id: CharacterId,
             name: &str,
             _: &(),
-        ) -> Result<Wounded, &'static str> {
+        ) -> Result<Wounded, ToyRefusal> {
             Ok(Wounded {
                 id,
                 name: name.to_string(),
@@ -264,11 +295,22 @@ pub(crate) mod toy {
             characters: &[&Wounded],
             e: &Hit,
             _: &World,
-        ) -> Result<u16, &'static str> {
+            dice: &mut dyn DiceSource,
+        ) -> Result<u16, ToyRefusal> {
             if e.0 > 100 {
-                return Err("no d100 shows more than 100");
+                return Err("no d100 shows more than 100".into());
             }
-            Ok(characters[0].wounds + e.0)
+            let points = match e.0 {
+                0 => dice.faces("graze", Die::D6, 1)?[0],
+                n => n,
+            };
+            Ok(characters[0].wounds + points)
+        }
+        fn dice(e: &Hit) -> &[RecordedDie] {
+            &e.2
+        }
+        fn record(e: &mut Hit, dice: Vec<RecordedDie>) {
+            e.2 = dice;
         }
         fn apply(_: &mut (), characters: &mut [&mut Wounded], wounds: u16, _: &World) -> u16 {
             characters[0].wounds = wounds;
@@ -279,7 +321,7 @@ pub(crate) mod toy {
             character: &mut Wounded,
             decree: &u16,
             _: &World,
-        ) -> Result<String, &'static str> {
+        ) -> Result<String, ToyRefusal> {
             character.wounds = *decree;
             Ok(format!("{} has {decree} wounds", character.name))
         }
@@ -287,6 +329,18 @@ pub(crate) mod toy {
 
     /// The toy fold.
     pub type ToyLedger = Ledger<ToySystems>;
+
+    /// The toy's roller: every die it rolls shows the same face.
+    pub struct Always(pub u16);
+
+    impl crate::dice::Roll for Always {
+        fn face(&mut self, _: &'static str, _: Die) -> Result<u16, DiceError> {
+            Ok(self.0)
+        }
+        fn rolls(&self) -> bool {
+            true
+        }
+    }
 
     /// The id of the `n`th toy event.
     pub fn id(n: u64) -> EventId {

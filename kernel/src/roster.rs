@@ -221,8 +221,12 @@ mod tests {
         assert_eq!(roster.key(player), Some(&[2u8; 32][..]));
         // Before the revocation (order key 4): the player's own character only.
         let before = |event| env(3, player, event);
-        assert!(roster.allows(&before(Toy::Roll(Hit(50, mine)))).is_ok());
-        assert!(roster.allows(&before(Toy::Roll(Hit(50, theirs)))).is_err());
+        assert!(roster
+            .allows(&before(Toy::Roll(Hit(50, mine, vec![]))))
+            .is_ok());
+        assert!(roster
+            .allows(&before(Toy::Roll(Hit(50, theirs, vec![]))))
+            .is_err());
         assert!(roster
             .allows(&before(Toy::Roster(RosterChange::Revoke { device: gm })))
             .is_err());
@@ -235,13 +239,13 @@ mod tests {
         assert!(roster.allows(&before(decree.clone())).is_err());
         assert!(roster.allows(&env(3, gm, decree)).is_ok());
         assert!(roster
-            .allows(&env(5, player, Toy::Roll(Hit(50, mine))))
+            .allows(&env(5, player, Toy::Roll(Hit(50, mine, vec![]))))
             .is_err());
         assert!(roster
-            .allows(&env(5, stranger, Toy::Roll(Hit(50, mine))))
+            .allows(&env(5, stranger, Toy::Roll(Hit(50, mine, vec![]))))
             .is_err());
         assert!(roster
-            .allows(&env(5, gm, Toy::Roll(Hit(50, theirs))))
+            .allows(&env(5, gm, Toy::Roll(Hit(50, theirs, vec![]))))
             .is_ok());
         let mut forged = log.clone();
         forged.push(env(5, stranger, joins(stranger, Role::Gm, vec![])));
@@ -275,7 +279,7 @@ mod tests {
         ));
         let roster = Roster::from_log(&log);
         let by_player = |seq: u64, clock: u64| {
-            let mut e = env(seq, player, Toy::Roll(Hit(50, mine)));
+            let mut e = env(seq, player, Toy::Roll(Hit(50, mine, vec![])));
             e.seq = seq;
             e.clock = clock;
             e

@@ -213,15 +213,23 @@ mod tests {
         };
         let log = vec![
             env(1, gm, Toy::Created),
-            env(2, gm, Toy::Roll(Hit(40, c))),
-            env(3, gm, Toy::Roll(Hit(70, c))),
+            env(2, gm, Toy::Roll(Hit(40, c, vec![]))),
+            env(3, gm, Toy::Roll(Hit(70, c, vec![]))),
             env(4, gm, retract(id(2), "wrong character")),
-            env(5, gm, amend(id(3), Toy::Roll(Hit(45, c)), "misread")),
+            env(
+                5,
+                gm,
+                amend(id(3), Toy::Roll(Hit(45, c, vec![])), "misread"),
+            ),
             env(6, gm, retract(id(4), "it stood after all")),
             env(7, gm, retract(id(1), "start again")),
             env(8, gm, amend(id(2), Toy::Created, "not a roll")),
             env(9, gm, retract(id(99), "no such event")),
-            env(10, gm, amend(id(3), Toy::Roll(Hit(52, c)), "misread again")),
+            env(
+                10,
+                gm,
+                amend(id(3), Toy::Roll(Hit(52, c, vec![])), "misread again"),
+            ),
         ];
         let r = Rulings::from_log(&log);
         // The retraction of the retraction leaves the roll standing.
@@ -230,7 +238,11 @@ mod tests {
         // The latest of the two amendments is the content used.
         assert_eq!(
             r.amended.get(&id(3)),
-            Some(&(id(10), Toy::Roll(Hit(52, c)), "misread again".to_string()))
+            Some(&(
+                id(10),
+                Toy::Roll(Hit(52, c, vec![])),
+                "misread again".to_string()
+            ))
         );
         let mut void: Vec<_> = r.void.keys().copied().collect();
         void.sort();
@@ -279,7 +291,7 @@ mod tests {
             env(1, gm, Toy::Created),
             env(2, gm, joins(gm, Role::Gm)),
             env(3, gm, joins(player, Role::Player)),
-            env(4, gm, Toy::Roll(Hit(40, c))),
+            env(4, gm, Toy::Roll(Hit(40, c, vec![]))),
             env(
                 5,
                 player,
@@ -293,7 +305,7 @@ mod tests {
                 player,
                 Toy::Ruled(Ruling::Amend {
                     target: id(4),
-                    replacement: Box::new(Toy::Roll(Hit(1, c))),
+                    replacement: Box::new(Toy::Roll(Hit(1, c, vec![]))),
                     reason: "and I say it missed".into(),
                 }),
             ),

@@ -24,6 +24,7 @@
 //! This module knows no ledger: an event of a system applies to a [`Cast`], the characters a
 //! ledger holds and its settings, lent for the one event.
 
+use crate::dice::{DiceError, DiceSource, Drawing, RecordedDie, Replayed};
 use crate::envelope::{LedgerEvent, OrderKey};
 use crate::ids::{CampaignId, CharacterId, EventId};
 use crate::roster::RosterChange;
@@ -62,6 +63,9 @@ pub trait Systems: Sized + Clone + Debug + PartialEq + Eq + 'static {
     fn name(id: Self::Id) -> &'static str;
     /// What an event is, to the fold.
     fn entry(e: &Self::Event) -> Entry<'_, Self>;
+    /// An event of one rules system, to write the faces its sequence draws into as it is
+    /// recorded (`None` for the kernel's own kinds, which draw no dice).
+    fn system_mut(e: &mut Self::Event) -> Option<&mut dyn SystemEvent<Self>>;
     /// A new character of the sheet's system, its id the event's that added it.
     fn character(
         settings: &Self::Settings,
@@ -120,6 +124,14 @@ pub trait SystemEvent<S: Systems> {
     fn system(&self) -> S::Id;
     /// Applies it to the characters a ledger holds (every one it touches) and the settings.
     fn apply_to(&self, cast: Cast<'_, S>, world: &World) -> Result<S::Applied, S::Error>;
+    /// Applies it as it is recorded, drawing its dice from `dice` and writing the faces drawn
+    /// into it (see [`Cast::apply_drawing`]).
+    fn apply_drawing_to(
+        &mut self,
+        cast: Cast<'_, S>,
+        world: &World,
+        dice: &mut dyn Drawing,
+    ) -> Result<S::Applied, S::Error>;
 }
 
 /// The rules system an event type belongs to (each system's crate says so of its events).
@@ -135,6 +147,15 @@ impl<S: Hosts<E::System>, E: OfSystem> SystemEvent<S> for E {
 
     fn apply_to(&self, cast: Cast<'_, S>, world: &World) -> Result<S::Applied, S::Error> {
         cast.apply::<E::System>(self, world)
+    }
+
+    fn apply_drawing_to(
+        &mut self,
+        cast: Cast<'_, S>,
+        world: &World,
+        dice: &mut dyn Drawing,
+    ) -> Result<S::Applied, S::Error> {
+        cast.apply_drawing::<E::System>(self, world, dice)
     }
 }
 
@@ -198,6 +219,8 @@ pub enum Refusal {
         /// The time asked for.
         to: CampaignTime,
     },
+    /// Dice given for an event that draws none, or a face that does not fit its die.
+    Dice(DiceError),
     /// A rules system refused the event, in its own words.
     System {
         /// The system.
@@ -293,8 +316,9 @@ pub trait RulesSystem {
     type Outcome;
     /// What applying an event did, in the system's own terms (for narration).
     type Applied;
-    /// Why an event of the system does not apply.
-    type Error: Display;
+    /// Why an event of the system does not apply (a die its sequence needs and the event
+    /// does not record is one reason).
+    type Error: Display + From<DiceError>;
     /// A character sheet of the system.
     type Sheet;
     /// What a GM may decree about one of its characters (`std::convert::Infallible` for a
@@ -313,14 +337,24 @@ pub trait RulesSystem {
     /// event that changes only the settings).
     fn touches(e: &Self::Event) -> Touched;
     /// Decides an event against the characters it touches (in the order
-    /// [`RulesSystem::touches`] gives) and the settings, reading nothing else: the dice are
-    /// the faces the event records.
+    /// [`RulesSystem::touches`] gives) and the settings, reading nothing else, and drawing
+    /// the dice its sequence rolls from `dice`: on replay, the faces the event records
+    /// ([`RulesSystem::dice`]); when it is recorded, the table's (given or rolled), which
+    /// are then written into it ([`RulesSystem::record`]). The rules run once either way.
     fn decide(
         settings: &Self::Settings,
         characters: &[&Self::Character],
         e: &Self::Event,
         world: &World,
+        dice: &mut dyn DiceSource,
     ) -> Result<Self::Outcome, Self::Error>;
+    /// The faces an event records for the dice its sequence draws (none for an event whose
+    /// rolls are among its declared fields).
+    fn dice(e: &Self::Event) -> &[RecordedDie];
+    /// Writes the faces drawn while deciding an event into it, as [`RulesSystem::dice`]
+    /// gives them back. An event that records no dice is left as it is (its sequence draws
+    /// none, so there is nothing to write).
+    fn record(e: &mut Self::Event, dice: Vec<RecordedDie>);
     /// Writes what [`RulesSystem::decide`] found, and says what happened.
     fn apply(
         settings: &mut Self::Settings,
@@ -424,8 +458,52 @@ impl<'a, S: Systems> Cast<'a, S> {
 
     /// Applies an event of the rules system `R` the one way every system's events apply:
     /// the system decides against the characters the event touches and its settings
-    /// (reading only), then writes the outcome. A refusal writes nothing.
+    /// (reading only, and reading every die the event records), then writes the outcome. A
+    /// refusal writes nothing.
     pub fn apply<R: RulesSystem>(self, e: &R::Event, world: &World) -> Result<S::Applied, S::Error>
+    where
+        S: Hosts<R>,
+    {
+        let mut dice = Replayed::new(R::dice(e));
+        let (at, outcome) = self.decide::<R>(e, world, &mut dice)?;
+        dice.all_read().map_err(|d| S::refused(d.into()))?;
+        self.write::<R>(&at, R::touches(e), outcome, world)
+    }
+
+    /// Applies an event of `R` as it is recorded: the system decides once, drawing its dice
+    /// from `dice` (the table's faces, given or rolled); the faces drawn are written into the
+    /// event, and then the outcome into the state. Dice given that the sequence never asked
+    /// for refuse it, as a recorded die it never reads refuses a replay.
+    pub fn apply_drawing<R: RulesSystem>(
+        self,
+        e: &mut R::Event,
+        world: &World,
+        dice: &mut dyn Drawing,
+    ) -> Result<S::Applied, S::Error>
+    where
+        S: Hosts<R>,
+    {
+        let (at, outcome) = self.decide::<R>(e, world, dice)?;
+        let drawn = dice.drawn().map_err(|d| S::refused(d.into()))?;
+        let count = drawn.len();
+        let first = drawn.first().map(|d| d.name.clone());
+        R::record(e, drawn);
+        // An event that cannot hold the faces its sequence drew would be void on replay:
+        // refused now rather than written.
+        if R::dice(e).len() != count {
+            let name = first.unwrap_or_default();
+            return Err(S::refused(DiceError::Unused(name).into()));
+        }
+        self.write::<R>(&at, R::touches(e), outcome, world)
+    }
+
+    /// The places of the characters `e` touches, and what the system decided.
+    fn decide<R: RulesSystem>(
+        &self,
+        e: &R::Event,
+        world: &World,
+        dice: &mut dyn DiceSource,
+    ) -> Result<(Places, R::Outcome), S::Error>
     where
         S: Hosts<R>,
     {
@@ -433,34 +511,51 @@ impl<'a, S: Systems> Cast<'a, S> {
         // character most events touch (an exchange's two or a shot's three take a small Vec).
         let ids = R::touches(e);
         let ids = ids.as_slice();
-        let mut at = [0usize; Touched::MAX];
+        let mut at = Places {
+            at: [0usize; Touched::MAX],
+            len: ids.len(),
+        };
         let unknown = |id: CharacterId| S::Error::from(Refusal::UnknownCharacter(id));
         for (k, id) in ids.iter().enumerate() {
             let i = *self.by_id.get(id).ok_or_else(|| unknown(*id))?;
-            if at[..k].contains(&i) || S::held(&self.characters[i]).is_none() {
+            if at.at[..k].contains(&i) || S::held(&self.characters[i]).is_none() {
                 return Err(unknown(*id));
             }
-            at[k] = i;
+            at.at[k] = i;
         }
-        let at = &at[..ids.len()];
-        let held = |k: usize| S::held(&self.characters[at[k]]).ok_or_else(|| unknown(ids[k]));
+        let held = |k: usize| S::held(&self.characters[at.at[k]]).ok_or_else(|| unknown(ids[k]));
         let settings = S::settings(self.settings);
-        let outcome = match at.len() {
-            0 => R::decide(settings, &[], e, world),
-            1 => R::decide(settings, &[held(0)?], e, world),
-            2 => R::decide(settings, &[held(0)?, held(1)?], e, world),
-            _ => R::decide(settings, &[held(0)?, held(1)?, held(2)?], e, world),
+        let outcome = match at.len {
+            0 => R::decide(settings, &[], e, world, dice),
+            1 => R::decide(settings, &[held(0)?], e, world, dice),
+            2 => R::decide(settings, &[held(0)?, held(1)?], e, world, dice),
+            _ => R::decide(settings, &[held(0)?, held(1)?, held(2)?], e, world, dice),
         }
         .map_err(S::refused)?;
+        Ok((at, outcome))
+    }
+
+    /// Writes what the system decided to the characters at `at` (`ids` are theirs).
+    fn write<R: RulesSystem>(
+        self,
+        at: &Places,
+        ids: Touched,
+        outcome: R::Outcome,
+        world: &World,
+    ) -> Result<S::Applied, S::Error>
+    where
+        S: Hosts<R>,
+    {
+        let unknown = |id: CharacterId| S::Error::from(Refusal::UnknownCharacter(id));
         let settings = S::settings_mut(self.settings);
-        Ok(S::applied(match at {
+        Ok(S::applied(match &at.at[..at.len] {
             [] => R::apply(settings, &mut [], outcome, world),
             [i] => match S::held_mut(&mut self.characters[*i]) {
                 Some(c) => R::apply(settings, &mut [c], outcome, world),
-                None => return Err(unknown(ids[0])),
+                None => return Err(unknown(ids.as_slice()[0])),
             },
-            _ => {
-                let mut held: Vec<&mut R::Character> = pick_mut(self.characters, at)
+            places => {
+                let mut held: Vec<&mut R::Character> = pick_mut(self.characters, places)
                     .into_iter()
                     .filter_map(S::held_mut)
                     .collect();
@@ -468,6 +563,12 @@ impl<'a, S: Systems> Cast<'a, S> {
             }
         }))
     }
+}
+
+/// Where the characters an event touches are held, in the order it names them.
+struct Places {
+    at: [usize; Touched::MAX],
+    len: usize,
 }
 
 /// The outcome of a system that decides on copies of the characters an event touches (a

@@ -3,6 +3,7 @@
 use crate::checkpoint::{fold_latest, fold_latest_after, keep_checkpoint};
 use crate::projection::{self, Cover};
 use crate::LedgerError;
+use leechbook_core::dice::Drawing;
 use leechbook_core::fold::{Applied, Fates, Ledger};
 use leechbook_core::ids::CharacterId;
 use leechbook_core::ruling::Ruling;
@@ -16,6 +17,40 @@ use std::path::Path;
 /// on either; `ledger/tests/replica.rs` runs them on both.
 pub struct Replica<L: Log = Store> {
     store: L,
+}
+
+/// An event to record, at the campaign time given (else the clock's), with the table's dice
+/// its rules draw from as it is decided, when it draws any (a strike's Injury Sequence): the
+/// rules run once, and the faces they drew are written into the event before it is signed.
+/// An event whose rolls are among its fields needs none.
+pub struct Draft<'d> {
+    /// The event (a drawing one without its faces yet).
+    pub event: Event,
+    /// When in the campaign, if not now.
+    pub at: Option<CampaignTime>,
+    /// The table's dice.
+    pub dice: Option<&'d mut dyn Drawing>,
+}
+
+impl Draft<'_> {
+    /// An event that draws no dice.
+    pub fn of(event: Event, at: Option<CampaignTime>) -> Draft<'static> {
+        Draft {
+            event,
+            at,
+            dice: None,
+        }
+    }
+}
+
+impl From<(Event, Option<CampaignTime>)> for Draft<'_> {
+    fn from((event, at): (Event, Option<CampaignTime>)) -> Self {
+        Draft {
+            event,
+            at,
+            dice: None,
+        }
+    }
 }
 
 /// What recording an event did: the state after it, the event as appended, and what it did.
@@ -117,9 +152,9 @@ impl<L: Log> Replica<L> {
     /// face it records against its die and that it applies, appends it and commits. A ruling
     /// re-derives the record and must be in force. Nothing is written on any error. Then the
     /// checkpoint policy runs (a cache: it never fails the recording).
-    pub fn record<E: From<LedgerError>>(
+    pub fn record<'d, D: Into<Draft<'d>>, E: From<LedgerError>>(
         &mut self,
-        make: impl FnOnce(&Ledger) -> Result<(Event, Option<CampaignTime>), E>,
+        make: impl FnOnce(&Ledger) -> Result<D, E>,
     ) -> Result<Recorded, E> {
         self.record_for(None, make)
     }
@@ -128,10 +163,10 @@ impl<L: Log> Replica<L> {
     /// state `make` sees holds those (and the event is applied with every character it
     /// touches), read from the projection when it is current, which is then updated in the
     /// same transaction. `None` holds every character.
-    pub fn record_for<E: From<LedgerError>>(
+    pub fn record_for<'d, D: Into<Draft<'d>>, E: From<LedgerError>>(
         &mut self,
         names: Option<&[&str]>,
-        make: impl FnOnce(&Ledger) -> Result<(Event, Option<CampaignTime>), E>,
+        make: impl FnOnce(&Ledger) -> Result<D, E>,
     ) -> Result<Recorded, E> {
         let (ledger, mut done) =
             self.record_all_for(names, |ledger| -> Result<_, E> { Ok(vec![make(ledger)?]) })?;
@@ -148,10 +183,10 @@ impl<L: Log> Replica<L> {
     /// applied to the state the ones before it left, and any that cannot be (a name taken,
     /// a sheet the campaign cannot hold) leaves the log as it was. Returns the state after
     /// the last, and each event as appended with what applying it did.
-    pub fn record_all_for<E: From<LedgerError>>(
+    pub fn record_all_for<'d, D: Into<Draft<'d>>, E: From<LedgerError>>(
         &mut self,
         names: Option<&[&str]>,
-        make: impl FnOnce(&Ledger) -> Result<Vec<(Event, Option<CampaignTime>)>, E>,
+        make: impl FnOnce(&Ledger) -> Result<Vec<D>, E>,
     ) -> Result<(Ledger, Vec<(Envelope, Applied)>), E> {
         let mut w = self.store.write().map_err(LedgerError::from)?;
         let head = projection::head(&w)?;
@@ -177,7 +212,8 @@ impl<L: Log> Replica<L> {
         };
         let events = make(&ledger)?;
         let mut done = Vec::with_capacity(events.len());
-        for (event, at) in events {
+        for draft in events {
+            let Draft { event, at, dice } = draft.into();
             event.check_faces().map_err(LedgerError::from)?;
             // Hold every character the event touches before it is applied.
             let missing: Vec<CharacterId> = event
@@ -207,10 +243,22 @@ impl<L: Log> Replica<L> {
                 crate::archive::load(&w, &mut ledger, Some(&[*character]), None)?;
             }
             let at = at.unwrap_or(ledger.now);
-            let env = w
+            let mut env = w
                 .prepare(event, at, chrono::Utc::now())
                 .map_err(LedgerError::from)?;
-            let applied = ledger.apply(&env).map_err(LedgerError::from)?;
+            let applied = match dice {
+                None => ledger.apply(&env).map_err(LedgerError::from)?,
+                Some(dice) => {
+                    // Decided once, drawing the table's dice; the event now holds the faces
+                    // drawn, and is signed as it now reads.
+                    let applied = ledger
+                        .apply_drawing(&mut env, dice)
+                        .map_err(LedgerError::from)?;
+                    env.event.check_faces().map_err(LedgerError::from)?;
+                    w.sign(&mut env).map_err(LedgerError::from)?;
+                    applied
+                }
+            };
             w.append(&env).map_err(LedgerError::from)?;
             if matches!(env.event, Event::Ruling(_) | Event::Roster(_)) {
                 // A ruling re-derives the record: it must be in force, and what is shown is

@@ -3,7 +3,7 @@
 //! fold of the log (`Ledger::fold`), and a refused or what-if recording must leave the log
 //! exactly as it was.
 
-use leechbook_core::dice::RecordedDie;
+use leechbook_core::dice::{DiceError, Die, RecordedDie, Roll, Table};
 use leechbook_core::fold::Ledger;
 use leechbook_core::harnmaster::healing::{SeqRoll, SeqRollKind};
 use leechbook_core::harnmaster::injury::{ImpactInput, Strike, Targeting};
@@ -13,7 +13,7 @@ use leechbook_core::ids::{CampaignId, DeviceId, EventId, InjuryId};
 use leechbook_core::ruling::Ruling;
 use leechbook_core::{synthetic, Envelope, Event};
 use leechbook_ledger::checkpoint::checkpoint_state;
-use leechbook_ledger::{LedgerError, Replica};
+use leechbook_ledger::{Draft, LedgerError, Replica};
 use leechbook_store::memory::MemoryLog;
 use leechbook_store::{Log, Store};
 
@@ -27,7 +27,12 @@ fn log_for(n: usize, device: DeviceId, key: [u8; 32]) -> Vec<Envelope> {
     synthetic::campaign_keyed(n, |d| vec![d; 32], Some((device, key.to_vec())))
 }
 
+/// A strike at c7's abdomen with its Shock die's face (none: for the table to give).
 fn strike(target: leechbook_core::ids::CharacterId, shock: u16) -> Event {
+    strike_with(target, (shock > 0).then_some(shock))
+}
+
+fn strike_with(target: leechbook_core::ids::CharacterId, shock: Option<u16>) -> Event {
     Event::HarnMaster(HmEvent::Strike(Strike {
         target,
         aspect: Aspect::Blunt,
@@ -40,11 +45,38 @@ fn strike(target: leechbook_core::ids::CharacterId, shock: u16) -> Event {
         rigid: false,
         projectile: false,
         face_option: false,
-        dice: vec![RecordedDie {
-            name: "shock".into(),
-            faces: vec![shock],
-        }],
+        dice: shock
+            .map(|f| RecordedDie {
+                name: "shock".into(),
+                faces: vec![f],
+            })
+            .into_iter()
+            .collect(),
     }))
+}
+
+/// The table's roller in a test: every die not given shows 5.
+struct Fives;
+
+impl Roll for Fives {
+    fn face(&mut self, _: &'static str, _: Die) -> Result<u16, DiceError> {
+        Ok(5)
+    }
+    fn rolls(&self) -> bool {
+        true
+    }
+}
+
+/// The table's dice for a strike: the faces given, a 5 for any other die.
+fn table<'r>(faces: &[(&str, u16)], roll: &'r mut Fives) -> Table<'r> {
+    let given = faces
+        .iter()
+        .map(|(name, f)| RecordedDie {
+            name: (*name).into(),
+            faces: vec![*f],
+        })
+        .collect();
+    Table::new("the strike", given, roll)
 }
 
 fn healing(character: leechbook_core::ids::CharacterId, injury: InjuryId, forced: bool) -> Event {
@@ -126,6 +158,62 @@ fn contract<L: Log>(mut r: Replica<L>, log: &[Envelope]) {
         .unwrap()
         .unwrap();
     assert!(at_checkpoint == full, "the checkpoint is the fold up to it");
+
+    // One pass: a strike recorded with the table's dice is decided once, drawing them; the
+    // event appended holds the faces drawn, signed as it reads, and folds to the same state.
+    let mut fives = Fives;
+    let mut table = table(&[("shock", 20)], &mut fives);
+    let drawn = r
+        .record_for(Some(&["c7"]), |_| {
+            Ok::<_, LedgerError>(Draft {
+                event: strike(c7, 0),
+                at: None,
+                dice: Some(&mut table),
+            })
+        })
+        .unwrap();
+    let Event::HarnMaster(HmEvent::Strike(s)) = &drawn.envelope.event else {
+        panic!("a strike was recorded")
+    };
+    assert_eq!(
+        s.dice, table.recorded,
+        "the faces drawn, in the order drawn"
+    );
+    let shock = s.dice.iter().find(|d| d.name == "shock").map(|d| &d.faces);
+    assert_eq!(shock, Some(&vec![20]), "the Shock die given");
+    assert!(
+        s.dice.len() > 1,
+        "and the dice not given drawn: {:?}",
+        s.dice
+    );
+    let (events, full) = folded(&r);
+    assert_eq!(events.last(), Some(&drawn.envelope), "appended as drawn");
+    assert_eq!(
+        leechbook_store::codec::signature_problem(&full.roster, &drawn.envelope),
+        None,
+        "signed after its faces were written"
+    );
+    assert!(r.state().unwrap() == full, "the projection is the fold");
+    // A die given that the sequence never asks for (a chosen location rolls no zone)
+    // refuses the recording, naming it, and writes nothing.
+    let before = r.store().events().unwrap();
+    let mut table = self::table(&[("shock", 20), ("zone", 3)], &mut fives);
+    let refused = r.record_for(Some(&["c7"]), |_| {
+        Ok::<_, LedgerError>(Draft {
+            event: strike(c7, 0),
+            at: None,
+            dice: Some(&mut table),
+        })
+    });
+    let Err(LedgerError::Fold(why)) = refused else {
+        panic!("the zone die was not needed")
+    };
+    assert!(
+        why.to_string()
+            .contains("did not need the given 1 die(s): zone"),
+        "{why}"
+    );
+    assert_eq!(r.store().events().unwrap(), before, "nothing was written");
 
     // A refusal leaves the log as it was: an unforced Healing Roll before it falls due.
     let before = r.store().events().unwrap();

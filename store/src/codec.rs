@@ -223,6 +223,23 @@ pub fn sign_chained(
     env.signature = Some(sig);
 }
 
+/// Signs a prepared envelope again with the chain link its signature holds, once its event
+/// has changed (the faces a recording drew written into it). An envelope that holds no
+/// chained signature was not prepared by this log, and is refused.
+pub fn sign_again(
+    env: &mut leechbook_core::Envelope,
+    key: &ed25519_dalek::SigningKey,
+) -> Result<(), crate::StoreError> {
+    let link = chain_link(env).ok_or_else(|| {
+        crate::StoreError::Database(format!(
+            "event {} holds no chained signature to sign again",
+            env.id
+        ))
+    })?;
+    sign_chained(env, link, key);
+    Ok(())
+}
+
 /// Signs an envelope with its device's key, unchained (codec 1: how events were signed
 /// before chains; kept for tests and tools that make such events).
 pub fn sign(env: &mut leechbook_core::Envelope, key: &ed25519_dalek::SigningKey) {

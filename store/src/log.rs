@@ -293,6 +293,9 @@ pub trait Transaction: WriteLog {
         at: CampaignTime,
         wall: DateTime<Utc>,
     ) -> Result<Envelope, StoreError>;
+    /// Signs a prepared envelope again, keeping its chain link, once its event has changed
+    /// before it is appended (a recording writes the faces its rules drew into it).
+    fn sign(&self, env: &mut Envelope) -> Result<(), StoreError>;
     /// Appends a prepared envelope, dropping the checkpoints it makes stale (from a ruling's
     /// target on, and from the event itself on). An id the log holds is refused.
     fn append(&mut self, env: &Envelope) -> Result<(), StoreError>;
@@ -336,6 +339,9 @@ impl Transaction for Writer<'_> {
         wall: DateTime<Utc>,
     ) -> Result<Envelope, StoreError> {
         Writer::prepare(self, event, at, wall)
+    }
+    fn sign(&self, env: &mut Envelope) -> Result<(), StoreError> {
+        crate::codec::sign_again(env, self.key)
     }
     fn append(&mut self, env: &Envelope) -> Result<(), StoreError> {
         Writer::append(self, env)

@@ -589,6 +589,10 @@ impl Transaction for MemoryTransaction<'_> {
         Ok(env)
     }
 
+    fn sign(&self, env: &mut Envelope) -> Result<(), StoreError> {
+        crate::codec::sign_again(env, &self.log.key)
+    }
+
     fn append(&mut self, env: &Envelope) -> Result<(), StoreError> {
         // An import skips a held id; an append refuses it, as SQLite's unique id does.
         if self.log.by_id.contains_key(&env.id) {

@@ -13,9 +13,8 @@ use leechbook_core::harnmaster::injury::STRIKE_DICE;
 use leechbook_core::harnmaster::melee::{Grip, Ta};
 use leechbook_core::harnmaster::system::HmApplied;
 use leechbook_core::harnmaster::HmEvent;
-use leechbook_core::ids::InjuryId;
 use leechbook_core::Event;
-use leechbook_core::HmLedger;
+use leechbook_ledger::Draft;
 
 /// The defence options.
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -151,7 +150,15 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         .into_iter()
         .partition(|d| d.name == "attack" || d.name == "defence");
     let names = [a.attacker.as_str(), a.defender.as_str()];
-    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
+    // The exchange's own rolls are its fields, rolled here (stream 0); the Injury Sequence
+    // it flows into runs once, in the fold, drawing its dice from the table's (stream 1).
+    let mut r = roller(ctx, 0);
+    let mut table = TableDice::new("the exchange", rolls, &mut r);
+    let mut r2 = roller(ctx, 1);
+    let mut strike = TableDice::new("the exchange", strike_dice, &mut r2);
+    let drawing = &mut strike;
+    let mut rolls_made = (0, None);
+    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, _| {
         let att = find(ledger, &a.attacker)?;
         let def = find(ledger, &a.defender)?;
         let defence = match a.defence {
@@ -182,15 +189,14 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 aim: a.counter_aim,
             }),
         };
-        let mut r = roller(ctx, 0);
-        let mut table = TableDice::new(rolls.clone(), &mut r);
         let attack_roll = table.one("attack", Die::D100)?;
         let defence_roll = match defence {
             DefenceDecl::Ignore => None,
             _ => Some(table.one("defence", Die::D100)?),
         };
-        let mut rolled: Vec<&'static str> = table.rolled.clone();
-        let mut x = MeleeExchange {
+        table.refuse_unused()?;
+        rolls_made = (attack_roll, defence_roll);
+        let x = MeleeExchange {
             attacker: att.id,
             defender: def.id,
             attack: StrikeDecl {
@@ -226,25 +232,26 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 .collect(),
             dice: Vec::new(),
         };
-        let mut r2 = roller(ctx, 1);
-        let mut strike = TableDice::new(strike_dice.clone(), &mut r2);
-        ledger.check_melee(&x, InjuryId(uuid::Uuid::nil()), &mut strike)?;
-        TableDice::refuse_unused("the exchange", &[&table, &strike])?;
-        rolled.extend(strike.rolled.iter().copied());
-        x.dice = strike.recorded;
-        if !rolled.is_empty() {
-            let mut faces: Vec<String> = Vec::new();
-            if table.rolled.contains(&"attack") {
-                faces.push(format!("attack={attack_roll}"));
-            }
-            if let (true, Some(d)) = (table.rolled.contains(&"defence"), defence_roll) {
-                faces.push(format!("defence={d}"));
-            }
-            faces.extend(rolled_faces(&x.dice, &strike.rolled));
-            ctx.note(format!("rolled by Leechbook: {}", faces.join(",")));
-        }
-        Ok((Event::HarnMaster(HmEvent::Melee(Box::new(x))), None))
+        Ok(Draft {
+            event: Event::HarnMaster(HmEvent::Melee(Box::new(x))),
+            at: None,
+            dice: Some(drawing),
+        })
     })?;
+    let (attack_roll, defence_roll) = rolls_made;
+    let mut faces: Vec<String> = Vec::new();
+    if table.rolled.contains(&"attack") {
+        faces.push(format!("attack={attack_roll}"));
+    }
+    if let (true, Some(d)) = (table.rolled.contains(&"defence"), defence_roll) {
+        faces.push(format!("defence={d}"));
+    }
+    if let Event::HarnMaster(HmEvent::Melee(x)) = &env.event {
+        faces.extend(rolled_faces(&x.dice, &strike.rolled));
+    }
+    if !faces.is_empty() {
+        ctx.note(format!("rolled by Leechbook: {}", faces.join(",")));
+    }
     ctx.say(narrate::event(&ledger, &env, &applied));
     if let Some(HmApplied::Melee { outcome, .. }) = applied.hm() {
         if let Some((target, _)) = &outcome.strike {

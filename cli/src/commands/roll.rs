@@ -198,7 +198,7 @@ pub fn cmd_roll(a: RollArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         let ch = hm(ledger, &a.name)?;
         let mut injury = a.injury.as_deref().map(|i| find_injury(ch, i)).transpose()?;
         let mut r = roller(ctx, 0);
-        let mut dice = TableDice::new(given.clone(), &mut r);
+        let mut dice = TableDice::new("the roll", given.clone(), &mut r);
         if a.force && a.kind.seq().is_none() {
             return Err(CommandError::user(
                 "--force is for the Healing Sequence's rolls; shock and Morale rolls follow the state",
@@ -276,7 +276,7 @@ pub fn cmd_roll(a: RollArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 })
             }
         };
-        TableDice::refuse_unused("the roll", &[&dice])?;
+        dice.refuse_unused()?;
         if !dice.rolled.is_empty() {
             let faces: Vec<String> = rolled_faces(&dice.recorded, &dice.rolled).collect();
             ctx.note(format!("rolled by Leechbook: {}", faces.join(",")));

@@ -14,9 +14,8 @@ use leechbook_core::harnmaster::melee::Ta;
 use leechbook_core::harnmaster::missile::Movement;
 use leechbook_core::harnmaster::shot::Shot;
 use leechbook_core::harnmaster::HmEvent;
-use leechbook_core::ids::InjuryId;
 use leechbook_core::Event;
-use leechbook_core::HmLedger;
+use leechbook_ledger::Draft;
 
 /// Record a missile attack. Dice in --dice: attack (d100), count (d20, or d10 with Volley
 /// Precision), ta (the d10 rolled with it), deviation (d8), then the strike's zone, location,
@@ -118,7 +117,14 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         .chain(a.target.as_deref())
         .chain(a.struck.as_deref())
         .collect();
-    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
+    // The attack roll is the shot's field, rolled here (stream 0); the Missile and Injury
+    // Sequences run once, in the fold, drawing their dice from the table's (stream 1).
+    let mut r = roller(ctx, 0);
+    let mut t = TableDice::new("the attack", rolls, &mut r);
+    let mut r2 = roller(ctx, 1);
+    let mut dice = TableDice::new("the attack", other, &mut r2);
+    let drawing = &mut dice;
+    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, _| {
         let shooter = find(ledger, &a.shooter)?;
         let target = a
             .target
@@ -130,11 +136,8 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             .as_deref()
             .map(|t| find(ledger, t).map(|c| c.id))
             .transpose()?;
-        let mut r = roller(ctx, 0);
-        let mut t = TableDice::new(rolls.clone(), &mut r);
         let roll = t.one("attack", Die::D100)?;
-        let attack_rolled = !t.rolled.is_empty();
-        let mut x = Shot {
+        let x = Shot {
             shooter: shooter.id,
             weapon: a.weapon.clone(),
             mode: a.mode.clone(),
@@ -176,21 +179,22 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 .collect(),
             dice: Vec::new(),
         };
-        let mut r2 = roller(ctx, 1);
-        let mut dice = TableDice::new(other.clone(), &mut r2);
-        ledger.check_shot(&x, InjuryId(uuid::Uuid::nil()), &mut dice)?;
-        TableDice::refuse_unused("the attack", &[&t, &dice])?;
+        Ok(Draft {
+            event: Event::HarnMaster(HmEvent::Shot(Box::new(x))),
+            at: None,
+            dice: Some(drawing),
+        })
+    })?;
+    if let Event::HarnMaster(HmEvent::Shot(x)) = &env.event {
         let mut faces: Vec<String> = Vec::new();
-        if attack_rolled {
-            faces.push(format!("attack={roll}"));
+        if !t.rolled.is_empty() {
+            faces.push(format!("attack={}", x.roll));
         }
-        faces.extend(rolled_faces(&dice.recorded, &dice.rolled));
+        faces.extend(rolled_faces(&x.dice, &dice.rolled));
         if !faces.is_empty() {
             ctx.note(format!("rolled by Leechbook: {}", faces.join(",")));
         }
-        x.dice = dice.recorded;
-        Ok((Event::HarnMaster(HmEvent::Shot(Box::new(x))), None))
-    })?;
+    }
     ctx.say(narrate::event(&ledger, &env, &applied));
     Ok(())
 }

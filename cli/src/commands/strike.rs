@@ -7,15 +7,13 @@ use crate::narrate;
 use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::dice::{DiceExpr, Die};
-use leechbook_core::harnmaster::injury::{
-    resolve_strike, ImpactInput, SideRule, Strike, Targeting, STRIKE_DICE,
-};
+use leechbook_core::harnmaster::injury::{ImpactInput, SideRule, Strike, Targeting, STRIKE_DICE};
 use leechbook_core::harnmaster::state::{Aspect, Side};
 use leechbook_core::harnmaster::system::HmApplied;
 use leechbook_core::harnmaster::HmEvent;
-use leechbook_core::ids::InjuryId;
 use leechbook_core::Event;
 use leechbook_core::HmLedger;
+use leechbook_ledger::Draft;
 
 /// The aspects.
 #[derive(ValueEnum, Clone, Copy, Debug)]
@@ -138,10 +136,13 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             ))
         }
     };
-    let mut rolled: Vec<&'static str> = Vec::new();
     let target_name = a.target.clone();
     let names = [a.target.as_str()];
-    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
+    // The Injury Sequence runs once, in the fold, drawing its dice from the table's.
+    let mut r = roller(ctx, 0);
+    let mut dice = TableDice::new("the strike", given, &mut r);
+    let drawing = &mut dice;
+    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, _| {
         let ch = find(ledger, &a.target)?;
         let table = ledger.table(&ch.sheet.body).ok_or_else(|| {
             CommandError::user(format!(
@@ -189,7 +190,7 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 },
             }
         };
-        let mut strike = Strike {
+        let strike = Strike {
             target: ch.id,
             aspect: aspect(a.aspect),
             targeting,
@@ -200,15 +201,11 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             face_option: a.face_option,
             dice: Vec::new(),
         };
-        let mut r = roller(ctx, 0);
-        let mut dice = TableDice::new(given, &mut r);
-        // The injury id is the event's, which the store mints on append; resolution here only
-        // gathers the dice, and the fold resolves again with the real id.
-        resolve_strike(ch, table, &strike, InjuryId(uuid_nil()), &mut dice)?;
-        TableDice::refuse_unused("the strike", &[&dice])?;
-        rolled = dice.rolled.clone();
-        strike.dice = dice.recorded;
-        Ok((Event::HarnMaster(HmEvent::Strike(strike)), None))
+        Ok(Draft {
+            event: Event::HarnMaster(HmEvent::Strike(strike)),
+            at: None,
+            dice: Some(drawing),
+        })
     })?;
     let Some(HmApplied::Strike { outcome, target }) = applied.hm() else {
         return Err(CommandError::internal("a strike applied as something else"));
@@ -221,8 +218,8 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         narrate::beside(&ledger, *target, outcome)
     ));
     if let Event::HarnMaster(HmEvent::Strike(s)) = &env.event {
-        if !rolled.is_empty() {
-            let list: Vec<String> = rolled_faces(&s.dice, &rolled).collect();
+        if !dice.rolled.is_empty() {
+            let list: Vec<String> = rolled_faces(&s.dice, &dice.rolled).collect();
             ctx.note(format!("rolled by Leechbook: {}", list.join(",")));
         }
     }
@@ -236,8 +233,4 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         }
     }
     Ok(())
-}
-
-fn uuid_nil() -> uuid::Uuid {
-    uuid::Uuid::nil()
 }

@@ -191,13 +191,15 @@ fn refuse_unused(given: &HashMap<String, Vec<Vec<u16>>>) -> Result<(), CommandEr
     if given.is_empty() {
         return Ok(());
     }
-    let mut names: Vec<&str> = given.keys().map(String::as_str).collect();
+    let mut names: Vec<String> = given.keys().cloned().collect();
     names.sort_unstable();
-    Err(CommandError::user(format!(
-        "the roll did not need the given {} die(s): {} (give only the dice it rolls)",
-        names.len(),
-        names.join(", ")
-    )))
+    Err(CommandError::user(
+        leechbook_core::dice::DiceError::NotNeeded {
+            what: "the roll",
+            names,
+        }
+        .to_string(),
+    ))
 }
 
 /// Takes the given chains for `name` (one per die), or rolls them.

@@ -9,9 +9,11 @@ use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
 use clap::{Args, Subcommand};
+use leechbook_core::dice::Drawing;
 use leechbook_core::fold::{CharacterState, Ledger};
 use leechbook_core::wrath::{WgCharacter, WgEvent};
 use leechbook_core::Event;
+use leechbook_ledger::Draft;
 
 /// Wrath & Glory commands.
 #[derive(Subcommand, Debug)]
@@ -177,70 +179,50 @@ fn named(c: &WgCommand) -> Result<Vec<&str>, CommandError> {
     Ok(names)
 }
 
-/// The event a command records for its `i`th character, and the dice it was given.
-fn event_for<'c>(
-    c: &'c WgCommand,
-    i: usize,
-    ch: &WgCharacter,
-) -> Result<(WgEvent, Option<&'c str>), CommandError> {
-    let character = ch.id;
-    Ok(match c {
-        WgCommand::Damage(a) => (
-            WgEvent::Damage {
-                character,
-                damage: a.damage,
-                mortal: a.mortal,
-                dice: vec![],
-            },
-            a.dice.get(i).map(String::as_str),
-        ),
-        WgCommand::Complication(a) => (
-            WgEvent::DyingComplication {
-                character,
-                dice: vec![],
-            },
-            a.dice.as_deref(),
-        ),
-        WgCommand::Regroup(a) => (
-            WgEvent::RestedRegroup {
-                character,
-                regained: a.regain,
-            },
-            None,
-        ),
-        WgCommand::Respite(_) => (WgEvent::RestedRespite { character }, None),
-        WgCommand::RestoreShock(_) => (WgEvent::SpendWrath { character }, None),
-        WgCommand::Wrath(a) => (
-            WgEvent::Wrath {
-                character,
-                points: a.points,
-            },
-            None,
-        ),
-        WgCommand::Strenuous(_) => (WgEvent::Strenuous { character }, None),
-        WgCommand::Replace(a) => {
-            let (part, side) = part_and_side(a)?;
-            (
-                WgEvent::Replacement {
-                    character,
-                    part,
-                    side,
-                },
-                None,
-            )
-        }
-    })
+/// The dice given for the command's `i`th character.
+fn dice_given(c: &WgCommand, i: usize) -> Option<&str> {
+    match c {
+        WgCommand::Damage(a) => a.dice.get(i).map(String::as_str),
+        WgCommand::Complication(a) => a.dice.as_deref(),
+        _ => None,
+    }
 }
 
-/// A refusal in one line; a rest taken too soon says how far to move the clock.
-fn refused(e: leechbook_core::wrath::WgError) -> CommandError {
-    match &e {
-        leechbook_core::wrath::WgError::TooSoon { more, .. } => CommandError::user(format!(
-            "{e} (move the clock first: `leechbook advance {}`)",
-            leechbook_core::time::format_duration(*more).replace(' ', "")
-        )),
-        _ => CommandError::user(e.to_string()),
-    }
+/// The event a command records for a character (a rolling one without its faces: the fold
+/// writes those in as it draws them).
+fn event_for(c: &WgCommand, ch: &WgCharacter) -> Result<WgEvent, CommandError> {
+    let character = ch.id;
+    Ok(match c {
+        WgCommand::Damage(a) => WgEvent::Damage {
+            character,
+            damage: a.damage,
+            mortal: a.mortal,
+            dice: vec![],
+        },
+        WgCommand::Complication(_) => WgEvent::DyingComplication {
+            character,
+            dice: vec![],
+        },
+        WgCommand::Regroup(a) => WgEvent::RestedRegroup {
+            character,
+            regained: a.regain,
+        },
+        WgCommand::Respite(_) => WgEvent::RestedRespite { character },
+        WgCommand::RestoreShock(_) => WgEvent::SpendWrath { character },
+        WgCommand::Wrath(a) => WgEvent::Wrath {
+            character,
+            points: a.points,
+        },
+        WgCommand::Strenuous(_) => WgEvent::Strenuous { character },
+        WgCommand::Replace(a) => {
+            let (part, side) = part_and_side(a)?;
+            WgEvent::Replacement {
+                character,
+                part,
+                side,
+            }
+        }
+    })
 }
 
 /// Runs a Wrath & Glory command.
@@ -255,50 +237,37 @@ pub fn cmd_wg(c: WgCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             )));
         }
     }
-    let (ledger, recorded) = ctx.record_all(Some(&names), |ledger, ctx| {
+    // Each character's event is decided once, in the fold, drawing its dice from its own
+    // table (the given faces for it, the others rolled: stream i for the ith named).
+    let mut rollers: Vec<_> = (0..names.len()).map(|i| roller(ctx, i as u64)).collect();
+    let mut tables = Vec::with_capacity(names.len());
+    for (i, r) in rollers.iter_mut().enumerate() {
+        let given = parse_dice(dice_given(&c, i), &DICE)?;
+        tables.push(TableDice::new("the roll", given, r));
+    }
+    let drawings = &mut tables;
+    let (ledger, recorded) = ctx.record_all(Some(&names), |ledger, _| {
         let mut events = Vec::new();
-        for (i, name) in names.iter().enumerate() {
+        for (name, dice) in names.iter().zip(drawings.iter_mut()) {
             let ch = wg(ledger, name)?;
-            let (event, spec) = event_for(&c, i, ch)?;
-            // Resolve on a copy to learn which dice the event needs, rolling those not given.
-            let given = parse_dice(spec, &DICE)?;
-            let mut r = roller(ctx, i as u64);
-            let mut dice = TableDice::new(given, &mut r);
-            let mut copy = ch.clone();
-            leechbook_core::wrath::apply(&mut copy, &event, &mut dice, ledger.now)
-                .map_err(refused)?;
-            TableDice::refuse_unused("the roll", &[&dice])?;
-            if !dice.rolled.is_empty() {
-                let faces: Vec<String> = rolled_faces(&dice.recorded, &dice.rolled).collect();
-                let whose = if names.len() > 1 {
-                    format!(" for {}", ch.name)
-                } else {
-                    String::new()
-                };
-                ctx.note(format!("rolled by Leechbook{whose}: {}", faces.join(",")));
-            }
-            let event = match event {
-                WgEvent::Damage {
-                    character,
-                    damage,
-                    mortal,
-                    ..
-                } => WgEvent::Damage {
-                    character,
-                    damage,
-                    mortal,
-                    dice: dice.recorded,
-                },
-                WgEvent::DyingComplication { character, .. } => WgEvent::DyingComplication {
-                    character,
-                    dice: dice.recorded,
-                },
-                other => other,
-            };
-            events.push((Event::WrathGlory(event), None));
+            events.push(Draft {
+                event: Event::WrathGlory(event_for(&c, ch)?),
+                at: None,
+                dice: Some(dice as &mut dyn Drawing),
+            });
         }
         Ok(events)
     })?;
+    for ((env, _), dice) in recorded.iter().zip(&tables) {
+        if let (Event::WrathGlory(e), false) = (&env.event, dice.rolled.is_empty()) {
+            let faces: Vec<String> = rolled_faces(e.dice(), &dice.rolled).collect();
+            let whose = match ledger.character(e.character()) {
+                Some(ch) if names.len() > 1 => format!(" for {}", ch.name()),
+                _ => String::new(),
+            };
+            ctx.note(format!("rolled by Leechbook{whose}: {}", faces.join(",")));
+        }
+    }
     if let WgCommand::Damage(a) = &c {
         if names.len() > 1 {
             ctx.say(format!(

@@ -246,7 +246,7 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                     .iter()
                     .position(|d| d.name == "critical")
                     .map(|i| given.remove(i).faces);
-                let mut dice = TableDice::new(given, &mut r);
+                let mut dice = TableDice::new("the quarrel", given, &mut r);
                 let strike = match &a.part {
                     None => None,
                     Some(part) => {
@@ -291,7 +291,7 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                         "the quarrel did not need the given critical die (a critical is rolled with --part and --critical)",
                     ));
                 }
-                TableDice::refuse_unused("the quarrel", &[&dice])?;
+                dice.refuse_unused()?;
                 if !dice.rolled.is_empty() {
                     ctx.note(format!("rolled by Leechbook: {}", dice.rolled.join(",")));
                 }
@@ -322,13 +322,13 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             WiCommand::Injure(a) => {
                 let mut given = parse_dice(a.dice.as_deref(), &["units"])?;
                 units_zero_is_ten(&mut given);
-                let mut dice = TableDice::new(given, &mut r);
+                let mut dice = TableDice::new("the roll", given, &mut r);
                 let units = dice.one("units", Die::D10)? as u8;
                 WiEvent::Injure { character: wi_id(ledger, &a.name)?, part: a.part.clone(), units, net_damage: a.net_damage }
             }
             WiCommand::Round(a) => {
                 let given = parse_dice(a.dice.as_deref(), &["d6"])?;
-                let mut dice = TableDice::new(given, &mut r);
+                let mut dice = TableDice::new("the roll", given, &mut r);
                 let d6 = dice.one("d6", Die::D6)?;
                 if !dice.rolled.is_empty() {
                     ctx.note(format!("rolled by Leechbook: d6={d6}"));

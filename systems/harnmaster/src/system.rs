@@ -22,6 +22,7 @@ use super::state::ShockState;
 use super::state::{HmCharacter, Injury, OrderKey, Sheet};
 use super::HmEvent;
 use crate::ids::{CharacterId, InjuryId};
+use leechbook_kernel::dice::{DiceSource, RecordedDie};
 use leechbook_kernel::system::{RulesSystem, Touched, World};
 use serde::{Deserialize, Serialize};
 
@@ -259,6 +260,7 @@ impl RulesSystem for HarnMaster {
         cs: &[&HmCharacter],
         e: &HmEvent,
         world: &World,
+        dice: &mut dyn DiceSource,
     ) -> Result<HmOutcome, HmError> {
         e.check_faces()?;
         let ctx = settings.context(world);
@@ -276,9 +278,7 @@ impl RulesSystem for HarnMaster {
             }
             HmEvent::Strike(s) => {
                 let ch = get(cs, s.target)?;
-                let mut dice = injury::Replayed::new(&s.dice);
-                let outcome = injury::resolve_strike(ch, settings.body_of(ch)?, s, id, &mut dice)?;
-                dice.all_read()?;
+                let outcome = injury::resolve_strike(ch, settings.body_of(ch)?, s, id, dice)?;
                 HmOutcome::Strike(Box::new(outcome))
             }
             HmEvent::ShockReroll(r) | HmEvent::StunRecovery(r) => {
@@ -368,20 +368,17 @@ impl RulesSystem for HarnMaster {
                 HmOutcome::Equipped(gear.clone())
             }
             HmEvent::Melee(x) => {
-                let mut dice = injury::Replayed::new(&x.dice);
                 let outcome = settings.check_melee(
                     get(cs, x.attacker)?,
                     get(cs, x.defender)?,
                     x,
                     id,
                     world.now,
-                    &mut dice,
+                    dice,
                 )?;
-                dice.all_read()?;
                 HmOutcome::Melee(Box::new(outcome))
             }
             HmEvent::Shot(x) => {
-                let mut dice = injury::Replayed::new(&x.dice);
                 let outcome = settings.check_shot(
                     get(cs, x.shooter)?,
                     x.target.map(|t| get(cs, t)).transpose()?,
@@ -389,9 +386,8 @@ impl RulesSystem for HarnMaster {
                     x,
                     id,
                     world.now,
-                    &mut dice,
+                    dice,
                 )?;
-                dice.all_read()?;
                 HmOutcome::Shot(Box::new(outcome))
             }
             HmEvent::TreatmentTableDefined(t) => {
@@ -399,6 +395,26 @@ impl RulesSystem for HarnMaster {
                 HmOutcome::TreatmentTableDefined(t.clone())
             }
         })
+    }
+
+    /// A strike's, an exchange's and a shot's Injury Sequence draw their dice (zone,
+    /// location, impact, shock ...); every other event declares its roll among its fields.
+    fn dice(e: &HmEvent) -> &[RecordedDie] {
+        match e {
+            HmEvent::Strike(s) => &s.dice,
+            HmEvent::Melee(x) => &x.dice,
+            HmEvent::Shot(x) => &x.dice,
+            _ => &[],
+        }
+    }
+
+    fn record(e: &mut HmEvent, drawn: Vec<RecordedDie>) {
+        match e {
+            HmEvent::Strike(s) => s.dice = drawn,
+            HmEvent::Melee(x) => x.dice = drawn,
+            HmEvent::Shot(x) => x.dice = drawn,
+            _ => {}
+        }
     }
 
     fn apply(

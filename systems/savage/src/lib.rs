@@ -37,6 +37,14 @@ pub enum SwError {
     NotOwed(String),
 }
 
+/// A die the kernel refuses, in the system's words (its events declare their faces, so only
+/// a face that does not fit reaches here).
+impl From<leechbook_kernel::dice::DiceError> for SwError {
+    fn from(e: leechbook_kernel::dice::DiceError) -> SwError {
+        SwError::Dice(e.to_string())
+    }
+}
+
 impl Chain {
     /// Returns the chain's total, checking that every face fits and that only aces continue.
     pub fn total(&self, name: &str) -> Result<i32, SwError> {

@@ -2,6 +2,7 @@
 //! characters an event touches (`leechbook_kernel::system::Copies`).
 
 use crate::ids::CharacterId;
+use leechbook_kernel::dice::{DiceSource, RecordedDie};
 use leechbook_kernel::system::{copies, Copies, RulesSystem, Touched, World};
 
 /// Savage Worlds (rules text 004).
@@ -41,6 +42,7 @@ impl RulesSystem for SavageWorlds {
         characters: &[&Self::Character],
         e: &Self::Event,
         world: &World,
+        _: &mut dyn DiceSource,
     ) -> Result<Self::Outcome, Self::Error> {
         let mut after = copies(characters);
         let outcome = crate::apply(&mut after[0], e, world.now)?;
@@ -49,6 +51,13 @@ impl RulesSystem for SavageWorlds {
             outcome,
         })
     }
+
+    /// Its events declare their faces (the ace chains): its rules draw no die.
+    fn dice(_: &Self::Event) -> &[RecordedDie] {
+        &[]
+    }
+
+    fn record(_: &mut Self::Event, _: Vec<RecordedDie>) {}
 
     fn apply(
         _: &mut (),

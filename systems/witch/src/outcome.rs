@@ -75,6 +75,9 @@ pub enum WiError {
     /// An event that names no character.
     #[error("the event names no character")]
     NoCharacter,
+    /// A die the kernel refuses.
+    #[error(transparent)]
+    Dice(#[from] leechbook_kernel::dice::DiceError),
     /// A Quarrel that injures without its strike.
     #[error("the Quarrel injures: give the strike (part, units, damage, AV, RB)")]
     NoStrike,

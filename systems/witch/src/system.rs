@@ -3,6 +3,7 @@
 
 use super::WiSettings;
 use crate::ids::CharacterId;
+use leechbook_kernel::dice::{DiceSource, RecordedDie};
 use leechbook_kernel::system::{copies, Copies, RulesSystem, Touched, World};
 
 /// Witch Iron (rules text 003). A Quarrel touches its defender and its attacker; the Arms &
@@ -65,6 +66,7 @@ impl RulesSystem for WitchIron {
         characters: &[&Self::Character],
         e: &Self::Event,
         world: &World,
+        _: &mut dyn DiceSource,
     ) -> Result<Self::Outcome, Self::Error> {
         match e {
             crate::WiEvent::TableDefined(t) => {
@@ -92,6 +94,13 @@ impl RulesSystem for WitchIron {
             }
         }
     }
+
+    /// Its events declare their faces (units, critical, dent, d6): its rules draw no die.
+    fn dice(_: &Self::Event) -> &[RecordedDie] {
+        &[]
+    }
+
+    fn record(_: &mut Self::Event, _: Vec<RecordedDie>) {}
 
     fn apply(
         settings: &mut WiSettings,

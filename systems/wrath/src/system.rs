@@ -3,6 +3,7 @@
 
 use super::WgApplyError;
 use crate::ids::CharacterId;
+use leechbook_kernel::dice::{DiceSource, RecordedDie};
 use leechbook_kernel::system::{copies, Copies, RulesSystem, Touched, World};
 
 /// Wrath & Glory (rules text 002). Its events carry their dice, and every die recorded must
@@ -43,15 +44,26 @@ impl RulesSystem for WrathGlory {
         characters: &[&Self::Character],
         e: &Self::Event,
         world: &World,
+        dice: &mut dyn DiceSource,
     ) -> Result<Self::Outcome, Self::Error> {
         let mut after = copies(characters);
-        let mut dice = crate::dice::Replayed::new(e.dice());
-        let outcome = crate::apply(&mut after[0], e, &mut dice, world.now)?;
-        dice.all_read()?;
+        let outcome = crate::apply(&mut after[0], e, dice, world.now)?;
         Ok(Copies {
             characters: after,
             outcome,
         })
+    }
+
+    fn dice(e: &Self::Event) -> &[RecordedDie] {
+        e.dice()
+    }
+
+    fn record(e: &mut Self::Event, drawn: Vec<RecordedDie>) {
+        if let crate::WgEvent::Damage { dice, .. }
+        | crate::WgEvent::DyingComplication { dice, .. } = e
+        {
+            *dice = drawn;
+        }
     }
 
     fn apply(
