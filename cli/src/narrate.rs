@@ -14,6 +14,7 @@ use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::CharacterId;
 use leechbook_core::system::SystemOutcome;
 use leechbook_core::time::format_duration;
+use leechbook_core::witch::system::WiApplied;
 use leechbook_core::{Envelope, Event};
 
 mod consequence;
@@ -27,10 +28,12 @@ pub use consequence::{consequences, tells_shock, Condition, Watch};
 /// Narrates what an event of Savage Worlds, Wrath & Glory or Witch Iron found.
 fn system_outcome(o: &SystemOutcome) -> String {
     match o {
-        SystemOutcome::SavageWorlds(o) => savage::outcome(o),
-        SystemOutcome::WrathGlory(steps) => wrath::outcome(steps),
-        SystemOutcome::WitchIron(steps) => witch::outcome(steps),
-        SystemOutcome::HarnMaster(_) => String::new(),
+        SystemOutcome::SavageWorlds((_, o)) => savage::outcome(o),
+        SystemOutcome::WrathGlory((_, steps)) => wrath::outcome(steps),
+        SystemOutcome::WitchIron(WiApplied::Steps(_, steps)) => witch::outcome(steps),
+        SystemOutcome::WitchIron(WiApplied::Setting(_)) | SystemOutcome::HarnMaster(_) => {
+            String::new()
+        }
     }
 }
 
@@ -294,9 +297,11 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
             "the clock advances {} to {to}",
             format_duration(to.0 - from.0)
         ),
-        Applied::TableDefined(name) => format!("body table '{name}' defined"),
-        Applied::SheetChanged(id) => format!("{}'s sheet changed", who(*id)),
-        Applied::Setting(what) => what.clone(),
+        Applied::Setting(what)
+        | Applied::System {
+            outcome: SystemOutcome::WitchIron(WiApplied::Setting(what)),
+            ..
+        } => what.clone(),
         Applied::System {
             outcome: SystemOutcome::HarnMaster(a),
             ..

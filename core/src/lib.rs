@@ -17,6 +17,7 @@ pub mod archive;
 pub mod dispute;
 pub mod event;
 pub mod fold;
+pub mod list;
 pub mod roster;
 pub mod ruling;
 pub mod synthetic;
@@ -28,6 +29,12 @@ pub use leechbook_harnmaster as harnmaster;
 pub use leechbook_savage as savage;
 pub use leechbook_witch as witch;
 pub use leechbook_wrath as wrath;
+
+/// The kernel and `uuid`, for the code [`rules_systems!`] writes in the crate that invokes it.
+#[doc(hidden)]
+pub use leechbook_kernel as __kernel;
+#[doc(hidden)]
+pub use uuid as __uuid;
 
 /// The kernel's modules, at the paths the rules systems and the ledger have always used.
 pub use leechbook_kernel::{dice, ids, name, test_roll, time};

@@ -274,6 +274,21 @@ pub(crate) mod toy {
         type Error = ToyRefusal;
         type Sheet = ();
         type Decree = u16;
+        const NAME: &'static str = "toy";
+
+        fn readings() -> Vec<(&'static str, &'static str)> {
+            Vec::new()
+        }
+        fn kind(_: &Hit) -> &'static str {
+            "roll"
+        }
+        fn sheet(_: &Wounded) {}
+        fn dead(c: &Wounded) -> bool {
+            c.wounds >= 100
+        }
+        fn about(_: &u16) -> Option<CharacterId> {
+            None
+        }
 
         fn new_character(
             _: &(),

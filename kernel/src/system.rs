@@ -307,7 +307,7 @@ impl Touched {
 /// depends on the kernel alone.
 pub trait RulesSystem {
     /// A character's state.
-    type Character;
+    type Character: Character;
     /// The system's events.
     type Event;
     /// Its campaign-wide settings.
@@ -324,6 +324,35 @@ pub trait RulesSystem {
     /// What a GM may decree about one of its characters (`std::convert::Infallible` for a
     /// system that takes no override).
     type Decree;
+
+    /// The system's name, as the CLI takes it (`init --system NAME`).
+    const NAME: &'static str;
+    /// The kinds of its events that reach a character besides the one they are about (the
+    /// ones [`RulesSystem::touches`] names more than one character for): a view of some
+    /// characters reads every event of these kinds to see whom it reaches.
+    const REACHING: &'static [&'static str] = &[];
+
+    /// Leechbook's readings of the system's text where it is silent or ambiguous: each a
+    /// title and its Markdown.
+    fn readings() -> Vec<(&'static str, &'static str)>;
+    /// An event's kind, as the log keeps it and `log` shows it (`hm.strike`).
+    fn kind(e: &Self::Event) -> &'static str;
+    /// Checks that every face an event records fits its die, however the event arrived (a
+    /// system whose faces are all in [`RulesSystem::dice`] has nothing more to check: the
+    /// source checks those as the sequence reads them).
+    fn check_faces(_: &Self::Event) -> Result<(), DiceError> {
+        Ok(())
+    }
+    /// The sheet a character was added with (as changed since).
+    fn sheet(c: &Self::Character) -> Self::Sheet;
+    /// Whether a character is dead.
+    fn dead(c: &Self::Character) -> bool;
+    /// The character what an event did is about (none for a change of the settings).
+    fn about(a: &Self::Applied) -> Option<CharacterId>;
+    /// The d100 tests an event made, for the audit (none for a system without them).
+    fn tests(_: &Self::Applied) -> Vec<crate::test_roll::TestResult> {
+        Vec::new()
+    }
 
     /// A new character of the system from its sheet (its id the event's that added it), or
     /// why the sheet does not fit the campaign's settings.
@@ -394,6 +423,19 @@ pub trait Hosts<R: RulesSystem>: Systems {
     fn refused(e: R::Error) -> Self::Error;
     /// The decree as one the system takes, if it takes such a decree at all.
     fn decree_of(d: &Self::Decree) -> Option<&R::Decree>;
+}
+
+/// A decree of a list (`D`) as one a system takes: the list's own decree type takes itself,
+/// and a system that takes no override (`Infallible`) takes none.
+pub trait DecreeOf<D> {
+    /// The decree as this system's, if it is one.
+    fn of(d: &D) -> Option<&Self>;
+}
+
+impl<D> DecreeOf<D> for std::convert::Infallible {
+    fn of(_: &D) -> Option<&std::convert::Infallible> {
+        None
+    }
 }
 
 /// A new character of the system `R` in a ledger that knows the systems `L`, from its sheet

@@ -304,7 +304,9 @@ fn checkpoint_of(position: u64, last: OrderKey, ledger: &Ledger) -> Stored {
 }
 
 /// The kinds of event that touch more than the character they are about.
-pub(crate) const MULTI: [&str; 3] = leechbook_core::event::REACHING_KINDS;
+pub(crate) fn multi() -> &'static [&'static str] {
+    leechbook_core::event::reaching_kinds()
+}
 
 /// The record up to and including the event with order key `upto`, holding the characters
 /// `names`, read as a view of them needs: their entries of the latest checkpoint at or
@@ -333,7 +335,7 @@ pub fn state_for_upto(
     let Some((ids, mut ledger)) = view_from(log, head.position, &top, names)? else {
         return whole();
     };
-    let (tail, skipped) = log.tail_for(head.last, upto, &ids, &MULTI)?;
+    let (tail, skipped) = log.tail_for(head.last, upto, &ids, multi())?;
     let Some(stretch) = step_stretch(&mut ledger, &ids, tail, skipped) else {
         return whole();
     };
@@ -423,7 +425,7 @@ pub(crate) fn step_stretch(
                 at: e.at.0,
                 wall_ms: e.wall.timestamp_millis(),
             }),
-            _ if ours && MULTI.contains(&e.event.kind()) => return None,
+            _ if ours && multi().contains(&e.event.kind()) => return None,
             _ => stepped.push(e),
         }
     }

@@ -270,7 +270,7 @@ pub fn state_from_checkpoint(
     names: &[&str],
     spec: &str,
 ) -> Result<Option<(Ledger, String)>, LedgerError> {
-    use crate::checkpoint::{checkpoint_head, step_stretch, view_from, MULTI};
+    use crate::checkpoint::{checkpoint_head, multi, step_stretch, view_from};
     use leechbook_core::fold::FOLD_VERSION;
     let Some(cut) = Cut::of(spec)? else {
         return Ok(None);
@@ -338,7 +338,7 @@ pub fn state_from_checkpoint(
         .rev()
         .find(|h| h.position > head.position && h.last > head.last && beyond(h))
         .map_or(END, |h| h.last);
-    let (tail, skipped) = log.tail_for(head.last, upto, &ids, &MULTI)?;
+    let (tail, skipped) = log.tail_for(head.last, upto, &ids, multi())?;
     let tail: Vec<Envelope> = tail.into_iter().filter(|e| cut.keeps(e)).collect();
     let Some(mut stretch) = step_stretch(&mut ledger, &ids, tail, skipped) else {
         return Ok(None);

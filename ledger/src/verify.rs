@@ -207,7 +207,7 @@ fn verify_full<E: From<LedgerError>>(
     r.for_each_event_columns(0, |env, kind, character| {
         n += 1;
         checker.event(&env, kind, character, |_, _| None);
-        if leechbook_core::event::REACHING_KINDS.contains(&env.event.kind()) {
+        if leechbook_core::event::reaching_kinds().contains(&env.event.kind()) {
             for c in env.event.characters() {
                 if Some(c) != env.event.character() {
                     reach.insert((c, env.id));

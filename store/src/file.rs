@@ -101,7 +101,7 @@ pub(crate) fn migrate(conn: &mut Connection) -> Result<(), rusqlite::Error> {
 
 /// The kinds of event that reach characters besides the one they are about, as SQL.
 pub(crate) fn reaching_kinds_sql() -> String {
-    leechbook_core::event::REACHING_KINDS
+    leechbook_core::event::reaching_kinds()
         .iter()
         .map(|k| format!("'{k}'"))
         .collect::<Vec<_>>()
@@ -133,7 +133,7 @@ pub(crate) fn write_reach(
     row: i64,
     event: &Event,
 ) -> Result<(), rusqlite::Error> {
-    if !leechbook_core::event::REACHING_KINDS.contains(&event.kind()) {
+    if !leechbook_core::event::reaching_kinds().contains(&event.kind()) {
         return Ok(());
     }
     let about = event.character();

@@ -92,7 +92,7 @@ fn an_old_ledger_learns_what_each_event_is_about_on_first_open() {
         let events = store.events().unwrap();
         let reaching: Vec<_> = events
             .iter()
-            .filter(|e| leechbook_core::event::REACHING_KINDS.contains(&e.event.kind()))
+            .filter(|e| leechbook_core::event::reaching_kinds().contains(&e.event.kind()))
             .collect();
         assert!(
             !reaching.is_empty(),

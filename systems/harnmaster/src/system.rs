@@ -22,7 +22,7 @@ use super::state::ShockState;
 use super::state::{HmCharacter, Injury, OrderKey, Sheet};
 use super::HmEvent;
 use crate::ids::{CharacterId, InjuryId};
-use leechbook_kernel::dice::{DiceSource, RecordedDie};
+use leechbook_kernel::dice::{DiceError, DiceSource, RecordedDie};
 use leechbook_kernel::system::{RulesSystem, Touched, World};
 use serde::{Deserialize, Serialize};
 
@@ -206,6 +206,25 @@ fn get_mut<'a>(cs: &'a mut [&mut HmCharacter], id: CharacterId) -> Option<&'a mu
     cs.iter_mut().find(|c| c.id == id).map(|c| &mut **c)
 }
 
+/// What the kernel's fold reads of a character.
+impl leechbook_kernel::system::Character for HmCharacter {
+    fn id(&self) -> CharacterId {
+        self.id
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// HârnMaster's decrees are the only ones a ledger's rulings carry: a list whose decree is
+/// this one hands it to HârnMaster as it is.
+impl leechbook_kernel::system::DecreeOf<Decree> for Decree {
+    fn of(d: &Decree) -> Option<&Decree> {
+        Some(d)
+    }
+}
+
 impl RulesSystem for HarnMaster {
     type Character = HmCharacter;
     type Event = HmEvent;
@@ -214,6 +233,56 @@ impl RulesSystem for HarnMaster {
     type Applied = HmApplied;
     type Error = HmError;
     type Decree = Decree;
+    const NAME: &'static str = "harnmaster";
+    /// An exchange reaches its defender, a shot its target and whoever it strikes instead.
+    const REACHING: &'static [&'static str] = &["hm.melee", "hm.shot"];
+
+    fn readings() -> Vec<(&'static str, &'static str)> {
+        crate::READINGS.to_vec()
+    }
+
+    fn kind(e: &HmEvent) -> &'static str {
+        match e {
+            HmEvent::BodyTableDefined(_) => "hm.body-table-defined",
+            HmEvent::SheetChanged { .. } => "hm.sheet-changed",
+            HmEvent::Strike(_) => "hm.strike",
+            HmEvent::ShockReroll(_) => "hm.shock-reroll",
+            HmEvent::StunRecovery(_) => "hm.stun-recovery",
+            HmEvent::GmRoll(_) => "hm.gm-roll",
+            HmEvent::SeqRoll(_) => "hm.seq-roll",
+            HmEvent::BloodStoppage(_) => "hm.blood-stoppage",
+            HmEvent::Treatment(_) => "hm.treatment",
+            HmEvent::HealerAttends(_) => "hm.healer-attends",
+            HmEvent::OptionSet { .. } => "hm.option-set",
+            HmEvent::TreatmentTableDefined(_) => "hm.treatment-table-defined",
+            HmEvent::ArmsDefined(_) => "hm.arms-defined",
+            HmEvent::Equipped { .. } => "hm.equipped",
+            HmEvent::Melee(_) => "hm.melee",
+            HmEvent::Shot(_) => "hm.shot",
+            HmEvent::Fatigue(_) => "hm.fatigue",
+            HmEvent::MoveTest(_) => "hm.move-test",
+        }
+    }
+
+    fn check_faces(e: &HmEvent) -> Result<(), DiceError> {
+        e.check_faces()
+    }
+
+    fn sheet(c: &HmCharacter) -> Sheet {
+        c.sheet.clone()
+    }
+
+    fn dead(c: &HmCharacter) -> bool {
+        c.dead()
+    }
+
+    fn about(a: &HmApplied) -> Option<CharacterId> {
+        a.character()
+    }
+
+    fn tests(a: &HmApplied) -> Vec<crate::test_roll::TestResult> {
+        a.tests()
+    }
 
     type Sheet = Sheet;
 

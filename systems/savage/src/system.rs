@@ -23,6 +23,27 @@ impl RulesSystem for SavageWorlds {
     /// It takes no GM's override.
     type Decree = std::convert::Infallible;
     type Sheet = crate::SwSheet;
+    const NAME: &'static str = "savage-worlds";
+
+    fn readings() -> Vec<(&'static str, &'static str)> {
+        vec![("Savage Worlds", crate::READINGS)]
+    }
+
+    fn kind(e: &Self::Event) -> &'static str {
+        e.kind()
+    }
+
+    fn sheet(c: &Self::Character) -> Self::Sheet {
+        c.sheet.clone()
+    }
+
+    fn dead(c: &Self::Character) -> bool {
+        c.death.is_some()
+    }
+
+    fn about(a: &Self::Applied) -> Option<CharacterId> {
+        Some(a.0)
+    }
 
     fn new_character(
         _: &Self::Settings,

@@ -43,6 +43,32 @@ impl RulesSystem for WitchIron {
     /// It takes no GM's override.
     type Decree = std::convert::Infallible;
     type Sheet = crate::WiSheet;
+    const NAME: &'static str = "witch-iron";
+    /// A Quarrel reaches its attacker besides the defender it is about.
+    const REACHING: &'static [&'static str] = &["wi.quarrel"];
+
+    fn readings() -> Vec<(&'static str, &'static str)> {
+        vec![("Witch Iron", crate::READINGS)]
+    }
+
+    fn kind(e: &Self::Event) -> &'static str {
+        e.kind()
+    }
+
+    fn sheet(c: &Self::Character) -> Self::Sheet {
+        c.sheet.clone()
+    }
+
+    fn dead(c: &Self::Character) -> bool {
+        c.death.is_some()
+    }
+
+    fn about(a: &Self::Applied) -> Option<CharacterId> {
+        match a {
+            WiApplied::Steps(id, _) => Some(*id),
+            WiApplied::Setting(_) => None,
+        }
+    }
 
     fn new_character(
         _: &Self::Settings,
