@@ -14,7 +14,7 @@ use leechbook_core::roster::Roster;
 use leechbook_core::ruling::Rulings;
 use leechbook_core::Envelope;
 use leechbook_store::codec::decode_ledger;
-use leechbook_store::{ReadLog, Store};
+use leechbook_store::{Columns, ReadLog, Store};
 use std::collections::{BTreeMap, HashMap};
 
 /// What a verify found.
@@ -114,9 +114,9 @@ fn verify_since(store: &mut Store, since: i64) -> Result<Verified, LedgerError> 
     let mut checker = Checker::new(&roster, own);
     let mut n = 0u64;
     let mut held: HashMap<(DeviceId, u64), Option<Held>> = HashMap::new();
-    r.for_each_event_columns(since, |env, kind, character| {
+    r.for_each_event_columns(since, |env, columns| {
         n += 1;
-        checker.event(&env, kind, character, |d, s| {
+        checker.event(&env, columns, |d, s| {
             *held.entry((d, s)).or_insert_with(|| {
                 r.event_at(d, s)
                     .ok()
@@ -204,9 +204,9 @@ fn verify_full<E: From<LedgerError>>(
     let mut end = None;
     let mut next = 0;
     let mut failed: Option<LedgerError> = None;
-    r.for_each_event_columns(0, |env, kind, character| {
+    r.for_each_event_columns(0, |env, columns| {
         n += 1;
-        checker.event(&env, kind, character, |_, _| None);
+        checker.event(&env, columns, |_, _| None);
         if leechbook_core::event::reaching_kinds().contains(&env.event.kind()) {
             for c in env.event.characters() {
                 if Some(c) != env.event.character() {
@@ -488,21 +488,30 @@ impl<'a> Checker<'a> {
     fn event(
         &mut self,
         env: &Envelope,
-        kind: &str,
-        character: Option<leechbook_core::ids::CharacterId>,
+        columns: Columns<'_>,
         mut held: impl FnMut(DeviceId, u64) -> Option<Held>,
     ) {
-        if kind != env.event.kind() {
+        let derived = Columns::of(&env.event);
+        if columns.kind != derived.kind {
             self.found.push(format!(
-                "event {}: its kind column says {kind}, its payload is {}",
-                env.id,
-                env.event.kind()
+                "event {}: its kind column says {}, its payload is {}",
+                env.id, columns.kind, derived.kind
             ));
         }
-        if character != env.event.character() {
+        if columns.character != derived.character {
             self.found.push(format!(
                 "event {}: its character column disagrees with its payload",
                 env.id
+            ));
+        }
+        if columns.class != derived.class {
+            self.found.push(format!(
+                "event {}: its class column says it is {}, its payload that it is {} (the roster's \
+                 and the rulings' reads would {} it)",
+                env.id,
+                class_word(columns.class),
+                class_word(derived.class),
+                if derived.class == 1 { "miss" } else { "read" },
             ));
         }
         if !self.roster.in_use() && env.device != self.own.0 {
@@ -719,4 +728,12 @@ fn sequence_problems(events: &[Envelope]) -> Vec<String> {
         }
     }
     out
+}
+
+/// An event's class in words.
+fn class_word(class: i64) -> &'static str {
+    match class {
+        1 => "about the record",
+        _ => "of the story",
+    }
 }

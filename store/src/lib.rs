@@ -39,7 +39,7 @@ pub use beside::Snapshot;
 pub use error::StoreError;
 pub use file::Store;
 pub use log::{
-    ArchiveRow, Log, Numbered, OrderKey, ReadLog, Skipped, SnapshotHead, Tail, Transaction,
-    WriteLog, ROSTER_KINDS, RULING_KINDS,
+    class_of, ArchiveRow, Columns, Log, Numbered, OrderKey, ReadLog, Skipped, SnapshotHead, Tail,
+    Transaction, WriteLog, ROSTER_KINDS, RULING_KINDS,
 };
 pub use rows::{Reader, Writer};

@@ -31,18 +31,49 @@ pub struct Skipped {
 /// An order key: (Lamport clock, device, sequence number).
 pub type OrderKey = (u64, DeviceId, u64);
 
-// The partial index `events_rare` (migration 10) holds the campaign's creation, the
-// roster's changes and the rulings, under the condition
-// `kind = 'campaign-created' OR (kind > 'r' AND kind < 's')`. Every read of those begins
-// with that very text, which SQLite needs to use the index; a new kind of event must not
-// fall between 'r' and 's' unless it is one of them.
+// The partial index `events_rare` holds the campaign's creation, the roster's changes and
+// the rulings: the events about the record rather than the story, whose `class` column is
+// 1 (migration 16; migration 10 told them apart by where their kinds sort, which every new
+// kind had to keep in mind). Every read of those begins with `class = 1`, the index's very
+// condition, which SQLite needs to use it.
+
+/// An event's class, as its `class` column keeps it: 1 for the events about the record (the
+/// campaign's creation, a roster change, a ruling), which the partial index `events_rare`
+/// holds; 0 for the story. Derived from the event, whatever its kind is called.
+pub fn class_of(event: &Event) -> i64 {
+    use leechbook_core::__kernel::envelope::LedgerEvent;
+    i64::from(event.creates_campaign() || event.roster_change().is_some() || event.is_ruling())
+}
+
+/// An event's columns that are derived from its payload and kept apart for lookups, as
+/// stored (`verify` compares them with [`Columns::of`] its payload).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Columns<'a> {
+    /// Its kind.
+    pub kind: &'a str,
+    /// The character it is about.
+    pub character: Option<CharacterId>,
+    /// Its class ([`class_of`]).
+    pub class: i64,
+}
+
+impl Columns<'static> {
+    /// The columns an event's payload gives.
+    pub fn of(event: &Event) -> Columns<'static> {
+        Columns {
+            kind: event.kind(),
+            character: event.character(),
+            class: class_of(event),
+        }
+    }
+}
 
 /// Finds the roster's events (through `events_rare`).
-pub const ROSTER_KINDS: &str = "WHERE (kind = 'campaign-created' OR (kind > 'r' AND kind < 's')) \
-     AND kind IN ('campaign-created', 'roster.device', 'roster.revoke')";
+pub const ROSTER_KINDS: &str =
+    "WHERE class = 1 AND kind IN ('campaign-created', 'roster.device', 'roster.revoke')";
 
 /// Finds the rulings (through `events_rare`).
-pub const RULING_KINDS: &str = "WHERE (kind = 'campaign-created' OR (kind > 'r' AND kind < 's')) \
+pub const RULING_KINDS: &str = "WHERE class = 1 \
      AND kind IN ('ruling.retract', 'ruling.reinstate', 'ruling.amend', 'ruling.override')";
 
 /// One record of the archive: the character, the order key of the event after which the
@@ -180,13 +211,13 @@ pub trait ReadLog {
     fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<crate::Numbered>, StoreError>;
 
     /// Every event stored after the row `after` (0: every event) in the fold's total order,
-    /// with its indexed columns as stored (kind, character), which are derived from the
-    /// payload and kept apart for lookups, handed to `f` one at a time as it is decoded:
-    /// `verify` compares them, streaming (and since its last run, from that run's row).
+    /// with its indexed columns as stored ([`Columns`]), which are derived from the payload
+    /// and kept apart for lookups, handed to `f` one at a time as it is decoded: `verify`
+    /// compares them, streaming (and since its last run, from that run's row).
     fn for_each_event_columns(
         &self,
         after: i64,
-        f: impl FnMut(Envelope, &str, Option<CharacterId>) -> Result<(), StoreError>,
+        f: impl FnMut(Envelope, Columns<'_>) -> Result<(), StoreError>,
     ) -> Result<(), StoreError>;
 
     /// The snapshots' places, latest first.

@@ -243,13 +243,13 @@ impl ReadLog for MemoryLog {
     fn for_each_event_columns(
         &self,
         after: i64,
-        mut f: impl FnMut(Envelope, &str, Option<CharacterId>) -> Result<(), StoreError>,
+        mut f: impl FnMut(Envelope, crate::log::Columns<'_>) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
         // Rows count from 1 in the order stored, as SQLite's do.
         let mut all: Vec<&Envelope> = self.rows.iter().skip(after.max(0) as usize).collect();
         all.sort_by_key(|e| e.order_key());
         for e in all {
-            f(e.clone(), e.event.kind(), e.event.character())?;
+            f(e.clone(), crate::log::Columns::of(&e.event))?;
         }
         Ok(())
     }

@@ -432,13 +432,13 @@ pub(crate) fn note_arrivals(conn: &Connection, events: &[Envelope]) -> Result<()
 pub(crate) fn insert_sql(skip_known: bool) -> &'static str {
     if skip_known {
         "INSERT INTO events (id, campaign, device, seq, clock, wall_ms, at, kind,
-            character, schema, payload, signature)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+            character, schema, payload, signature, class)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
          ON CONFLICT (id) DO NOTHING"
     } else {
         "INSERT INTO events (id, campaign, device, seq, clock, wall_ms, at, kind,
-            character, schema, payload, signature)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+            character, schema, payload, signature, class)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
     }
 }
 
@@ -474,6 +474,7 @@ pub(crate) fn insert_with(
         i64::from(env.schema),
         payload.as_slice(),
         env.signature.as_deref(),
+        crate::log::class_of(&env.event),
     ])?;
     if n == 1 {
         write_reach(conn, conn.last_insert_rowid(), &env.event)?;

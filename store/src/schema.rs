@@ -207,6 +207,24 @@ pub const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (character, event)
     ) STRICT, WITHOUT ROWID;
     "#,
+    // 16: an event's class (1 for the campaign's creation, a roster change and a ruling:
+    // the events about the record; 0 for the story), written on every insert from the
+    // event itself (`log::class_of`), so that the partial index of the record's events no
+    // longer depends on where kinds sort (migration 10 held the kinds between 'r' and 's',
+    // which every new kind had to keep clear of). Its condition stays one comparison per
+    // insert. The rows of the record's events, found through the old index, get their class
+    // here: the only rows a migration ever changes, one column derived from their payload,
+    // with the append-only trigger lifted for that statement alone and restored.
+    r#"
+    ALTER TABLE events ADD COLUMN class INTEGER NOT NULL DEFAULT 0;
+    DROP TRIGGER IF EXISTS events_no_update;
+    UPDATE events SET class = 1
+        WHERE kind = 'campaign-created' OR (kind > 'r' AND kind < 's');
+    CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+    BEGIN SELECT RAISE(ABORT, 'the event log is append-only: events cannot be updated'); END;
+    DROP INDEX IF EXISTS events_rare;
+    CREATE INDEX events_rare ON events (clock, device, seq, kind) WHERE class = 1;
+    "#,
 ];
 
 /// A ledger migrated from before this many migrations has its `reach` rows (migration 15)

@@ -4,7 +4,9 @@
 
 use crate::error::StoreError;
 use crate::file::Store;
-use crate::log::{ArchiveRow, OrderKey, ReadLog, SnapshotHead, Tail, ROSTER_KINDS, RULING_KINDS};
+use crate::log::{
+    ArchiveRow, Columns, OrderKey, ReadLog, SnapshotHead, Tail, ROSTER_KINDS, RULING_KINDS,
+};
 use crate::rows::{
     each_event_where, envelope_of, read_events, read_events_after, read_events_where, uuid, Reader,
     Writer,
@@ -202,22 +204,25 @@ pub(crate) trait SqlRead {
     fn for_each_event_columns(
         &self,
         after: i64,
-        mut f: impl FnMut(Envelope, &str, Option<CharacterId>) -> Result<(), StoreError>,
+        mut f: impl FnMut(Envelope, Columns<'_>) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
         let mut stmt = self.conn().prepare_cached(
             "SELECT id, campaign, device, seq, clock, wall_ms, at, schema, payload, signature,
-                kind, character
+                kind, character, class
              FROM events WHERE rowid > ?1 ORDER BY clock, device, seq",
         )?;
         let mut rows = stmt.query([after])?;
         while let Some(r) = rows.next()? {
             let env = envelope_of(r)?;
-            let kind = r.get_ref(10)?.as_str()?;
-            let character = r
-                .get_ref(11)?
-                .as_blob_or_null()?
-                .map(|b| CharacterId(uuid(b)));
-            f(env, kind, character)?;
+            let columns = Columns {
+                kind: r.get_ref(10)?.as_str()?,
+                character: r
+                    .get_ref(11)?
+                    .as_blob_or_null()?
+                    .map(|b| CharacterId(uuid(b))),
+                class: r.get(12)?,
+            };
+            f(env, columns)?;
         }
         Ok(())
     }
@@ -560,7 +565,7 @@ macro_rules! read_log_by_sql {
             fn for_each_event_columns(
                 &self,
                 after: i64,
-                f: impl FnMut(Envelope, &str, Option<CharacterId>) -> Result<(), StoreError>,
+                f: impl FnMut(Envelope, Columns<'_>) -> Result<(), StoreError>,
             ) -> Result<(), StoreError> {
                 SqlRead::for_each_event_columns(self, after, f)
             }

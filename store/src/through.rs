@@ -76,7 +76,7 @@ impl<T: ReadThrough> ReadLog for T {
     fn for_each_event_columns(
         &self,
         after: i64,
-        f: impl FnMut(Envelope, &str, Option<CharacterId>) -> Result<(), StoreError>,
+        f: impl FnMut(Envelope, crate::log::Columns<'_>) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
         self.inner().for_each_event_columns(after, f)
     }

@@ -383,17 +383,25 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
     assert!(retracts > 0);
     assert_eq!(rulings.len(), 2 * retracts, "each ruling and its target");
     let mut columns = Vec::new();
-    log.for_each_event_columns(0, |env, kind, character| {
-        columns.push((env, kind.to_string(), character));
+    log.for_each_event_columns(0, |env, c| {
+        columns.push((env, c.kind.to_string(), c.character, c.class));
         Ok(())
     })
     .unwrap();
     assert_eq!(columns.len(), all.len());
-    for (env, kind, character) in &columns {
+    for (env, kind, character, class) in &columns {
         assert_eq!(
-            (kind.as_str(), *character),
-            (env.event.kind(), env.event.character())
+            (kind.as_str(), *character, *class),
+            (
+                env.event.kind(),
+                env.event.character(),
+                leechbook_store::class_of(&env.event)
+            )
         );
+        let about_the_record = kind == "campaign-created"
+            || kind.starts_with("roster.")
+            || kind.starts_with("ruling.");
+        assert_eq!(*class == 1, about_the_record, "{kind}");
     }
     assert_eq!(
         columns.into_iter().map(|c| c.0).collect::<Vec<_>>(),
@@ -697,9 +705,9 @@ fn the_log_contract_in_memory() {
     log_contract(&mut MemoryLog::new(campaign), &all);
 }
 
-/// The roster's events and the rulings are read through the partial index (migration
-/// 10), which SQLite uses only while the reads say exactly what its condition says, and
-/// every kind between 'r' and 's' is one of theirs.
+/// The roster's events and the rulings are read through the partial index of the events
+/// about the record (`class = 1`, migration 16), which SQLite uses only while the reads say
+/// what its condition says.
 #[test]
 fn the_roster_and_the_rulings_are_read_through_their_partial_index() {
     let dir = tempfile::tempdir().unwrap();
@@ -905,10 +913,14 @@ fn checkpoints_kept_before_learn_the_earliest_time_after_them() {
              DROP TABLE log_bounds;
              DROP INDEX events_about;
              DROP TABLE reach;
+             DROP INDEX events_rare;
+             ALTER TABLE events DROP COLUMN class;
+             CREATE INDEX events_rare ON events (clock, device, seq, kind)
+                 WHERE kind = 'campaign-created' OR (kind > 'r' AND kind < 's');
              PRAGMA user_version = 11;",
         )
         .unwrap();
-    // Four migrations to apply over the log's events (what the CLI says it is doing).
+    // The migrations since 11 to apply over the log's events (what the CLI says it is doing).
     assert_eq!(
         Store::migrations_pending(&path),
         (
@@ -918,6 +930,26 @@ fn checkpoints_kept_before_learn_the_earliest_time_after_them() {
     );
     let store = Store::open(&path).unwrap();
     assert_eq!(Store::migrations_pending(&path), (0, 0));
+    // Migration 16 classed the record's events: the roster's and the rulings' reads, which
+    // go through `class = 1`, find every one of them.
+    let rulings = all
+        .iter()
+        .filter(|e| e.event.kind().starts_with("ruling."))
+        .count();
+    let roster = all
+        .iter()
+        .filter(|e| e.event.kind() == "campaign-created" || e.event.kind().starts_with("roster."))
+        .count();
+    assert!(rulings > 0 && roster > 0);
+    let read = leechbook_store::ReadLog::roster_events(&store).unwrap();
+    assert_eq!(read.len(), roster);
+    let read = leechbook_store::ReadLog::rulings_and_targets(&store).unwrap();
+    assert_eq!(
+        read.iter()
+            .filter(|e| e.event.kind().starts_with("ruling."))
+            .count(),
+        rulings
+    );
     let heads: Vec<(u64, CampaignTime)> = leechbook_store::ReadLog::snapshot_heads(&store)
         .unwrap()
         .iter()

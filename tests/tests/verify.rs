@@ -120,6 +120,51 @@ fn verify_checks_the_indexed_columns() {
     );
 }
 
+/// Issue 28: a ruling whose class column says it is of the story would be missed by every
+/// read of the rulings (they go through the partial index of the record's events): the
+/// GM's retraction would silently stop acting. `verify` names it.
+#[test]
+fn verify_names_a_ruling_hidden_from_the_rulings_index() {
+    let s = Scratch::with_osric();
+    s.ok(&common::thorax_strike("Osric", "6", "shock=12"));
+    let strike = Store::open(&s.db).unwrap().events().unwrap();
+    let strike = strike
+        .iter()
+        .find(|e| e.event.kind() == "hm.strike")
+        .unwrap();
+    s.ok(&[
+        "retract",
+        &strike.id.to_string(),
+        "--reason",
+        "wrong target",
+    ]);
+    assert!(s.ok(&["verify", "--full"]).contains("the ledger is sound"));
+    let ruling = Store::open(&s.db)
+        .unwrap()
+        .events()
+        .unwrap()
+        .into_iter()
+        .find(|e| e.event.kind() == "ruling.retract")
+        .unwrap();
+    tamper(&s.db)
+        .execute(
+            "UPDATE events SET class = 0 WHERE id = ?1",
+            [ruling.id.as_bytes().as_slice()],
+        )
+        .unwrap();
+    let out = s.run(&["verify", "--full"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout.contains(&format!(
+            "event {}: its class column says it is of the story, its payload that it is about \
+             the record (the roster's and the rulings' reads would miss it)",
+            ruling.id
+        )),
+        "{}",
+        out.stdout
+    );
+}
+
 /// Issue 27: `verify` streams the log and judges each snapshot where the stream reaches it.
 /// A snapshot that a later ruling straddles (the ruling strikes an event before it: the
 /// store never keeps one, but a ledger file edited by hand, or put back from a copy, may)
