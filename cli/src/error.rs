@@ -190,6 +190,14 @@ impl From<leechbook_sync::SyncError> for CommandError {
             leechbook_sync::SyncError::NoKey => CommandError::user(e.to_string()).hint(
                 "`leechbook sync invite` on a GM's device, then `leechbook sync key CODE` here",
             ),
+            leechbook_sync::SyncError::NotAJoinCode(prefix) => CommandError::user(e.to_string())
+                .hint(format!(
+                    "the GM's `leechbook sync invite` prints one; it starts with {prefix}"
+                )),
+            leechbook_sync::SyncError::CodeTypo => CommandError::user(e.to_string())
+                .hint("copy it again from what the GM's `leechbook sync invite` printed"),
+            leechbook_sync::SyncError::KeysUnreadable => CommandError::user(e.to_string())
+                .hint("take them again with `leechbook sync key CODE` from the GM's `sync invite`"),
             leechbook_sync::SyncError::Store(s) => s.into(),
             e => CommandError::user(e.to_string()),
         }

@@ -66,6 +66,15 @@ pub enum SyncError {
     /// This device holds no key to the campaign.
     #[error("this device holds no key to the campaign's sync data: ask the GM for a join code")]
     NoKey,
+    /// Text given as a join code that is not one (the prefix a code starts with).
+    #[error("that is not a join code")]
+    NotAJoinCode(&'static str),
+    /// A join code whose check digits do not match the rest.
+    #[error("the join code has a typo: its check digits do not match the rest")]
+    CodeTypo,
+    /// The campaign keys a ledger keeps do not read.
+    #[error("the ledger's campaign keys do not read (damaged?)")]
+    KeysUnreadable,
     /// An entry that does not open under the campaign's keys (refused whole from a file).
     #[error("the sync data holds {0}")]
     Sealed(String),
