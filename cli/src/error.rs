@@ -171,9 +171,8 @@ impl From<leechbook_ledger::LedgerError> for CommandError {
                 "'{m}' is not a moment: give an event id, a campaign time ('day 3 08:00') or a wall time (2026-11-22T10:00:00Z)"
             )),
             L::Internal(m) => CommandError::internal(m),
-            L::NotAnEventId(t) => CommandError::user(format!(
-                "'{t}' is not an event id (give the id from `log --json`, or at least its last six hex digits)"
-            )),
+            L::NotAnEventId(_) => CommandError::user(e.to_string())
+                .hint("give the number `log` prints, as #12, or six or more hex digits of the id"),
             L::AmbiguousEvent(_) => {
                 CommandError::user(e.to_string()).hint("`log --json` prints them whole")
             }

@@ -29,7 +29,7 @@ pub enum LedgerError {
     #[error("'{0}' is not a moment")]
     NotAMoment(String),
     /// Text that is not an event id or enough of one.
-    #[error("'{0}' is not an event id (give the number `log` prints, as #12, or six or more hex digits of the id)")]
+    #[error("'{0}' is not an event id")]
     NotAnEventId(String),
     /// No event with that id.
     #[error("the log holds no event '{0}'")]
