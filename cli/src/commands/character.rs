@@ -227,199 +227,202 @@ struct ListItem {
 /// Runs a character command.
 pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     match c {
-        CharacterCommand::Add(a) => {
-            let name = a.name.clone();
-            ctx.record(|ledger, _| {
-                let system = ledger
-                    .campaign
-                    .as_ref()
-                    .map_or(SystemId::HarnMaster, |c| c.system);
-                check_system(&a, system)?;
-                // Names are told apart by neither case, in any script, nor the encoding of
-                // an accent: `ærwyn` beside `Ærwyn` would answer to both.
-                if let Some(like) = ledger.name_like(&name) {
-                    return Err(CommandError::user(format!(
-                        "there is already a character named '{like}': '{}' would answer to the same name (neither case nor the encoding of accents tells names apart)",
-                        name.trim()
-                    )));
-                }
-                let sheet = match system {
-                    SystemId::WitchIron => {
-                        SheetKind::WitchIron(leechbook_core::witch::WiSheet {
-                            rb: a.rb.unwrap_or(0),
-                        })
-                    }
-                    SystemId::WrathGlory => {
-                        let need = |v: Option<i32>, flag: &str| {
-                            v.ok_or_else(|| CommandError::user(format!(
-                                "a Wrath & Glory character needs {flag} (and --tier, --wg-toughness, --resilience, --max-shock)"
-                            )))
-                        };
-                        SheetKind::WrathGlory(leechbook_core::wrath::WgSheet {
-                            tier: need(a.tier, "--tier")?,
-                            toughness: need(a.wg_toughness, "--wg-toughness")?,
-                            resilience: need(a.resilience, "--resilience")?,
-                            max_shock: need(a.max_shock, "--max-shock")?,
-                            rank: a.rank.unwrap_or(1),
-                        })
-                    }
-                    SystemId::SavageWorlds => {
-                        let toughness = a.toughness.ok_or_else(|| {
-                            CommandError::user("a Savage Worlds character needs --toughness")
-                        })?;
-                        SheetKind::SavageWorlds(leechbook_core::savage::SwSheet {
-                            toughness,
-                            wild_card: !a.extra,
-                            pace: a.pace.unwrap_or(6),
-                        })
-                    }
-                    SystemId::HarnMaster => {
-                        let need = |v: Option<i32>, flag: &str| {
-                            v.ok_or_else(|| {
-                                CommandError::user(format!(
-                                    "a HârnMaster character needs {flag} (and --str, --end, --shock, --hb)"
-                                ))
-                            })
-                        };
-                        let strength = need(a.strength, "--str")?;
-                        let sheet = Sheet {
-                            strength,
-                            endurance: need(a.endurance, "--end")?,
-                            shock_ml: need(a.shock_ml, "--shock")?,
-                            healing_base: need(a.healing_base, "--hb")?,
-                            strength_ml: a.strength_ml.unwrap_or(strength * 5),
-                            body: a.body.clone().unwrap_or_else(|| "human".into()),
-                            beast: a.beast,
-                            fatigue: a.fatigue.unwrap_or(0),
-                        };
-                        check_sheet(&sheet)?;
-                        SheetKind::HarnMaster(sheet)
-                    }
-                };
-                Ok((Event::CharacterAdded { name, sheet }, None))
-            })?;
-            ctx.say(format!("added {}", a.name.trim()));
-            Ok(())
-        }
-        CharacterCommand::List(a) => {
-            let (_, ledger) = ctx.load_open()?;
-            let items: Vec<ListItem> = ledger
-                .characters
-                .iter()
-                .map(|c| match c {
-                    leechbook_core::fold::CharacterState::HarnMaster(h) => ListItem {
-                        ty: "character-summary",
-                        schema_version: views::JSON_SCHEMA,
-                        id: h.id.to_string(),
-                        name: h.name.clone(),
-                        shock_state: h.shock.code(),
-                        dead: h.dead(),
-                        injuries: h.injuries.iter().filter(|i| !i.healed()).count(),
-                    },
-                    leechbook_core::fold::CharacterState::WitchIron(w) => ListItem {
-                        ty: "character-summary",
-                        schema_version: views::JSON_SCHEMA,
-                        id: w.id.to_string(),
-                        name: w.name.clone(),
-                        shock_state: "none",
-                        dead: w.death.is_some(),
-                        injuries: w.injuries.len(),
-                    },
-                    leechbook_core::fold::CharacterState::WrathGlory(w) => ListItem {
-                        ty: "character-summary",
-                        schema_version: views::JSON_SCHEMA,
-                        id: w.id.to_string(),
-                        name: w.name.clone(),
-                        shock_state: if w.dying { "dying" } else { "none" },
-                        dead: w.death.is_some(),
-                        injuries: w.wounds.max(0) as usize,
-                    },
-                    leechbook_core::fold::CharacterState::SavageWorlds(s) => ListItem {
-                        ty: "character-summary",
-                        schema_version: views::JSON_SCHEMA,
-                        id: s.id.to_string(),
-                        name: s.name.clone(),
-                        shock_state: if s.shaken { "shaken" } else { "none" },
-                        dead: s.death.is_some(),
-                        injuries: usize::from(s.wounds),
-                    },
-                })
-                .collect();
-            if a.json {
-                return ctx.json(&items);
-            }
-            if items.is_empty() {
-                ctx.say("no characters");
-            }
-            for i in items {
-                ctx.say(format!(
-                    "{:<20} {:<5} {} injur{}{}",
-                    i.name,
-                    i.shock_state,
-                    i.injuries,
-                    if i.injuries == 1 { "y" } else { "ies" },
-                    if i.dead { "  DEAD" } else { "" }
-                ));
-            }
-            Ok(())
-        }
+        CharacterCommand::Add(a) => add(a, ctx),
+        CharacterCommand::List(a) => list(a, ctx),
         CharacterCommand::Show(a) => super::show::cmd_show(a, ctx),
-        CharacterCommand::Equip(a) => {
-            let name = a.name.clone();
-            ctx.record(|ledger, _| {
-                let ch = find(ledger, &a.name)?;
-                Ok((
-                    Event::HarnMaster(HmEvent::Equipped {
-                        character: ch.id,
-                        gear: leechbook_core::harnmaster::arms::Gear {
-                            weapons: a.weapons.clone(),
-                            armour: a.armour.clone(),
-                            skills: leechbook_core::harnmaster::arms::Skills {
-                                melee: a.melee,
-                                dodge: a.dodge,
-                                archery: a.archery,
-                                throwing: a.throwing,
-                                slings: a.slings,
-                                initiative: a.initiative,
-                                riding: a.riding,
-                                str_impact: a.str_impact,
-                            },
-                        },
-                    }),
-                    None,
-                ))
-            })?;
-            ctx.say(format!("equipped {name}"));
-            Ok(())
-        }
-        CharacterCommand::Set(a) => {
-            let name = a.name.clone();
-            ctx.record(|ledger, _| {
-                let ch = find(ledger, &a.name)?;
-                let mut s = ch.sheet.clone();
-                let old_str = s.strength;
-                s.strength = a.strength.unwrap_or(s.strength);
-                s.endurance = a.endurance.unwrap_or(s.endurance);
-                s.shock_ml = a.shock_ml.unwrap_or(s.shock_ml);
-                s.healing_base = a.healing_base.unwrap_or(s.healing_base);
-                s.strength_ml = a.strength_ml.unwrap_or(if s.strength_ml == old_str * 5 {
-                    s.strength * 5
-                } else {
-                    s.strength_ml
-                });
-                s.body = a.body.clone().unwrap_or(s.body);
-                s.fatigue = a.fatigue.unwrap_or(s.fatigue);
-                check_sheet(&s)?;
-                Ok((
-                    Event::HarnMaster(HmEvent::SheetChanged {
-                        character: ch.id,
-                        sheet: s,
-                    }),
-                    None,
-                ))
-            })?;
-            ctx.say(format!("changed {name}'s sheet"));
-            Ok(())
-        }
+        CharacterCommand::Equip(a) => equip(a, ctx),
+        CharacterCommand::Set(a) => set(a, ctx),
     }
+}
+
+/// `character add`: a new character of the campaign's system, from its sheet's options.
+fn add(a: AddArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let name = a.name.clone();
+    ctx.record(|ledger, _| {
+        let system = ledger
+            .campaign
+            .as_ref()
+            .map_or(SystemId::HarnMaster, |c| c.system);
+        check_system(&a, system)?;
+        // Names are told apart by neither case, in any script, nor the encoding of an
+        // accent: `ærwyn` beside `Ærwyn` would answer to both.
+        if let Some(like) = ledger.name_like(&name) {
+            return Err(CommandError::user(format!(
+                "there is already a character named '{like}': '{}' would answer to the same name (neither case nor the encoding of accents tells names apart)",
+                name.trim()
+            )));
+        }
+        let sheet = sheet_of(&a, system)?;
+        Ok((Event::CharacterAdded { name, sheet }, None))
+    })?;
+    ctx.say(format!("added {}", a.name.trim()));
+    Ok(())
+}
+
+/// The sheet `character add`'s options give for a character of `system`.
+fn sheet_of(a: &AddArgs, system: SystemId) -> Result<SheetKind, CommandError> {
+    Ok(match system {
+        SystemId::WitchIron => SheetKind::WitchIron(leechbook_core::witch::WiSheet {
+            rb: a.rb.unwrap_or(0),
+        }),
+        SystemId::WrathGlory => {
+            let need = |v: Option<i32>, flag: &str| {
+                v.ok_or_else(|| CommandError::user(format!(
+                    "a Wrath & Glory character needs {flag} (and --tier, --wg-toughness, --resilience, --max-shock)"
+                )))
+            };
+            SheetKind::WrathGlory(leechbook_core::wrath::WgSheet {
+                tier: need(a.tier, "--tier")?,
+                toughness: need(a.wg_toughness, "--wg-toughness")?,
+                resilience: need(a.resilience, "--resilience")?,
+                max_shock: need(a.max_shock, "--max-shock")?,
+                rank: a.rank.unwrap_or(1),
+            })
+        }
+        SystemId::SavageWorlds => {
+            let toughness = a
+                .toughness
+                .ok_or_else(|| CommandError::user("a Savage Worlds character needs --toughness"))?;
+            SheetKind::SavageWorlds(leechbook_core::savage::SwSheet {
+                toughness,
+                wild_card: !a.extra,
+                pace: a.pace.unwrap_or(6),
+            })
+        }
+        SystemId::HarnMaster => {
+            let need = |v: Option<i32>, flag: &str| {
+                v.ok_or_else(|| {
+                    CommandError::user(format!(
+                        "a HârnMaster character needs {flag} (and --str, --end, --shock, --hb)"
+                    ))
+                })
+            };
+            let strength = need(a.strength, "--str")?;
+            let sheet = Sheet {
+                strength,
+                endurance: need(a.endurance, "--end")?,
+                shock_ml: need(a.shock_ml, "--shock")?,
+                healing_base: need(a.healing_base, "--hb")?,
+                strength_ml: a.strength_ml.unwrap_or(strength * 5),
+                body: a.body.clone().unwrap_or_else(|| "human".into()),
+                beast: a.beast,
+                fatigue: a.fatigue.unwrap_or(0),
+            };
+            check_sheet(&sheet)?;
+            SheetKind::HarnMaster(sheet)
+        }
+    })
+}
+
+/// One line of `character list`: a character of any system, summed up.
+fn summary(c: &leechbook_core::fold::CharacterState) -> ListItem {
+    use leechbook_core::fold::CharacterState as C;
+    let (shock_state, injuries) = match c {
+        C::HarnMaster(h) => (
+            h.shock.code(),
+            h.injuries.iter().filter(|i| !i.healed()).count(),
+        ),
+        C::WitchIron(w) => ("none", w.injuries.len()),
+        C::WrathGlory(w) => (
+            if w.dying { "dying" } else { "none" },
+            w.wounds.max(0) as usize,
+        ),
+        C::SavageWorlds(s) => (
+            if s.shaken { "shaken" } else { "none" },
+            usize::from(s.wounds),
+        ),
+    };
+    ListItem {
+        ty: "character-summary",
+        schema_version: views::JSON_SCHEMA,
+        id: c.id().to_string(),
+        name: c.name().to_string(),
+        shock_state,
+        dead: c.dead(),
+        injuries,
+    }
+}
+
+/// `character list`.
+fn list(a: ListArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let (_, ledger) = ctx.load_open()?;
+    let items: Vec<ListItem> = ledger.characters.iter().map(summary).collect();
+    if a.json {
+        return ctx.json(&items);
+    }
+    if items.is_empty() {
+        ctx.say("no characters");
+    }
+    for i in items {
+        ctx.say(format!(
+            "{:<20} {:<5} {} injur{}{}",
+            i.name,
+            i.shock_state,
+            i.injuries,
+            if i.injuries == 1 { "y" } else { "ies" },
+            if i.dead { "  DEAD" } else { "" }
+        ));
+    }
+    Ok(())
+}
+
+/// `character equip`: a HârnMaster character's weapons, armour and skills.
+fn equip(a: EquipArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let name = a.name.clone();
+    ctx.record(|ledger, _| {
+        let ch = find(ledger, &a.name)?;
+        Ok((
+            Event::HarnMaster(HmEvent::Equipped {
+                character: ch.id,
+                gear: leechbook_core::harnmaster::arms::Gear {
+                    weapons: a.weapons.clone(),
+                    armour: a.armour.clone(),
+                    skills: leechbook_core::harnmaster::arms::Skills {
+                        melee: a.melee,
+                        dodge: a.dodge,
+                        archery: a.archery,
+                        throwing: a.throwing,
+                        slings: a.slings,
+                        initiative: a.initiative,
+                        riding: a.riding,
+                        str_impact: a.str_impact,
+                    },
+                },
+            }),
+            None,
+        ))
+    })?;
+    ctx.say(format!("equipped {name}"));
+    Ok(())
+}
+
+/// `character set`: a HârnMaster character's sheet changed.
+fn set(a: SetArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let name = a.name.clone();
+    ctx.record(|ledger, _| {
+        let ch = find(ledger, &a.name)?;
+        let mut s = ch.sheet.clone();
+        let old_str = s.strength;
+        s.strength = a.strength.unwrap_or(s.strength);
+        s.endurance = a.endurance.unwrap_or(s.endurance);
+        s.shock_ml = a.shock_ml.unwrap_or(s.shock_ml);
+        s.healing_base = a.healing_base.unwrap_or(s.healing_base);
+        s.strength_ml = a.strength_ml.unwrap_or(if s.strength_ml == old_str * 5 {
+            s.strength * 5
+        } else {
+            s.strength_ml
+        });
+        s.body = a.body.clone().unwrap_or(s.body);
+        s.fatigue = a.fatigue.unwrap_or(s.fatigue);
+        check_sheet(&s)?;
+        Ok((
+            Event::HarnMaster(HmEvent::SheetChanged {
+                character: ch.id,
+                sheet: s,
+            }),
+            None,
+        ))
+    })?;
+    ctx.say(format!("changed {name}'s sheet"));
+    Ok(())
 }

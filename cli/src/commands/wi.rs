@@ -2,7 +2,7 @@
 //! and the Arms & Legs table the GM supplies.
 
 use super::find_any;
-use crate::dice::{parse_dice, roller, TableDice};
+use crate::dice::{parse_dice, roller, Roller, TableDice};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -217,6 +217,153 @@ fn wi_id(ledger: &Ledger, name: &str) -> Result<CharacterId, CommandError> {
     wi_char(ledger, name).map(|c| c.id)
 }
 
+/// The Quarrel a command records: its Hits as given, and the strike's dice (units, the
+/// critical d6E, the dent) given or rolled.
+fn quarrel(
+    a: &QuarrelArgs,
+    ledger: &Ledger,
+    ctx: &mut Ctx,
+    r: &mut Roller,
+) -> Result<WiEvent, CommandError> {
+    let (attacker, defender) = (wi_char(ledger, &a.attacker)?, wi_char(ledger, &a.defender)?);
+    let defence = match a.defence {
+        DefenceArg::Melee => WiDefence::Melee,
+        DefenceArg::LightFoot => WiDefence::LightFoot,
+    };
+    // The struck one (the defender at Net Hits +0 or more, else the attacker) has
+    // the RB of their sheet unless --rb gives one.
+    let net = net_hits(
+        a.attack_hits,
+        a.defence_hits,
+        a.charge,
+        a.brace,
+        a.give_ground,
+        defence,
+    );
+    let struck = if net >= 0 { defender } else { attacker };
+    let mut given = parse_dice(a.dice.as_deref(), &["units", "critical", "dent"])?;
+    units_zero_is_ten(&mut given);
+    let given_critical = given
+        .iter()
+        .position(|d| d.name == "critical")
+        .map(|i| given.remove(i).faces);
+    let mut dice = TableDice::new("the quarrel", given, r);
+    let strike = match &a.part {
+        None => None,
+        Some(part) => {
+            let units = dice.one("units", Die::D10)? as u8;
+            let critical = if let Some(faces) = given_critical.clone() {
+                faces
+            } else if a.critical {
+                // The d6E: roll on while it shows 6 (when not given).
+                let mut faces = Vec::new();
+                loop {
+                    let f = dice.one("critical", Die::D6)?;
+                    faces.push(f);
+                    if f != 6 || faces.len() > 10 {
+                        break;
+                    }
+                }
+                faces
+            } else {
+                Vec::new()
+            };
+            {
+                let dent_armour = if a.dent_armour {
+                    Some(dice.one("dent", Die::D6)?)
+                } else {
+                    None
+                };
+                Some(Strike {
+                    part: part.clone(),
+                    units,
+                    weapon_damage: a.damage,
+                    av: a.av,
+                    rb: a.rb.unwrap_or(struck.sheet.rb),
+                    critical,
+                    clip_weapon: a.clip_weapon,
+                    dent_armour,
+                })
+            }
+        }
+    };
+    if given_critical.is_some() && (a.part.is_none() || !a.critical) {
+        return Err(CommandError::user(
+            "the quarrel did not need the given critical die (a critical is rolled with --part and --critical)",
+        ));
+    }
+    dice.refuse_unused()?;
+    if !dice.rolled.is_empty() {
+        ctx.note(format!("rolled by Leechbook: {}", dice.rolled.join(",")));
+    }
+    // The Hits given come from Checks the conditions penalise: say each side's.
+    let round = ledger.round_seconds();
+    let (pa, pd) = (
+        attacker.check_penalties(ledger.now, round),
+        defender.check_penalties(ledger.now, round),
+    );
+    if !(pa.is_empty() && pd.is_empty()) {
+        ctx.note(format!(
+            "the Hits given are taken as rolled at: {}; {}",
+            leechbook_views::witch::checks(&attacker.name, &pa),
+            leechbook_views::witch::checks(&defender.name, &pd)
+        ));
+    }
+    Ok(WiEvent::Quarrel {
+        attacker: attacker.id,
+        defender: defender.id,
+        defence,
+        attack_hits: a.attack_hits,
+        defence_hits: a.defence_hits,
+        charge: a.charge,
+        brace: a.brace,
+        give_ground: a.give_ground,
+        attacker_fumble: a.attacker_fumble,
+        defender_fumble: a.defender_fumble,
+        strike,
+    })
+}
+
+/// The end of a character's round: its d6 given or rolled, and the Hardship Hits when a
+/// Hardship Quarrel follows.
+fn end_of_round(
+    a: &RoundArgs,
+    ledger: &Ledger,
+    ctx: &mut Ctx,
+    r: &mut Roller,
+) -> Result<WiEvent, CommandError> {
+    let given = parse_dice(a.dice.as_deref(), &["d6"])?;
+    let mut dice = TableDice::new("the roll", given, r);
+    let d6 = dice.one("d6", Die::D6)?;
+    if !dice.rolled.is_empty() {
+        ctx.note(format!("rolled by Leechbook: d6={d6}"));
+    }
+    // Hits given before the d6 is known: a d6 over the rating spares the character
+    // (no Hardship Quarrel), an ordinary outcome, recorded; the Hits go unused.
+    let who = wi_char(ledger, &a.name)?;
+    let round = ledger.round_seconds();
+    let rating = who.hardship(ledger.now, round);
+    let hardship_hits = match a.hardship_hits {
+        Some(h) if rating > 0 && i32::from(d6) > rating => {
+            ctx.note(format!("the d6 {d6} is over the rating {rating}: no Hardship Quarrel, so --hardship-hits {h} is not used"));
+            None
+        }
+        h => h,
+    };
+    let penalties = who.check_penalties(ledger.now, round);
+    if hardship_hits.is_some() && !penalties.is_empty() {
+        ctx.note(format!(
+            "the Hardship Hits given are taken as rolled at: {}",
+            leechbook_views::witch::checks(&who.name, &penalties)
+        ));
+    }
+    Ok(WiEvent::EndOfRound {
+        character: who.id,
+        d6,
+        hardship_hits,
+    })
+}
+
 /// Runs a Witch Iron command.
 pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     let names: Vec<&str> = match &c {
@@ -230,95 +377,7 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
         let mut r = roller(ctx, 0);
         let event = match &c {
-            WiCommand::Quarrel(a) => {
-                let (attacker, defender) = (wi_char(ledger, &a.attacker)?, wi_char(ledger, &a.defender)?);
-                let defence = match a.defence {
-                    DefenceArg::Melee => WiDefence::Melee,
-                    DefenceArg::LightFoot => WiDefence::LightFoot,
-                };
-                // The struck one (the defender at Net Hits +0 or more, else the attacker) has
-                // the RB of their sheet unless --rb gives one.
-                let net = net_hits(a.attack_hits, a.defence_hits, a.charge, a.brace, a.give_ground, defence);
-                let struck = if net >= 0 { defender } else { attacker };
-                let mut given = parse_dice(a.dice.as_deref(), &["units", "critical", "dent"])?;
-                units_zero_is_ten(&mut given);
-                let given_critical = given
-                    .iter()
-                    .position(|d| d.name == "critical")
-                    .map(|i| given.remove(i).faces);
-                let mut dice = TableDice::new("the quarrel", given, &mut r);
-                let strike = match &a.part {
-                    None => None,
-                    Some(part) => {
-                        let units = dice.one("units", Die::D10)? as u8;
-                        let critical = if let Some(faces) = given_critical.clone() {
-                            faces
-                        } else if a.critical {
-                            // The d6E: roll on while it shows 6 (when not given).
-                            let mut faces = Vec::new();
-                            loop {
-                                let f = dice.one("critical", Die::D6)?;
-                                faces.push(f);
-                                if f != 6 || faces.len() > 10 {
-                                    break;
-                                }
-                            }
-                            faces
-                        } else {
-                            Vec::new()
-                        };
-                        {
-                            let dent_armour = if a.dent_armour {
-                                Some(dice.one("dent", Die::D6)?)
-                            } else {
-                                None
-                            };
-                            Some(Strike {
-                                part: part.clone(),
-                                units,
-                                weapon_damage: a.damage,
-                                av: a.av,
-                                rb: a.rb.unwrap_or(struck.sheet.rb),
-                                critical,
-                                clip_weapon: a.clip_weapon,
-                                dent_armour,
-                            })
-                        }
-                    }
-                };
-                if given_critical.is_some() && (a.part.is_none() || !a.critical) {
-                    return Err(CommandError::user(
-                        "the quarrel did not need the given critical die (a critical is rolled with --part and --critical)",
-                    ));
-                }
-                dice.refuse_unused()?;
-                if !dice.rolled.is_empty() {
-                    ctx.note(format!("rolled by Leechbook: {}", dice.rolled.join(",")));
-                }
-                // The Hits given come from Checks the conditions penalise: say each side's.
-                let round = ledger.round_seconds();
-                let (pa, pd) = (attacker.check_penalties(ledger.now, round), defender.check_penalties(ledger.now, round));
-                if !(pa.is_empty() && pd.is_empty()) {
-                    ctx.note(format!(
-                        "the Hits given are taken as rolled at: {}; {}",
-                        leechbook_views::witch::checks(&attacker.name, &pa),
-                        leechbook_views::witch::checks(&defender.name, &pd)
-                    ));
-                }
-                WiEvent::Quarrel {
-                    attacker: attacker.id,
-                    defender: defender.id,
-                    defence,
-                    attack_hits: a.attack_hits,
-                    defence_hits: a.defence_hits,
-                    charge: a.charge,
-                    brace: a.brace,
-                    give_ground: a.give_ground,
-                    attacker_fumble: a.attacker_fumble,
-                    defender_fumble: a.defender_fumble,
-                    strike,
-                }
-            }
+            WiCommand::Quarrel(a) => quarrel(a, ledger, ctx, &mut r)?,
             WiCommand::Injure(a) => {
                 let mut given = parse_dice(a.dice.as_deref(), &["units"])?;
                 units_zero_is_ten(&mut given);
@@ -326,34 +385,7 @@ pub fn cmd_wi(c: WiCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 let units = dice.one("units", Die::D10)? as u8;
                 WiEvent::Injure { character: wi_id(ledger, &a.name)?, part: a.part.clone(), units, net_damage: a.net_damage }
             }
-            WiCommand::Round(a) => {
-                let given = parse_dice(a.dice.as_deref(), &["d6"])?;
-                let mut dice = TableDice::new("the roll", given, &mut r);
-                let d6 = dice.one("d6", Die::D6)?;
-                if !dice.rolled.is_empty() {
-                    ctx.note(format!("rolled by Leechbook: d6={d6}"));
-                }
-                // Hits given before the d6 is known: a d6 over the rating spares the character
-                // (no Hardship Quarrel), an ordinary outcome, recorded; the Hits go unused.
-                let who = wi_char(ledger, &a.name)?;
-                let round = ledger.round_seconds();
-                let rating = who.hardship(ledger.now, round);
-                let hardship_hits = match a.hardship_hits {
-                    Some(h) if rating > 0 && i32::from(d6) > rating => {
-                        ctx.note(format!("the d6 {d6} is over the rating {rating}: no Hardship Quarrel, so --hardship-hits {h} is not used"));
-                        None
-                    }
-                    h => h,
-                };
-                let penalties = who.check_penalties(ledger.now, round);
-                if hardship_hits.is_some() && !penalties.is_empty() {
-                    ctx.note(format!(
-                        "the Hardship Hits given are taken as rolled at: {}",
-                        leechbook_views::witch::checks(&who.name, &penalties)
-                    ));
-                }
-                WiEvent::EndOfRound { character: who.id, d6, hardship_hits }
-            }
+            WiCommand::Round(a) => end_of_round(a, ledger, ctx, &mut r)?,
             WiCommand::Condition(a) => {
                 let condition = Condition::parse(&a.condition).ok_or_else(|| {
                     CommandError::user(format!("'{}' is not a condition (aflame, bleed, poison, blind, deaf, pain, corruption, stress, fatigue, entangle, helpless, stun, prone, trauma)", a.condition))
