@@ -200,35 +200,7 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 };
                 if keep {
                     if let (Some(id), Some(c)) = (injury, hm(ledger, who)) {
-                        if let Some(i) = c.any_injury(id) {
-                            let tt = ledger.treatment_table();
-                            let (imp, _) = leechbook_core::harnmaster::healing::impairment_of(
-                                i, tt, ledger.now,
-                            );
-                            let permanent =
-                                leechbook_core::harnmaster::healing::permanent_impairment(
-                                    i, tt, ledger.now,
-                                );
-                            samples.push(crate::plot::Sample {
-                                day: env.at.0 as f64 / DAY as f64,
-                                level: f64::from(i.level),
-                                healing_rate: f64::from(
-                                    leechbook_core::harnmaster::healing::healing_rate(i, tt),
-                                ),
-                                infection: c
-                                    .infection
-                                    .filter(|f| f.injury == id)
-                                    .map_or(0.0, |f| f64::from(f.healing_rate)),
-                                blood_loss: f64::from(c.blood_loss),
-                                impairment: f64::from(imp),
-                                permanent: f64::from(permanent),
-                                event: format!("{} {}", env.at, env.event.kind()),
-                                outcome: outcome_of(applied),
-                                extended_shock: c.extended_shock.is_some(),
-                                coma: c.coma.is_some(),
-                                dead: c.dead(),
-                            });
-                        }
+                        samples.extend(sample(ledger, c, id, env, applied));
                     }
                     let mut summary = narrate::event(ledger, env, applied);
                     if rulings.amended.contains_key(&env.id) {
@@ -255,54 +227,7 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             },
         );
     })?;
-    let (view, ending) = match injury {
-        Some(id) => {
-            let c = hm(&full, who).and_then(|c| c.any_injury(id));
-            let tt = full.treatment_table();
-            let view = c.and_then(|i| {
-                views::character(&full, ch)
-                    .injuries
-                    .into_iter()
-                    .find(|v| v.id == i.id.to_string())
-            });
-            let died = hm(&full, who).and_then(|c| c.death.clone());
-            let ending = c.map(|i| match (&died, i.heal.healed_at) {
-                (Some((cause, at)), _) => {
-                    format!("{} when {} died ({cause}) at {at}", i.code(), ch.name)
-                }
-                (None, healed) => match healed {
-                    Some(at) => {
-                        let days = (at.0 - i.inflicted_at.0) / DAY;
-                        let permanent = leechbook_core::harnmaster::healing::permanent_impairment(
-                            i, tt, full.now,
-                        );
-                        format!(
-                            "healed on day {} ({days} days after it was inflicted){}",
-                            at.day(),
-                            if permanent > 0 {
-                                format!("; {permanent} permanent impairment remains")
-                            } else {
-                                String::new()
-                            }
-                        )
-                    }
-                    None => format!(
-                        "{} at {}, healing at HR{}",
-                        i.code(),
-                        full.now,
-                        leechbook_core::harnmaster::healing::healing_rate(i, tt)
-                    ),
-                },
-            });
-            (view, ending)
-        }
-        None => (
-            None,
-            hm(&full, who)
-                .and_then(|c| c.death.clone())
-                .map(|(cause, at)| format!("{} died ({cause}) at {at}", ch.name)),
-        ),
-    };
+    let (view, ending) = ending(&full, ch, injury);
     let story = Story {
         ty: "history",
         schema_version: JSON_SCHEMA,
@@ -312,37 +237,7 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         ending,
     };
     if let (Some(file), Some(v)) = (&a.plot, &story.injury) {
-        let place = match v.side {
-            Some(s) => format!("{s} {}", v.location),
-            None => v.location.clone(),
-        };
-        let first = samples.first().map_or(1, |s| s.day as i64 + 1);
-        let last = samples.last().map_or(1, |s| s.day as i64 + 1);
-        let days = if first == last {
-            format!("day {first}")
-        } else {
-            format!("days {first}-{last}")
-        };
-        let title = format!(
-            "{}: {} {} ({}), {days}",
-            story.character, v.code, place, v.short_id
-        );
-        let png = file
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("png"));
-        let bytes = if png {
-            crate::plot::png(&title, &samples)
-                .map_err(|e| CommandError::user(format!("cannot draw {}: {e}", file.display())))?
-        } else {
-            crate::plot::svg(&title, &samples).into_bytes()
-        };
-        std::fs::write(file, bytes)
-            .map_err(|e| CommandError::user(format!("cannot write {}: {e}", file.display())))?;
-        ctx.note(format!(
-            "drew {} ({} rolls marked)",
-            file.display(),
-            samples.len()
-        ));
+        draw(file, &story.character, v, &samples, ctx)?;
     }
     if a.json {
         return ctx.json(&story);
@@ -365,5 +260,128 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     if let Some(end) = &story.ending {
         ctx.say(format!("  => {end}"));
     }
+    Ok(())
+}
+
+/// The plot's point for the injury `id` of `c` as an event left it.
+fn sample(
+    ledger: &Ledger,
+    c: &leechbook_core::harnmaster::state::HmCharacter,
+    id: InjuryId,
+    env: &leechbook_core::Envelope,
+    applied: &leechbook_core::Applied,
+) -> Option<crate::plot::Sample> {
+    use leechbook_core::harnmaster::healing::{healing_rate, impairment_of, permanent_impairment};
+    let i = c.any_injury(id)?;
+    let tt = ledger.treatment_table();
+    let (imp, _) = impairment_of(i, tt, ledger.now);
+    Some(crate::plot::Sample {
+        day: env.at.0 as f64 / DAY as f64,
+        level: f64::from(i.level),
+        healing_rate: f64::from(healing_rate(i, tt)),
+        infection: c
+            .infection
+            .filter(|f| f.injury == id)
+            .map_or(0.0, |f| f64::from(f.healing_rate)),
+        blood_loss: f64::from(c.blood_loss),
+        impairment: f64::from(imp),
+        permanent: f64::from(permanent_impairment(i, tt, ledger.now)),
+        event: format!("{} {}", env.at, env.event.kind()),
+        outcome: outcome_of(applied),
+        extended_shock: c.extended_shock.is_some(),
+        coma: c.coma.is_some(),
+        dead: c.dead(),
+    })
+}
+
+/// The injury's view and how its story ends (healed, still healing, or with a death), or
+/// for the whole story, the character's death.
+fn ending(
+    full: &Ledger,
+    ch: &leechbook_core::harnmaster::state::HmCharacter,
+    injury: Option<InjuryId>,
+) -> (Option<views::InjuryView>, Option<String>) {
+    let who = ch.id;
+    let Some(id) = injury else {
+        return (
+            None,
+            hm(full, who)
+                .and_then(|c| c.death.clone())
+                .map(|(cause, at)| format!("{} died ({cause}) at {at}", ch.name)),
+        );
+    };
+    let c = hm(full, who).and_then(|c| c.any_injury(id));
+    let tt = full.treatment_table();
+    let view = c.and_then(|i| {
+        views::character(full, ch)
+            .injuries
+            .into_iter()
+            .find(|v| v.id == i.id.to_string())
+    });
+    let died = hm(full, who).and_then(|c| c.death.clone());
+    let ending = c.map(|i| match (&died, i.heal.healed_at) {
+        (Some((cause, at)), _) => {
+            format!("{} when {} died ({cause}) at {at}", i.code(), ch.name)
+        }
+        (None, Some(at)) => {
+            let days = (at.0 - i.inflicted_at.0) / DAY;
+            let permanent =
+                leechbook_core::harnmaster::healing::permanent_impairment(i, tt, full.now);
+            format!(
+                "healed on day {} ({days} days after it was inflicted){}",
+                at.day(),
+                if permanent > 0 {
+                    format!("; {permanent} permanent impairment remains")
+                } else {
+                    String::new()
+                }
+            )
+        }
+        (None, None) => format!(
+            "{} at {}, healing at HR{}",
+            i.code(),
+            full.now,
+            leechbook_core::harnmaster::healing::healing_rate(i, tt)
+        ),
+    });
+    (view, ending)
+}
+
+/// Draws the injury's plot into `file` (PNG by its extension, else SVG).
+fn draw(
+    file: &std::path::Path,
+    character: &str,
+    v: &views::InjuryView,
+    samples: &[crate::plot::Sample],
+    ctx: &mut Ctx,
+) -> Result<(), CommandError> {
+    let place = match v.side {
+        Some(s) => format!("{s} {}", v.location),
+        None => v.location.clone(),
+    };
+    let first = samples.first().map_or(1, |s| s.day as i64 + 1);
+    let last = samples.last().map_or(1, |s| s.day as i64 + 1);
+    let days = if first == last {
+        format!("day {first}")
+    } else {
+        format!("days {first}-{last}")
+    };
+    let title = format!("{character}: {} {} ({}), {days}", v.code, place, v.short_id);
+    let png = file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    let bytes = if png {
+        crate::plot::png(&title, samples)
+            .map_err(|e| CommandError::user(format!("cannot draw {}: {e}", file.display())))?
+    } else {
+        crate::plot::svg(&title, samples).into_bytes()
+    };
+    std::fs::write(file, bytes)
+        .map_err(|e| CommandError::user(format!("cannot write {}: {e}", file.display())))?;
+    ctx.note(format!(
+        "drew {} ({} rolls marked)",
+        file.display(),
+        samples.len()
+    ));
     Ok(())
 }
