@@ -1,7 +1,7 @@
 //! `leechbook advance`: move the campaign clock forward; with `--roll` (or `--ask`), roll
 //! (or ask for) every roll that falls due on the way, in time order, recording each.
 
-use crate::dice::roller;
+use crate::dice::{roller, Roller};
 use crate::error::CommandError;
 use crate::narrate;
 use crate::Ctx;
@@ -258,6 +258,49 @@ fn stop_at(
     Ok(())
 }
 
+/// The roll `n` owes, its faces rolled (or asked for) by `rng`.
+fn owed_roll(n: &Next, ledger: &Ledger, rng: &mut Roller) -> Result<HmEvent, CommandError> {
+    let what = format!("{} {}", n.name, n.due.kind);
+    let d3 = || Die::new(3).map_err(|e| CommandError::internal(e.to_string()));
+    let die = if n.due.seq == Some(SeqRollKind::HealingPeriod) {
+        d3()?
+    } else {
+        Die::D100
+    };
+    let mut face = |label: &str, die: Die| -> Result<u16, CommandError> {
+        rng.face(label, die)
+            .map_err(|e| CommandError::user(e.to_string()))
+    };
+    let roll = face(&what, die)?;
+    Ok(match n.due.kind {
+        "shock-reroll" => HmEvent::ShockReroll(ShockRoll {
+            character: n.character,
+            roll,
+        }),
+        "stun-recovery" => HmEvent::StunRecovery(ShockRoll {
+            character: n.character,
+            roll,
+        }),
+        _ => {
+            let kind = n.due.seq.unwrap_or(SeqRollKind::Healing);
+            let period = if kind == SeqRollKind::Healing && ledger.options().random_healing_period {
+                Some(face(&format!("{what} next period"), d3()?)?)
+            } else {
+                None
+            };
+            HmEvent::SeqRoll(SeqRoll {
+                character: n.character,
+                kind,
+                injury: n.due.injury,
+                roll,
+                period,
+                sheltered: true,
+                forced: false,
+            })
+        }
+    })
+}
+
 /// Moves the clock, rolling what falls due on the way when asked to.
 pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let (_, ledger) = ctx.load_head()?;
@@ -338,46 +381,7 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             ctx.say(format!("stopped at {}: {why}", n.at.max(ledger.now)));
             return Ok(());
         }
-        let what = format!("{} {}", n.name, n.due.kind);
-        let die = if n.due.seq == Some(SeqRollKind::HealingPeriod) {
-            Die::new(3).map_err(|e| CommandError::internal(e.to_string()))?
-        } else {
-            Die::D100
-        };
-        let mut face = |label: &str, die: Die| -> Result<u16, CommandError> {
-            rng.face(label, die)
-                .map_err(|e| CommandError::user(e.to_string()))
-        };
-        let roll = face(&what, die)?;
-        let event = match n.due.kind {
-            "shock-reroll" => HmEvent::ShockReroll(ShockRoll {
-                character: n.character,
-                roll,
-            }),
-            "stun-recovery" => HmEvent::StunRecovery(ShockRoll {
-                character: n.character,
-                roll,
-            }),
-            _ => {
-                let kind = n.due.seq.unwrap_or(SeqRollKind::Healing);
-                let period =
-                    if kind == SeqRollKind::Healing && ledger.options().random_healing_period {
-                        let d3 = Die::new(3).map_err(|e| CommandError::internal(e.to_string()))?;
-                        Some(face(&format!("{what} next period"), d3)?)
-                    } else {
-                        None
-                    };
-                HmEvent::SeqRoll(SeqRoll {
-                    character: n.character,
-                    kind,
-                    injury: n.due.injury,
-                    roll,
-                    period,
-                    sheltered: true,
-                    forced: false,
-                })
-            }
-        };
+        let event = owed_roll(&n, &ledger, &mut rng)?;
         let (after, env, applied) = ctx.record_for(Some(&[n.name.as_str()]), |_, _| {
             Ok((Event::HarnMaster(event), None))
         })?;

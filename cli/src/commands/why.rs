@@ -187,49 +187,9 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             link.flags.splice(0..0, f.iter().cloned());
         }
     }
-    // The rulings about those events.
-    let about: Vec<Link> = events
-        .iter()
-        .filter_map(|e| match &e.event {
-            Event::Ruling(r) if r.target().is_some_and(|t| ids.contains(&t)) => Some(Link {
-                at: e.at.to_string(),
-                event: e.id.to_string(),
-                kind: e.event.kind(),
-                rule: "ruling",
-                summary: narrate::ruling(r, ""),
-                consequences: vec![],
-                flags: match r {
-                    Ruling::Retract { .. } | Ruling::Amend { .. }
-                        if rulings.void.contains_key(&e.id) =>
-                    {
-                        vec!["void".into()]
-                    }
-                    _ => vec![],
-                },
-            }),
-            _ => None,
-        })
-        .collect();
-    let now = match full.character(ch.id).and_then(CharacterState::hm) {
-        Some(h) => h.any_injury(injury).map(|i| {
-            let tt = full.treatment_table();
-            if let Some((cause, at)) = &h.death {
-                return format!("{} when {} died ({cause}) at {at}", i.code(), h.name);
-            }
-            format!(
-                "now {}{}, healing at HR{}{}",
-                i.code(),
-                if i.healed() { " (healed)" } else { "" },
-                healing::healing_rate(i, tt),
-                match healing::permanent_impairment(i, tt, full.now) {
-                    0 => String::new(),
-                    p => format!(", {p} permanent impairment"),
-                }
-            )
-        }),
-        None => None,
-    }
-    .unwrap_or_else(|| "the injury is not on the record now".into());
+    // The rulings about those events, and the injury now.
+    let about = rulings_about(&events, &rulings, &ids);
+    let now = injury_now(&full, ch.id, injury);
     if a.json {
         return ctx.json(&serde_json::json!({
             "type": "why",
@@ -255,4 +215,59 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     }
     ctx.say(format!("  => {now}"));
     Ok(())
+}
+
+/// The rulings whose target is one of the events `ids` (a void retraction or amendment so
+/// flagged).
+fn rulings_about(
+    events: &[Envelope],
+    rulings: &leechbook_core::ruling::Rulings,
+    ids: &[EventId],
+) -> Vec<Link> {
+    events
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Ruling(r) if r.target().is_some_and(|t| ids.contains(&t)) => Some(Link {
+                at: e.at.to_string(),
+                event: e.id.to_string(),
+                kind: e.event.kind(),
+                rule: "ruling",
+                summary: narrate::ruling(r, ""),
+                consequences: vec![],
+                flags: match r {
+                    Ruling::Retract { .. } | Ruling::Amend { .. }
+                        if rulings.void.contains_key(&e.id) =>
+                    {
+                        vec!["void".into()]
+                    }
+                    _ => vec![],
+                },
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The injury as the record holds it now, in a line.
+fn injury_now(full: &Ledger, who: leechbook_core::ids::CharacterId, injury: InjuryId) -> String {
+    match full.character(who).and_then(CharacterState::hm) {
+        Some(h) => h.any_injury(injury).map(|i| {
+            let tt = full.treatment_table();
+            if let Some((cause, at)) = &h.death {
+                return format!("{} when {} died ({cause}) at {at}", i.code(), h.name);
+            }
+            format!(
+                "now {}{}, healing at HR{}{}",
+                i.code(),
+                if i.healed() { " (healed)" } else { "" },
+                healing::healing_rate(i, tt),
+                match healing::permanent_impairment(i, tt, full.now) {
+                    0 => String::new(),
+                    p => format!(", {p} permanent impairment"),
+                }
+            )
+        }),
+        None => None,
+    }
+    .unwrap_or_else(|| "the injury is not on the record now".into())
 }
