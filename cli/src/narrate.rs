@@ -96,62 +96,10 @@ pub fn beside(
 
 /// Narrates one strike.
 pub fn strike(o: &StrikeOutcome, aspect_letter: char) -> String {
-    let mut parts = Vec::new();
-    let place = o.place.as_ref();
-    match &o.location {
-        LocationStep::Rolled {
-            zone_die: _,
-            aim,
-            zone_faces,
-            zone_pick,
-            zn,
-            location_faces,
-            location_pick,
-            side_face,
-            face_roll,
-        } => {
-            let zone = place.map(|p| p.zone.as_str()).unwrap_or("?");
-            let zd = if zone_faces.len() > 1 {
-                format!(
-                    "ZD {} aimed at ZN{aim}, took {}",
-                    faces(zone_faces),
-                    zone_faces[*zone_pick]
-                )
-            } else {
-                format!("ZD {} aimed at ZN{aim}", zone_faces[0])
-            };
-            parts.push(format!("{zd} -> ZN{zn} {zone}"));
-            let mut ld = if location_faces.len() > 1 {
-                format!(
-                    "LD {}, took {}",
-                    faces(location_faces),
-                    location_faces[*location_pick]
-                )
-            } else {
-                format!("LD {}", location_faces[0])
-            };
-            if let Some(s) = side_face {
-                ld.push_str(&format!(", side d10 {s}"));
-            }
-            if let Some(f) = face_roll {
-                ld.push_str(&format!(" -> face, d20 {f}"));
-            }
-            parts.push(format!(
-                "{ld} -> {}",
-                place.map(|p| p.label()).unwrap_or_default()
-            ));
-        }
-        LocationStep::Miss { aim, face, zn, .. } => {
-            return format!(
-                "ZD {face} aimed at ZN{aim} -> ZN{zn}: off the table, the strike misses"
-            );
-        }
-        LocationStep::Chosen => parts.push(format!(
-            "location chosen: {}",
-            place.map(|p| p.label()).unwrap_or_default()
-        )),
-        LocationStep::Area => parts.push("area attack: the whole body".into()),
-    }
+    let mut parts = match location(o) {
+        Ok(parts) => parts,
+        Err(miss) => return miss,
+    };
     let letter = o
         .injury
         .as_ref()
@@ -275,6 +223,68 @@ pub fn strike(o: &StrikeOutcome, aspect_letter: char) -> String {
         line.push_str(&format!("; DEAD: {d}"));
     }
     line
+}
+
+/// Step 1 of a strike in words: where it landed (each a part of the line), or the line of
+/// a strike that missed the table.
+fn location(o: &StrikeOutcome) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let place = o.place.as_ref();
+    match &o.location {
+        LocationStep::Rolled {
+            zone_die: _,
+            aim,
+            zone_faces,
+            zone_pick,
+            zn,
+            location_faces,
+            location_pick,
+            side_face,
+            face_roll,
+        } => {
+            let zone = place.map(|p| p.zone.as_str()).unwrap_or("?");
+            let zd = if zone_faces.len() > 1 {
+                format!(
+                    "ZD {} aimed at ZN{aim}, took {}",
+                    faces(zone_faces),
+                    zone_faces[*zone_pick]
+                )
+            } else {
+                format!("ZD {} aimed at ZN{aim}", zone_faces[0])
+            };
+            out.push(format!("{zd} -> ZN{zn} {zone}"));
+            let mut ld = if location_faces.len() > 1 {
+                format!(
+                    "LD {}, took {}",
+                    faces(location_faces),
+                    location_faces[*location_pick]
+                )
+            } else {
+                format!("LD {}", location_faces[0])
+            };
+            if let Some(s) = side_face {
+                ld.push_str(&format!(", side d10 {s}"));
+            }
+            if let Some(f) = face_roll {
+                ld.push_str(&format!(" -> face, d20 {f}"));
+            }
+            out.push(format!(
+                "{ld} -> {}",
+                place.map(|p| p.label()).unwrap_or_default()
+            ));
+        }
+        LocationStep::Miss { aim, face, zn, .. } => {
+            return Err(format!(
+                "ZD {face} aimed at ZN{aim} -> ZN{zn}: off the table, the strike misses"
+            ));
+        }
+        LocationStep::Chosen => out.push(format!(
+            "location chosen: {}",
+            place.map(|p| p.label()).unwrap_or_default()
+        )),
+        LocationStep::Area => out.push("area attack: the whole body".into()),
+    }
+    Ok(out)
 }
 
 /// Narrates any applied event in one line (for `log`), naming the character where one.
@@ -417,39 +427,7 @@ fn harnmaster(
             character,
             kind,
             outcome,
-        } => {
-            let mut s = format!("{} {}", who(*character), kind.replace('-', " "));
-            if let Some(id) = outcome.injury {
-                // Where the wound is; and its short id when another open wound of the
-                // character is at the same place (two abdomen wounds must not read alike).
-                let place = ledger
-                    .character(*character)
-                    .and_then(|c| c.hm())
-                    .and_then(|h| {
-                        let i = h.any_injury(id)?;
-                        let label = i.place.label();
-                        let twin = h
-                            .injuries
-                            .iter()
-                            .any(|o| o.id != id && !o.healed() && o.place.label() == label);
-                        Some(if twin {
-                            format!(" ({label} {})", id.short())
-                        } else {
-                            format!(" ({label})")
-                        })
-                    })
-                    .unwrap_or_default();
-                s.push_str(&place);
-            }
-            if let Some(t) = &outcome.test {
-                s.push_str(&format!(" {} vs EML{}: {}", t.roll, t.eml, t.level));
-            }
-            s.push_str(&format!(" -> {}", healing::effect(&outcome.effect)));
-            if forced(env) {
-                s.push_str(" [forced by the GM]");
-            }
-            s
-        }
+        } => heal(ledger, &who(*character), *character, kind, outcome, env),
         HmApplied::GmRoll { character, outcome } => {
             let (kind, text) = match &env.event {
                 Event::HarnMaster(HmEvent::GmRoll(r)) => (r.kind, r.outcome.clone()),
@@ -472,6 +450,48 @@ fn harnmaster(
             s
         }
     }
+}
+
+/// Narrates a roll or decision of the Healing Sequence.
+fn heal(
+    ledger: &Ledger,
+    name: &str,
+    character: CharacterId,
+    kind: &str,
+    outcome: &leechbook_core::harnmaster::healing::HealOutcome,
+    env: &Envelope,
+) -> String {
+    let mut s = format!("{name} {}", kind.replace('-', " "));
+    if let Some(id) = outcome.injury {
+        // Where the wound is; and its short id when another open wound of the character is
+        // at the same place (two abdomen wounds must not read alike).
+        let place = ledger
+            .character(character)
+            .and_then(|c| c.hm())
+            .and_then(|h| {
+                let i = h.any_injury(id)?;
+                let label = i.place.label();
+                let twin = h
+                    .injuries
+                    .iter()
+                    .any(|o| o.id != id && !o.healed() && o.place.label() == label);
+                Some(if twin {
+                    format!(" ({label} {})", id.short())
+                } else {
+                    format!(" ({label})")
+                })
+            })
+            .unwrap_or_default();
+        s.push_str(&place);
+    }
+    if let Some(t) = &outcome.test {
+        s.push_str(&format!(" {} vs EML{}: {}", t.roll, t.eml, t.level));
+    }
+    s.push_str(&format!(" -> {}", healing::effect(&outcome.effect)));
+    if forced(env) {
+        s.push_str(" [forced by the GM]");
+    }
+    s
 }
 
 /// Returns true when the event is a roll the GM forced outside its schedule.
