@@ -314,6 +314,54 @@ pub fn character(ledger: &Ledger, ch: &HmCharacter) -> CharacterView {
     }
 }
 
+/// One injury in `show`'s list: its short id, code, place, when, and its flags.
+fn injury_line(i: &InjuryView) -> String {
+    let mut flags = Vec::new();
+    for (on, f) in [
+        (i.bleeder, "bleeder"),
+        (i.severed, "severed"),
+        (i.impaled, "impaled"),
+        (i.infected, "infected"),
+        (i.grim, "grim wound"),
+    ] {
+        if on {
+            flags.push(f.to_string());
+        }
+    }
+    match &i.treatment {
+        Some(t) => flags.push(format!("treated {t}")),
+        None if !i.healed => flags.push(format!("untreated, HR{}", i.healing_rate)),
+        None => {}
+    }
+    if let Some(h) = &i.healed_at {
+        flags.push(format!("healed {h}"));
+    }
+    if i.permanent_impairment > 0 {
+        flags.push(format!("{} permanent impairment", i.permanent_impairment));
+    }
+    let place = match i.side {
+        Some(s) => format!("{s} {}", i.location),
+        None => i.location.clone(),
+    };
+    // Fire and frost share the letter F: the word tells them apart.
+    let code = match i.aspect {
+        "fire" | "frost" => format!("{} {}", i.code, i.aspect),
+        _ => i.code.clone(),
+    };
+    format!(
+        "{}  {:<4} {:<16} {}{}",
+        i.short_id,
+        code,
+        place,
+        i.inflicted_at,
+        if flags.is_empty() {
+            String::new()
+        } else {
+            format!("  [{}]", flags.join(", "))
+        }
+    )
+}
+
 /// Renders a character for a person.
 pub fn render_character(v: &CharacterView) -> String {
     let mut out = String::new();
@@ -367,51 +415,7 @@ pub fn render_character(v: &CharacterView) -> String {
     } else {
         let _ = writeln!(out, "  injuries:");
         for i in &v.injuries {
-            let mut flags = Vec::new();
-            for (on, f) in [
-                (i.bleeder, "bleeder"),
-                (i.severed, "severed"),
-                (i.impaled, "impaled"),
-                (i.infected, "infected"),
-                (i.grim, "grim wound"),
-            ] {
-                if on {
-                    flags.push(f.to_string());
-                }
-            }
-            match &i.treatment {
-                Some(t) => flags.push(format!("treated {t}")),
-                None if !i.healed => flags.push(format!("untreated, HR{}", i.healing_rate)),
-                None => {}
-            }
-            if let Some(h) = &i.healed_at {
-                flags.push(format!("healed {h}"));
-            }
-            if i.permanent_impairment > 0 {
-                flags.push(format!("{} permanent impairment", i.permanent_impairment));
-            }
-            let place = match i.side {
-                Some(s) => format!("{s} {}", i.location),
-                None => i.location.clone(),
-            };
-            // Fire and frost share the letter F: the word tells them apart.
-            let code = match i.aspect {
-                "fire" | "frost" => format!("{} {}", i.code, i.aspect),
-                _ => i.code.clone(),
-            };
-            let _ = writeln!(
-                out,
-                "    {}  {:<4} {:<16} {}{}",
-                i.short_id,
-                code,
-                place,
-                i.inflicted_at,
-                if flags.is_empty() {
-                    String::new()
-                } else {
-                    format!("  [{}]", flags.join(", "))
-                }
-            );
+            let _ = writeln!(out, "    {}", injury_line(i));
         }
     }
     let impaired: Vec<String> = v

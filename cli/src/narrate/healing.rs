@@ -1,7 +1,7 @@
 //! HârnMaster's Healing Sequence outcomes in words: what a roll or a decision did, from the
 //! figures its [`Effect`] carries.
 
-use leechbook_core::harnmaster::healing::{CellResult, Effect};
+use leechbook_core::harnmaster::healing::{CellResult, Effect, Treated, TreatmentKind};
 use leechbook_core::harnmaster::state::Severity;
 
 /// What the roll or decision did, as the GM would say it after its test.
@@ -73,28 +73,7 @@ pub(super) fn effect(e: &Effect) -> String {
             kind,
             minutes,
             ..
-        } => {
-            let (code, level) = (kind.code(), treated.level);
-            let mut s = match treated.cell.result {
-                CellResult::Hr(h) => format!("{code} ({level}): HR{h}"),
-                CellResult::Heal => format!("{code} ({level}): healed"),
-                CellResult::Amputated(l) => format!(
-                    "{code} ({level}): amputated, leaving {}{l}E",
-                    Severity::of_level(l).letter()
-                ),
-            };
-            for (on, what) in [
-                (treated.cell.infection, "chance of infection"),
-                (treated.cell.permanent, "chance of permanent impairment"),
-                (treated.cell.bleeder, "a bleeder"),
-            ] {
-                if on {
-                    s.push_str(&format!(", {what}"));
-                }
-            }
-            s.push_str(&format!(" (takes {minutes} min)"));
-            s
-        }
+        } => treatment(treated, *kind, *minutes),
         Effect::Healing {
             by,
             infect,
@@ -155,6 +134,30 @@ pub(super) fn effect(e: &Effect) -> String {
         .into(),
         Effect::Attend { bonus, healer, .. } => format!("{healer} attends: +{bonus}"),
     }
+}
+
+/// A treatment's cell of the TREATMENT ROLL table in words.
+fn treatment(treated: &Treated, kind: TreatmentKind, minutes: i64) -> String {
+    let (code, level) = (kind.code(), treated.level);
+    let mut s = match treated.cell.result {
+        CellResult::Hr(h) => format!("{code} ({level}): HR{h}"),
+        CellResult::Heal => format!("{code} ({level}): healed"),
+        CellResult::Amputated(l) => format!(
+            "{code} ({level}): amputated, leaving {}{l}E",
+            Severity::of_level(l).letter()
+        ),
+    };
+    for (on, what) in [
+        (treated.cell.infection, "chance of infection"),
+        (treated.cell.permanent, "chance of permanent impairment"),
+        (treated.cell.bleeder, "a bleeder"),
+    ] {
+        if on {
+            s.push_str(&format!(", {what}"));
+        }
+    }
+    s.push_str(&format!(" (takes {minutes} min)"));
+    s
 }
 
 #[cfg(test)]
