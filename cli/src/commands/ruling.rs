@@ -274,6 +274,71 @@ pub fn cmd_amend(a: AmendArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     record_ruling(ctx, Some(&a.event), |events, _| build_amend(events, &a))
 }
 
+/// A strike's inputs amended: its dice, AV, rigidity, aim and impact, as given. Returns
+/// whether anything was given.
+fn amend_strike(
+    s: &mut leechbook_core::harnmaster::injury::Strike,
+    a: &AmendArgs,
+    no: impl Fn(&str) -> CommandError,
+) -> Result<bool, CommandError> {
+    let mut changed = false;
+    for d in parse_dice(a.dice.as_deref(), &STRIKE_DICE)? {
+        match s.dice.iter_mut().find(|x| x.name == d.name) {
+            Some(x) => x.faces = d.faces,
+            None => s.dice.push(d),
+        }
+        changed = true;
+    }
+    if let Some(av) = a.av {
+        s.av = av;
+        changed = true;
+    }
+    if let Some(r) = a.rigid {
+        s.rigid = r;
+        changed = true;
+    }
+    if let Some(new) = a.aim {
+        match &mut s.targeting {
+            Targeting::Rolled { aim, .. } => *aim = new,
+            _ => return Err(no("aim")),
+        }
+        changed = true;
+    }
+    if a.impact.is_some() || a.str_mod.is_some() || a.impact_ta.is_some() {
+        let (mut roll, mut sm, mut ta) = match &s.impact {
+            ImpactInput::Rolled {
+                roll,
+                strength_mod,
+                impact_ta,
+            } => (*roll, *strength_mod, *impact_ta),
+            ImpactInput::Effective(_) => (
+                "0".parse::<DiceExpr>()
+                    .map_err(|e| CommandError::internal(e.to_string()))?,
+                0,
+                0,
+            ),
+        };
+        if let Some(i) = &a.impact {
+            roll = i
+                .parse()
+                .map_err(|e| CommandError::user(format!("--impact: {e}")))?;
+        }
+        sm = a.str_mod.unwrap_or(sm);
+        ta = a.impact_ta.unwrap_or(ta);
+        s.impact = ImpactInput::Rolled {
+            roll,
+            strength_mod: sm,
+            impact_ta: ta,
+        };
+        changed = true;
+    }
+    if let Some(e) = a.effective {
+        s.impact = ImpactInput::Effective(e);
+        changed = true;
+    }
+    Ok(changed)
+}
+
 /// Builds an amendment from the content in force and the changes asked for.
 pub fn build_amend(events: &[Envelope], a: &AmendArgs) -> Result<Ruling, CommandError> {
     {
@@ -290,62 +355,7 @@ pub fn build_amend(events: &[Envelope], a: &AmendArgs) -> Result<Ruling, Command
             CommandError::user(format!("a {} has no {what} to amend", target.event.kind()))
         };
         match &mut event {
-            Event::HarnMaster(HmEvent::Strike(s)) => {
-                for d in parse_dice(a.dice.as_deref(), &STRIKE_DICE)? {
-                    match s.dice.iter_mut().find(|x| x.name == d.name) {
-                        Some(x) => x.faces = d.faces,
-                        None => s.dice.push(d),
-                    }
-                    changed = true;
-                }
-                if let Some(av) = a.av {
-                    s.av = av;
-                    changed = true;
-                }
-                if let Some(r) = a.rigid {
-                    s.rigid = r;
-                    changed = true;
-                }
-                if let Some(new) = a.aim {
-                    match &mut s.targeting {
-                        Targeting::Rolled { aim, .. } => *aim = new,
-                        _ => return Err(no("aim")),
-                    }
-                    changed = true;
-                }
-                if a.impact.is_some() || a.str_mod.is_some() || a.impact_ta.is_some() {
-                    let (mut roll, mut sm, mut ta) = match &s.impact {
-                        ImpactInput::Rolled {
-                            roll,
-                            strength_mod,
-                            impact_ta,
-                        } => (*roll, *strength_mod, *impact_ta),
-                        ImpactInput::Effective(_) => (
-                            "0".parse::<DiceExpr>()
-                                .map_err(|e| CommandError::internal(e.to_string()))?,
-                            0,
-                            0,
-                        ),
-                    };
-                    if let Some(i) = &a.impact {
-                        roll = i
-                            .parse()
-                            .map_err(|e| CommandError::user(format!("--impact: {e}")))?;
-                    }
-                    sm = a.str_mod.unwrap_or(sm);
-                    ta = a.impact_ta.unwrap_or(ta);
-                    s.impact = ImpactInput::Rolled {
-                        roll,
-                        strength_mod: sm,
-                        impact_ta: ta,
-                    };
-                    changed = true;
-                }
-                if let Some(e) = a.effective {
-                    s.impact = ImpactInput::Effective(e);
-                    changed = true;
-                }
-            }
+            Event::HarnMaster(HmEvent::Strike(s)) => changed = amend_strike(s, a, no)?,
             Event::HarnMaster(hm) => {
                 let names: &[&str] = match hm {
                     HmEvent::Treatment(_) => &["treatment", "roll"],
