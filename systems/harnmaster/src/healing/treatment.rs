@@ -6,7 +6,7 @@ use super::tables::{level_index, TreatmentKind, TreatmentTable};
 use super::{check_due, eml_of, injury, not_owed, part};
 use crate::body::{BodyTable, ZoneKind};
 use crate::shock::RollError;
-use crate::state::{CellResult, HmCharacter, Severity, Treated};
+use crate::state::{CellResult, HmCharacter, Injury, Severity, Treated};
 use crate::test_roll::{d100_test, SuccessLevel};
 use crate::time::{CampaignTime, DAY, MINUTE};
 
@@ -80,19 +80,11 @@ pub fn check_stoppage(
     })
 }
 
-/// Checks a Treatment Roll.
-pub fn check_treatment(
-    ch: &HmCharacter,
-    t: &Treatment,
-    table: &TreatmentTable,
-    body: &BodyTable,
-    now: CampaignTime,
-) -> Result<HealOutcome, RollError> {
+/// Whether `t`'s healer may treat the injury now: an open injury, the bleeding
+/// stopped and no Extended Shock (unless the GM forces the roll), and a further healer one
+/// who has not treated it and whose Physician Index is above every earlier healer's.
+fn may_treat(ch: &HmCharacter, inj: &Injury, t: &Treatment) -> Result<(), RollError> {
     const WHAT: &str = "Treatment Roll";
-    if ch.dead() {
-        return Err(not_owed(ch, WHAT, "they are dead"));
-    }
-    let inj = injury(ch, Some(t.injury), WHAT)?;
     if inj.healed() {
         return Err(not_owed(
             ch,
@@ -133,6 +125,23 @@ pub fn check_treatment(
             ));
         }
     }
+    Ok(())
+}
+
+/// Checks a Treatment Roll.
+pub fn check_treatment(
+    ch: &HmCharacter,
+    t: &Treatment,
+    table: &TreatmentTable,
+    body: &BodyTable,
+    now: CampaignTime,
+) -> Result<HealOutcome, RollError> {
+    const WHAT: &str = "Treatment Roll";
+    if ch.dead() {
+        return Err(not_owed(ch, WHAT, "they are dead"));
+    }
+    let inj = injury(ch, Some(t.injury), WHAT)?;
+    may_treat(ch, &inj, t)?;
     let col = table.column(&inj);
     let amputable = body
         .find_location(&inj.place.location)
