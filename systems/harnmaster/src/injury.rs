@@ -439,6 +439,55 @@ fn pick(what: &'static str, pick: Option<u8>, count: usize) -> Result<usize, Str
     Ok(usize::from(p) - 1)
 }
 
+/// Step 1 for a location named rather than rolled: the location or face feature named, on
+/// the side given where its zone has sides.
+fn chosen(
+    table: &BodyTable,
+    location: &str,
+    side: Option<Side>,
+) -> Result<(LocationStep, Option<Struck>), StrikeError> {
+    let unknown = || StrikeError::UnknownLocation {
+        location: location.to_string(),
+        table: table.name.clone(),
+    };
+    let feature = table.face.as_ref().and_then(|f| {
+        f.entries
+            .iter()
+            .find(|e| e.name.eq_ignore_ascii_case(location))
+            .map(|e| (f, e))
+    });
+    let (zone, loc, name, shock, triangle) = match feature {
+        Some((f, e)) => {
+            let (z, l) = table.find_location(&f.location).ok_or_else(unknown)?;
+            (z, l, e.name.clone(), e.shock, e.triangle)
+        }
+        None => {
+            let (z, l) = table.find_location(location).ok_or_else(unknown)?;
+            (z, l, l.name.clone(), l.shock, l.triangle)
+        }
+    };
+    let z = &table.zones[zone];
+    match (z.sided, side) {
+        (true, None) => return Err(StrikeError::SideNeeded(name.to_string())),
+        (false, Some(_)) => return Err(StrikeError::BadSide(format!("the {} has no side", name))),
+        _ => {}
+    }
+    Ok((
+        LocationStep::Chosen,
+        Some(Struck {
+            place: Place {
+                location: name,
+                side,
+                zone: z.name.clone(),
+                kind: Some(z.kind),
+            },
+            shock,
+            circle: loc.circle,
+            triangle,
+        }),
+    ))
+}
+
 /// Step 1: finds where the strike lands, or that it misses.
 fn locate(
     table: &BodyTable,
@@ -460,50 +509,7 @@ fn locate(
                 triangle: None,
             }),
         )),
-        Targeting::Chosen { location, side } => {
-            let unknown = || StrikeError::UnknownLocation {
-                location: location.clone(),
-                table: table.name.clone(),
-            };
-            let feature = table.face.as_ref().and_then(|f| {
-                f.entries
-                    .iter()
-                    .find(|e| e.name.eq_ignore_ascii_case(location))
-                    .map(|e| (f, e))
-            });
-            let (zone, loc, name, shock, triangle) = match feature {
-                Some((f, e)) => {
-                    let (z, l) = table.find_location(&f.location).ok_or_else(unknown)?;
-                    (z, l, e.name.clone(), e.shock, e.triangle)
-                }
-                None => {
-                    let (z, l) = table.find_location(location).ok_or_else(unknown)?;
-                    (z, l, l.name.clone(), l.shock, l.triangle)
-                }
-            };
-            let z = &table.zones[zone];
-            match (z.sided, side) {
-                (true, None) => return Err(StrikeError::SideNeeded(name.to_string())),
-                (false, Some(_)) => {
-                    return Err(StrikeError::BadSide(format!("the {} has no side", name)))
-                }
-                _ => {}
-            }
-            Ok((
-                LocationStep::Chosen,
-                Some(Struck {
-                    place: Place {
-                        location: name,
-                        side: *side,
-                        zone: z.name.clone(),
-                        kind: Some(z.kind),
-                    },
-                    shock,
-                    circle: loc.circle,
-                    triangle,
-                }),
-            ))
-        }
+        Targeting::Chosen { location, side } => chosen(table, location, *side),
         Targeting::Rolled {
             zone_die,
             aim,
