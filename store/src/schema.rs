@@ -212,9 +212,11 @@ pub const MIGRATIONS: &[&str] = &[
     // event itself (`log::class_of`), so that the partial index of the record's events no
     // longer depends on where kinds sort (migration 10 held the kinds between 'r' and 's',
     // which every new kind had to keep clear of). Its condition stays one comparison per
-    // insert. The rows of the record's events, found through the old index, get their class
-    // here: the only rows a migration ever changes, one column derived from their payload,
-    // with the append-only trigger lifted for that statement alone and restored.
+    // insert. The rows of the record's events, found through the old index by their kind
+    // column, get their class here: the only rows a migration ever changes, one column, with
+    // the append-only trigger lifted for that statement alone and restored. A kind column
+    // edited by hand before would carry its lie into the class; `verify --full` compares
+    // both with the payload and names it.
     r#"
     ALTER TABLE events ADD COLUMN class INTEGER NOT NULL DEFAULT 0;
     DROP TRIGGER IF EXISTS events_no_update;

@@ -1000,7 +1000,25 @@ fn dice_and_numbers_that_do_not_apply_are_refused_in_one_line() {
         "60",
     ]);
     let before = s.bytes();
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
+        (
+            // A missed attack strikes nothing: the defence die and the strike's die are
+            // named together, in one refusal.
+            &[
+                "melee",
+                "Attacker",
+                "Defender",
+                "--weapon",
+                "broadsword",
+                "--mode",
+                "edge",
+                "--defence",
+                "ignore",
+                "--dice",
+                "attack=100,defence=50,zone=3",
+            ],
+            "the exchange did not need the given 2 die(s): defence, zone",
+        ),
         (
             &[
                 "melee",

@@ -142,3 +142,41 @@ fn unknown_codecs_schemas_and_corrupt_bytes_are_refused() {
         .contains("trailing"));
     assert!(decode_event(1, &[]).is_err());
 }
+
+/// 64-bit FNV-1a: a digest that never changes between Rust releases (the std hasher may).
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// A folded state's bytes (what checkpoints and the projection keep, whose cache is keyed
+/// by `FOLD_VERSION`) are tied to the fold's version: the same campaign folds to the same
+/// bytes under one version, whatever is refactored. If this fails, the state's shape
+/// changed (a field, a variant's place, a type of `Settings` or `CharacterState`): bump
+/// `FOLD_VERSION`, so that ledgers drop the caches of the old shape and fold again, and
+/// accept the new snapshot. (Events are frozen for ever: `encoded_events_are_frozen`.)
+#[test]
+fn a_folded_state_encodes_as_its_fold_version_says() {
+    use leechbook_store::codec::{encode_character, encode_ledger};
+    let ledger = leechbook_core::Ledger::fold(&leechbook_core::synthetic::campaign(600));
+    assert!(ledger.characters.len() > 10 && ledger.void.len() < 600);
+    let head = encode_ledger(&ledger.head());
+    let mut characters = Vec::new();
+    for c in &ledger.characters {
+        characters.extend(encode_character(c));
+    }
+    let settings = encode_ledger(&leechbook_core::Ledger::default());
+    insta::assert_snapshot!(
+        "folded_state_digest",
+        format!(
+            "fold version {}\nhead {:016x} ({} bytes)\ncharacters {:016x} ({} bytes)\nempty ledger {}",
+            leechbook_core::fold::FOLD_VERSION,
+            fnv(&head),
+            head.len(),
+            fnv(&characters),
+            characters.len(),
+            hex(&settings)
+        )
+    );
+}

@@ -146,9 +146,13 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let mut names: Vec<&str> = vec!["attack", "defence"];
     names.extend(STRIKE_DICE);
     let given = parse_dice(a.dice.as_deref(), &names)?;
-    let (rolls, strike_dice): (Vec<_>, Vec<_>) = given
-        .into_iter()
-        .partition(|d| d.name == "attack" || d.name == "defence");
+    // A defence die given for a defence that rolls none (Ignore) is handed to the strike's
+    // dice, which never ask for it: the fold's one refusal of dice not needed names it with
+    // any strike die not needed either, after any refusal of the rules.
+    let rolls_here = |d: &leechbook_core::dice::RecordedDie| {
+        d.name == "attack" || (d.name == "defence" && !matches!(a.defence, DefenceArg::Ignore))
+    };
+    let (rolls, strike_dice): (Vec<_>, Vec<_>) = given.into_iter().partition(rolls_here);
     let names = [a.attacker.as_str(), a.defender.as_str()];
     // The exchange's own rolls are its fields, rolled here (stream 0); the Injury Sequence
     // it flows into runs once, in the fold, drawing its dice from the table's (stream 1).
@@ -194,7 +198,6 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             DefenceDecl::Ignore => None,
             _ => Some(table.one("defence", Die::D100)?),
         };
-        table.refuse_unused()?;
         rolls_made = (attack_roll, defence_roll);
         let x = MeleeExchange {
             attacker: att.id,

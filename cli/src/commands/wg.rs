@@ -239,17 +239,27 @@ pub fn cmd_wg(c: WgCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     }
     // Each character's event is decided once, in the fold, drawing its dice from its own
     // table (the given faces for it, the others rolled: stream i for the ith named).
+    // A --dice list that does not parse is said where it always was: after the ledger
+    // opened and its character was found.
     let mut rollers: Vec<_> = (0..names.len()).map(|i| roller(ctx, i as u64)).collect();
     let mut tables = Vec::with_capacity(names.len());
+    let mut bad = Vec::with_capacity(names.len());
     for (i, r) in rollers.iter_mut().enumerate() {
-        let given = parse_dice(dice_given(&c, i), &DICE)?;
+        let (given, error) = match parse_dice(dice_given(&c, i), &DICE) {
+            Ok(given) => (given, None),
+            Err(e) => (Vec::new(), Some(e)),
+        };
         tables.push(TableDice::new("the roll", given, r));
+        bad.push(error);
     }
     let drawings = &mut tables;
     let (ledger, recorded) = ctx.record_all(Some(&names), |ledger, _| {
         let mut events = Vec::new();
-        for (name, dice) in names.iter().zip(drawings.iter_mut()) {
+        for ((name, dice), bad) in names.iter().zip(drawings.iter_mut()).zip(bad) {
             let ch = wg(ledger, name)?;
+            if let Some(e) = bad {
+                return Err(e);
+            }
             events.push(Draft {
                 event: Event::WrathGlory(event_for(&c, ch)?),
                 at: None,
