@@ -96,6 +96,76 @@ fn periodic(
     }
 }
 
+/// A roll the Injury Sequence left owed (step 4's shock rolls, step 5's GM-resolved
+/// rolls), as the agenda lists it.
+fn owed_roll(ch: &HmCharacter, o: &Owed) -> DueRoll {
+    match o {
+        Owed::ShockReroll { due_at } => DueRoll {
+            injury: ch.shock_injury,
+            due_at: Some(*due_at),
+            eml_parts: vec![
+                EmlPart {
+                    label: format!("Shock ML{}", ch.sheet.shock_ml),
+                    value: ch.sheet.shock_ml,
+                },
+                EmlPart {
+                    label: "Shock Reroll".into(),
+                    value: -20,
+                },
+                EmlPart {
+                    label: "fatigue".into(),
+                    value: -ch.fatigue(),
+                },
+            ],
+            note: "INC: at the end of the next turn; UNC: ten minutes after the Shock Roll",
+            ..DueRoll::new("shock-reroll")
+        },
+        Owed::StunRecovery { due_at } => DueRoll {
+            due_at: Some(*due_at),
+            eml_parts: vec![
+                EmlPart {
+                    label: format!("Shock ML{}", ch.sheet.shock_ml),
+                    value: ch.sheet.shock_ml,
+                },
+                EmlPart {
+                    label: "fatigue".into(),
+                    value: -ch.fatigue(),
+                },
+            ],
+            note: "at the end of the next turn; retry every round",
+            ..DueRoll::new("stun-recovery")
+        },
+        Owed::Morale { injury } => DueRoll {
+            injury: Some(*injury),
+            note: "after the Shock State is recovered from; the GM gives the ML (page 162)",
+            ..DueRoll::new("morale")
+        },
+        Owed::TestMishap { kind, automatic } => DueRoll {
+            automatic: *automatic,
+            note: if *automatic {
+                "automatic failure after a CF forced by a Grievous zone: record the outcome (page 161)"
+            } else {
+                "after a CF test; the GM gives the ML (page 161)"
+            },
+            ..DueRoll::new(kind.word())
+        },
+        Owed::Mishap {
+            injury,
+            kind,
+            automatic,
+        } => DueRoll {
+            injury: Some(*injury),
+            automatic: *automatic,
+            note: if *automatic {
+                "automatic failure: record the outcome (page 161)"
+            } else {
+                "the GM gives the ML (page 161)"
+            },
+            ..DueRoll::new(kind.word())
+        },
+    }
+}
+
 /// Returns what `ch` owes, in the order of the sequences.
 pub fn agenda(ch: &HmCharacter, table: &TreatmentTable, options: Options) -> Vec<DueRoll> {
     let mut out = Vec::new();
@@ -120,73 +190,7 @@ pub fn agenda(ch: &HmCharacter, table: &TreatmentTable, options: Options) -> Vec
         ));
     }
     // Injury step 4's shock rolls and step 5's GM-resolved rolls.
-    for o in &ch.owed {
-        out.push(match o {
-            Owed::ShockReroll { due_at } => DueRoll {
-                injury: ch.shock_injury,
-                due_at: Some(*due_at),
-                eml_parts: vec![
-                    EmlPart {
-                        label: format!("Shock ML{}", ch.sheet.shock_ml),
-                        value: ch.sheet.shock_ml,
-                    },
-                    EmlPart {
-                        label: "Shock Reroll".into(),
-                        value: -20,
-                    },
-                    EmlPart {
-                        label: "fatigue".into(),
-                        value: -ch.fatigue(),
-                    },
-                ],
-                note: "INC: at the end of the next turn; UNC: ten minutes after the Shock Roll",
-                ..DueRoll::new("shock-reroll")
-            },
-            Owed::StunRecovery { due_at } => DueRoll {
-                due_at: Some(*due_at),
-                eml_parts: vec![
-                    EmlPart {
-                        label: format!("Shock ML{}", ch.sheet.shock_ml),
-                        value: ch.sheet.shock_ml,
-                    },
-                    EmlPart {
-                        label: "fatigue".into(),
-                        value: -ch.fatigue(),
-                    },
-                ],
-                note: "at the end of the next turn; retry every round",
-                ..DueRoll::new("stun-recovery")
-            },
-            Owed::Morale { injury } => DueRoll {
-                injury: Some(*injury),
-                note: "after the Shock State is recovered from; the GM gives the ML (page 162)",
-                ..DueRoll::new("morale")
-            },
-            Owed::TestMishap { kind, automatic } => DueRoll {
-                automatic: *automatic,
-                note: if *automatic {
-                    "automatic failure after a CF forced by a Grievous zone: record the outcome (page 161)"
-                } else {
-                    "after a CF test; the GM gives the ML (page 161)"
-                },
-                ..DueRoll::new(kind.word())
-            },
-            Owed::Mishap {
-                injury,
-                kind,
-                automatic,
-            } => DueRoll {
-                injury: Some(*injury),
-                automatic: *automatic,
-                note: if *automatic {
-                    "automatic failure: record the outcome (page 161)"
-                } else {
-                    "the GM gives the ML (page 161)"
-                },
-                ..DueRoll::new(kind.word())
-            },
-        });
-    }
+    out.extend(ch.owed.iter().map(|o| owed_roll(ch, o)));
     // Steps 2 and 3: Extended Shock and coma.
     if let Some(es) = ch.extended_shock {
         out.push(periodic(
