@@ -125,16 +125,84 @@ fn stretches(samples: &[Sample], on: fn(&Sample) -> bool, end: f64) -> Vec<(f64,
     out
 }
 
+/// The ticks along the bottom of a plot from `first` to `last` (in days): days, or for a
+/// `short` story the first "nice" step (1, 5, 10, 30 minutes, 1, 2, 6 hours) that gives at
+/// most ten.
+fn ticks(first: f64, last: f64, short: bool) -> Vec<(f64, String)> {
+    const MINUTE: f64 = 1.0 / 1440.0;
+    let mut ticks: Vec<(f64, String)> = Vec::new();
+    if short {
+        let step = [1.0, 5.0, 10.0, 30.0, 60.0, 120.0, 360.0]
+            .into_iter()
+            .map(|m| m * MINUTE)
+            .find(|s| (last - first) / s <= 10.0)
+            .unwrap_or(360.0 * MINUTE);
+        let mut t = (first / step).ceil() * step;
+        while t <= last + 1e-9 {
+            let minutes = (t * 1440.0).round() as i64;
+            ticks.push((
+                t,
+                format!(
+                    "day {} {:02}:{:02}",
+                    minutes / 1440 + 1,
+                    minutes % 1440 / 60,
+                    minutes % 60
+                ),
+            ));
+            t += step;
+        }
+    } else {
+        let span = (last - first).ceil().max(1.0) as i64;
+        let step = (span / 10).max(1);
+        let mut d = first.floor() as i64;
+        while (d as f64) <= last {
+            if (d as f64) >= first {
+                ticks.push((d as f64, format!("day {}", d + 1)));
+            }
+            d += step;
+        }
+    }
+    ticks
+}
+
+// The SVG plot's layout, in pixels: its width, the margins left (the panels' labels) and
+// right, the title above, each panel's height and the gap between panels, and the band of
+// roll marks below them.
+const W: f64 = 900.0;
+const LEFT: f64 = 200.0;
+const RIGHT: f64 = 20.0;
+const TOP: f64 = 50.0;
+const PANEL: f64 = 70.0;
+const GAP: f64 = 16.0;
+const MARKS: f64 = 34.0;
+
+/// A death on the plot: a black line through every panel and the marks, named.
+fn death(out: &mut String, samples: &[Sample], x: &dyn Fn(f64) -> f64, bottom: f64) {
+    if let Some(d) = samples.iter().find(|s| s.dead) {
+        let _ = writeln!(
+            out,
+            r##"<line class="death" x1="{0:.1}" y1="{TOP}" x2="{0:.1}" y2="{1}" stroke="#000" stroke-width="2"><title>{2}</title></line>"##,
+            x(d.day),
+            bottom + MARKS,
+            escape(&d.event)
+        );
+        // Its label on the side with room.
+        let (lx, anchor) = if x(d.day) - LEFT > 40.0 {
+            (x(d.day) - 4.0, "end")
+        } else {
+            (x(d.day) + 4.0, "start")
+        };
+        let _ = writeln!(
+            out,
+            r#"<text class="death-label" x="{lx:.1}" y="{}" text-anchor="{anchor}">dies</text>"#,
+            TOP + 12.0
+        );
+    }
+}
+
 /// The picture: `title` on top, a panel per series with its values, the states shaded, the
 /// rolls marked under the panels, the days along the bottom.
 pub fn svg(title: &str, samples: &[Sample]) -> String {
-    const W: f64 = 900.0;
-    const LEFT: f64 = 200.0;
-    const RIGHT: f64 = 20.0;
-    const TOP: f64 = 50.0;
-    const PANEL: f64 = 70.0;
-    const GAP: f64 = 16.0;
-    const MARKS: f64 = 34.0;
     let panels = SERIES.len() as f64 * (PANEL + GAP) - GAP;
     let bottom = TOP + panels;
     let height = bottom + MARKS + 40.0;
@@ -188,40 +256,8 @@ pub fn svg(title: &str, samples: &[Sample]) -> String {
             legend -= 12.0 + 7.0 * word.len() as f64;
         }
     }
-    // The ticks along the bottom: days, or for a short story the first "nice" step (1, 5,
-    // 10, 30 minutes, 1, 2, 6 hours) that gives at most ten; a light line at each.
-    let mut ticks: Vec<(f64, String)> = Vec::new();
-    if short {
-        let step = [1.0, 5.0, 10.0, 30.0, 60.0, 120.0, 360.0]
-            .into_iter()
-            .map(|m| m * MINUTE)
-            .find(|s| (last - first) / s <= 10.0)
-            .unwrap_or(360.0 * MINUTE);
-        let mut t = (first / step).ceil() * step;
-        while t <= last + 1e-9 {
-            let minutes = (t * 1440.0).round() as i64;
-            ticks.push((
-                t,
-                format!(
-                    "day {} {:02}:{:02}",
-                    minutes / 1440 + 1,
-                    minutes % 1440 / 60,
-                    minutes % 60
-                ),
-            ));
-            t += step;
-        }
-    } else {
-        let span = (last - first).ceil().max(1.0) as i64;
-        let step = (span / 10).max(1);
-        let mut d = first.floor() as i64;
-        while (d as f64) <= last {
-            if (d as f64) >= first {
-                ticks.push((d as f64, format!("day {}", d + 1)));
-            }
-            d += step;
-        }
-    }
+    // The ticks along the bottom, a light line at each.
+    let ticks = ticks(first, last, short);
     for (t, _) in &ticks {
         let _ = writeln!(
             out,
@@ -299,27 +335,7 @@ pub fn svg(title: &str, samples: &[Sample]) -> String {
             );
         }
     }
-    // A death: a black line through everything, named.
-    if let Some(d) = samples.iter().find(|s| s.dead) {
-        let _ = writeln!(
-            out,
-            r##"<line class="death" x1="{0:.1}" y1="{TOP}" x2="{0:.1}" y2="{1}" stroke="#000" stroke-width="2"><title>{2}</title></line>"##,
-            x(d.day),
-            bottom + MARKS,
-            escape(&d.event)
-        );
-        // Its label on the side with room.
-        let (lx, anchor) = if x(d.day) - LEFT > 40.0 {
-            (x(d.day) - 4.0, "end")
-        } else {
-            (x(d.day) + 4.0, "start")
-        };
-        let _ = writeln!(
-            out,
-            r#"<text class="death-label" x="{lx:.1}" y="{}" text-anchor="{anchor}">dies</text>"#,
-            TOP + 12.0
-        );
-    }
+    death(&mut out, samples, &x, bottom);
     // Days (or times) along the bottom.
     for (t, label) in ticks {
         let _ = writeln!(
