@@ -44,23 +44,113 @@ pub fn campaign_keyed(
     key: impl Fn(u8) -> Vec<u8>,
     also_gm: Option<(DeviceId, Vec<u8>)>,
 ) -> Vec<Envelope> {
-    const GM: u8 = 0;
-    const PLAYERS: u64 = DEVICES as u64 - 1;
-    let mut out = Vec::with_capacity(n);
-    let mut clock = 0u64;
-    let mut seqs = [0u64; 1 + PLAYERS as usize];
-    let mut push = |out: &mut Vec<Envelope>, by: u8, at: i64, event: Event| -> Uuid {
-        clock += 1;
-        seqs[usize::from(by)] += 1;
+    let mut log = Log {
+        out: Vec::with_capacity(n),
+        clock: 0,
+        seqs: [0; DEVICES as usize],
+    };
+    let mut ids = cast(&mut log, key, also_gm);
+    // Injuries to treat (the day after the strike), by character.
+    let mut untreated: Vec<Option<InjuryId>> = vec![None; ids.len()];
+    let mut rnd = Lcg(42);
+    let mut day = 0i64;
+    // The campaign so far, so that no roll is generated for an injury that has healed.
+    let mut so_far = crate::fold::Ledger::fold(&log.out);
+    while log.out.len() < n {
+        day += 1;
+        for (c, (who, injuries)) in ids.iter_mut().enumerate() {
+            if log.out.len() >= n {
+                break;
+            }
+            let player = player_of(c);
+            injuries.retain(|i| {
+                so_far
+                    .character(*who)
+                    .and_then(|c| c.hm())
+                    .and_then(|c| c.injury(*i))
+                    .is_some_and(|j| !j.healed())
+            });
+            let len = log.out.len();
+            if len % 400 == 399 && len + 2 <= n {
+                // A roll recorded by mistake (left out of `so_far`, as the fold will skip it)
+                // and the GM's retraction of it.
+                let roll = healing_roll(*who, injuries.first().copied(), &mut rnd);
+                let mistaken = log.push(player, day * DAY, roll);
+                log.push(
+                    GM,
+                    day * DAY,
+                    Event::Ruling(crate::ruling::Ruling::Retract {
+                        target: EventId(mistaken),
+                        reason: "recorded for the wrong character".into(),
+                    }),
+                );
+            } else if let Some(inj) = untreated[c].take().filter(|i| injuries.contains(i)) {
+                log.push(
+                    GM,
+                    day * DAY,
+                    Event::HarnMaster(HmEvent::Treatment(crate::harnmaster::healing::Treatment {
+                        character: *who,
+                        injury: inj,
+                        healer: "Leech".into(),
+                        physician_ml: 60,
+                        physician_index: 6,
+                        dex_mod: 0,
+                        broadhead: false,
+                        amputate: false,
+                        roll: 1 + rnd.next(100) as u16,
+                        forced: true,
+                    })),
+                );
+            } else if rnd.next(20) == 0 && injuries.len() < 6 {
+                let event = strike(&so_far, *who, &mut rnd);
+                let id = log.push(player, day * DAY, event);
+                injuries.push(InjuryId(id));
+                untreated[c] = Some(InjuryId(id));
+            } else if let Some(inj) = injuries.first().copied() {
+                let roll = healing_roll(*who, Some(inj), &mut rnd);
+                log.push(player, day * DAY, roll);
+            } else {
+                continue;
+            }
+            if let Some(e) = log.out.last() {
+                let _ = so_far.apply(e);
+            }
+        }
+    }
+    log.out
+}
+
+/// The GM's device's number among the synthetic campaign's devices.
+const GM: u8 = 0;
+
+/// The player whose device records for the character at `c` (the GM's is device 0).
+fn player_of(c: usize) -> u8 {
+    1 + (c as u64 % (DEVICES as u64 - 1)) as u8
+}
+
+/// The synthetic log as it is written: each event numbered by its device and clocked one
+/// past the last.
+struct Log {
+    out: Vec<Envelope>,
+    clock: u64,
+    seqs: [u64; DEVICES as usize],
+}
+
+impl Log {
+    /// Appends `event`, recorded by device `by` at campaign time `at`; gives its id.
+    fn push(&mut self, by: u8, at: i64, event: Event) -> Uuid {
+        self.clock += 1;
+        let clock = self.clock;
+        self.seqs[usize::from(by)] += 1;
         // The clock in the high half (ids sort as the log does), a hash of it in the low half
         // (the digits a user types differ, as a UUIDv7's random tail does).
         let tail = clock.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (clock >> 29);
         let id = Uuid::from_u128(u128::from(clock) << 64 | u128::from(tail));
-        out.push(Envelope {
+        self.out.push(Envelope {
             id: EventId(id),
             campaign: CampaignId(Uuid::from_u128(1)),
             device: device(by),
-            seq: seqs[usize::from(by)],
+            seq: self.seqs[usize::from(by)],
             clock,
             wall: wall_of(clock),
             at: CampaignTime(at),
@@ -69,9 +159,33 @@ pub fn campaign_keyed(
             signature: None,
         });
         id
-    };
-    push(
-        &mut out,
+    }
+}
+
+/// The synthetic campaign's dice: a linear congruential generator, so that the same
+/// campaign is made every time.
+struct Lcg(u64);
+
+impl Lcg {
+    /// A number below `m`.
+    fn next(&mut self, m: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % m
+    }
+}
+
+/// The campaign's creation, its hundred characters and its roster (the GM's device, any
+/// other GM device `also_gm`, and the players' devices, each for its characters). Gives
+/// each character with the injuries it has (none yet).
+fn cast(
+    log: &mut Log,
+    key: impl Fn(u8) -> Vec<u8>,
+    also_gm: Option<(DeviceId, Vec<u8>)>,
+) -> Vec<(CharacterId, Vec<InjuryId>)> {
+    log.push(
         GM,
         0,
         Event::CampaignCreated {
@@ -80,11 +194,9 @@ pub fn campaign_keyed(
             round_seconds: 10,
         },
     );
-    let chars = 100u64;
     let mut ids = Vec::new();
-    for c in 0..chars {
-        let id = push(
-            &mut out,
+    for c in 0..100u64 {
+        let id = log.push(
             GM,
             0,
             Event::CharacterAdded {
@@ -103,38 +215,24 @@ pub fn campaign_keyed(
         );
         ids.push((CharacterId(id), Vec::<InjuryId>::new()));
     }
-    let player_of = |c: usize| 1 + (c as u64 % PLAYERS) as u8;
-    push(
-        &mut out,
-        GM,
-        0,
+    let gm = |device, key| {
         Event::Roster(crate::roster::RosterChange::Device {
-            device: device(GM),
-            key: key(GM),
+            device,
+            key,
             role: crate::roster::Role::Gm,
             characters: Vec::new(),
-        }),
-    );
+        })
+    };
+    log.push(GM, 0, gm(device(GM), key(GM)));
     if let Some((device, key)) = also_gm {
-        push(
-            &mut out,
-            GM,
-            0,
-            Event::Roster(crate::roster::RosterChange::Device {
-                device,
-                key,
-                role: crate::roster::Role::Gm,
-                characters: Vec::new(),
-            }),
-        );
+        log.push(GM, 0, gm(device, key));
     }
-    for p in 1..=PLAYERS as u8 {
+    for p in 1..DEVICES {
         let characters = (0..ids.len())
             .filter(|c| player_of(*c) == p)
             .map(|c| ids[c].0)
             .collect();
-        push(
-            &mut out,
+        log.push(
             GM,
             0,
             Event::Roster(crate::roster::RosterChange::Device {
@@ -145,144 +243,55 @@ pub fn campaign_keyed(
             }),
         );
     }
-    // Injuries to treat (the day after the strike), by character.
-    let mut untreated: Vec<Option<InjuryId>> = vec![None; ids.len()];
-    let mut x: u64 = 42;
-    let mut rnd = |m: u64| {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (x >> 33) % m
-    };
-    let mut day = 0i64;
-    // The campaign so far, so that no roll is generated for an injury that has healed.
-    let mut so_far = crate::fold::Ledger::fold(&out);
-    while out.len() < n {
-        day += 1;
-        for (c, (who, injuries)) in ids.iter_mut().enumerate() {
-            if out.len() >= n {
-                break;
-            }
-            let player = player_of(c);
-            injuries.retain(|i| {
-                so_far
-                    .character(*who)
-                    .and_then(|c| c.hm())
-                    .and_then(|c| c.injury(*i))
-                    .is_some_and(|j| !j.healed())
-            });
-            if out.len() % 400 == 399 && out.len() + 2 <= n {
-                // A roll recorded by mistake (left out of `so_far`, as the fold will skip it)
-                // and the GM's retraction of it.
-                let mistaken = push(
-                    &mut out,
-                    player,
-                    day * DAY,
-                    Event::HarnMaster(HmEvent::SeqRoll(SeqRoll {
-                        character: *who,
-                        kind: SeqRollKind::Healing,
-                        injury: injuries.first().copied(),
-                        roll: 1 + rnd(100) as u16,
-                        period: None,
-                        sheltered: true,
-                        forced: true,
-                    })),
-                );
-                push(
-                    &mut out,
-                    GM,
-                    day * DAY,
-                    Event::Ruling(crate::ruling::Ruling::Retract {
-                        target: EventId(mistaken),
-                        reason: "recorded for the wrong character".into(),
-                    }),
-                );
-            } else if let Some(inj) = untreated[c].take().filter(|i| injuries.contains(i)) {
-                push(
-                    &mut out,
-                    GM,
-                    day * DAY,
-                    Event::HarnMaster(HmEvent::Treatment(crate::harnmaster::healing::Treatment {
-                        character: *who,
-                        injury: inj,
-                        healer: "Leech".into(),
-                        physician_ml: 60,
-                        physician_index: 6,
-                        dex_mod: 0,
-                        broadhead: false,
-                        amputate: false,
-                        roll: 1 + rnd(100) as u16,
-                        forced: true,
-                    })),
-                );
-            } else if rnd(20) == 0 && injuries.len() < 6 {
-                let id = push(
-                    &mut out,
-                    player,
-                    day * DAY,
-                    Event::HarnMaster(HmEvent::Strike(Strike {
-                        target: *who,
-                        aspect: Aspect::Blunt,
-                        targeting: Targeting::Chosen {
-                            location: "thorax".into(),
-                            side: None,
-                        },
-                        impact: ImpactInput::Effective(3 + rnd(8) as i32),
-                        av: 0,
-                        rigid: false,
-                        projectile: false,
-                        face_option: false,
-                        dice: {
-                            let mut dice = vec![RecordedDie {
-                                name: "shock".into(),
-                                faces: vec![1 + rnd(50) as u16],
-                            }];
-                            // The compound roll only where an open thorax injury calls for
-                            // one: an event records no die its sequence does not read.
-                            let open_thorax = so_far
-                                .character(*who)
-                                .and_then(|c| c.hm())
-                                .is_some_and(|c| {
-                                    c.injuries
-                                        .iter()
-                                        .any(|i| !i.healed() && i.place.location == "thorax")
-                                });
-                            if open_thorax {
-                                dice.push(RecordedDie {
-                                    name: "compound".into(),
-                                    faces: vec![10],
-                                });
-                            }
-                            dice
-                        },
-                    })),
-                );
-                injuries.push(InjuryId(id));
-                untreated[c] = Some(InjuryId(id));
-            } else if let Some(inj) = injuries.first().copied() {
-                push(
-                    &mut out,
-                    player,
-                    day * DAY,
-                    Event::HarnMaster(HmEvent::SeqRoll(SeqRoll {
-                        character: *who,
-                        kind: SeqRollKind::Healing,
-                        injury: Some(inj),
-                        roll: 1 + rnd(100) as u16,
-                        period: None,
-                        sheltered: true,
-                        forced: true,
-                    })),
-                );
-            } else {
-                continue;
-            }
-            if let Some(e) = out.last() {
-                let _ = so_far.apply(e);
-            }
-        }
+    ids
+}
+
+/// A forced Healing Roll of the character's injury.
+fn healing_roll(who: CharacterId, injury: Option<InjuryId>, rnd: &mut Lcg) -> Event {
+    Event::HarnMaster(HmEvent::SeqRoll(SeqRoll {
+        character: who,
+        kind: SeqRollKind::Healing,
+        injury,
+        roll: 1 + rnd.next(100) as u16,
+        period: None,
+        sheltered: true,
+        forced: true,
+    }))
+}
+
+/// A blunt strike to the thorax, with its Shock die, and its compound roll where an open
+/// thorax injury calls for one (an event records no die its sequence does not read).
+fn strike(so_far: &crate::fold::Ledger, who: CharacterId, rnd: &mut Lcg) -> Event {
+    let impact = ImpactInput::Effective(3 + rnd.next(8) as i32);
+    let mut dice = vec![RecordedDie {
+        name: "shock".into(),
+        faces: vec![1 + rnd.next(50) as u16],
+    }];
+    let open_thorax = so_far.character(who).and_then(|c| c.hm()).is_some_and(|c| {
+        c.injuries
+            .iter()
+            .any(|i| !i.healed() && i.place.location == "thorax")
+    });
+    if open_thorax {
+        dice.push(RecordedDie {
+            name: "compound".into(),
+            faces: vec![10],
+        });
     }
-    out
+    Event::HarnMaster(HmEvent::Strike(Strike {
+        target: who,
+        aspect: Aspect::Blunt,
+        targeting: Targeting::Chosen {
+            location: "thorax".into(),
+            side: None,
+        },
+        impact,
+        av: 0,
+        rigid: false,
+        projectile: false,
+        face_option: false,
+        dice,
+    }))
 }
 
 #[cfg(test)]
