@@ -522,6 +522,68 @@ fn defence_test(
     })
 }
 
+/// The Tactical Advantages of an exchange: one per star beyond the first, chosen among the
+/// winner's options (Impact by default when it is offered, else Setup). Gives them, and
+/// whether they are the default.
+fn tactical_advantages(
+    x: &MeleeExchange,
+    outcome: &melee::MeleeOutcome,
+) -> Result<(Vec<Ta>, bool), ExchangeError> {
+    let earned = outcome.stars.saturating_sub(1) as usize;
+    if outcome.victor == Victor::Nobody || earned == 0 {
+        if !x.tas.is_empty() {
+            return Err(declare("no Tactical Advantage was won".into()));
+        }
+        return Ok((Vec::new(), false));
+    }
+    if x.tas.is_empty() {
+        let d = if outcome.ta_options.contains(&Ta::Impact) {
+            Ta::Impact
+        } else {
+            Ta::Setup
+        };
+        return Ok((vec![d; earned], true));
+    }
+    if x.tas.len() > earned {
+        return Err(declare(format!("{earned} TA won, {} chosen", x.tas.len())));
+    }
+    if let Some(bad) = x.tas.iter().find(|t| !outcome.ta_options.contains(t)) {
+        return Err(declare(format!(
+            "{} is not a TA this victory offers ({})",
+            bad.word(),
+            outcome
+                .ta_options
+                .iter()
+                .map(|t| t.word())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok((x.tas.clone(), false))
+}
+
+/// The strike an exchange's victor lands (`striker` with its declaration, at `aim`) on the
+/// `struck` character with its body table, through the Injury Sequence with the struck
+/// one's armour.
+fn strike_at(
+    s: &Sides,
+    (striker, decl, aim): (&HmCharacter, &StrikeDecl, u8),
+    (struck, body): (&HmCharacter, &BodyTable),
+    tas: &[Ta],
+    id: InjuryId,
+    dice: &mut dyn DiceSource,
+) -> Result<(CharacterId, Box<StrikeOutcome>), ExchangeError> {
+    let st = build_strike(s.arms, striker, decl, aim, struck, tas)?;
+    let ff: Vec<String> = body
+        .face
+        .iter()
+        .flat_map(|f| f.entries.iter().map(|e| e.name.clone()))
+        .collect();
+    let armour = |p: &super::state::Place, asp| armour_at(s.arms, &struck.gear, p, asp, 0, &ff);
+    let outcome = resolve_strike_armoured(struck, body, &st, id, dice, Some(&armour))?;
+    Ok((struck.id, Box::new(outcome)))
+}
+
 /// Resolves an exchange, read-only. `id` becomes the id of any injury it inflicts.
 pub fn resolve(
     s: &Sides,
@@ -622,88 +684,30 @@ pub fn resolve(
                 }));
         }
     }
-    // Tactical Advantages: one per star beyond the first, chosen among the winner's options.
-    let earned = outcome.stars.saturating_sub(1) as usize;
-    let (tas, default_tas) = if outcome.victor == Victor::Nobody || earned == 0 {
-        if !x.tas.is_empty() {
-            return Err(declare("no Tactical Advantage was won".into()));
-        }
-        (Vec::new(), false)
-    } else if x.tas.is_empty() {
-        let d = if outcome.ta_options.contains(&Ta::Impact) {
-            Ta::Impact
-        } else {
-            Ta::Setup
-        };
-        (vec![d; earned], true)
-    } else {
-        if x.tas.len() > earned {
-            return Err(declare(format!("{earned} TA won, {} chosen", x.tas.len())));
-        }
-        if let Some(bad) = x.tas.iter().find(|t| !outcome.ta_options.contains(t)) {
-            return Err(declare(format!(
-                "{} is not a TA this victory offers ({})",
-                bad.word(),
-                outcome
-                    .ta_options
-                    .iter()
-                    .map(|t| t.word())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )));
-        }
-        (x.tas.clone(), false)
-    };
+    let (tas, default_tas) = tactical_advantages(x, &outcome)?;
     let strike = if outcome.attacker_strikes {
-        let st = build_strike(s.arms, a, &x.attack, attack_aim, d, &tas)?;
-        let ff: Vec<String> = s
-            .defender_body
-            .face
-            .iter()
-            .flat_map(|f| f.entries.iter().map(|e| e.name.clone()))
-            .collect();
-        let armour = |p: &super::state::Place, asp| armour_at(s.arms, &d.gear, p, asp, 0, &ff);
-        Some((
-            d.id,
-            Box::new(resolve_strike_armoured(
-                d,
-                s.defender_body,
-                &st,
-                id,
-                dice,
-                Some(&armour),
-            )?),
-        ))
+        let aim = attack_aim;
+        Some(strike_at(
+            s,
+            (a, &x.attack, aim),
+            (d, s.defender_body),
+            &tas,
+            id,
+            dice,
+        )?)
     } else if outcome.defender_strikes {
         let DefenceDecl::Counterstrike(c) = &x.defence else {
             return Err(declare("a counterstrike without its declaration".into()));
         };
-        let st = build_strike(
-            s.arms,
-            d,
-            c,
-            counter_aim.unwrap_or(s.attacker_body.default_aim),
-            a,
+        let aim = counter_aim.unwrap_or(s.attacker_body.default_aim);
+        Some(strike_at(
+            s,
+            (d, c, aim),
+            (a, s.attacker_body),
             &tas,
-        )?;
-        let ff: Vec<String> = s
-            .attacker_body
-            .face
-            .iter()
-            .flat_map(|f| f.entries.iter().map(|e| e.name.clone()))
-            .collect();
-        let armour = |p: &super::state::Place, asp| armour_at(s.arms, &a.gear, p, asp, 0, &ff);
-        Some((
-            a.id,
-            Box::new(resolve_strike_armoured(
-                a,
-                s.attacker_body,
-                &st,
-                id,
-                dice,
-                Some(&armour),
-            )?),
-        ))
+            id,
+            dice,
+        )?)
     } else {
         None
     };
