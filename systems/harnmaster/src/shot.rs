@@ -17,7 +17,7 @@
 //! - A stunned shooter's test (an impaired test) drops one success level; an INC or UNC
 //!   shooter takes no independent action.
 
-use super::arms::{armour_at, Arms, MissileKind, Weapon};
+use super::arms::{armour_at, Arms, MissileKind, StrikeMode, Weapon};
 use super::body::BodyTable;
 use super::effect::{test_trauma, TestTrauma};
 use super::exchange::ExchangeError;
@@ -224,6 +224,115 @@ fn shot_parts(
     Ok((parts, trauma))
 }
 
+/// The shooter's readied missile weapon named by the shot, its kind and the mode it is
+/// used in.
+fn readied<'a>(
+    shooter: &HmCharacter,
+    arms: &'a Arms,
+    x: &Shot,
+) -> Result<(&'a Weapon, MissileKind, &'a StrikeMode), ExchangeError> {
+    if !shooter
+        .gear
+        .weapons
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(&x.weapon))
+    {
+        return Err(err(format!("{} has no readied {}", shooter.name, x.weapon)));
+    }
+    let w = arms
+        .weapon(&x.weapon)
+        .ok_or_else(|| err(format!("there is no weapon '{}'", x.weapon)))?;
+    let kind = w
+        .missile
+        .ok_or_else(|| err(format!("the {} is not a missile weapon", w.name)))?;
+    let mode = w
+        .modes
+        .iter()
+        .find(|m| m.name.eq_ignore_ascii_case(&x.mode))
+        .ok_or_else(|| err(format!("the {} has no mode '{}'", w.name, x.mode)))?;
+    Ok((w, kind, mode))
+}
+
+/// The TAs of a missile strike: one per star beyond the first, Impact or Precision (Impact
+/// by default), with the automatic Precision of a still target and the Impact of a
+/// projectile's d10.
+fn missile_tas(
+    x: &Shot,
+    stars: u8,
+    auto_precision: bool,
+    projectile_ta: bool,
+) -> Result<Vec<Ta>, ExchangeError> {
+    let earned = stars.saturating_sub(1) as usize;
+    if x.tas.len() > earned {
+        return Err(err(format!("{earned} TA won, {} chosen", x.tas.len())));
+    }
+    if x.tas
+        .iter()
+        .any(|t| !matches!(t, Ta::Impact | Ta::Precision))
+    {
+        return Err(err("a missile's TAs are Impact or Precision"));
+    }
+    let mut tas = if x.tas.is_empty() {
+        vec![Ta::Impact; earned]
+    } else {
+        x.tas.clone()
+    };
+    if auto_precision {
+        tas.push(Ta::Precision);
+    }
+    if projectile_ta {
+        tas.push(Ta::Impact);
+    }
+    Ok(tas)
+}
+
+/// The strike a missile lands on `target`: the mode's impact with the range band's (or a
+/// charge's) term, the TAs' Impact and Precision, and the zone die and aim of its plan.
+/// Gives the impact's term beside it (none when it adds nothing).
+fn missile_strike(
+    target: CharacterId,
+    (w, mode): (&Weapon, &StrikeMode),
+    band: Band,
+    x: &Shot,
+    tas: &[Ta],
+    (zone_die, aim): (Die, u8),
+) -> Result<(Strike, Option<(String, i32)>), ExchangeError> {
+    let mut roll: DiceExpr = mode
+        .impact
+        .parse()
+        .map_err(|e: crate::dice::DiceError| err(e.to_string()))?;
+    let (term, by) = if x.charge {
+        ("charge".to_string(), band.charge().unwrap_or(0))
+    } else {
+        (band.word().to_string(), band.impact())
+    };
+    roll.modifier += by;
+    let impacts = tas.iter().filter(|t| **t == Ta::Impact).count() as i32;
+    let strike = Strike {
+        target,
+        aspect: mode.aspect,
+        targeting: Targeting::Rolled {
+            zone_die,
+            aim,
+            precision: tas.iter().filter(|t| **t == Ta::Precision).count() as u8,
+            pick_zone: None,
+            pick_location: None,
+            side: SideRule::LocationDie,
+        },
+        impact: ImpactInput::Rolled {
+            roll,
+            strength_mod: 0,
+            impact_ta: impacts * w.impact_ta.unwrap_or_else(|| melee::impact_ta(mode.aspect)),
+        },
+        av: 0,
+        rigid: false,
+        projectile: w.projectile,
+        face_option: false,
+        dice: Vec::new(),
+    };
+    Ok((strike, (by != 0).then_some((term, by))))
+}
+
 /// Resolves a missile attack. `target` is the intended target of a direct shot and `nearby`
 /// the creature a count roll strikes, each with their body table.
 #[allow(clippy::too_many_arguments)]
@@ -250,25 +359,7 @@ pub fn resolve(
             shooter.name, shooter.shock
         )));
     }
-    if !shooter
-        .gear
-        .weapons
-        .iter()
-        .any(|w| w.eq_ignore_ascii_case(&x.weapon))
-    {
-        return Err(err(format!("{} has no readied {}", shooter.name, x.weapon)));
-    }
-    let w = arms
-        .weapon(&x.weapon)
-        .ok_or_else(|| err(format!("there is no weapon '{}'", x.weapon)))?;
-    let kind = w
-        .missile
-        .ok_or_else(|| err(format!("the {} is not a missile weapon", w.name)))?;
-    let mode = w
-        .modes
-        .iter()
-        .find(|m| m.name.eq_ignore_ascii_case(&x.mode))
-        .ok_or_else(|| err(format!("the {} has no mode '{}'", w.name, x.mode)))?;
+    let (w, kind, mode) = readied(shooter, arms, x)?;
     let bowlike = matches!(kind, MissileKind::Bow | MissileKind::Crossbow);
     // In half feet: precipitation halves BR exactly (37.5 ft, not 37).
     let br2 = 2 * w.base_range.unwrap_or(1).max(1);
@@ -369,64 +460,10 @@ pub fn resolve(
     };
     if let Some((stars, auto_precision, zone_die, aim, hit)) = plan {
         let (target, body) = hit.ok_or(ExchangeError::StruckUnnamed)?;
-        let earned = stars.saturating_sub(1) as usize;
-        if x.tas.len() > earned {
-            return Err(err(format!("{earned} TA won, {} chosen", x.tas.len())));
-        }
-        if x.tas
-            .iter()
-            .any(|t| !matches!(t, Ta::Impact | Ta::Precision))
-        {
-            return Err(err("a missile's TAs are Impact or Precision"));
-        }
-        let mut tas = if x.tas.is_empty() {
-            vec![Ta::Impact; earned]
-        } else {
-            x.tas.clone()
-        };
-        if auto_precision {
-            tas.push(Ta::Precision);
-        }
-        if projectile_ta {
-            tas.push(Ta::Impact);
-        }
-        let mut roll: DiceExpr = mode
-            .impact
-            .parse()
-            .map_err(|e: crate::dice::DiceError| err(e.to_string()))?;
-        let (term, by) = if x.charge {
-            ("charge".to_string(), band.charge().unwrap_or(0))
-        } else {
-            (band.word().to_string(), band.impact())
-        };
-        roll.modifier += by;
-        if by != 0 {
-            out.impact_terms.push((term, by));
-        }
+        let tas = missile_tas(x, stars, auto_precision, projectile_ta)?;
+        let (strike, term) = missile_strike(target.id, (w, mode), band, x, &tas, (zone_die, aim))?;
+        out.impact_terms.extend(term);
         out.armour_reduction = w.armour_reduction;
-        let impacts = tas.iter().filter(|t| **t == Ta::Impact).count() as i32;
-        let strike = Strike {
-            target: target.id,
-            aspect: mode.aspect,
-            targeting: Targeting::Rolled {
-                zone_die,
-                aim,
-                precision: tas.iter().filter(|t| **t == Ta::Precision).count() as u8,
-                pick_zone: None,
-                pick_location: None,
-                side: SideRule::LocationDie,
-            },
-            impact: ImpactInput::Rolled {
-                roll,
-                strength_mod: 0,
-                impact_ta: impacts * w.impact_ta.unwrap_or_else(|| melee::impact_ta(mode.aspect)),
-            },
-            av: 0,
-            rigid: false,
-            projectile: w.projectile,
-            face_option: false,
-            dice: Vec::new(),
-        };
         let ff: Vec<String> = body
             .face
             .iter()
