@@ -742,6 +742,75 @@ fn impact_step(
     })
 }
 
+/// Step 3.1, a compound injury: an open injury of the same class at the same place calls
+/// for a d10 against the sum of their levels; at or under it, the highest (the most recent
+/// of equals) rises one level, G5 staying G5 with Injury Shock 6. Writes the step into
+/// `out` (and an older injury it raised). Gives, when the roll raised one, the Injury Shock
+/// and the resulting severity.
+fn compound(
+    target: &HmCharacter,
+    struck: &Struck,
+    new: &mut Injury,
+    out: &mut StrikeOutcome,
+    dice: &mut dyn DiceSource,
+) -> Result<Option<(i32, Option<Severity>)>, StrikeError> {
+    let cls = class(new.aspect, new.area);
+    let existing: Vec<&Injury> = target
+        .injuries
+        .iter()
+        .filter(|i| {
+            !i.healed()
+                && i.place.location == new.place.location
+                && i.place.side == new.place.side
+                && class(i.aspect, i.area) == cls
+        })
+        .collect();
+    if existing.is_empty() {
+        return Ok(None);
+    }
+    let tn: u8 = existing.iter().map(|i| i.level).sum::<u8>() + new.level;
+    let roll = dice.faces("compound", Die::D10, 1)?[0];
+    let mut step = CompoundStep {
+        tn,
+        roll,
+        raised: None,
+        from: 0,
+        to: 0,
+        g5: false,
+    };
+    let mut raised = None;
+    if i32::from(roll) <= i32::from(tn) {
+        // Candidates oldest first, the new injury last: the last of the highest IL is the
+        // most recent, which wins ties.
+        let top = existing
+            .iter()
+            .map(|i| i.level)
+            .chain(std::iter::once(new.level))
+            .max()
+            .unwrap_or(new.level);
+        let to = if top >= 5 { 5 } else { top + 1 };
+        step.from = top;
+        step.to = to;
+        step.g5 = top >= 5;
+        let shock = if step.g5 { 6 } else { i32::from(to) };
+        let mut severity = None;
+        if new.level == top {
+            new.level = to;
+            new.worst = to;
+            step.raised = Some(new.id);
+            severity = Some(Severity::of_level(to));
+        } else if let Some(old) = existing.iter().rev().find(|i| i.level == top) {
+            step.raised = Some(old.id);
+            let bleeder = old.bleeder || bleeds(struck.circle, to, old.aspect);
+            out.raised = Some((old.id, to, bleeder));
+            severity = Some(Severity::of_level(to));
+        }
+        raised = Some((shock, severity));
+    }
+    out.compound = Some(step);
+    Ok(raised)
+}
+
 /// As [`resolve_strike`], with the AV and rigidity looked up at the struck location from the
 /// armour worn instead of taken from the strike's declared `av` and `rigid`.
 pub fn resolve_strike_armoured(
@@ -814,56 +883,9 @@ pub fn resolve_strike_armoured(
     let mut injury_shock = if glancing { 1 } else { i32::from(table_level) };
     let mut resulting: Option<Severity> = injury.as_ref().map(|i| i.severity());
     if let Some(new) = injury.as_mut() {
-        let cls = class(new.aspect, new.area);
-        let existing: Vec<&Injury> = target
-            .injuries
-            .iter()
-            .filter(|i| {
-                !i.healed()
-                    && i.place.location == new.place.location
-                    && i.place.side == new.place.side
-                    && class(i.aspect, i.area) == cls
-            })
-            .collect();
-        if !existing.is_empty() {
-            let tn: u8 = existing.iter().map(|i| i.level).sum::<u8>() + new.level;
-            let roll = dice.faces("compound", Die::D10, 1)?[0];
-            let mut step = CompoundStep {
-                tn,
-                roll,
-                raised: None,
-                from: 0,
-                to: 0,
-                g5: false,
-            };
-            if i32::from(roll) <= i32::from(tn) {
-                // Candidates oldest first, the new injury last: the last of the highest IL
-                // is the most recent, which wins ties.
-                let top = existing
-                    .iter()
-                    .map(|i| i.level)
-                    .chain(std::iter::once(new.level))
-                    .max()
-                    .unwrap_or(new.level);
-                let from = top;
-                let to = if top >= 5 { 5 } else { top + 1 };
-                step.from = from;
-                step.to = to;
-                step.g5 = top >= 5;
-                injury_shock = if step.g5 { 6 } else { i32::from(to) };
-                if new.level == top {
-                    new.level = to;
-                    new.worst = to;
-                    step.raised = Some(new.id);
-                    resulting = Some(Severity::of_level(to));
-                } else if let Some(old) = existing.iter().rev().find(|i| i.level == top) {
-                    step.raised = Some(old.id);
-                    let bleeder = old.bleeder || bleeds(struck.circle, to, old.aspect);
-                    out.raised = Some((old.id, to, bleeder));
-                    resulting = Some(Severity::of_level(to));
-                }
-            }
-            out.compound = Some(step);
+        if let Some((shock, severity)) = compound(target, &struck, new, &mut out, dice)? {
+            injury_shock = shock;
+            resulting = severity.or(resulting);
         }
         // 3.3 Bleeding.
         new.bleeder = bleeds(struck.circle, new.level, new.aspect);
