@@ -146,6 +146,46 @@ fn verify_since(store: &mut Store, since: i64) -> Result<Verified, LedgerError> 
     })
 }
 
+/// The index of reached characters (what the audits of one character read) against the
+/// payloads: a row missing, or one naming what no event reaches.
+fn reach_problems(
+    reach: &std::collections::BTreeSet<(leechbook_core::ids::CharacterId, EventId)>,
+    held: &std::collections::BTreeSet<(leechbook_core::ids::CharacterId, EventId)>,
+) -> Vec<String> {
+    let missing = reach.difference(held).map(|(c, id)| {
+        format!(
+            "event {id}: the index of what events reach lacks character {}",
+            c.short()
+        )
+    });
+    let extra = held.difference(reach).map(|(c, id)| {
+        format!(
+            "event {id}: the index of what events reach names character {}, which its payload does not reach",
+            c.short()
+        )
+    });
+    missing.chain(extra).collect()
+}
+
+/// Says each snapshot's verdict in the report; gives the places of those to drop.
+fn told(
+    snapshots: &[leechbook_store::SnapshotHead],
+    verdicts: Vec<Option<Option<String>>>,
+    report: &mut Vec<String>,
+) -> Vec<u64> {
+    let mut stale = Vec::new();
+    for (snap, verdict) in snapshots.iter().zip(verdicts) {
+        match verdict.flatten() {
+            None => report.push(format!("snapshot at {}: ok", snap.position)),
+            Some(why) => {
+                stale.push(snap.position);
+                report.push(format!("snapshot at {}: {why}; dropped", snap.position));
+            }
+        }
+    }
+    stale
+}
+
 /// Runs the full check. The log is read once, streamed in the total order (no list of it is
 /// held): each event is folded, its columns compared with its payload, its number and clock
 /// with its device's previous, its chain link with that event's; a device's chain is vouched
@@ -249,19 +289,10 @@ fn verify_full<E: From<LedgerError>>(
     report.extend(unchecked);
     // The index of reached characters (what the audits of one character read) against the
     // payloads: a row missing, or one naming what no event reaches.
-    let held: std::collections::BTreeSet<_> = store.reach_rows()?.into_iter().collect();
-    for (c, id) in reach.difference(&held) {
-        found.push(format!(
-            "event {id}: the index of what events reach lacks character {}",
-            c.short()
-        ));
-    }
-    for (c, id) in held.difference(&reach) {
-        found.push(format!(
-            "event {id}: the index of what events reach names character {}, which its payload does not reach",
-            c.short()
-        ));
-    }
+    found.extend(reach_problems(
+        &reach,
+        &store.reach_rows()?.into_iter().collect(),
+    ));
     let integrity = integrity
         .join()
         .map_err(|_| LedgerError::Internal("the integrity check stopped".into()))??;
@@ -272,38 +303,14 @@ fn verify_full<E: From<LedgerError>>(
     // A snapshot the stream could not judge: its prefix folded again, under the rulings and
     // roster made by its place.
     for (i, snap) in snapshots.iter().enumerate() {
-        if verdicts[i].is_some() || streamable[i] || snap.position > n {
-            continue;
-        }
-        let (roster_then, rulings_then) = past.made_by(snap.last);
-        let mut then = Ledger::new();
-        then.roster = roster_then;
-        let (mut taken, mut last) = (0, None);
-        r.for_each_event(|e| {
-            if taken < snap.position {
-                taken += 1;
-                last = Some(e.order_key());
-                then.step(&e, &rulings_then, &mut |_, _, _| {});
-            }
-            Ok(())
-        })?;
-        if let Some(last) = last {
-            verdicts[i] = Some(snapshot_verdict(&r, snap, last, &mut then, &mut failed));
+        if verdicts[i].is_none() && !streamable[i] && snap.position <= n {
+            verdicts[i] = past.judge(snap, &mut failed)?;
         }
     }
     if let Some(e) = failed.take() {
         return Err(e);
     }
-    let mut stale = Vec::new();
-    for (snap, verdict) in snapshots.iter().zip(verdicts) {
-        match verdict.flatten() {
-            None => report.push(format!("snapshot at {}: ok", snap.position)),
-            Some(why) => {
-                stale.push(snap.position);
-                report.push(format!("snapshot at {}: {why}; dropped", snap.position));
-            }
-        }
-    }
+    let stale = told(&snapshots, verdicts, &mut report);
     progress("verify: the state every command starts from");
     if !crate::replica::starts_from(&r, &full)? {
         problems += 1;
@@ -348,6 +355,28 @@ struct Past<'a> {
 }
 
 impl Past<'_> {
+    /// Judges a snapshot the stream could not: its prefix folded again, under the rulings and
+    /// roster made by its place.
+    fn judge(
+        &mut self,
+        snap: &leechbook_store::SnapshotHead,
+        failed: &mut Option<LedgerError>,
+    ) -> Result<Option<Option<String>>, LedgerError> {
+        let (roster_then, rulings_then) = self.made_by(snap.last);
+        let mut then = Ledger::new();
+        then.roster = roster_then;
+        let (mut taken, mut last) = (0, None);
+        self.r.for_each_event(|e| {
+            if taken < snap.position {
+                taken += 1;
+                last = Some(e.order_key());
+                then.step(&e, &rulings_then, &mut |_, _, _| {});
+            }
+            Ok(())
+        })?;
+        Ok(last.map(|last| snapshot_verdict(self.r, snap, last, &mut then, failed)))
+    }
+
     /// The roster and the rulings made by the place `last` of the log.
     fn made_by(&self, last: leechbook_store::OrderKey) -> (Roster, Rulings) {
         let upto = |e: &&Envelope| e.order_key() <= last;
