@@ -15,7 +15,10 @@ use crate::ids::CharacterId;
 use crate::time::CampaignTime;
 use serde::{Deserialize, Serialize};
 
+mod rest;
 pub mod system;
+
+use rest::{regroup, respite, rested, restore_shock};
 
 /// Leechbook's readings of the text (this module's documentation, `table show readings`).
 pub const READINGS: &str = include_str!("readings.md");
@@ -548,72 +551,6 @@ fn traumatic(
     }];
     steps.extend(newly_lost.map(WgStep::BothLost));
     Ok(steps)
-}
-
-/// Refuses a rest taken before `hours` of campaign time have passed since rest counts from.
-fn rested(
-    ch: &WgCharacter,
-    rest: &'static str,
-    hours: i64,
-    from: Option<CampaignTime>,
-    now: CampaignTime,
-) -> Result<(), WgError> {
-    let Some(from) = from else {
-        return Ok(());
-    };
-    let need = from.plus(hours * crate::time::HOUR);
-    if now < need {
-        return Err(WgError::TooSoon {
-            name: ch.name.clone(),
-            rest,
-            hours,
-            from,
-            now,
-            more: need.0 - now.0,
-        });
-    }
-    Ok(())
-}
-
-fn regroup(ch: &mut WgCharacter, regained: i32) -> Result<Vec<WgStep>, WgError> {
-    if regained < 0 {
-        return Err(WgError::Refused(
-            "Wounds regained cannot be negative".into(),
-        ));
-    }
-    ch.wounds = (ch.wounds - regained).max(0);
-    let no_longer_dying = regained > 0 && ch.dying;
-    if no_longer_dying {
-        ch.dying = false;
-    }
-    Ok(vec![WgStep::Regroup {
-        regained,
-        left: ch.wounds,
-        no_longer_dying,
-    }])
-}
-
-fn respite(ch: &mut WgCharacter) -> Result<Vec<WgStep>, WgError> {
-    if ch.dying {
-        return Err(WgError::Refused(format!(
-            "{} is Dying and cannot Respite",
-            ch.name
-        )));
-    }
-    ch.wounds = 0;
-    ch.shock = 0;
-    ch.wrath = WRATH_AT_RESPITE;
-    Ok(vec![WgStep::Respite])
-}
-
-fn restore_shock(ch: &mut WgCharacter) -> Vec<WgStep> {
-    let n = ch.sheet.rank + ch.sheet.tier;
-    ch.shock = (ch.shock - n).max(0);
-    ch.wrath = (ch.wrath - 1).max(0);
-    vec![WgStep::RestoreShock {
-        restored: n,
-        left: ch.shock,
-    }]
 }
 
 /// Applies an event; on error the character is left as it was (the caller applies to a copy).
