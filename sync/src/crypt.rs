@@ -20,8 +20,14 @@ use chacha20poly1305::aead::{Aead, KeyInit, Payload};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use leechbook_core::ids::{CampaignId, DeviceId};
 use leechbook_core::roster::{Role, Roster};
-use leechbook_store::{ReadLog, Store};
+use leechbook_store::Store;
 use sha2::{Digest, Sha256};
+
+mod kept;
+pub use kept::{
+    ignored, is_gm_device, keep_ignored, keep_keyring, keyring_of, keys_proven, prove_keys,
+    ring_for_sync,
+};
 
 /// The first byte of a sealed entry as the first layouts sealed it, unpadded (still opened).
 pub const SEALED_UNPADDED: u8 = 0xE1;
@@ -399,99 +405,6 @@ const INVITATION: &[u8] = b"LEECHBOOK-JOIN-1\n";
 /// `None` if `bytes` are not one.
 pub fn invitation_campaign(bytes: &[u8]) -> Option<CampaignId> {
     Keyring::split_invitation(bytes).map(|(ring, _)| ring.campaign())
-}
-
-/// The ledger's ring, if it holds one.
-pub fn keyring_of(store: &Store) -> Result<Option<Keyring>, SyncError> {
-    match store.sync_state(RING_KEY)? {
-        None => Ok(None),
-        Some(b) if b.is_empty() => Ok(None),
-        Some(b) => match Keyring::from_bytes(&b) {
-            Some(r) if r.campaign == store.campaign() => Ok(Some(r)),
-            // Never silently replaced: a new key would leave this device unable to read
-            // what it sealed before.
-            _ => Err(SyncError::KeysUnreadable),
-        },
-    }
-}
-
-/// Keeps the ring in the ledger.
-pub fn keep_keyring(store: &mut Store, ring: &Keyring) -> Result<(), SyncError> {
-    store.put_sync_state(RING_KEY, &ring.to_bytes())?;
-    Ok(())
-}
-
-/// Whether this ledger's device is a GM device still on the roster (or the campaign's
-/// creator, before any roster): the devices that make keys, rotate them and invite.
-pub fn is_gm_device(store: &Store) -> Result<bool, SyncError> {
-    let roster = Roster::from_log(&store.roster_events()?);
-    Ok(match roster.entries.get(&store.device()) {
-        Some(e) => e.role == Role::Gm && e.revoked.is_none(),
-        None => !roster.in_use() && roster.creator == Some(store.device()),
-    })
-}
-
-/// The ledger's ring; or, for a GM device of a campaign that has none yet (a campaign begun
-/// before encryption), a new one, kept at once (the first GM device to sync makes the
-/// campaign's key). Any other device without one must be given it.
-pub fn ring_for_sync(store: &mut Store) -> Result<Keyring, SyncError> {
-    if let Some(ring) = keyring_of(store)? {
-        return Ok(ring);
-    }
-    if !is_gm_device(store)? {
-        return Err(SyncError::NoKey);
-    }
-    // Kept at once: documents sealed under it may be kept before the sync lands, and a key
-    // lost while they stay would leave them unreadable to everyone.
-    let ring = Keyring::generate(store.campaign());
-    keep_keyring(store, &ring)?;
-    prove_keys(store)?;
-    Ok(ring)
-}
-
-/// Where a ledger marks its ring as proven: made here, or it opened another device's entry.
-const PROVEN_KEY: &str = "campaign-keys-proven";
-/// Where a ledger keeps the keys of the junk entries it has listed (never listed again).
-const IGNORED_KEY: &str = "sync-ignored";
-
-/// Marks this ledger's ring as proven right (made here, or it opened another device's entry):
-/// from now on an entry that does not open under it is junk, not a sign of a wrong key.
-pub fn prove_keys(store: &mut Store) -> Result<(), SyncError> {
-    if !keys_proven(store)? {
-        store.put_sync_state(PROVEN_KEY, &[1])?;
-    }
-    Ok(())
-}
-
-/// Whether this ledger's ring is proven right (see [`prove_keys`]); the campaign's creator
-/// made its ring (a ledger from before the mark holds none).
-pub fn keys_proven(store: &Store) -> Result<bool, SyncError> {
-    if store.sync_state(PROVEN_KEY)?.is_some_and(|b| b == [1]) {
-        return Ok(true);
-    }
-    Ok(Roster::from_log(&store.roster_events()?).creator == Some(store.device()))
-}
-
-/// The keys of the junk entries this ledger has listed.
-pub fn ignored(store: &Store) -> Result<std::collections::BTreeSet<String>, SyncError> {
-    Ok(crate::state_lines(store, IGNORED_KEY)?
-        .into_iter()
-        .collect())
-}
-
-/// The most junk keys kept as listed: a flood of junk must not grow the ledger without end
-/// (past it, the oldest are forgotten, and may be listed again).
-const MAX_IGNORED: usize = 10_000;
-
-/// Keeps the keys of the junk entries listed (see [`ignored`]), at most [`MAX_IGNORED`].
-pub fn keep_ignored(
-    store: &mut Store,
-    keys: &std::collections::BTreeSet<String>,
-) -> Result<(), SyncError> {
-    let skip = keys.len().saturating_sub(MAX_IGNORED);
-    let joined: Vec<&str> = keys.iter().skip(skip).map(String::as_str).collect();
-    store.put_sync_state(IGNORED_KEY, joined.join("\n").as_bytes())?;
-    Ok(())
 }
 
 /// A new key, wrapped for each device that is to read on, and signed by the GM device that
