@@ -20,7 +20,7 @@ use clap::Parser;
 use error::{CommandError, ErrorKind};
 use leechbook_core::fold::{Applied, Ledger};
 use leechbook_core::Envelope;
-use leechbook_ledger::Draft;
+use leechbook_ledger::{Draft, Replica};
 use leechbook_store::Store;
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -106,36 +106,41 @@ impl Ctx {
         Ok(Store::open(&self.db_path()?)?)
     }
 
-    /// Opens the ledger and folds it (from its latest usable snapshot).
-    pub fn load(&self) -> Result<(Store, Ledger), CommandError> {
-        let replica = leechbook_ledger::Replica::open(&self.db_path()?)?;
+    /// The ledger's replica: the services every command reads and records through.
+    pub fn replica(&self) -> Result<Replica, CommandError> {
+        Ok(Replica::open(&self.db_path()?)?)
+    }
+
+    /// The replica and its state now, every character held with its archive's records.
+    pub fn load(&self) -> Result<(Replica, Ledger), CommandError> {
+        let replica = self.replica()?;
         let ledger = replica.state()?;
-        Ok((replica.into_store(), ledger))
+        Ok((replica, ledger))
     }
 
-    /// Opens the ledger holding every character without their archives' records (see
-    /// `Replica::state_open`): for commands that read what the rules read, not the healed
-    /// injuries of the campaign's history.
-    pub fn load_open(&self) -> Result<(Store, Ledger), CommandError> {
-        let replica = leechbook_ledger::Replica::open(&self.db_path()?)?;
+    /// The replica and its state holding every character without their archives' records
+    /// (see `Replica::state_open`): for commands that read what the rules read, not the
+    /// healed injuries of the campaign's history.
+    pub fn load_open(&self) -> Result<(Replica, Ledger), CommandError> {
+        let replica = self.replica()?;
         let ledger = replica.state_open()?;
-        Ok((replica.into_store(), ledger))
+        Ok((replica, ledger))
     }
 
-    /// Opens the ledger holding no character: the campaign, its clock, settings, roster
-    /// and roll of names (a command about the campaign reads no character). It carries no
-    /// list of void, retracted or amended events; when the projection is stale, it is the
-    /// whole state folded from the latest checkpoint.
-    pub fn load_head(&self) -> Result<(Store, Ledger), CommandError> {
+    /// The replica and its state holding no character: the campaign, its clock, settings,
+    /// roster and roll of names (a command about the campaign reads no character). It
+    /// carries no list of void, retracted or amended events; when the projection is stale,
+    /// it is the whole state folded from the latest checkpoint.
+    pub fn load_head(&self) -> Result<(Replica, Ledger), CommandError> {
         self.load_for(&[])
     }
 
-    /// Opens the ledger holding the characters named (a command that reads only them
-    /// costs what it touches, not the campaign's history).
-    pub fn load_for(&self, names: &[&str]) -> Result<(Store, Ledger), CommandError> {
-        let replica = leechbook_ledger::Replica::open(&self.db_path()?)?;
+    /// The replica and its state holding the characters named (a command that reads only
+    /// them costs what it touches, not the campaign's history).
+    pub fn load_for(&self, names: &[&str]) -> Result<(Replica, Ledger), CommandError> {
+        let replica = self.replica()?;
         let ledger = replica.state_for(names)?;
-        Ok((replica.into_store(), ledger))
+        Ok((replica, ledger))
     }
 
     /// Records one event through the ledger's write service: `make` builds the event from
@@ -156,7 +161,7 @@ impl Ctx {
         names: Option<&[&str]>,
         make: impl FnOnce(&Ledger, &mut Ctx) -> Result<D, CommandError>,
     ) -> Result<(Ledger, Envelope, Applied), CommandError> {
-        let mut replica = leechbook_ledger::Replica::open(&self.db_path()?)?;
+        let mut replica = self.replica()?;
         let mut before = Vec::new();
         let r = replica.record_for(names, |ledger| {
             let made: Draft<'d> = make(ledger, self)?.into();
@@ -199,7 +204,7 @@ impl Ctx {
         names: Option<&[&str]>,
         make: impl FnOnce(&Ledger, &mut Ctx) -> Result<Vec<D>, CommandError>,
     ) -> Result<(Ledger, Vec<(Envelope, Applied)>), CommandError> {
-        let mut replica = leechbook_ledger::Replica::open(&self.db_path()?)?;
+        let mut replica = self.replica()?;
         let mut before = Vec::new();
         let (after, recorded) = replica.record_all_for(names, |ledger| {
             let made: Vec<Draft<'d>> = make(ledger, self)?.into_iter().map(Into::into).collect();

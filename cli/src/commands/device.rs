@@ -93,7 +93,8 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     let mut rotated = None;
     let change = match c {
         DeviceCommand::Show => {
-            let (store, ledger) = ctx.load_head()?;
+            let (replica, ledger) = ctx.load_head()?;
+            let store = replica.store();
             let role = ledger
                 .roster
                 .entries
@@ -132,7 +133,8 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             return Ok(());
         }
         DeviceCommand::List => {
-            let (store, ledger) = ctx.load_head()?;
+            let (replica, ledger) = ctx.load_head()?;
+            let store = replica.store();
             if ledger.roster.entries.is_empty() {
                 ctx.say("no roster: this ledger predates device signatures");
             }

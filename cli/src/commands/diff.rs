@@ -156,7 +156,8 @@ pub fn cmd_diff(a: DiffArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     // checkpoint and the stretch that can hold the moment (else the log streamed once for
     // both ends). The name is checked on the roll.
     let name = a.name.as_str();
-    let (store, now) = ctx.load_for(&[name])?;
+    let (replica, now) = ctx.load_for(&[name])?;
+    let store = replica.store();
     if now.id_named(name).is_none() {
         super::find_any(&now, name)?;
     }

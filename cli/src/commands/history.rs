@@ -165,7 +165,8 @@ fn outcome_of(applied: &leechbook_core::Applied) -> Option<&'static str> {
 pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     // The character now, and the events about it and those its story reads: never the
     // whole log (`leechbook_ledger::about`).
-    let (store, full) = ctx.load_for(&[a.name.as_str()])?;
+    let (replica, full) = ctx.load_for(&[a.name.as_str()])?;
+    let store = replica.store();
     let ch = find(&full, &a.name)?;
     let who = ch.id;
     let injury = a

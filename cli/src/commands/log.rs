@@ -64,7 +64,8 @@ pub fn views(
 ) -> Result<Vec<EventView>, CommandError> {
     // The character is found on the roll; the log is read up to the moment (only the
     // events it keeps are held).
-    let (store, head) = ctx.load_head()?;
+    let (replica, head) = ctx.load_head()?;
+    let store = replica.store();
     let only = match character {
         Some(n) => match head.id_named(n) {
             Some(id) => Some(id),

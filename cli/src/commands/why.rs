@@ -108,7 +108,8 @@ fn injury_id(
 pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     // The character now, and the events about it and those its story reads: never the
     // whole log (`leechbook_ledger::about`).
-    let (store, full) = ctx.load_for(&[a.name.as_str()])?;
+    let (replica, full) = ctx.load_for(&[a.name.as_str()])?;
+    let store = replica.store();
     let ch = find(&full, &a.name)?.clone();
     let leechbook_ledger::about::About {
         events, rulings, ..
