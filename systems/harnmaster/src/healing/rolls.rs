@@ -141,10 +141,7 @@ fn healing(
     }
     check_due(ch, "Healing Roll", inj.heal.next_healing, now, r.forced)?;
     let hr = healing_rate(&inj, table);
-    let parts = vec![part(
-        format!("HB{} x HR{hr}", ch.sheet.healing_base),
-        ch.sheet.healing_base * hr,
-    )];
+    let parts = vec![hb_times(ch, hr)];
     let mut test = d100_test(eml_of(&parts), r.roll);
     // Cauterised bleeders and area injuries: failures ending 3, 5, 8, 0 are CF.
     if (inj.heal.cauterised || inj.area)
@@ -251,6 +248,15 @@ fn blood_regeneration(
     ))
 }
 
+/// The base of every Healing Sequence course roll's EML: the character's Healing Base
+/// times the Healing Rate rolled for.
+fn hb_times(ch: &HmCharacter, hr: i32) -> EmlPart {
+    part(
+        format!("HB{} x HR{hr}", ch.sheet.healing_base),
+        ch.sheet.healing_base * hr,
+    )
+}
+
 /// An infection roll.
 fn infection(
     ch: &HmCharacter,
@@ -262,10 +268,7 @@ fn infection(
         .infection
         .ok_or_else(|| not_owed(ch, "infection course roll", "they have no infection"))?;
     check_due(ch, "infection course roll", inf.next_roll, now, r.forced)?;
-    let mut parts = vec![part(
-        format!("HB{} x HR{}", ch.sheet.healing_base, inf.healing_rate),
-        ch.sheet.healing_base * inf.healing_rate,
-    )];
+    let mut parts = vec![hb_times(ch, inf.healing_rate)];
     if ch.infection_bonus != 0 {
         parts.push(part("healer", ch.infection_bonus));
     }
@@ -302,10 +305,7 @@ fn extended_shock(
         now,
         r.forced,
     )?;
-    let mut parts = vec![part(
-        format!("HB{} x HR{}", ch.sheet.healing_base, es.healing_rate),
-        ch.sheet.healing_base * es.healing_rate,
-    )];
+    let mut parts = vec![hb_times(ch, es.healing_rate)];
     if ch.fatigue() != 0 {
         parts.push(part("fatigue", -ch.fatigue()));
     }
@@ -335,10 +335,7 @@ fn coma(
         .coma
         .ok_or_else(|| not_owed(ch, "coma course roll", "they are not in a coma"))?;
     check_due(ch, "coma course roll", coma.next_roll, now, r.forced)?;
-    let mut parts = vec![part(
-        format!("HB{} x HR{}", ch.sheet.healing_base, coma.healing_rate),
-        ch.sheet.healing_base * coma.healing_rate,
-    )];
+    let mut parts = vec![hb_times(ch, coma.healing_rate)];
     if ch.fatigue() != 0 {
         parts.push(part("fatigue", -ch.fatigue()));
     }
