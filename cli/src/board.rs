@@ -325,7 +325,7 @@ pub fn draw(f: &mut Frame<'_>, board: &Board, selected: Option<usize>, message: 
 
 /// How the board records an owed roll.
 #[derive(Debug, PartialEq, Eq)]
-enum Record {
+pub(crate) enum Record {
     /// This command line (run in-process).
     Run(Vec<String>),
     /// Not from the board: the line to run instead, or why there is none.
@@ -336,7 +336,7 @@ enum Record {
 /// Witch Iron's end-of-round d6 from the board; a Savage Worlds trait roll needs the trait's
 /// die, which no sheet holds, so the board gives the command line; the rest are decisions or
 /// Quarrels of their own.
-fn record_args(db: &Path, o: &OwedView, face: Option<&str>) -> Record {
+pub(crate) fn record_args(db: &Path, o: &OwedView, face: Option<&str>) -> Record {
     let hm = [
         "shock-reroll",
         "stun-recovery",
@@ -415,7 +415,7 @@ fn say(args: Vec<String>) -> String {
 
 /// The line the board shows for a command's output: its first line, and what the event did
 /// that the table must hear (its `-> ` lines: a death, a Shock State ...).
-fn told(out: crate::Output) -> String {
+pub(crate) fn told(out: crate::Output) -> String {
     if out.code == 0 {
         let mut line = out.stdout.lines().next().unwrap_or("").to_string();
         for c in out.stdout.lines().skip(1).filter(|l| l.starts_with("-> ")) {

@@ -12,6 +12,7 @@ pub mod complete;
 pub mod dice;
 pub mod error;
 pub mod narrate;
+pub mod page;
 pub mod plot;
 pub mod progress;
 pub mod views;
@@ -19,6 +20,7 @@ pub mod views;
 use clap::Parser;
 use error::{CommandError, ErrorKind};
 use leechbook_core::fold::{Applied, Ledger};
+use leechbook_core::ids::DeviceId;
 use leechbook_core::Envelope;
 use leechbook_ledger::{Draft, Replica};
 use leechbook_store::Store;
@@ -88,9 +90,28 @@ pub struct Ctx {
     /// What the events recorded so far did that the table must hear (a death, a Shock
     /// State, Extended Shock ...), not yet said: said after the command's own words.
     pub told: Vec<String>,
+    /// The device this run records as, with its signing key, in place of the ledger's own
+    /// (a players' page link records as the device made for it; see [`run_as`]).
+    pub acting: Option<(DeviceId, [u8; 32])>,
 }
 
 impl Ctx {
+    /// A context for the ledger at `db`, with no options given (what the hub's page runs its
+    /// reads under).
+    pub fn for_db(db: PathBuf) -> Ctx {
+        Ctx {
+            db: Some(db),
+            seed: None,
+            ask: false,
+            out: String::new(),
+            err: String::new(),
+            terminal: false,
+            live: false,
+            told: Vec::new(),
+            acting: None,
+        }
+    }
+
     /// Returns the ledger path: `--db`, `$LEECHBOOK_DB`, or the platform data directory.
     pub fn db_path(&self) -> Result<PathBuf, CommandError> {
         if let Some(p) = &self.db {
@@ -103,12 +124,16 @@ impl Ctx {
 
     /// Opens the existing ledger.
     pub fn open(&self) -> Result<Store, CommandError> {
-        Ok(Store::open(&self.db_path()?)?)
+        let mut store = Store::open(&self.db_path()?)?;
+        if let Some((device, key)) = self.acting {
+            store.act_as(device, key);
+        }
+        Ok(store)
     }
 
     /// The ledger's replica: the services every command reads and records through.
     pub fn replica(&self) -> Result<Replica, CommandError> {
-        Ok(Replica::open(&self.db_path()?)?)
+        Ok(Replica::from_store(self.open()?))
     }
 
     /// The replica and its state now, every character held with its archive's records.
@@ -293,7 +318,18 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    run_with(args, false, false)
+    run_with(args, false, false, None)
+}
+
+/// [`run`] recording as the device `acting` (its id and signing key) instead of the
+/// ledger's own: what a players' page link records goes through the same command, rules and
+/// refusals as the terminal's, signed by the device made for the link.
+pub fn run_as<I, T>(args: I, acting: (DeviceId, [u8; 32])) -> Output
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    run_with(args, false, false, Some(acting))
 }
 
 /// [`run`] as the program: progress on long work is drawn on standard error when it is a
@@ -304,10 +340,15 @@ where
     T: Into<OsString> + Clone,
 {
     use std::io::IsTerminal;
-    run_with(args, std::io::stderr().is_terminal(), true)
+    run_with(args, std::io::stderr().is_terminal(), true, None)
 }
 
-fn run_with<I, T>(args: I, terminal: bool, live: bool) -> Output
+fn run_with<I, T>(
+    args: I,
+    terminal: bool,
+    live: bool,
+    acting: Option<(DeviceId, [u8; 32])>,
+) -> Output
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -341,6 +382,7 @@ where
         terminal,
         live,
         told: Vec::new(),
+        acting,
     };
     let result = commands::dispatch(cli.command, &mut ctx);
     // What the recorded events did that the table must hear, after the command's words.

@@ -287,6 +287,32 @@ fn location(o: &StrikeOutcome) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
+/// Who recorded `env`, when a player's device did (the device made for a players' page
+/// link is one): "by Osric's player". The GM's devices record unnamed.
+pub fn by_player(ledger: &Ledger, env: &leechbook_core::Envelope) -> Option<String> {
+    use leechbook_core::roster::Role;
+    let entry = ledger.roster.entries.get(&env.device)?;
+    if entry.role != Role::Player {
+        return None;
+    }
+    let names: Vec<&str> = entry
+        .characters
+        .iter()
+        .filter_map(|c| {
+            ledger
+                .roll()
+                .iter()
+                .find(|(id, _)| id == c)
+                .map(|(_, n)| n.as_str())
+        })
+        .collect();
+    Some(if names.is_empty() {
+        format!("by a player (device {})", env.device.short())
+    } else {
+        format!("by {}'s player", names.join(" and "))
+    })
+}
+
 /// Narrates any applied event in one line (for `log`), naming the character where one.
 pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
     let who = |id| {

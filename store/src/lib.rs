@@ -26,6 +26,7 @@ mod beside;
 pub mod codec;
 mod error;
 mod file;
+mod links;
 mod log;
 pub mod memory;
 mod rows;
@@ -38,6 +39,7 @@ pub use through::ReadThrough;
 pub use beside::Snapshot;
 pub use error::StoreError;
 pub use file::Store;
+pub use links::Link;
 pub use log::{
     class_of, ArchiveRow, Columns, Log, Numbered, OrderKey, ReadLog, Skipped, SnapshotHead, Tail,
     Transaction, WriteLog, ROSTER_KINDS, RULING_KINDS,

@@ -227,6 +227,24 @@ pub const MIGRATIONS: &[&str] = &[
     DROP INDEX IF EXISTS events_rare;
     CREATE INDEX events_rare ON events (clock, device, seq, kind) WHERE class = 1;
     "#,
+    // 17: the players' page's links, kept beside the log and never synced: a link's secret
+    // (the URL's last part, kept so the GM can print the same link again) and its SHA-256
+    // (what a request is looked up by), the character it shows (NULL: the GM's link, which
+    // shows everything and records nothing), the device made for it (on the roster as a
+    // player's device of that character; its signing key lives only here), what it shows of
+    // the rest of the party, and when it was made and revoked.
+    r#"
+    CREATE TABLE links (
+        hash      BLOB PRIMARY KEY,
+        token     TEXT NOT NULL,
+        character BLOB,
+        device    BLOB,
+        secret    BLOB,
+        party     TEXT NOT NULL,
+        made      TEXT NOT NULL,
+        revoked   TEXT
+    ) STRICT;
+    "#,
 ];
 
 /// A ledger migrated from before this many migrations has its `reach` rows (migration 15)

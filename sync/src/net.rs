@@ -947,6 +947,19 @@ pub fn serve(
     until: impl Future<Output = ()>,
     report: &mut dyn FnMut(HubReport),
 ) -> Result<(), SyncError> {
+    serve_with(store, listener, until, report, axum::Router::new())
+}
+
+/// [`serve`], answering `also`'s routes (the players' page) on the same address beside the
+/// sync's WebSocket at `/`. The routes run on the hub's runtime; they read and write the
+/// ledger through connections of their own.
+pub fn serve_with(
+    store: &mut Store,
+    listener: std::net::TcpListener,
+    until: impl Future<Output = ()>,
+    report: &mut dyn FnMut(HubReport),
+    also: axum::Router,
+) -> Result<(), SyncError> {
     let ring = crypt::ring_for_sync(store)?;
     let campaign = store.campaign();
     let places = Places::of(&ring);
@@ -975,7 +988,7 @@ pub fn serve(
             .await?
             .ok_or_else(|| net("the campaign's index does not load"))?;
         let refusal = Refusal::default();
-        let (url, server) = listen(&repo, listener, refusal.clone())?;
+        let (url, server) = listen(&repo, listener, refusal.clone(), also)?;
         report(HubReport::Listening { url, campaign });
         let mut changes = index.changes();
         let mut tick = tokio::time::interval(Duration::from_millis(250));
@@ -1142,6 +1155,7 @@ fn listen(
     repo: &Repo,
     listener: std::net::TcpListener,
     refusal: Refusal,
+    also: axum::Router,
 ) -> Result<(String, tokio::task::JoinHandle<std::io::Result<()>>), SyncError> {
     use axum::extract::ws::WebSocketUpgrade;
     let addr = listener.local_addr().map_err(net)?;
@@ -1165,6 +1179,7 @@ fn listen(
             }
         }),
     );
+    let app = app.merge(also);
     let listener = tokio::net::TcpListener::from_std(listener).map_err(net)?;
     let server = tokio::spawn(async move { axum::serve(listener, app).await });
     Ok((url, server))
@@ -1219,7 +1234,7 @@ pub fn relay(
             })
             .load()
             .await;
-        let (url, server) = listen(&repo, listener, Refusal::default())?;
+        let (url, server) = listen(&repo, listener, Refusal::default(), axum::Router::new())?;
         on_listening(&url);
         until.await;
         repo.stop().await;

@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod harnmaster;
+pub mod html;
 pub mod savage;
 pub mod witch;
 pub mod wrath;

@@ -23,6 +23,47 @@ pub enum DeviceCommand {
     /// Give this ledger a new device identity (a ledger copied from another device's file
     /// shares that device's): a new id and key, for the GM to roster.
     Reset(ResetArgs),
+    /// GM: the players' page link of a character (a URL with a secret, and its QR code), for
+    /// a phone to open while `sync serve` runs; `--revoke` ends it.
+    Link(LinkArgs),
+}
+
+/// What a player's page shows of the rest of the party.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum PartyArg {
+    /// Nothing.
+    None,
+    /// Their names.
+    Names,
+    /// Their names and a condition word each (unhurt, wounded, bleeding, unconscious, dead).
+    Conditions,
+    /// Their whole pages.
+    Everything,
+}
+
+/// `device link`.
+#[derive(Args, Debug)]
+pub struct LinkArgs {
+    /// The character whose player gets the link.
+    #[arg(required_unless_present = "gm")]
+    pub name: Option<String>,
+    /// The GM's own link instead: every character, like the board; it records nothing.
+    #[arg(long, conflicts_with = "name")]
+    pub gm: bool,
+    /// End the link: its page shows nothing and records nothing from now on (its device is
+    /// revoked on the roster).
+    #[arg(long)]
+    pub revoke: bool,
+    /// What the page shows of the rest of the party.
+    #[arg(long, value_enum, default_value = "conditions")]
+    pub party: PartyArg,
+    /// The hub's address as the phones reach it (default: where `sync serve` last served,
+    /// else this machine's address on the table's network, port 3030).
+    #[arg(long, value_name = "URL")]
+    pub hub: Option<String>,
+    /// Print the link without its QR code.
+    #[arg(long)]
+    pub no_qr: bool,
 }
 
 /// `device reset`.
@@ -92,6 +133,7 @@ fn unhex(s: &str) -> Result<Vec<u8>, CommandError> {
 pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     let mut rotated = None;
     let change = match c {
+        DeviceCommand::Link(a) => return super::link::cmd_link(a, ctx),
         DeviceCommand::Show => {
             let (replica, ledger) = ctx.load_head()?;
             let store = replica.store();
@@ -138,6 +180,11 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             if ledger.roster.entries.is_empty() {
                 ctx.say("no roster: this ledger predates device signatures");
             }
+            let links: Vec<leechbook_core::ids::DeviceId> = store
+                .links()?
+                .iter()
+                .filter_map(|l| l.device.map(|(d, _)| d))
+                .collect();
             let lines: Vec<String> = ledger
                 .roster
                 .entries
@@ -164,6 +211,9 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                             })
                             .collect();
                         line.push_str(&format!(" for {}", names.join(", ")));
+                    }
+                    if links.contains(device) {
+                        line.push_str("  (a players' page link)");
                     }
                     if e.revoked.is_some() {
                         line.push_str("  (revoked)");

@@ -161,19 +161,20 @@ fn outcome_of(applied: &leechbook_core::Applied) -> Option<&'static str> {
     }
 }
 
-/// Prints the story.
-pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+/// The story of `name` (of one injury of theirs, if `injury` names one), with the wound's
+/// samples for its plot: what `history` prints and the players' page shows.
+pub fn story(
+    ctx: &Ctx,
+    name: &str,
+    injury: Option<&str>,
+) -> Result<(Story, Vec<crate::plot::Sample>), CommandError> {
     // The character now, and the events about it and those its story reads: never the
     // whole log (`leechbook_ledger::about`).
-    let (replica, full) = ctx.load_for(&[a.name.as_str()])?;
+    let (replica, full) = ctx.load_for(&[name])?;
     let store = replica.store();
-    let ch = find(&full, &a.name)?;
+    let ch = find(&full, name)?;
     let who = ch.id;
-    let injury = a
-        .injury
-        .as_deref()
-        .map(|i| find_injury(ch, i))
-        .transpose()?;
+    let injury = injury.map(|i| find_injury(ch, i)).transpose()?;
     let mut entries = Vec::new();
     let mut samples: Vec<crate::plot::Sample> = Vec::new();
     leechbook_ledger::about::replay_about(&store, who, |ledger, env, rulings| {
@@ -237,6 +238,12 @@ pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         entries,
         ending,
     };
+    Ok((story, samples))
+}
+
+/// Prints the story.
+pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let (story, samples) = story(ctx, &a.name, a.injury.as_deref())?;
     if let (Some(file), Some(v)) = (&a.plot, &story.injury) {
         draw(file, &story.character, v, &samples, ctx)?;
     }

@@ -48,6 +48,8 @@ pub struct EventView {
     pub summary: String,
     /// Why the event is void, if it is.
     pub void: Option<String>,
+    /// Who recorded it, when a player's device did ("by Osric's player").
+    pub by: Option<String>,
     /// What rulings changed about it since it was recorded.
     pub flags: Vec<String>,
     /// What it did to the characters it is about that the table must hear: a death, a
@@ -137,6 +139,7 @@ pub fn views(
             kind: env.event.kind(),
             summary,
             void,
+            by: narrate::by_player(ledger, env),
             flags: Vec::new(),
             consequences,
         });
@@ -199,11 +202,14 @@ pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             Some(why) => format!("VOID ({why}): {}", v.summary),
             None => v.summary,
         };
-        let flags = if v.flags.is_empty() {
+        let mut flags = if v.flags.is_empty() {
             String::new()
         } else {
             format!(" [{}]", v.flags.join("; "))
         };
+        if let Some(by) = &v.by {
+            flags.push_str(&format!(" ({by})"));
+        }
         ctx.say(format!("{:>5}  {:<15} {text}{flags}", v.clock, v.at));
         for c in &v.consequences {
             ctx.say(format!("{:>5}  {:<15} -> {c}", "", ""));

@@ -17,6 +17,7 @@ pub mod export;
 pub mod fatigue;
 pub mod history;
 pub mod init;
+pub mod link;
 pub mod log;
 pub mod melee;
 pub mod moving;

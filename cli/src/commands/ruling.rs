@@ -141,7 +141,7 @@ fn record_ruling(
     spec: Option<&str>,
     make: impl FnOnce(&[Envelope], &Ledger) -> Result<Ruling, CommandError>,
 ) -> Result<(), CommandError> {
-    let replica = leechbook_ledger::Replica::open(&ctx.db_path()?)?;
+    let replica = ctx.replica()?;
     let events = match spec {
         Some(spec) => leechbook_ledger::ruling_context(replica.store(), spec)?,
         None => Vec::new(),
@@ -206,7 +206,7 @@ pub fn build_retract(events: &[Envelope], a: &RetractArgs) -> Result<Ruling, Com
 /// restores the event.
 pub fn cmd_undo(a: UndoArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let target = {
-        let replica = leechbook_ledger::Replica::open(&ctx.db_path()?)?;
+        let replica = ctx.replica()?;
         let fates = replica.fates()?;
         let store = replica.store();
         let me = store.device();

@@ -30,7 +30,7 @@ fn cmd_show_any(a: ShowArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         Some(spec) => {
             let (l, label) = if leechbook_ledger::moment::is_event_spec(spec) {
                 // An event: the record up to it, from the latest snapshot at or before it.
-                let replica = leechbook_ledger::Replica::open(&ctx.db_path()?)?;
+                let replica = ctx.replica()?;
                 let key = leechbook_ledger::moment::event_key(replica.store(), spec)?;
                 let label = format!("event {}", spec.trim());
                 (replica.state_for_upto(&[a.name.as_str()], key)?, label)

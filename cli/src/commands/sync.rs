@@ -6,7 +6,7 @@
 use crate::error::CommandError;
 use crate::Ctx;
 use clap::{Args, Subcommand};
-use leechbook_sync::net::{interrupted, serve, sync_with, HubReport};
+use leechbook_sync::net::{interrupted, serve_with, sync_with, HubReport};
 use leechbook_sync::{export, import, FileTransport, Transport};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -193,26 +193,54 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             let mut store = ctx.open()?;
             let listener = std::net::TcpListener::bind(&a.listen)
                 .map_err(|e| CommandError::user(format!("cannot listen on {}: {e}", a.listen)))?;
-            serve(&mut store, listener, interrupted(), &mut |r| {
-                let line = match r {
-                    HubReport::Listening { url, campaign } => {
-                        format!("serving campaign {campaign} at {url} (Ctrl-C stops; a new device joins with `leechbook init --join {url} --campaign CODE`, CODE from `leechbook sync invite`)")
-                    }
-                    HubReport::TookIn(i) => {
-                        for r in &i.refused {
-                            eprintln!("refused: {r}");
+            // The players' page is served on the same address; its links start here.
+            let page = crate::page::routes(&ctx.db_path()?)?;
+            let address = page_address(&listener)?;
+            store.keep_page_address(&address)?;
+            let links = store.links()?.iter().filter(|l| l.live()).count();
+            serve_with(
+                &mut store,
+                listener,
+                interrupted(),
+                &mut |r| {
+                    let line = match r {
+                        HubReport::Listening { url, campaign } => {
+                            format!("serving campaign {campaign} at {url} (Ctrl-C stops; a new device joins with `leechbook init --join {url} --campaign CODE`, CODE from `leechbook sync invite`)\nplayers' page at {address}/p/... ({links} live link(s); `leechbook device link NAME` prints a player's)")
                         }
-                        format!("took in {}", events(i.added, "new event"))
-                    }
-                    HubReport::Offered(n) => format!("offered {}", events(n, "new event")),
-                    HubReport::Trouble(t) => format!("trouble (will retry): {t}"),
-                };
-                println!("{line}");
-                let _ = std::io::Write::flush(&mut std::io::stdout());
-            })?;
+                        HubReport::TookIn(i) => {
+                            for r in &i.refused {
+                                eprintln!("refused: {r}");
+                            }
+                            format!("took in {}", events(i.added, "new event"))
+                        }
+                        HubReport::Offered(n) => format!("offered {}", events(n, "new event")),
+                        HubReport::Trouble(t) => format!("trouble (will retry): {t}"),
+                    };
+                    println!("{line}");
+                    let _ = std::io::Write::flush(&mut std::io::stdout());
+                },
+                page,
+            )?;
         }
     }
     Ok(())
+}
+
+/// Where phones reach the page served on `listener`: its address, or, when it listens on
+/// every interface, this machine's address on the table's network.
+fn page_address(listener: &std::net::TcpListener) -> Result<String, CommandError> {
+    let at = listener
+        .local_addr()
+        .map_err(|e| CommandError::internal(e.to_string()))?;
+    let ip = if at.ip().is_unspecified() {
+        super::link::table_address()
+    } else {
+        at.ip()
+    };
+    Ok(format!(
+        "http://{}",
+        std::net::SocketAddr::new(ip, at.port())
+    ))
 }
 
 /// Invitations hand over the campaign's keys: a GM's to give.

@@ -22,7 +22,7 @@ pub enum WhatIf {
 
 /// Shows what the ruling would change.
 pub fn cmd_what_if(w: WhatIf, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let mut replica = leechbook_ledger::Replica::open(&ctx.db_path()?)?;
+    let mut replica = ctx.replica()?;
     let context = |spec: &str| leechbook_ledger::ruling_context(replica.store(), spec);
     let r = match w {
         WhatIf::Retract(a) => ruling::build_retract(&context(&a.event)?, &a)?,

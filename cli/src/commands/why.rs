@@ -142,7 +142,16 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                                 && matches!(e.event, Event::Ruling(_));
                         // Narrated only when told: narrating every event of a long
                         // campaign cost more than folding it.
-                        (keep, keep.then(|| narrate::event(l, e, applied)))
+                        (
+                            keep,
+                            keep.then(|| {
+                                let mut s = narrate::event(l, e, applied);
+                                if let Some(by) = narrate::by_player(l, e) {
+                                    s.push_str(&format!(" ({by})"));
+                                }
+                                s
+                            }),
+                        )
                     }
                     Fate::Retracted(why) => (
                         e.id.0 == injury.0 || e.event.injury() == Some(injury),

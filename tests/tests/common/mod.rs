@@ -514,3 +514,80 @@ pub fn serving(
     });
     (url, stop, hub)
 }
+
+/// The ledger at `gm` served as the hub with its players' page (`sync serve`), on a thread:
+/// the page's address (`http://127.0.0.1:PORT`), what stops it, and the thread.
+pub fn serving_page(
+    gm: &Path,
+) -> (
+    String,
+    futures::channel::oneshot::Sender<()>,
+    std::thread::JoinHandle<()>,
+) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = futures::channel::oneshot::channel::<()>();
+    let serving = gm.to_path_buf();
+    let page = leechbook::page::routes(gm).expect("the page's routes");
+    let hub = std::thread::spawn(move || {
+        let mut store = leechbook_store::Store::open(&serving).unwrap();
+        leechbook_sync::net::serve_with(
+            &mut store,
+            listener,
+            async {
+                let _ = stopped.await;
+            },
+            &mut |_| {},
+            page,
+        )
+        .unwrap();
+    });
+    (base, stop, hub)
+}
+
+/// One HTTP/1.1 request to `base` (`http://HOST:PORT`): its status and body. A form body
+/// is sent URL-encoded.
+pub fn http(base: &str, method: &str, path: &str, form: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let host = base.trim_start_matches("http://");
+    let mut s = std::net::TcpStream::connect(host).expect("the hub answers");
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{form}",
+        form.len()
+    )
+    .unwrap();
+    let mut raw = String::new();
+    s.read_to_string(&mut raw).unwrap();
+    let status = raw
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = raw
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
+
+/// The link `device link` printed for `name` on the ledger at `db` (its path, `/p/SECRET/`).
+pub fn page_link(db: &Path, name: &str, more: &[&str]) -> String {
+    let mut args = vec![
+        "device",
+        "link",
+        name,
+        "--no-qr",
+        "--hub",
+        "http://127.0.0.1:1",
+    ];
+    args.extend(more);
+    let out = run_db(db, &args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let at = out.stdout.find("/p/").expect("a link");
+    out.stdout[at..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string()
+}

@@ -1,0 +1,452 @@
+//! The players' page: the routes `sync serve` answers beside its WebSocket, for phones at
+//! the table. A link (`device link NAME`) is `/p/SECRET/`; its page prints the typed views
+//! (`leechbook_views::html`), follows the ledger live by server-sent events, and records the
+//! rolls its character owes through the same command line, rules and refusals as the
+//! terminal's, signed by the device made for the link ([`crate::run_as`]).
+//!
+//! One thread follows the ledger (its last row and its revoked links, every
+//! [`FOLLOW_EVERY`]) and folds it again when either moves; every open page hears the new
+//! state at once and prints its own part of it. A revoked link answers 410 and its open
+//! pages are told so and closed; an unknown secret answers 404, the same page whatever the
+//! secret, so a guess learns nothing.
+
+use crate::board::{record_args, told, Record};
+use crate::views::html::{self, PageView, PartyView, Shown};
+use crate::Ctx;
+use axum::extract::{Path as UrlPath, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_store::{Link, Store};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::watch;
+
+/// How often the page looks for a change of the ledger: what a change recorded elsewhere
+/// waits at most before it is folded (the fold itself comes on top).
+pub const FOLLOW_EVERY: Duration = Duration::from_millis(100);
+
+/// The largest form a page may post (a roll's kind, injury and face fit in a few dozen
+/// bytes).
+const MAX_FORM: usize = 2048;
+
+const CSS: &str = include_str!("page.css");
+const JS: &str = include_str!("page.js");
+
+/// The ledger as the page last folded it.
+#[derive(Clone)]
+struct Folded {
+    ledger: Arc<Ledger>,
+}
+
+/// What every route shares.
+struct Page {
+    db: PathBuf,
+    /// The links' lookups (a connection of its own).
+    links: Mutex<Store>,
+    folded: watch::Receiver<Folded>,
+}
+
+/// The page's routes for the ledger at `db`, and the thread that follows it. Fails when the
+/// ledger cannot be read.
+pub fn routes(db: &Path) -> Result<Router, crate::error::CommandError> {
+    let replica = leechbook_ledger::Replica::open(db)?;
+    let ledger = replica.state_open()?;
+    let (tx, rx) = watch::channel(Folded {
+        ledger: Arc::new(ledger),
+    });
+    std::thread::spawn(move || follow(replica, tx));
+    let page = Arc::new(Page {
+        db: db.to_path_buf(),
+        links: Mutex::new(Store::open(db)?),
+        folded: rx,
+    });
+    Ok(Router::new()
+        .route("/page.css", get(|| async { asset("text/css", CSS) }))
+        .route("/page.js", get(|| async { asset("text/javascript", JS) }))
+        .route(
+            "/p/{token}",
+            get(|UrlPath(t): UrlPath<String>| async move {
+                Redirect::permanent(&format!("/p/{}/", clean(&t)))
+            }),
+        )
+        .route("/p/{token}/", get(show))
+        .route("/p/{token}/live", get(live))
+        .route("/p/{token}/roll", post(roll))
+        .route("/p/{token}/wound/{injury}", get(wound))
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_FORM))
+        .with_state(page))
+}
+
+/// Follows the ledger until no page listens: folds it again whenever its log gains a row
+/// or a link is revoked.
+fn follow(replica: leechbook_ledger::Replica, tx: watch::Sender<Folded>) {
+    let seen = |r: &leechbook_ledger::Replica| -> Option<(i64, usize)> {
+        let row = leechbook_store::ReadLog::last_row(r.store()).ok()?;
+        let revoked = r.store().links().ok()?.iter().filter(|l| !l.live()).count();
+        Some((row, revoked))
+    };
+    let mut last = seen(&replica);
+    loop {
+        std::thread::sleep(FOLLOW_EVERY);
+        if tx.is_closed() {
+            return;
+        }
+        let now = seen(&replica);
+        if now.is_none() || now == last {
+            continue;
+        }
+        // A fold that fails (the ledger busy) is tried again at the next look.
+        if let Ok(ledger) = replica.state_open() {
+            last = now;
+            tx.send_replace(Folded {
+                ledger: Arc::new(ledger),
+            });
+        }
+    }
+}
+
+/// A secret as it may appear in a path: hex digits only, at most 64.
+fn clean(t: &str) -> String {
+    t.chars().filter(char::is_ascii_hexdigit).take(64).collect()
+}
+
+/// The headers every answer carries: no script or style but the hub's own files, no
+/// referrer (the URL is the secret), nothing cached, not framed.
+fn guarded(mut r: Response) -> Response {
+    let h = r.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+        ),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    r
+}
+
+fn asset(kind: &'static str, body: &'static str) -> Response {
+    guarded(([(header::CONTENT_TYPE, kind)], body).into_response())
+}
+
+fn html_page(status: StatusCode, body: String) -> Response {
+    guarded(
+        (
+            status,
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+            body,
+        )
+            .into_response(),
+    )
+}
+
+/// What a request's secret opens.
+enum Opened {
+    Live(Link),
+    Revoked,
+    Unknown,
+}
+
+impl Page {
+    fn open(&self, token: &str) -> Opened {
+        let found = self
+            .links
+            .lock()
+            .ok()
+            .and_then(|s| s.link(&clean(token)).ok().flatten());
+        match found {
+            Some(l) if l.live() => Opened::Live(l),
+            Some(_) => Opened::Revoked,
+            None => Opened::Unknown,
+        }
+    }
+
+    fn ledger(&self) -> Arc<Ledger> {
+        self.folded.borrow().ledger.clone()
+    }
+
+    /// Whether the page may record `o` for the link (it has a device, and the roll is one
+    /// the board records too).
+    fn may_record(&self, link: &Link, o: &leechbook_views::OwedView) -> bool {
+        link.device.is_some() && matches!(record_args(&self.db, o, None), Record::Run(_))
+    }
+}
+
+fn refused(opened: Opened) -> Response {
+    match opened {
+        Opened::Revoked => html_page(
+            StatusCode::GONE,
+            html::notice(
+                "Link revoked",
+                "The GM revoked this link: it shows nothing and records nothing. Ask the GM for a new one.",
+            ),
+        ),
+        _ => html_page(
+            StatusCode::NOT_FOUND,
+            html::notice(
+                "No such link",
+                "This address opens no page. Check the link the GM gave you.",
+            ),
+        ),
+    }
+}
+
+/// What `link` shows of `ledger`.
+fn view_of(page: &Page, link: &Link, ledger: &Ledger) -> PageView {
+    let campaign = ledger
+        .campaign
+        .as_ref()
+        .map_or_else(|| "Leechbook".to_string(), |c| c.name.clone());
+    let full = |c: &CharacterState, may: bool| {
+        let owed = html::owed_with(ledger, c, |o| may && page.may_record(link, o));
+        (Shown::of(ledger, c), owed)
+    };
+    let mut characters = Vec::new();
+    let mut party = Vec::new();
+    for c in &ledger.characters {
+        match link.character {
+            None => characters.push(full(c, false)),
+            Some(id) if c.id() == id => characters.insert(0, full(c, true)),
+            Some(_) => match link.party.as_str() {
+                "everything" => characters.push(full(c, false)),
+                "names" => party.push(PartyView {
+                    name: c.name().to_string(),
+                    condition: None,
+                }),
+                "conditions" => party.push(PartyView {
+                    name: c.name().to_string(),
+                    condition: Some(html::condition_word(ledger, c)),
+                }),
+                _ => {}
+            },
+        }
+    }
+    PageView {
+        campaign,
+        clock: ledger.now.to_string(),
+        characters,
+        party,
+    }
+}
+
+async fn show(State(page): State<Arc<Page>>, UrlPath(token): UrlPath<String>) -> Response {
+    match page.open(&token) {
+        Opened::Live(link) => {
+            let ledger = page.ledger();
+            let v = view_of(&page, &link, &ledger);
+            html_page(
+                StatusCode::OK,
+                html::page(&v, &format!("/p/{}/", link.token)),
+            )
+        }
+        other => refused(other),
+    }
+}
+
+/// The page's live updates: the part of the page to show now, at once and after every
+/// change of the ledger; `revoked` (and the end) once the link is revoked.
+async fn live(State(page): State<Arc<Page>>, UrlPath(token): UrlPath<String>) -> Response {
+    let Opened::Live(link) = page.open(&token) else {
+        return refused(page.open(&token));
+    };
+    let mut rx = page.folded.clone();
+    rx.mark_changed();
+    let stream = futures::stream::unfold(
+        (page, link, rx, false),
+        |(page, link, mut rx, ended)| async move {
+            if ended || rx.changed().await.is_err() {
+                return None;
+            }
+            let ledger = rx.borrow_and_update().ledger.clone();
+            let event = match page.open(&link.token) {
+                Opened::Live(_) => SseEvent::default()
+                    .event("page")
+                    .data(html::main(&view_of(&page, &link, &ledger))),
+                _ => {
+                    let e = SseEvent::default()
+                        .event("revoked")
+                        .data("The GM revoked this link: it shows nothing and records nothing.");
+                    return Some((Ok::<_, std::convert::Infallible>(e), (page, link, rx, true)));
+                }
+            };
+            Some((Ok(event), (page, link, rx, false)))
+        },
+    );
+    guarded(
+        Sse::new(stream)
+            .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+            .into_response(),
+    )
+}
+
+/// The answer to a roll: whether it was recorded, and the one line to show.
+fn said(status: StatusCode, ok: bool, line: &str) -> Response {
+    let body = serde_json::json!({ "ok": ok, "line": line }).to_string();
+    guarded((status, [(header::CONTENT_TYPE, "application/json")], body).into_response())
+}
+
+/// Records a roll the link's character owes: the form names the roll (its kind and
+/// injury, as the page showed it) and the face, or asks Leechbook to roll.
+async fn roll(
+    State(page): State<Arc<Page>>,
+    UrlPath(token): UrlPath<String>,
+    body: String,
+) -> Response {
+    let link = match page.open(&token) {
+        Opened::Live(l) => l,
+        Opened::Revoked => {
+            return said(
+                StatusCode::GONE,
+                false,
+                "the GM revoked this link: nothing was recorded",
+            )
+        }
+        Opened::Unknown => return said(StatusCode::NOT_FOUND, false, "no such link"),
+    };
+    let (Some(character), Some(device)) = (link.character, link.device) else {
+        return said(
+            StatusCode::FORBIDDEN,
+            false,
+            "the GM's page records nothing: record from the terminal or the board",
+        );
+    };
+    let form: std::collections::HashMap<String, String> =
+        url::form_urlencoded::parse(body.as_bytes())
+            .into_owned()
+            .collect();
+    let field = |k: &str| {
+        form.get(k)
+            .map(|v| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    let (kind, injury, face) = (field("kind"), field("injury"), field("face"));
+    let auto = !field("auto").is_empty();
+    let face = if auto || face.is_empty() {
+        if !auto {
+            return said(
+                StatusCode::BAD_REQUEST,
+                false,
+                "type the face the die showed, or press Roll for me",
+            );
+        }
+        None
+    } else if face.len() <= 3 && face.chars().all(|c| c.is_ascii_digit()) {
+        Some(face)
+    } else {
+        return said(
+            StatusCode::BAD_REQUEST,
+            false,
+            &format!("'{face}' is not a face: type the number the die showed (00 is 100)"),
+        );
+    };
+    let ledger = page.ledger();
+    let Some(c) = ledger.character(character) else {
+        return said(
+            StatusCode::CONFLICT,
+            false,
+            "this character is no longer in the campaign",
+        );
+    };
+    let owed = leechbook_views::owed_any(&ledger, c);
+    let injury = (!injury.is_empty()).then_some(injury);
+    let Some(o) = owed.iter().find(|o| o.kind == kind && o.injury == injury) else {
+        return said(
+            StatusCode::CONFLICT,
+            false,
+            &format!(
+                "{} owes no such roll now: nothing was recorded (the page shows what is owed now)",
+                c.name()
+            ),
+        );
+    };
+    let args = match record_args(&page.db, o, face.as_deref()) {
+        Record::Run(args) => args,
+        Record::Hint(line) => return said(StatusCode::CONFLICT, false, &line),
+    };
+    let out = tokio::task::spawn_blocking(move || crate::run_as(args, device)).await;
+    match out {
+        Ok(out) => {
+            let ok = out.code == 0;
+            let line = told(out);
+            said(StatusCode::OK, ok, &line)
+        }
+        Err(_) => said(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            false,
+            "the roll could not be recorded (the hub's worker stopped): nothing was recorded",
+        ),
+    }
+}
+
+/// A wound's story: its chapters and its plot, for a wound the link shows.
+async fn wound(
+    State(page): State<Arc<Page>>,
+    UrlPath((token, injury)): UrlPath<(String, String)>,
+) -> Response {
+    let link = match page.open(&token) {
+        Opened::Live(l) => l,
+        other => return refused(other),
+    };
+    let ledger = page.ledger();
+    let v = view_of(&page, &link, &ledger);
+    // The wound must be one of the characters the link shows in full.
+    let owner = v.characters.iter().find_map(|(s, _)| match s {
+        Shown::HarnMaster(c) if c.injuries.iter().any(|i| i.short_id == injury) => {
+            Some(c.name.clone())
+        }
+        _ => None,
+    });
+    let Some(name) = owner else {
+        return html_page(
+            StatusCode::NOT_FOUND,
+            html::notice("No such wound", "This page shows no such wound."),
+        );
+    };
+    let db = page.db.clone();
+    let told = tokio::task::spawn_blocking(move || {
+        let ctx = Ctx::for_db(db);
+        crate::commands::history::story(&ctx, &name, Some(&injury)).map(|(story, samples)| {
+            let title = match &story.injury {
+                Some(i) => format!(
+                    "{}'s {} {}{}",
+                    story.character,
+                    i.code,
+                    i.side.map(|s| format!("{s} ")).unwrap_or_default(),
+                    i.location
+                ),
+                None => story.character.clone(),
+            };
+            let lines: Vec<(String, String)> = story
+                .entries
+                .iter()
+                .map(|e| (e.at.clone(), e.summary.clone()))
+                .collect();
+            let svg = (!samples.is_empty()).then(|| crate::plot::svg(&title, &samples));
+            html::story(&title, &lines, svg.as_deref(), "../")
+        })
+    })
+    .await;
+    match told {
+        Ok(Ok(body)) => html_page(StatusCode::OK, body),
+        Ok(Err(e)) => html_page(
+            StatusCode::CONFLICT,
+            html::notice("No story", &e.to_string()),
+        ),
+        Err(_) => html_page(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            html::notice("No story", "the hub's worker stopped"),
+        ),
+    }
+}

@@ -1,0 +1,61 @@
+// The players' page: follows the ledger (server-sent events from the hub) and records a
+// roll with the face typed, or one rolled by the hub. No library, no build step.
+"use strict";
+(function () {
+  const base = document.body.dataset.base;
+  if (!base) return;
+  const main = document.getElementById("page");
+  const said = document.getElementById("said");
+  const state = document.getElementById("link");
+  let pending = null;
+  // A face being typed is not wiped by an update: the update waits until the field is left.
+  function typing() {
+    const a = document.activeElement;
+    return a && a.tagName === "INPUT" && a.value !== "" && main.contains(a);
+  }
+  function put(html) {
+    if (typing()) { pending = html; return; }
+    main.innerHTML = html;
+    pending = null;
+  }
+  document.addEventListener("focusout", function () {
+    setTimeout(function () { if (pending !== null && !typing()) put(pending); }, 0);
+  });
+  const live = new EventSource(base + "live");
+  live.addEventListener("page", function (e) {
+    put(e.data);
+    state.textContent = "live";
+    state.className = "quiet";
+  });
+  live.addEventListener("revoked", function (e) {
+    live.close();
+    main.innerHTML = "";
+    said.textContent = e.data;
+    said.className = "refused";
+    state.textContent = "revoked";
+  });
+  live.onerror = function () {
+    if (live.readyState === EventSource.CLOSED) {
+      state.textContent = "this link no longer opens: reload the page";
+    } else {
+      state.textContent = "reconnecting to the hub…";
+    }
+    state.className = "warn";
+  };
+  main.addEventListener("submit", async function (e) {
+    const form = e.target;
+    e.preventDefault();
+    const body = new URLSearchParams(new FormData(form, e.submitter));
+    said.textContent = "recording…";
+    said.className = "";
+    try {
+      const r = await fetch(base + "roll", { method: "POST", body: body });
+      const j = await r.json();
+      said.textContent = j.line;
+      said.className = j.ok ? "ok" : "refused";
+    } catch (err) {
+      said.textContent = "the hub did not answer: nothing was recorded";
+      said.className = "refused";
+    }
+  });
+})();

@@ -1,0 +1,317 @@
+//! Issue 29: the players' page, over HTTP (the browser test drives the same page in
+//! Chromium): a link shows its character, records the rolls it owes as the device made for
+//! it, follows the ledger live, and once revoked shows and records nothing.
+
+mod common;
+use common::{http, page_link, run_db, serving_page, Scratch};
+use std::io::BufRead;
+use std::time::{Duration, Instant};
+
+/// Osric struck as the README strikes him: S2E abdomen, Shock Roll 75 vs EML65 fails, INC;
+/// he owes a Shock Reroll at EML45 (Shock ML65 - 20).
+fn struck() -> Scratch {
+    let s = Scratch::with_osric();
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "edge",
+        "--zone-die",
+        "d6",
+        "--aim",
+        "4",
+        "--impact",
+        "d10+4",
+        "--av",
+        "4",
+        "--dice",
+        "zone=2,location=7,impact=8,shock=75",
+    ]);
+    s
+}
+
+/// The id of the injury a page's form names for `kind`.
+fn form_injury(page: &str, kind: &str) -> String {
+    let at = page
+        .find(&format!("name=\"kind\" value=\"{kind}\""))
+        .unwrap_or_else(|| panic!("no form for {kind} in {page}"));
+    let rest = &page[at..];
+    let v = rest.find("name=\"injury\" value=\"").unwrap() + "name=\"injury\" value=\"".len();
+    rest[v..].split('"').next().unwrap().to_string()
+}
+
+fn events(db: &std::path::Path) -> usize {
+    let out = run_db(db, &["log", "--json"]);
+    serde_json::from_str::<serde_json::Value>(&out.stdout)
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .len()
+}
+
+#[test]
+fn a_players_link_shows_its_character_and_records_its_roll_as_its_own_device() {
+    let s = struck();
+    s.ok(&[
+        "character",
+        "add",
+        "Brenna",
+        "--str",
+        "11",
+        "--end",
+        "13",
+        "--shock",
+        "60",
+        "--hb",
+        "12",
+    ]);
+    let link = page_link(&s.db, "Osric", &[]);
+    let (base, stop, hub) = serving_page(&s.db);
+    let (status, page) = http(&base, "GET", &link, "");
+    assert_eq!(status, 200, "{page}");
+    // The character in full: the wound, its healing rate, the shock state, the owed roll
+    // with its EML and terms; the rest of the party as a name and a word.
+    assert!(
+        page.contains("<h2>Osric <small>HârnMaster</small></h2>"),
+        "{page}"
+    );
+    assert!(page.contains("S2E abdomen"), "{page}");
+    assert!(page.contains("<dt>Shock</dt><dd>INC</dd>"), "{page}");
+    assert!(
+        page.contains("<strong>shock-reroll</strong> at <b>EML 45</b>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("Brenna — <span class=\"word unhurt\">unhurt</span>"),
+        "{page}"
+    );
+    // The healing roll: HB13 x HR3 = 39 (S2: HR 3), due day 6.
+    assert!(page.contains("(HB13 x HR3 = 39)"), "{page}");
+    let injury = form_injury(&page, "shock-reroll");
+    let before = events(&s.db);
+    // 30 vs EML45, a multiple of 5: a critical success; Osric is out of shock.
+    let (status, said) = http(
+        &base,
+        "POST",
+        &format!("{link}roll"),
+        &format!("kind=shock-reroll&injury={injury}&face=30"),
+    );
+    assert_eq!(status, 200);
+    let said: serde_json::Value = serde_json::from_str(&said).unwrap();
+    assert_eq!(said["ok"], true, "{said}");
+    assert!(
+        said["line"].as_str().unwrap().contains("30 vs EML45: CS"),
+        "{said}"
+    );
+    assert_eq!(events(&s.db), before + 1);
+    assert_eq!(s.show("Osric")["shock_state"], "none");
+    // Signed by the link's device, and told as the player's in the log.
+    let log = s.ok(&["log"]);
+    let last = log
+        .lines()
+        .rev()
+        .find(|l| l.contains("Shock Reroll"))
+        .unwrap();
+    assert!(last.ends_with("(by Osric's player)"), "{last}");
+    let list = s.ok(&["device", "list"]);
+    assert!(
+        list.contains("player for Osric  (a players' page link)"),
+        "{list}"
+    );
+    let _ = stop.send(());
+    hub.join().unwrap();
+}
+
+#[test]
+fn a_roll_the_page_may_not_record_is_refused_in_one_line_and_nothing_is_written() {
+    let s = struck();
+    s.ok(&[
+        "character",
+        "add",
+        "Brenna",
+        "--str",
+        "11",
+        "--end",
+        "13",
+        "--shock",
+        "60",
+        "--hb",
+        "12",
+    ]);
+    s.ok(&[
+        "strike",
+        "Brenna",
+        "--aspect",
+        "edge",
+        "--location",
+        "shoulder",
+        "--side",
+        "right",
+        "--effective",
+        "16",
+        "--dice",
+        "shock=12",
+    ]);
+    let link = page_link(&s.db, "Osric", &[]);
+    let brenna = page_link(&s.db, "Brenna", &[]);
+    let (base, stop, hub) = serving_page(&s.db);
+    let (_, page) = http(&base, "GET", &link, "");
+    let injury = form_injury(&page, "shock-reroll");
+    let (_, theirs) = http(&base, "GET", &brenna, "");
+    let bleeder = form_injury(&theirs, "blood-loss");
+    let before = events(&s.db);
+    let post = |form: &str| {
+        let (status, body) = http(&base, "POST", &format!("{link}roll"), form);
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(v["ok"], false, "{form}: {v}");
+        (status, v["line"].as_str().unwrap().to_string())
+    };
+    // Not a face.
+    let (status, line) = post(&format!("kind=shock-reroll&injury={injury}&face=4%2C5"));
+    assert_eq!(status, 400);
+    assert!(line.contains("is not a face"), "{line}");
+    // No face and no "roll for me".
+    let (_, line) = post(&format!("kind=shock-reroll&injury={injury}"));
+    assert!(line.contains("type the face"), "{line}");
+    // Another character's roll, through Osric's link: not owed by Osric.
+    let (status, line) = post(&format!("kind=blood-loss&injury={bleeder}&face=50"));
+    assert_eq!(status, 409);
+    assert!(line.contains("Osric owes no such roll now"), "{line}");
+    // A roll owed but not due: the rules' own refusal, word for word as the terminal's.
+    let healing = form_injury(&page, "healing");
+    let (_, line) = post(&format!("kind=healing&injury={healing}&face=12"));
+    assert!(
+        line.contains("Osric's Healing Roll is not due until day 6 00:00"),
+        "{line}"
+    );
+    // A Morale roll is the GM's: the page names the command instead.
+    let (_, line) = post(&format!("kind=morale&injury={injury}&face=12"));
+    assert!(line.contains("the GM's or a healer's to record"), "{line}");
+    assert_eq!(events(&s.db), before, "a refused roll wrote nothing");
+    let _ = stop.send(());
+    hub.join().unwrap();
+}
+
+#[test]
+fn a_revoked_link_shows_nothing_records_nothing_and_an_unknown_one_learns_nothing() {
+    let s = struck();
+    let link = page_link(&s.db, "Osric", &[]);
+    let gm = page_link(&s.db, "--gm", &[]);
+    let (base, stop, hub) = serving_page(&s.db);
+    let (_, page) = http(&base, "GET", &link, "");
+    let injury = form_injury(&page, "shock-reroll");
+    // The same link again while it lives.
+    assert_eq!(page_link(&s.db, "Osric", &[]), link);
+    s.ok(&["device", "link", "Osric", "--revoke"]);
+    let before = events(&s.db);
+    let (status, page) = http(&base, "GET", &link, "");
+    assert_eq!(status, 410);
+    assert!(
+        page.contains("The GM revoked this link") && !page.contains("Osric"),
+        "{page}"
+    );
+    let (status, said) = http(
+        &base,
+        "POST",
+        &format!("{link}roll"),
+        &format!("kind=shock-reroll&injury={injury}&face=30"),
+    );
+    assert_eq!(status, 410, "{said}");
+    assert_eq!(events(&s.db), before);
+    // Its device is revoked on the roster: an event it signed later is void everywhere.
+    let list = s.ok(&["device", "list"]);
+    assert!(list.contains("(a players' page link)  (revoked)"), "{list}");
+    // Unknown secrets, near or far, get the same page.
+    let mut near = link.clone().into_bytes();
+    let i = near.len() - 2;
+    near[i] = if near[i] == b'0' { b'1' } else { b'0' };
+    let (s1, p1) = http(&base, "GET", std::str::from_utf8(&near).unwrap(), "");
+    let (s2, p2) = http(&base, "GET", "/p/zz%3Cscript%3E/", "");
+    assert_eq!((s1, s2), (404, 404));
+    assert_eq!(p1, p2);
+    // The GM's link shows every character and records nothing.
+    let (status, page) = http(&base, "GET", &gm, "");
+    assert_eq!(status, 200);
+    assert!(page.contains("Osric") && !page.contains("<form"), "{page}");
+    let (status, _) = http(&base, "POST", &format!("{gm}roll"), "kind=healing&face=1");
+    assert_eq!(status, 403);
+    let _ = stop.send(());
+    hub.join().unwrap();
+}
+
+#[test]
+fn a_name_a_player_typed_is_text_on_the_page_never_markup() {
+    let s = struck();
+    s.ok(&[
+        "character",
+        "add",
+        "<img src=x onerror=alert(1)>",
+        "--str",
+        "11",
+        "--end",
+        "13",
+        "--shock",
+        "60",
+        "--hb",
+        "12",
+    ]);
+    let link = page_link(&s.db, "Osric", &[]);
+    let (base, stop, hub) = serving_page(&s.db);
+    let (_, page) = http(&base, "GET", &link, "");
+    assert!(!page.contains("<img"), "{page}");
+    assert!(
+        page.contains("&lt;img src=x onerror=alert(1)&gt;"),
+        "{page}"
+    );
+    let _ = stop.send(());
+    hub.join().unwrap();
+}
+
+#[test]
+fn a_change_from_the_terminal_reaches_an_open_page_within_a_second() {
+    let s = struck();
+    let link = page_link(&s.db, "Osric", &[]);
+    let (base, stop, hub) = serving_page(&s.db);
+    let host = base.trim_start_matches("http://").to_string();
+    let mut live = std::net::TcpStream::connect(&host).unwrap();
+    std::io::Write::write_all(
+        &mut live,
+        format!("GET {link}live HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n")
+            .as_bytes(),
+    )
+    .unwrap();
+    live.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut lines = std::io::BufReader::new(live).lines();
+    // The page as it is now comes first.
+    let mut next_page = || loop {
+        let l = lines
+            .next()
+            .expect("the stream goes on")
+            .expect("within 5 s");
+        if let Some(d) = l.strip_prefix("data: ") {
+            return d.to_string();
+        }
+    };
+    let first = next_page();
+    assert!(
+        first.contains("S2E abdomen") && !first.contains("day 1 04:00"),
+        "{first}"
+    );
+    // The GM moves the clock in the terminal; the open page hears it.
+    let t = Instant::now();
+    s.ok(&["advance", "4h", "--skip-owed"]);
+    let second = loop {
+        let p = next_page();
+        if p.contains("day 1 04:00") {
+            break p;
+        }
+    };
+    let took = t.elapsed();
+    assert!(took < Duration::from_secs(1), "took {took:?}");
+    assert!(
+        second.contains("Campaign clock: <time>day 1 04:00</time>"),
+        "{second}"
+    );
+    let _ = stop.send(());
+    hub.join().unwrap();
+}
