@@ -315,3 +315,54 @@ fn a_change_from_the_terminal_reaches_an_open_page_within_a_second() {
     let _ = stop.send(());
     hub.join().unwrap();
 }
+
+#[test]
+fn a_wounds_history_and_plot_are_one_tap_away_and_only_for_the_links_own_wounds() {
+    let s = struck();
+    s.ok(&[
+        "character",
+        "add",
+        "Brenna",
+        "--str",
+        "11",
+        "--end",
+        "13",
+        "--shock",
+        "60",
+        "--hb",
+        "12",
+    ]);
+    s.ok(&[
+        "strike",
+        "Brenna",
+        "--aspect",
+        "edge",
+        "--location",
+        "shoulder",
+        "--side",
+        "right",
+        "--effective",
+        "16",
+        "--dice",
+        "shock=12",
+    ]);
+    let link = page_link(&s.db, "Osric", &[]);
+    let brenna = page_link(&s.db, "Brenna", &[]);
+    let (base, stop, hub) = serving_page(&s.db);
+    let (_, page) = http(&base, "GET", &link, "");
+    let at = page.find("href=\"wound/").expect("a history link") + "href=\"wound/".len();
+    let short = &page[at..at + 8];
+    let (status, story) = http(&base, "GET", &format!("{link}wound/{short}"), "");
+    assert_eq!(status, 200, "{story}");
+    assert!(story.contains("Osric's S2E abdomen"), "{story}");
+    assert!(story.contains("Osric struck: ZD 2 aimed at ZN4"), "{story}");
+    assert!(story.contains("<svg"), "the plot is drawn: {story}");
+    // Brenna's wound is not Osric's page's to show.
+    let (_, theirs) = http(&base, "GET", &brenna, "");
+    let at = theirs.find("href=\"wound/").unwrap() + "href=\"wound/".len();
+    let hers = &theirs[at..at + 8];
+    let (status, _) = http(&base, "GET", &format!("{link}wound/{hers}"), "");
+    assert_eq!(status, 404);
+    let _ = stop.send(());
+    hub.join().unwrap();
+}

@@ -116,19 +116,23 @@ pub fn condition_word(ledger: &Ledger, c: &CharacterState) -> &'static str {
     }
 }
 
-/// The owed rolls of `c`, each with whether `may_record` lets the page record it.
+/// The owed rolls of `c`, each with whether `may_record` lets the page record it: those it
+/// may record first.
 pub fn owed_with(
     ledger: &Ledger,
     c: &CharacterState,
     may_record: impl Fn(&OwedView) -> bool,
 ) -> Vec<(OwedView, bool)> {
-    owed_any(ledger, c)
+    let mut owed: Vec<(OwedView, bool)> = owed_any(ledger, c)
         .into_iter()
         .map(|o| {
             let may = may_record(&o);
             (o, may)
         })
-        .collect()
+        .collect();
+    // The rolls the page records first, each group in the views' own order.
+    owed.sort_by_key(|(_, may)| !*may);
+    owed
 }
 
 /// The whole page: `main` inside a document that names the hub's stylesheet and script, and

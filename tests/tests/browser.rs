@@ -1,0 +1,257 @@
+//! Issue 29, item 6: the players' page in a real browser. Chromium and its driver come from
+//! the distribution's packages (`.ci/run` installs them); the test drives them by WebDriver:
+//! a player with only the GM's link follows Osric through a fight and its healing, records
+//! their own rolls (a face typed, then one rolled by the hub), sees the GM's terminal's
+//! changes arrive without a reload, and finds the link dead once the GM revokes it. The page
+//! at phone size (390x844) is kept as `target/artefacts/players-page-390x844.png`.
+
+mod common;
+use common::{page_link, serving_page, Scratch};
+use fantoccini::{Client, Locator};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+const DRIVER: &str = "/usr/bin/chromedriver";
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// The driver on a free port of loopback, killed when dropped.
+struct Driver {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn driver() -> Driver {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = std::process::Command::new(DRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let t = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "chromedriver never listened"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Driver { child, port }
+}
+
+/// Headless Chromium as a phone 390 pixels wide and 844 high, with nothing of its own on
+/// the network (this machine's network is closed).
+async fn browser(port: u16, profile: &Path) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        serde_json::json!({
+            "binary": CHROMIUM,
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+            "mobileEmulation": { "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 1.0 } },
+        }),
+    );
+    fantoccini::ClientBuilder::native()
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .expect("a WebDriver session in Chromium")
+}
+
+/// The text of the first element `css` finds, or empty.
+async fn text(c: &Client, css: &str) -> String {
+    match c.find(Locator::Css(css)).await {
+        Ok(e) => e.text().await.unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+/// Waits (10 s at most) until the text of `css` satisfies `ok`; returns it.
+async fn until(c: &Client, css: &str, what: &str, ok: impl Fn(&str) -> bool) -> String {
+    let t = Instant::now();
+    loop {
+        let now = text(c, css).await;
+        if ok(&now) {
+            return now;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "{what}: `{css}` still reads {now:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Clicks the first element `css` finds, scrolled to the middle of the screen first, as a
+/// thumb would (the page's two status lines sit at the bottom of the screen).
+async fn click(c: &Client, css: &str) {
+    let e = c.find(Locator::Css(css)).await.unwrap();
+    c.execute(
+        "arguments[0].scrollIntoView({block: 'center'});",
+        vec![serde_json::to_value(&e).unwrap()],
+    )
+    .await
+    .unwrap();
+    e.click().await.unwrap();
+}
+
+/// Where the test's artefacts are kept: `target/artefacts`.
+fn artefacts() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/artefacts");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A PNG's width and height, from its header.
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert_eq!(&png[1..4], b"PNG");
+    let n = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    (n(16), n(20))
+}
+
+#[test]
+fn a_player_with_only_a_phone_follows_the_fight_and_the_healing_and_rolls_their_own_dice() {
+    if !Path::new(DRIVER).exists() || !Path::new(CHROMIUM).exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must install chromium and chromium-driver (.ci/run does)"
+        );
+        eprintln!("skipped: Chromium is not installed here (apt-get install chromium chromium-driver; .ci/run installs them)");
+        return;
+    }
+    let s = Scratch::with_osric();
+    s.ok(&[
+        "character",
+        "add",
+        "Brenna",
+        "--str",
+        "11",
+        "--end",
+        "13",
+        "--shock",
+        "60",
+        "--hb",
+        "12",
+    ]);
+    // The fight: Osric takes S2E to the abdomen; the Shock Roll 75 vs EML65 fails: INC.
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "edge",
+        "--zone-die",
+        "d6",
+        "--aim",
+        "4",
+        "--impact",
+        "d10+4",
+        "--av",
+        "4",
+        "--dice",
+        "zone=2,location=7,impact=8,shock=75",
+    ]);
+    let link = page_link(&s.db, "Osric", &[]);
+    let (base, stop, hub) = serving_page(&s.db);
+    let d = driver();
+    let profile = tempfile::tempdir().unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let c = browser(d.port, profile.path()).await;
+        c.goto(&format!("{base}{link}")).await.unwrap();
+        let name = text(&c, "section.character h2").await;
+        assert!(name.starts_with("Osric"), "{name}");
+        let state = text(&c, "section.character dl.state").await;
+        assert!(state.contains("INC"), "{state}");
+        // The Shock Reroll, EML 45 (Shock ML65 - 20), with the face rolled at the table:
+        // 30 is a critical success.
+        let form = "form[data-kind=\"shock-reroll\"]";
+        c.find(Locator::Css(&format!("{form} input[name=face]")))
+            .await
+            .unwrap()
+            .send_keys("30")
+            .await
+            .unwrap();
+        click(&c, &format!("{form} button:not([name])")).await;
+        let said = until(&c, "#said", "the roll's line", |t| {
+            t.contains("Shock Reroll")
+        })
+        .await;
+        assert!(said.contains("30 vs EML45: CS"), "{said}");
+        // The page follows: the shock is over, the reroll no longer owed.
+        until(&c, "section.character dl.state", "shock none", |t| {
+            t.contains("none")
+        })
+        .await;
+        assert_eq!(s.show("Osric")["shock_state"], "none");
+        // The GM's terminal strikes again; the page shows the new wound without a reload.
+        s.ok(&[
+            "strike",
+            "Osric",
+            "--aspect",
+            "blunt",
+            "--location",
+            "thigh",
+            "--side",
+            "left",
+            "--effective",
+            "9",
+            "--dice",
+            "shock=10",
+        ]);
+        until(&c, "section.wounds", "the GM's strike", |t| {
+            t.contains("thigh")
+        })
+        .await;
+        // The healing: five days on, the Healing Roll of the abdomen is due; the player has
+        // the hub roll it.
+        s.ok(&["advance", "--to", "day 6 00:00", "--skip-owed"]);
+        until(&c, "header .clock", "the clock", |t| {
+            t.contains("day 6 00:00")
+        })
+        .await;
+        click(&c, "form[data-kind=\"healing\"] button[name=auto]").await;
+        let said = until(&c, "#said", "the healing roll", |t| {
+            t.contains("healing (abdomen)") || t.contains("REFUSED")
+        })
+        .await;
+        // Against HB13 x HR3 = 39, whatever the hub rolled.
+        assert!(
+            said.contains("vs EML39") && !said.contains("REFUSED"),
+            "{said}"
+        );
+        c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
+        let shot = c.screenshot().await.unwrap();
+        assert_eq!(png_size(&shot), (390, 844));
+        std::fs::write(artefacts().join("players-page-390x844.png"), &shot).unwrap();
+        // Recorded as the player's, in the log the GM reads.
+        let log = s.ok(&["log"]);
+        assert_eq!(log.matches("(by Osric's player)").count(), 2, "{log}");
+        // The GM revokes the link: the open page is told, and a reload shows nothing.
+        s.ok(&["device", "link", "Osric", "--revoke"]);
+        until(&c, "#said", "the revocation", |t| t.contains("revoked")).await;
+        assert_eq!(text(&c, "#page").await, "");
+        c.refresh().await.unwrap();
+        let h1 = text(&c, "h1").await;
+        assert_eq!(h1, "Link revoked");
+        assert!(!c.source().await.unwrap().contains("Osric"));
+        c.close().await.unwrap();
+    });
+    let _ = stop.send(());
+    hub.join().unwrap();
+}
