@@ -332,10 +332,10 @@ pub(crate) enum Record {
     Hint(String),
 }
 
-/// How to record an owed roll, with a face if one was typed: HârnMaster's `roll` kinds and
-/// Witch Iron's end-of-round d6 from the board; a Savage Worlds trait roll needs the trait's
-/// die, which no sheet holds, so the board gives the command line; the rest are decisions or
-/// Quarrels of their own.
+/// How to record an owed roll, with a face if one was typed: HârnMaster's `roll` kinds,
+/// Savage Worlds' trait rolls (with the die `sw attributes` recorded) and Witch Iron's
+/// end-of-round d6 from the board and the players' page; the rest are decisions or Quarrels
+/// of their own, and the line names their command.
 pub(crate) fn record_args(db: &Path, o: &OwedView, face: Option<&str>) -> Record {
     let hm = [
         "shock-reroll",
@@ -380,9 +380,20 @@ pub(crate) fn record_args(db: &Path, o: &OwedView, face: Option<&str>) -> Record
             }
             Record::Run(args)
         }
-        k @ ("spirit-recovery" | "incapacitation" | "bleeding-out") => Record::Hint(format!(
-            "{who}'s {k} needs the trait's die: leechbook sw roll '{who}' {k} --trait dN"
-        )),
+        // The trait's die is the one `sw attributes` recorded; without it the command's
+        // refusal names what to give. A bare face is the trait die's; a list is `--dice`'s.
+        k @ ("spirit-recovery" | "incapacitation" | "bleeding-out") => {
+            let mut args = base(&["sw", "roll", who, k]);
+            if let Some(f) = face {
+                let list = if f.chars().all(|c| c.is_ascii_digit()) {
+                    format!("trait={f}")
+                } else {
+                    f.to_string()
+                };
+                args.extend(["--dice".into(), list]);
+            }
+            Record::Run(args)
+        }
         // The rest are the GM's or a healer's, each with its own command: named.
         k => {
             let injury = o.injury.as_deref().unwrap_or("INJURY");
@@ -580,7 +591,19 @@ mod tests {
         );
         assert_eq!(
             line(record_args(db, &owed("bleeding-out", None), None)),
-            "Osric's bleeding-out needs the trait's die: leechbook sw roll 'Osric' bleeding-out --trait dN"
+            "sw roll Osric bleeding-out"
+        );
+        assert_eq!(
+            line(record_args(db, &owed("spirit-recovery", None), Some("5"))),
+            "sw roll Osric spirit-recovery --dice trait=5"
+        );
+        assert_eq!(
+            line(record_args(
+                db,
+                &owed("incapacitation", None),
+                Some("trait=4,wild=2,injury=3/4")
+            )),
+            "sw roll Osric incapacitation --dice trait=4,wild=2,injury=3/4"
         );
         assert!(line(record_args(db, &owed("dying", None), None))
             .contains("leechbook wg complication 'Osric'"));

@@ -366,3 +366,136 @@ fn a_wounds_history_and_plot_are_one_tap_away_and_only_for_the_links_own_wounds(
     let _ = stop.send(());
     hub.join().unwrap();
 }
+
+/// Runs each line on a fresh ledger, as the README's lines for the other three systems.
+fn campaign(lines: &[&[&str]]) -> Scratch {
+    let s = Scratch::new();
+    for l in lines {
+        s.ok(l);
+    }
+    s
+}
+
+#[test]
+fn each_system_has_its_page_and_a_savage_worlds_trait_roll_is_recorded_from_it() {
+    // Savage Worlds: 27 damage vs Toughness 6 is five raises: five Wounds, Incapacitated, a
+    // Vigor roll owed.
+    let sw = campaign(&[
+        &["init", "--system", "savage-worlds"],
+        &["character", "add", "Red", "--toughness", "6"],
+        &[
+            "sw",
+            "damage",
+            "Red",
+            "--damage",
+            "d8+d6",
+            "--dice",
+            "damage=8+8+6/5",
+        ],
+    ]);
+    let link = page_link(&sw.db, "Red", &[]);
+    let (base, stop, hub) = serving_page(&sw.db);
+    let (_, page) = http(&base, "GET", &link, "");
+    assert!(
+        page.contains("<h2>Red <small>Savage Worlds</small></h2>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<dt>Wounds</dt><dd>5 (penalty -3)</dd>"),
+        "{page}"
+    );
+    assert!(page.contains("Incapacitated"), "{page}");
+    assert!(page.contains("placeholder=\"trait=5,wild=2\""), "{page}");
+    // Without the sheet's Vigor the command's own refusal, naming what to give.
+    let form = "kind=incapacitation&injury=&face=trait%3D4%2Cwild%3D2%2Cinjury%3D3%2F4%2Csub%3D4";
+    let (_, said) = http(&base, "POST", &format!("{link}roll"), form);
+    assert!(said.contains("which die is Red's Vigor?"), "{said}");
+    sw.ok(&["sw", "attributes", "Red", "--vigor", "d6", "--spirit", "d6"]);
+    // Vigor 4 (wild 2) - 3 wounds' penalty fails: the Injury Table's 3/4 is Guts, sub 4
+    // Battered (Vigor d4), and Red is Bleeding Out (the README's line).
+    let (_, said) = http(&base, "POST", &format!("{link}roll"), form);
+    let said: serde_json::Value = serde_json::from_str(&said).unwrap();
+    assert_eq!(said["ok"], true, "{said}");
+    assert!(
+        said["line"].as_str().unwrap().contains("Bleeding Out"),
+        "{said}"
+    );
+    let _ = stop.send(());
+    hub.join().unwrap();
+
+    // Wrath & Glory: 12 damage past Resilience 6 is Wounds; Dying is a state, the GM's.
+    let wg = campaign(&[
+        &["init", "--system", "wrath-glory"],
+        &[
+            "character",
+            "add",
+            "Vex",
+            "--tier",
+            "1",
+            "--wg-toughness",
+            "3",
+            "--resilience",
+            "6",
+            "--max-shock",
+            "4",
+        ],
+        &[
+            "wg",
+            "damage",
+            "Vex",
+            "--damage",
+            "12",
+            "--dice",
+            "determination=1/1/2,memorable=3",
+        ],
+    ]);
+    let link = page_link(&wg.db, "Vex", &[]);
+    let (base, stop, hub) = serving_page(&wg.db);
+    let (_, page) = http(&base, "GET", &link, "");
+    let v = wg.show("Vex");
+    assert!(
+        page.contains("<h2>Vex <small>Wrath &amp; Glory</small></h2>"),
+        "{page}"
+    );
+    assert!(
+        page.contains(&format!(
+            "<dt>Wounds</dt><dd>{} / {}</dd>",
+            v["wounds"], v["max_wounds"]
+        )),
+        "{page}"
+    );
+    assert!(
+        !page.contains("<form"),
+        "nothing of a Wrath & Glory sheet is the player's to roll here"
+    );
+    let _ = stop.send(());
+    hub.join().unwrap();
+
+    // Witch Iron: the skull's Brain Damage and Pain; the end-of-round d6 is recorded from it.
+    let wi = campaign(&[
+        &["init", "--system", "witch-iron"],
+        &["character", "add", "Gerd", "--rb", "2"],
+        &[
+            "wi",
+            "injure",
+            "Gerd",
+            "--part",
+            "head",
+            "--net-damage",
+            "8",
+            "--dice",
+            "units=9",
+        ],
+    ]);
+    let link = page_link(&wi.db, "Gerd", &[]);
+    let (base, stop, hub) = serving_page(&wi.db);
+    let (_, page) = http(&base, "GET", &link, "");
+    assert!(
+        page.contains("<h2>Gerd <small>Witch Iron</small></h2>"),
+        "{page}"
+    );
+    assert!(page.contains("skull: <b>Brain Damage</b>"), "{page}");
+    assert!(page.contains("<dt>Pain</dt><dd>5</dd>"), "{page}");
+    let _ = stop.send(());
+    hub.join().unwrap();
+}

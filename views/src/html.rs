@@ -218,12 +218,17 @@ fn shown(s: &Shown, owed: &[(OwedView, bool)]) -> Markup {
                 Shown::WrathGlory(v) => (wrath(v)),
                 Shown::WitchIron(v) => (witch(v)),
             }
-            (owed_list(owed))
+            (owed_list(owed, match s {
+                Shown::SavageWorlds(_) => ("text", "trait=5,wild=2"),
+                _ => ("numeric", "as rolled"),
+            }))
         }
     }
 }
 
-fn owed_list(owed: &[(OwedView, bool)]) -> Markup {
+/// The owed rolls, each with its form where the page records it; `face`: the face field's
+/// input mode and placeholder (a d100's number, or Savage Worlds' list of named dice).
+fn owed_list(owed: &[(OwedView, bool)], face: (&str, &str)) -> Markup {
     html! {
         section class="owed" {
             h3 { "Owed" }
@@ -249,7 +254,7 @@ fn owed_list(owed: &[(OwedView, bool)]) -> Markup {
                                 form class="record" method="post" action="roll" data-kind=(o.kind) data-injury=(o.injury.clone().unwrap_or_default()) {
                                     input type="hidden" name="kind" value=(o.kind);
                                     input type="hidden" name="injury" value=(o.injury.clone().unwrap_or_default());
-                                    label { "Face " input name="face" inputmode="numeric" autocomplete="off" size="5" placeholder="as rolled"; }
+                                    label { "Face " input name="face" inputmode=(face.0) autocomplete="off" size="5" placeholder=(face.1); }
                                     button type="submit" { "Record" }
                                     " "
                                     button type="submit" name="auto" value="1" { "Roll for me" }

@@ -291,6 +291,18 @@ async fn live(State(page): State<Arc<Page>>, UrlPath(token): UrlPath<String>) ->
     )
 }
 
+/// Whether a typed face is one: a number as the die showed it (00 is 100), or a list of
+/// named faces as `--dice` takes them (a Savage Worlds trait roll: `trait=8+3,wild=4`).
+fn face_ok(face: &str) -> bool {
+    let number = face.len() <= 3 && face.chars().all(|c| c.is_ascii_digit());
+    let list = face.len() <= 60
+        && face.contains('=')
+        && face
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "=,+/".contains(c));
+    number || list
+}
+
 /// The answer to a roll: whether it was recorded, and the one line to show.
 fn said(status: StatusCode, ok: bool, line: &str) -> Response {
     let body = serde_json::json!({ "ok": ok, "line": line }).to_string();
@@ -342,7 +354,7 @@ async fn roll(
             );
         }
         None
-    } else if face.len() <= 3 && face.chars().all(|c| c.is_ascii_digit()) {
+    } else if face_ok(&face) {
         Some(face)
     } else {
         return said(
