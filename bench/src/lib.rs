@@ -185,7 +185,7 @@ pub fn keep_checkpoints(
     Ok(())
 }
 
-fn remove_ledger(path: &Path) {
+pub(crate) fn remove_ledger(path: &Path) {
     for ext in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
     }
@@ -627,5 +627,6 @@ pub fn verify(n: usize, dir: &Path) -> Result<Measured> {
     })
 }
 
+pub mod page;
 pub mod sync;
 pub use sync::sync;

@@ -8,7 +8,7 @@
 //! target/release/scale one replay 1000000    # one scenario, as JSON (append, replay, as-of,
 //!                                             # as-of-day, as-of-wall, cli-strike, sync,
 //!                                             # verify, history, why, log-character,
-//!                                             # export-csv)
+//!                                             # export-csv, live, page-load)
 //! ```
 
 use anyhow::{bail, Context, Result};
@@ -44,9 +44,11 @@ fn one(name: &str, n: usize, d: usize) -> Result<Measured> {
         "cli-strike" => cli_strike(n, &dir),
         "sync" => sync(n, d, &dir),
         "verify" => verify(n, &dir),
+        "live" => leechbook_bench::page::live(n, &dir),
+        "page-load" => leechbook_bench::page::page_load(n, &dir),
         a if AUDITS.iter().any(|(x, _)| *x == a) => audit(a, n, &dir),
         other => bail!(
-            "no scenario {other} (append, replay, as-of, as-of-day, as-of-wall, cli-strike, sync, verify, history, why, log-character, export-csv)"
+            "no scenario {other} (append, replay, as-of, as-of-day, as-of-wall, cli-strike, sync, verify, history, why, log-character, export-csv, live, page-load)"
         ),
     };
     let _ = std::fs::remove_dir_all(&dir);
@@ -136,6 +138,26 @@ fn target(m: &Measured, peak_mib: f64) -> String {
                 verdict(peak <= 256.0, format!("≤ 256 MB ({peak:.0} MB)"))
             )
         }
+        "players' page, live change (p99)" => verdict(
+            m.figure <= 1.0,
+            format!("p99 ≤ 1 s ({:.0} ms)", m.figure * 1e3),
+        ),
+        "players' page, first load" => {
+            let kb: f64 = m
+                .notes
+                .iter()
+                .find(|(k, _)| k == "KB")
+                .and_then(|(_, v)| v.parse().ok())
+                .unwrap_or(f64::MAX);
+            format!(
+                "{}; {}",
+                verdict(
+                    m.figure <= 0.200,
+                    format!("≤ 200 ms ({:.1} ms)", m.figure * 1e3)
+                ),
+                verdict(kb < 100.0, format!("< 100 KB ({kb:.1} KB)"))
+            )
+        }
         "one CLI strike" => verdict(
             m.figure <= 0.010,
             format!("≤ 10 ms ({:.1} ms)", m.figure * 1e3),
@@ -172,6 +194,8 @@ fn table(sizes: &[usize]) -> Result<()> {
             "log-character",
             "export-csv",
             "verify",
+            "page-load",
+            "live",
         ] {
             runs.push((s, n, 0));
         }
