@@ -461,8 +461,12 @@ fn follow(before: Option<&OwedView>, at: Option<usize>, now: &[OwedView]) -> Opt
     same.or(Some(at.unwrap_or(0).min(now.len() - 1)))
 }
 
-/// The live board on this terminal, until `q`.
-pub fn run(db: &Path) -> Result<(), crate::error::CommandError> {
+/// The live board on this terminal, until `q`; `news` (a hub's watch) is shown on its
+/// message line as it comes.
+pub fn run(
+    db: &Path,
+    news: Option<std::sync::mpsc::Receiver<String>>,
+) -> Result<(), crate::error::CommandError> {
     use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind};
     // One connection for the board's reads; the commands it runs write through their own.
     let replica = leechbook_ledger::Replica::open(db)?;
@@ -533,6 +537,11 @@ pub fn run(db: &Path) -> Result<(), crate::error::CommandError> {
                         }
                         _ => {}
                     }
+                }
+            }
+            if let Some(news) = &news {
+                while let Ok(m) = news.try_recv() {
+                    message = m;
                 }
             }
             // Follow the ledger: another terminal, a sync, sync serve.

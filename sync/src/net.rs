@@ -530,65 +530,187 @@ pub struct NetSynced {
 /// are loaded; only the events recorded since the last sync are read from the log.
 pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetSynced, SyncError> {
     let start = std::time::Instant::now();
-    let held_ring = crypt::ring_for_sync(store)?;
-    let mut ring = held_ring.clone();
-    let mut shelf = Shelf::open(store, ring.clone())?;
-    shelf.catch_up(store)?;
-    phase(start, "caught up with the log");
-    let joining = store.count()? == 0;
-    let places = Places::of(&ring);
-    let storage = ShelfStorage::new(None);
-    let rt = runtime()?;
-    let refusal = Refusal::default();
-    let connected = rt.block_on(async {
-        if !joining {
-            // An index that lists nothing: merged with the hub's, it is the hub's own (what
-            // devices that pushed their volumes to this hub listed there; what this ledger
-            // listed on another hub says nothing of this one). A hub new to the campaign
-            // takes it, and then every volume.
-            storage
-                .hold(
-                    &places.index(),
-                    layout::fresh_index(&ring)?.save(),
-                    Vec::new(),
-                )
-                .await;
-        }
-        let repo = campaign_repo(places, storage.clone(), true).await;
-        let conn = dial(&repo, url, timeout, &refusal).await?;
-        Ok::<_, SyncError>((repo, conn))
-    });
-    let (repo, conn) = connected.map_err(|e| refused_by_hub(&refusal, url).unwrap_or(e))?;
+    let mut line = Line::dial(store, url, timeout)?;
     phase(start, "connected");
-    let result = rt
-        .block_on(exchange(
-            store, &mut shelf, &mut ring, &repo, conn, &storage, url, timeout,
-        ))
-        .map_err(|e| refused_by_hub(&refusal, url).unwrap_or(e));
-    // The hub holds what it was sent (each sync waited for it to say so) and nothing here
-    // is kept by the engine: hang up without waiting for its tasks to wind down.
-    drop(repo);
-    rt.shutdown_background();
+    let result = line.round(store, url, timeout);
+    line.hang_up();
     phase(start, "exchanged");
-    let (mut imported, gained, volumes) = result?;
-    crypt::keep_gains(store, Some(&held_ring), &ring, &gained)?;
-    // The documents are a cache: failing to keep them loses nothing (the next sync offers
-    // the events again).
-    let _ = shelf.keep(store);
-    if !gained.is_empty() {
-        // Keys gained: what could not be opened before may open now.
-        imported.added += crate::rescan(store)?.added;
+    result
+}
+
+/// Keeps the store in sync with the hub at `url` over one connection until `until`
+/// completes: a round of [`sync_with`] at once, then another whenever this ledger gains an
+/// event (another process recorded it) or the hub's index moves (a peer sent something),
+/// looked for every `every`. The sync engine keeps its state with the hub between rounds,
+/// so a round sends what changed, not the documents again. `report` hears each round that
+/// moved anything; a round that fails ends the watch with its error.
+pub fn watch(
+    store: &mut Store,
+    url: &str,
+    timeout: Duration,
+    every: Duration,
+    until: impl Future<Output = ()>,
+    report: &mut dyn FnMut(&NetSynced),
+) -> Result<(), SyncError> {
+    let mut line = Line::dial(store, url, timeout)?;
+    let result = line.follow(store, url, timeout, every, until, report);
+    line.hang_up();
+    result
+}
+
+/// One connection to a hub: the sync engine with the campaign's documents, the shelf of
+/// this ledger's, and the keys.
+struct Line {
+    rt: tokio::runtime::Runtime,
+    repo: Repo,
+    conn: ConnectionId,
+    shelf: Shelf,
+    ring: crate::Keyring,
+    storage: ShelfStorage,
+    refusal: Refusal,
+}
+
+impl Line {
+    /// Dials the hub at `url` with the store's documents.
+    fn dial(store: &mut Store, url: &str, timeout: Duration) -> Result<Line, SyncError> {
+        let start = std::time::Instant::now();
+        let ring = crypt::ring_for_sync(store)?;
+        let mut shelf = Shelf::open(store, ring.clone())?;
+        shelf.catch_up(store)?;
+        phase(start, "caught up with the log");
+        let joining = store.count()? == 0;
+        let places = Places::of(&ring);
+        let storage = ShelfStorage::new(None);
+        let rt = runtime()?;
+        let refusal = Refusal::default();
+        let connected = rt.block_on(async {
+            if !joining {
+                // An index that lists nothing: merged with the hub's, it is the hub's own
+                // (what devices that pushed their volumes to this hub listed there; what this
+                // ledger listed on another hub says nothing of this one). A hub new to the
+                // campaign takes it, and then every volume.
+                storage
+                    .hold(
+                        &places.index(),
+                        layout::fresh_index(&ring)?.save(),
+                        Vec::new(),
+                    )
+                    .await;
+            }
+            let repo = campaign_repo(places, storage.clone(), true).await;
+            let conn = dial(&repo, url, timeout, &refusal).await?;
+            Ok::<_, SyncError>((repo, conn))
+        });
+        let (repo, conn) = connected.map_err(|e| refused_by_hub(&refusal, url).unwrap_or(e))?;
+        Ok(Line {
+            rt,
+            repo,
+            conn,
+            shelf,
+            ring,
+            storage,
+            refusal,
+        })
     }
-    phase(start, "kept");
-    let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
-    let ring = crypt::keyring_of(store)?.unwrap_or(ring);
-    let left_out_by = crypt::left_out_by(store, &ring, &rotations_in(&shelf.index.doc), &roster);
-    Ok(NetSynced {
-        imported,
-        events: store.count()?,
-        volumes,
-        left_out_by,
-    })
+
+    /// The hub holds what it was sent (each round waited for it to say so) and nothing here
+    /// is kept by the engine: hangs up without waiting for its tasks to wind down.
+    fn hang_up(self) {
+        drop(self.repo);
+        self.rt.shutdown_background();
+    }
+
+    /// One round: the exchange, then what it gained kept.
+    fn round(
+        &mut self,
+        store: &mut Store,
+        url: &str,
+        timeout: Duration,
+    ) -> Result<NetSynced, SyncError> {
+        let held_ring = crypt::ring_for_sync(store)?;
+        self.ring = held_ring.clone();
+        // What the log gained since the last round (recorded here meanwhile) goes into the
+        // volumes first, so that it is offered.
+        self.shelf.catch_up(store)?;
+        let Line {
+            rt,
+            repo,
+            conn,
+            shelf,
+            ring,
+            storage,
+            refusal,
+        } = self;
+        let result = rt
+            .block_on(exchange(
+                store, shelf, ring, repo, *conn, storage, url, timeout,
+            ))
+            .map_err(|e| refused_by_hub(refusal, url).unwrap_or(e));
+        let (mut imported, gained, volumes) = result?;
+        crypt::keep_gains(store, Some(&held_ring), ring, &gained)?;
+        // The documents are a cache: failing to keep them loses nothing (the next sync
+        // offers the events again).
+        let _ = shelf.keep(store);
+        if !gained.is_empty() {
+            // Keys gained: what could not be opened before may open now.
+            imported.added += crate::rescan(store)?.added;
+        }
+        let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
+        let ring = crypt::keyring_of(store)?.unwrap_or(ring.clone());
+        let left_out_by =
+            crypt::left_out_by(store, &ring, &rotations_in(&shelf.index.doc), &roster);
+        Ok(NetSynced {
+            imported,
+            events: store.count()?,
+            volumes,
+            left_out_by,
+        })
+    }
+
+    /// Rounds until `until`: one now, then one whenever the ledger's last row or the hub's
+    /// index moved since the last round.
+    fn follow(
+        &mut self,
+        store: &mut Store,
+        url: &str,
+        timeout: Duration,
+        every: Duration,
+        until: impl Future<Output = ()>,
+        report: &mut dyn FnMut(&NetSynced),
+    ) -> Result<(), SyncError> {
+        use leechbook_store::ReadLog;
+        let index_id = Places::of(&self.ring).index();
+        let mut until = std::pin::pin!(until);
+        loop {
+            let done = self.round(store, url, timeout)?;
+            report(&done);
+            if done.left_out_by.is_some() {
+                return Ok(());
+            }
+            let row = store.last_row()?;
+            let index = self
+                .rt
+                .block_on(find(&self.repo, index_id.clone()))?
+                .ok_or_else(|| net("the campaign's index is gone from the sync engine"))?;
+            let heads = index.with_document(|d| d.get_heads());
+            let moved = self.rt.block_on(async {
+                let mut tick = tokio::time::interval(every);
+                loop {
+                    tokio::select! {
+                        _ = &mut until => return false,
+                        _ = tick.tick() => {}
+                    }
+                    let hub_moved = index.with_document(|d| d.get_heads()) != heads;
+                    if hub_moved || store.last_row().map_or(true, |r| r != row) {
+                        return true;
+                    }
+                }
+            });
+            if !moved {
+                return Ok(());
+            }
+        }
+    }
 }
 
 /// The heart of [`sync_with`], on the sync engine's runtime.

@@ -137,6 +137,73 @@ fn the_gm_device_serving_as_hub_takes_in_and_offers_as_it_goes() {
         .any(|r| matches!(r, HubReport::TookIn(i) if i.added >= 1 && i.refused.is_empty())));
 }
 
+/// Issue 29, item 3: a device watching the hub (`sync connect --watch`) over one
+/// connection takes in what the GM records while serving, and sends what it records, each
+/// without a new `sync connect`; a round that moved nothing is not reported.
+#[test]
+fn a_watching_device_stays_in_sync_both_ways_without_connecting_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = dir.path().join("gm.db");
+    let p1 = dir.path().join("p1.db");
+    ok(&gm, &["init", "--name", "Kaldor"]);
+    add_character(&gm, "Osric");
+    let (url, stop, hub) = serving(&gm);
+    let campaign = join_code(&gm);
+    ok(&p1, &["init", "--join", &url, "--campaign", &campaign]);
+    let (device, key) = identity(&p1);
+    let (quit, quitting) = futures::channel::oneshot::channel::<()>();
+    let (watch_url, watched) = (url.clone(), p1.clone());
+    let watcher = std::thread::spawn(move || {
+        let mut store = Store::open(&watched).unwrap();
+        let mut rounds = Vec::new();
+        leechbook_sync::net::watch(
+            &mut store,
+            &watch_url,
+            std::time::Duration::from_secs(20),
+            std::time::Duration::from_millis(100),
+            async {
+                let _ = quitting.await;
+            },
+            &mut |d| rounds.push(d.imported.added),
+        )
+        .unwrap();
+        rounds
+    });
+    // The GM rosters the player while serving: it reaches the watching player.
+    ok(
+        &gm,
+        &[
+            "device",
+            "add",
+            &device,
+            &key,
+            "--role",
+            "player",
+            "--character",
+            "Osric",
+        ],
+    );
+    eventually("the roster reaching the watching player", || {
+        ok(&p1, &["device", "show"]).contains("role   player")
+    });
+    // The player's strike reaches the GM; the GM's clock reaches the player.
+    ok(&p1, &common::thorax_strike("Osric", "8", "shock=12"));
+    eventually("the player's strike reaching the GM", || {
+        log(&gm).len() == log(&p1).len()
+    });
+    ok(&gm, &["advance", "1m", "--skip-owed"]);
+    eventually("the GM's advance reaching the player", || {
+        log(&gm) == log(&p1)
+    });
+    quit.send(()).unwrap();
+    let rounds = watcher.join().unwrap();
+    // The first round, then one per change that came in (the roster and the advance), and
+    // one per change that went out.
+    assert!(rounds.iter().filter(|n| **n > 0).count() >= 2, "{rounds:?}");
+    stop.send(()).unwrap();
+    hub.join().unwrap();
+}
+
 /// The player records a strike; a forger copies it, changes its time and keeps the
 /// signature, and replays the GM's first event under a new id: both go onto the hub.
 /// Returns the genuine strike and the two forgeries.

@@ -56,6 +56,10 @@ pub struct ConnectArgs {
     /// Give up after this many seconds without progress.
     #[arg(long, default_value_t = 30, value_name = "SECONDS")]
     pub timeout: u64,
+    /// Stay connected until Ctrl-C: sync again whenever this ledger gains an event or the
+    /// hub moves, sending only what changed.
+    #[arg(long)]
+    pub watch: bool,
 }
 
 /// `sync serve`.
@@ -84,6 +88,9 @@ pub struct FileArgs {
     /// The sync file.
     pub file: PathBuf,
 }
+
+/// How often a watching device looks for a change of its ledger or of the hub.
+pub const WATCH_EVERY: Duration = Duration::from_millis(100);
 
 /// "1 event", "2 new events".
 fn events(n: usize, what: &str) -> String {
@@ -129,6 +136,40 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 events(got.added, "new event"),
                 a.file.display()
             ));
+        }
+        SyncCommand::Connect(a) if a.watch => {
+            let mut store = ctx.open()?;
+            let url = a.url.clone();
+            let mut left_out = None;
+            println!(
+                "watching {url}: in sync whenever this ledger or the hub moves (Ctrl-C stops)"
+            );
+            leechbook_sync::net::watch(
+                &mut store,
+                &a.url,
+                Duration::from_secs(a.timeout),
+                WATCH_EVERY,
+                interrupted(),
+                &mut |done| {
+                    for r in &done.imported.refused {
+                        eprintln!("refused: {r}");
+                    }
+                    for g in &done.imported.gaps {
+                        eprintln!("gap: {g}");
+                    }
+                    if done.imported.added > 0 {
+                        println!(
+                            "took in {}; the ledger holds {}",
+                            events(done.imported.added, "new event"),
+                            events(done.events as usize, "event")
+                        );
+                    }
+                    left_out = done.left_out_by;
+                    let _ = std::io::Write::flush(&mut std::io::stdout());
+                },
+            )?;
+            refresh(ctx.open()?);
+            revoked_here(&store, left_out)?;
         }
         SyncCommand::Connect(a) => {
             let _progress = crate::progress::Progress::start(
