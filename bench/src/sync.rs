@@ -352,3 +352,136 @@ pub fn sync(n: usize, d: usize, dir: &Path) -> Result<Measured> {
         ],
     })
 }
+
+/// A long-lived sync (`sync connect --watch`) of one new event, at `n` events: a device
+/// watching a hub (a device serving its copy of the ledger, `sync serve`) through a proxy
+/// that counts every byte; once both are quiet, one event is recorded on the watching
+/// device (by another connection, as another process would). The figure is the bytes both
+/// ways until the hub holds it and both are quiet again; the floor, automerge's own sync
+/// protocol carrying the same change between the volume before and after it, in memory.
+pub fn watch(n: usize, dir: &Path) -> Result<Measured> {
+    use std::sync::atomic::AtomicUsize;
+    let log = signed_log(n, 1);
+    let (base, new) = log.split_at(n - 1);
+    let (a, b) = (dir.join("watch-a.db"), dir.join("watch-b.db"));
+    let ring = leechbook_sync::Keyring::generate(campaign());
+    two_devices(base, &[], &[], &a, &b, dir, &ring)?;
+    let v = VolumeId::of(&new[0]);
+    let before = {
+        let store = Store::open(&a)?;
+        match layout::kept_bytes(&store, &v.name())? {
+            Some((whole, appended)) => {
+                let mut doc = automerge::Automerge::load(&whole)?;
+                doc.load_incremental(&appended)?;
+                doc
+            }
+            None => automerge::Automerge::new(),
+        }
+    };
+    // The hub: a device serving its ledger; the watching device dials it through the proxy.
+    let listener = TcpListener::bind("127.0.0.1:0")?;
+    let hub_addr = listener.local_addr()?;
+    let (stop_hub, hub_stopped) = futures::channel::oneshot::channel::<()>();
+    let served = b.clone();
+    let hub = std::thread::spawn(move || -> Result<()> {
+        let mut store = Store::open(&served)?;
+        leechbook_sync::net::serve(
+            &mut store,
+            listener,
+            async {
+                let _ = hub_stopped.await;
+            },
+            &mut |_| {},
+        )?;
+        Ok(())
+    });
+    let proxy = Proxy::start(hub_addr)?;
+    let url = format!("ws://{}", proxy.addr);
+    let rounds = Arc::new(AtomicUsize::new(0));
+    let counted = rounds.clone();
+    let (stop_watch, watch_stopped) = futures::channel::oneshot::channel::<()>();
+    let watched = a.clone();
+    let watcher = std::thread::spawn(move || -> Result<()> {
+        let mut store = Store::open(&watched)?;
+        leechbook_sync::net::watch(
+            &mut store,
+            &url,
+            Duration::from_secs(60),
+            Duration::from_millis(100),
+            async {
+                let _ = watch_stopped.await;
+            },
+            &mut |_| {
+                counted.fetch_add(1, Ordering::Relaxed);
+            },
+        )?;
+        Ok(())
+    });
+    // Quiet: the first round done and no byte for half a second.
+    let quiet = |proxy: &Proxy| {
+        let mut last = proxy.bytes.load(Ordering::Relaxed);
+        loop {
+            std::thread::sleep(Duration::from_millis(500));
+            let now = proxy.bytes.load(Ordering::Relaxed);
+            if now == last {
+                return now;
+            }
+            last = now;
+        }
+    };
+    let t = std::time::Instant::now();
+    while rounds.load(Ordering::Relaxed) == 0 {
+        anyhow::ensure!(
+            t.elapsed() < Duration::from_secs(120),
+            "the watch never synced"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let start = quiet(&proxy);
+    let t = std::time::Instant::now();
+    Store::open(&a)?.import(new)?;
+    let hub_store = Store::open(&b)?;
+    while (hub_store.count()? as usize) < n {
+        anyhow::ensure!(
+            t.elapsed() < Duration::from_secs(60),
+            "the event never reached the hub"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let landed = t.elapsed();
+    let wire = quiet(&proxy) - start;
+    let _ = stop_watch.send(());
+    let _ = stop_hub.send(());
+    watcher
+        .join()
+        .map_err(|_| anyhow::anyhow!("the watch panicked"))??;
+    hub.join()
+        .map_err(|_| anyhow::anyhow!("the hub panicked"))??;
+    // The floor: the same change between the volume before and after it.
+    let mut after = before.fork();
+    after
+        .transact(|tx| {
+            let key = new[0].id.to_string();
+            let sealed = ring.seal(&key, &codec::encode_envelope(&new[0]));
+            tx.put(automerge::ROOT, key, automerge::ScalarValue::Bytes(sealed))?;
+            Ok::<_, automerge::AutomergeError>(())
+        })
+        .map_err(|f| f.error)?;
+    let mut pairs = [[after, before]];
+    let raw = raw_sync(&mut pairs)?;
+    Ok(Measured {
+        name: "long-lived sync of one event (bytes)".into(),
+        events: n,
+        figure: wire as f64,
+        floor: raw as f64,
+        floor_name: "raw automerge sync of the same change (bytes)".into(),
+        notes: vec![
+            ("bytes on the wire".into(), wire.to_string()),
+            ("raw automerge bytes".into(), raw.to_string()),
+            (
+                "ms until the hub held it".into(),
+                format!("{:.0}", landed.as_secs_f64() * 1e3),
+            ),
+        ],
+    })
+}

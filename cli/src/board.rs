@@ -350,49 +350,45 @@ pub(crate) fn record_args(db: &Path, o: &OwedView, face: Option<&str>) -> Record
         "grim-shock",
         "aggravation",
     ];
-    let base = |words: &[&str]| {
+    // The command, its --dice, then `--` and the positionals: a name is never read as an
+    // option (a character named `--help`).
+    let line = |command: &[&str], dice: Option<String>, positionals: &[&str]| {
         let mut args = vec![
             "leechbook".to_string(),
             "--db".into(),
             db.display().to_string(),
         ];
-        args.extend(words.iter().map(|w| w.to_string()));
-        args
+        args.extend(command.iter().map(|w| w.to_string()));
+        if let Some(d) = dice {
+            args.extend(["--dice".into(), d]);
+        }
+        args.push("--".into());
+        args.extend(positionals.iter().map(|w| w.to_string()));
+        Record::Run(args)
     };
     let who = o.character.as_str();
     match o.kind {
         k if hm.contains(&k) => {
-            let mut args = base(&["roll", who, k]);
-            if let Some(i) = &o.injury {
-                if !matches!(k, "shock-reroll" | "stun-recovery") {
-                    args.push(i.clone());
-                }
-            }
-            if let Some(f) = face {
-                args.extend(["--dice".into(), format!("roll={f}")]);
-            }
-            Record::Run(args)
+            let injury = o
+                .injury
+                .as_deref()
+                .filter(|_| !matches!(k, "shock-reroll" | "stun-recovery"));
+            let mut positionals = vec![who, k];
+            positionals.extend(injury);
+            line(&["roll"], face.map(|f| format!("roll={f}")), &positionals)
         }
-        "end-of-round" => {
-            let mut args = base(&["wi", "round", who]);
-            if let Some(f) = face {
-                args.extend(["--dice".into(), format!("d6={f}")]);
-            }
-            Record::Run(args)
-        }
+        "end-of-round" => line(&["wi", "round"], face.map(|f| format!("d6={f}")), &[who]),
         // The trait's die is the one `sw attributes` recorded; without it the command's
         // refusal names what to give. A bare face is the trait die's; a list is `--dice`'s.
         k @ ("spirit-recovery" | "incapacitation" | "bleeding-out") => {
-            let mut args = base(&["sw", "roll", who, k]);
-            if let Some(f) = face {
-                let list = if f.chars().all(|c| c.is_ascii_digit()) {
+            let dice = face.map(|f| {
+                if f.chars().all(|c| c.is_ascii_digit()) {
                     format!("trait={f}")
                 } else {
                     f.to_string()
-                };
-                args.extend(["--dice".into(), list]);
-            }
-            Record::Run(args)
+                }
+            });
+            line(&["sw", "roll"], dice, &[who, k])
         }
         // The rest are the GM's or a healer's, each with its own command: named.
         k => {
@@ -588,23 +584,23 @@ mod tests {
         };
         assert_eq!(
             line(record_args(db, &owed("healing", Some("ab12")), Some("42"))),
-            "roll Osric healing ab12 --dice roll=42"
+            "roll --dice roll=42 -- Osric healing ab12"
         );
         assert_eq!(
             line(record_args(db, &owed("shock-reroll", Some("ab12")), None)),
-            "roll Osric shock-reroll"
+            "roll -- Osric shock-reroll"
         );
         assert_eq!(
             line(record_args(db, &owed("end-of-round", None), Some("3"))),
-            "wi round Osric --dice d6=3"
+            "wi round --dice d6=3 -- Osric"
         );
         assert_eq!(
             line(record_args(db, &owed("bleeding-out", None), None)),
-            "sw roll Osric bleeding-out"
+            "sw roll -- Osric bleeding-out"
         );
         assert_eq!(
             line(record_args(db, &owed("spirit-recovery", None), Some("5"))),
-            "sw roll Osric spirit-recovery --dice trait=5"
+            "sw roll --dice trait=5 -- Osric spirit-recovery"
         );
         assert_eq!(
             line(record_args(
@@ -612,7 +608,7 @@ mod tests {
                 &owed("incapacitation", None),
                 Some("trait=4,wild=2,injury=3/4")
             )),
-            "sw roll Osric incapacitation --dice trait=4,wild=2,injury=3/4"
+            "sw roll --dice trait=4,wild=2,injury=3/4 -- Osric incapacitation"
         );
         assert!(line(record_args(db, &owed("dying", None), None))
             .contains("leechbook wg complication 'Osric'"));

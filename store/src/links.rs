@@ -190,6 +190,27 @@ impl Store {
         Ok(n > 0)
     }
 
+    /// Revokes every live link whose device is `device` (its device revoked on the roster
+    /// by `device revoke`): they show and record nothing from now on. Returns how many.
+    pub fn revoke_links_of(&mut self, device: DeviceId) -> Result<usize, StoreError> {
+        self.writable()?;
+        let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+        Ok(self.conn.execute(
+            "UPDATE links SET revoked = ?2 WHERE device = ?1 AND revoked IS NULL",
+            params![device.0.as_bytes().to_vec(), now],
+        )?)
+    }
+
+    /// Changes what the live link with the secret `token` shows of the party.
+    pub fn set_link_party(&mut self, token: &str, party: &str) -> Result<(), StoreError> {
+        self.writable()?;
+        self.conn.execute(
+            "UPDATE links SET party = ?2 WHERE hash = ?1 AND revoked IS NULL",
+            params![hash(token), party],
+        )?;
+        Ok(())
+    }
+
     /// Records as the device `device` with the signing key `secret` from now on, in this
     /// open ledger only (the file's own identity is unchanged): what a link's page records is
     /// signed so, numbered and chained as that device's events.

@@ -540,10 +540,11 @@ pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetS
 
 /// Keeps the store in sync with the hub at `url` over one connection until `until`
 /// completes: a round of [`sync_with`] at once, then another whenever this ledger gains an
-/// event (another process recorded it) or the hub's index moves (a peer sent something),
-/// looked for every `every`. The sync engine keeps its state with the hub between rounds,
-/// so a round sends what changed, not the documents again. `report` hears each round that
-/// moved anything; a round that fails ends the watch with its error.
+/// event (another process recorded it), the hub's index moves (a peer sent something) or
+/// lists more than this ledger holds, looked for every `every`, and at least every
+/// [`HEARTBEAT`] (so that a hub gone away is noticed). The sync engine keeps its state with
+/// the hub between rounds, so a round sends what changed, not the documents again. `report`
+/// hears every round; a round that fails ends the watch with its error.
 pub fn watch(
     store: &mut Store,
     url: &str,
@@ -557,6 +558,10 @@ pub fn watch(
     line.hang_up();
     result
 }
+
+/// The longest a watching device goes without a round: a hub that went away is told within
+/// this (a round with nothing to send costs the index's sync messages).
+pub const HEARTBEAT: Duration = Duration::from_secs(20);
 
 /// One connection to a hub: the sync engine with the campaign's documents, the shelf of
 /// this ledger's, and the keys.
@@ -630,7 +635,9 @@ impl Line {
         let held_ring = crypt::ring_for_sync(store)?;
         self.ring = held_ring.clone();
         // What the log gained since the last round (recorded here meanwhile) goes into the
-        // volumes first, so that it is offered.
+        // volumes first, so that it is offered, sealed under the ring as the ledger holds it
+        // now (a revocation in another terminal rotates it).
+        self.shelf.ring = held_ring.clone();
         self.shelf.catch_up(store)?;
         let Line {
             rt,
@@ -681,27 +688,43 @@ impl Line {
         use leechbook_store::ReadLog;
         let index_id = Places::of(&self.ring).index();
         let mut until = std::pin::pin!(until);
+        // When the hub last listed more than this ledger holds and a round could not mend it
+        // (a withheld volume): asked again only after a heartbeat, not every look.
         loop {
             let done = self.round(store, url, timeout)?;
             report(&done);
             if done.left_out_by.is_some() {
                 return Ok(());
             }
-            let row = store.last_row()?;
             let index = self
                 .rt
                 .block_on(find(&self.repo, index_id.clone()))?
                 .ok_or_else(|| net("the campaign's index is gone from the sync engine"))?;
             let heads = index.with_document(|d| d.get_heads());
+            let names = self.shelf.names.clone();
+            let behind = |shelf: &Shelf| {
+                index
+                    .with_document(|d| index_counts(d, &names))
+                    .iter()
+                    .any(|(v, n)| *n > shelf.counts.get(v).copied().unwrap_or(0))
+            };
+            let stuck = behind(&self.shelf);
+            let shelf = &self.shelf;
             let moved = self.rt.block_on(async {
+                let since = tokio::time::Instant::now();
                 let mut tick = tokio::time::interval(every);
                 loop {
                     tokio::select! {
                         _ = &mut until => return false,
                         _ = tick.tick() => {}
                     }
+                    // Recorded here since the last round put the log into the volumes (the
+                    // mark), the hub's index moved or lists what this ledger lacks, or a
+                    // heartbeat is due.
+                    let recorded = store.last_row().map_or(true, |r| r != shelf.mark);
                     let hub_moved = index.with_document(|d| d.get_heads()) != heads;
-                    if hub_moved || store.last_row().map_or(true, |r| r != row) {
+                    let lacking = !stuck && behind(shelf);
+                    if recorded || hub_moved || lacking || since.elapsed() >= HEARTBEAT {
                         return true;
                     }
                 }

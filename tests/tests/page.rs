@@ -170,6 +170,13 @@ fn a_roll_the_page_may_not_record_is_refused_in_one_line_and_nothing_is_written(
     let (status, line) = post(&format!("kind=shock-reroll&injury={injury}&face=4%2C5"));
     assert_eq!(status, 400);
     assert!(line.contains("is not a face"), "{line}");
+    // A list of named dice is a Savage Worlds trait roll's alone: here it would pick a die
+    // the page never asked for (the random healing period's).
+    let (status, line) = post(&format!(
+        "kind=shock-reroll&injury={injury}&face=roll%3D5%2Cperiod%3D1"
+    ));
+    assert_eq!(status, 400);
+    assert!(line.contains("is not a face"), "{line}");
     // No face and no "roll for me".
     let (_, line) = post(&format!("kind=shock-reroll&injury={injury}"));
     assert!(line.contains("type the face"), "{line}");
@@ -221,6 +228,37 @@ fn a_revoked_link_shows_nothing_records_nothing_and_an_unknown_one_learns_nothin
     // Its device is revoked on the roster: an event it signed later is void everywhere.
     let list = s.ok(&["device", "list"]);
     assert!(list.contains("(a players' page link)  (revoked)"), "{list}");
+    // A link whose device is revoked with `device revoke` ends with it.
+    let brenna = {
+        s.ok(&[
+            "character",
+            "add",
+            "Brenna",
+            "--str",
+            "11",
+            "--end",
+            "13",
+            "--shock",
+            "60",
+            "--hb",
+            "12",
+        ]);
+        page_link(&s.db, "Brenna", &[])
+    };
+    assert_eq!(http(&base, "GET", &brenna, "").0, 200);
+    let list = s.ok(&["device", "list"]);
+    let device = list
+        .lines()
+        .find(|l| l.contains("player for Brenna"))
+        .and_then(|l| l.split_whitespace().next())
+        .unwrap()
+        .to_string();
+    let said = s.ok(&["device", "revoke", &device]);
+    assert!(
+        said.contains("its players' page link is revoked too"),
+        "{said}"
+    );
+    assert_eq!(http(&base, "GET", &brenna, "").0, 410);
     // Unknown secrets, near or far, get the same page.
     let mut near = link.clone().into_bytes();
     let i = near.len() - 2;

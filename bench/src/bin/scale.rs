@@ -8,7 +8,8 @@
 //! target/release/scale one replay 1000000    # one scenario, as JSON (append, replay, as-of,
 //!                                             # as-of-day, as-of-wall, cli-strike, sync,
 //!                                             # verify, history, why, log-character,
-//!                                             # export-csv, live, page-load)
+//!                                             # export-csv, live, page-load,
+//!                                             # watch)
 //! ```
 
 use anyhow::{bail, Context, Result};
@@ -45,10 +46,11 @@ fn one(name: &str, n: usize, d: usize) -> Result<Measured> {
         "sync" => sync(n, d, &dir),
         "verify" => verify(n, &dir),
         "live" => leechbook_bench::page::live(n, &dir),
+        "watch" => leechbook_bench::sync::watch(n, &dir),
         "page-load" => leechbook_bench::page::page_load(n, &dir),
         a if AUDITS.iter().any(|(x, _)| *x == a) => audit(a, n, &dir),
         other => bail!(
-            "no scenario {other} (append, replay, as-of, as-of-day, as-of-wall, cli-strike, sync, verify, history, why, log-character, export-csv, live, page-load)"
+            "no scenario {other} (append, replay, as-of, as-of-day, as-of-wall, cli-strike, sync, verify, history, why, log-character, export-csv, live, page-load, watch)"
         ),
     };
     let _ = std::fs::remove_dir_all(&dir);
@@ -196,6 +198,7 @@ fn table(sizes: &[usize]) -> Result<()> {
             "verify",
             "page-load",
             "live",
+            "watch",
         ] {
             runs.push((s, n, 0));
         }

@@ -30,8 +30,9 @@ pub fn cmd_board(a: BoardArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let (said, news) = std::sync::mpsc::channel::<String>();
     let (stop, stopped) = futures::channel::oneshot::channel::<()>();
     let watching = std::thread::spawn(move || {
-        let _ = said.send(format!("in sync with {url}"));
+        let _ = said.send(format!("connecting to {url}..."));
         let tell = said.clone();
+        let mut first = true;
         let done = leechbook_sync::net::watch(
             &mut store,
             &url,
@@ -41,6 +42,11 @@ pub fn cmd_board(a: BoardArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 let _ = stopped.await;
             },
             &mut |d| {
+                if std::mem::take(&mut first) {
+                    let _ = tell.send(format!(
+                        "in sync with {url} (a round whenever either side moves)"
+                    ));
+                }
                 if d.imported.added > 0 || !d.imported.refused.is_empty() {
                     let _ = tell.send(format!(
                         "from {url}: took in {} new event(s){}",

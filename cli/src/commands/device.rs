@@ -54,9 +54,10 @@ pub struct LinkArgs {
     /// revoked on the roster).
     #[arg(long)]
     pub revoke: bool,
-    /// What the page shows of the rest of the party.
-    #[arg(long, value_enum, default_value = "conditions")]
-    pub party: PartyArg,
+    /// What the page shows of the rest of the party (default: conditions; given for a live
+    /// link, it changes what that link shows).
+    #[arg(long, value_enum)]
+    pub party: Option<PartyArg>,
     /// The hub's address as the phones reach it (default: where `sync serve` last served,
     /// else this machine's address on the table's network, port 3030).
     #[arg(long, value_name = "URL")]
@@ -278,8 +279,20 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             RosterChange::RevokeAfter { device, last }
         }
     };
+    let revoked = match change {
+        RosterChange::RevokeAfter { device, .. } => Some(device),
+        _ => None,
+    };
     let (ledger, env, applied) = ctx.record(|_, _| Ok((Event::Roster(change), None)))?;
     ctx.say(narrate::event(&ledger, &env, &applied));
+    // A players' page link of the device revoked ends with it.
+    if let Some(device) = revoked {
+        if ctx.open()?.revoke_links_of(device)? > 0 {
+            ctx.say(
+                "its players' page link is revoked too: the page shows and records nothing more",
+            );
+        }
+    }
     if let Some(epoch) = rotated {
         ctx.say(format!(
             "rotated the campaign key (epoch {epoch}): the devices still on the roster take it in at their next sync"

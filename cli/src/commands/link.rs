@@ -145,12 +145,20 @@ pub fn cmd_link(a: LinkArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     }
     let hub = hub_address(a.hub.as_deref(), &store)?;
     let link = match live.into_iter().next() {
-        Some(l) => {
+        Some(mut l) => {
             ctx.note(format!(
                 "{} page already has a link (made {}): the same link again; `--revoke` ends it",
                 whose(&name),
                 l.made
             ));
+            if let Some(p) = a.party.map(party_word).filter(|p| *p != l.party) {
+                store.set_link_party(&l.token, p)?;
+                ctx.note(format!(
+                    "it shows the party as '{p}' from now on (was '{}')",
+                    l.party
+                ));
+                l.party = p.to_string();
+            }
             l
         }
         None => {
@@ -174,7 +182,11 @@ pub fn cmd_link(a: LinkArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 }
                 None => None,
             };
-            store.add_link(character, device, party_word(a.party))?
+            store.add_link(
+                character,
+                device,
+                party_word(a.party.unwrap_or(PartyArg::Conditions)),
+            )?
         }
     };
     let url = url_of(&hub, &link);

@@ -139,6 +139,7 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         }
         SyncCommand::Connect(a) if a.watch => {
             let mut store = ctx.open()?;
+            let db = ctx.db_path()?;
             let url = a.url.clone();
             let mut left_out = None;
             println!(
@@ -157,12 +158,23 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                     for g in &done.imported.gaps {
                         eprintln!("gap: {g}");
                     }
+                    if done.imported.restored > 0 {
+                        eprintln!(
+                            "put back {}: the other side had deleted them (this ledger's log holds them, and it offers them again)",
+                            events(done.imported.restored, "event")
+                        );
+                    }
                     if done.imported.added > 0 {
                         println!(
                             "took in {}; the ledger holds {}",
                             events(done.imported.added, "new event"),
                             events(done.events as usize, "event")
                         );
+                        // The projection brought up to date, as after a one-shot sync.
+                        if let Ok(r) = leechbook_ledger::Replica::open(&db) {
+                            let mut r = r;
+                            let _ = r.refresh();
+                        }
                     }
                     left_out = done.left_out_by;
                     let _ = std::io::Write::flush(&mut std::io::stdout());

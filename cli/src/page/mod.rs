@@ -71,7 +71,7 @@ pub fn routes(db: &Path) -> Result<Router, crate::error::CommandError> {
         .route(
             "/p/{token}",
             get(|UrlPath(t): UrlPath<String>| async move {
-                Redirect::permanent(&format!("/p/{}/", clean(&t)))
+                guarded(Redirect::temporary(&format!("/p/{}/", clean(&t))).into_response())
             }),
         )
         .route("/p/{token}/", get(show))
@@ -166,8 +166,18 @@ impl Page {
             .lock()
             .ok()
             .and_then(|s| s.link(&clean(token)).ok().flatten());
+        // A link whose device the roster revoked (`device revoke`) is revoked with it.
+        let device_revoked = |l: &Link| {
+            l.device.is_some_and(|(d, _)| {
+                self.ledger()
+                    .roster
+                    .entries
+                    .get(&d)
+                    .is_some_and(|e| e.revoked.is_some())
+            })
+        };
         match found {
-            Some(l) if l.live() => Opened::Live(l),
+            Some(l) if l.live() && !device_revoked(&l) => Opened::Live(l),
             Some(_) => Opened::Revoked,
             None => Opened::Unknown,
         }
@@ -291,11 +301,14 @@ async fn live(State(page): State<Arc<Page>>, UrlPath(token): UrlPath<String>) ->
     )
 }
 
-/// Whether a typed face is one: a number as the die showed it (00 is 100), or a list of
-/// named faces as `--dice` takes them (a Savage Worlds trait roll: `trait=8+3,wild=4`).
-fn face_ok(face: &str) -> bool {
+/// Whether a typed face is one for a roll of `kind`: a number as the die showed it (00 is
+/// 100), or, for a Savage Worlds trait roll alone, a list of named faces as `--dice` takes
+/// them (`trait=8+3,wild=4`); any other die the roll draws is rolled by the hub.
+fn face_ok(face: &str, kind: &str) -> bool {
     let number = face.len() <= 3 && face.chars().all(|c| c.is_ascii_digit());
-    let list = face.len() <= 60
+    let trait_roll = matches!(kind, "spirit-recovery" | "incapacitation" | "bleeding-out");
+    let list = trait_roll
+        && face.len() <= 60
         && face.contains('=')
         && face
             .chars()
@@ -354,7 +367,7 @@ async fn roll(
             );
         }
         None
-    } else if face_ok(&face) {
+    } else if face_ok(&face, &kind) {
         Some(face)
     } else {
         return said(
@@ -392,6 +405,14 @@ async fn roll(
         Ok(out) => {
             let ok = out.code == 0;
             let line = told(out);
+            // Revoked while it recorded: the revocation's number decides whether it stands.
+            if ok && !matches!(page.open(&token), Opened::Live(_)) {
+                return said(
+                    StatusCode::OK,
+                    false,
+                    &format!("{line}; but the GM revoked this link as it was recorded: `log` says whether it stands"),
+                );
+            }
             said(StatusCode::OK, ok, &line)
         }
         Err(_) => said(
