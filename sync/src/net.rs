@@ -709,6 +709,7 @@ impl Line {
                     .any(|(v, n)| *n > shelf.counts.get(v).copied().unwrap_or(0))
             };
             let stuck = behind(&self.shelf);
+            let rotations = index.with_document(|d| rotations_in(d).len());
             let shelf = &self.shelf;
             let moved = self.rt.block_on(async {
                 let since = tokio::time::Instant::now();
@@ -719,12 +720,14 @@ impl Line {
                         _ = tick.tick() => {}
                     }
                     // Recorded here since the last round put the log into the volumes (the
-                    // mark), the hub's index moved or lists what this ledger lacks, or a
-                    // heartbeat is due.
+                    // mark), the hub's index lists what this ledger lacks or a key rotation
+                    // it had not, or a heartbeat is due. The hub's answer to a round (its
+                    // own counts, equal to these) moves the index but asks for nothing.
                     let recorded = store.last_row().map_or(true, |r| r != shelf.mark);
-                    let hub_moved = index.with_document(|d| d.get_heads()) != heads;
-                    let lacking = !stuck && behind(shelf);
-                    if recorded || hub_moved || lacking || since.elapsed() >= HEARTBEAT {
+                    let moved = index.with_document(|d| d.get_heads()) != heads;
+                    let lacking = moved && !stuck && behind(shelf)
+                        || moved && index.with_document(|d| rotations_in(d).len()) != rotations;
+                    if recorded || lacking || since.elapsed() >= HEARTBEAT {
                         return true;
                     }
                 }
