@@ -81,18 +81,7 @@ fn member(ledger: &Ledger, c: &CharacterState) -> Member {
                     i.healing_rate,
                 ));
             }
-            let impaired: Vec<String> = v
-                .impairment
-                .iter()
-                .filter(|(_, z)| z.impairment != 0 || z.unusable)
-                .map(|(zone, z)| {
-                    if z.unusable {
-                        format!("{zone} unusable")
-                    } else {
-                        format!("{zone} {}", z.impairment)
-                    }
-                })
-                .collect();
+            let impaired = v.impaired_zones();
             if !impaired.is_empty() {
                 lines.push(format!("  impairment: {}", impaired.join(", ")));
             }

@@ -653,3 +653,115 @@ fn advance_shows_each_roll_as_it_commits_it() {
     assert!(status.success(), "{rest:?}");
     assert!(rest.iter().any(|l| l.contains("Osric healing")), "{rest:?}");
 }
+
+/// Issue 29, item 3: `board --hub URL` keeps a player's ledger in sync with the GM's hub
+/// while it runs: a character the GM adds on the hub's ledger shows on the player's board
+/// without a restart or a `sync connect`.
+#[test]
+fn the_board_with_a_hub_follows_what_another_device_records() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "tmux is missing: .ci/run installs it"
+        );
+        eprintln!("skipped: no tmux on this machine");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, player) = (dir.path().join("gm.db"), dir.path().join("p.db"));
+    let (gm, player) = (gm.to_str().unwrap(), player.to_str().unwrap());
+    let ok = |db: &str, args: &[&str]| {
+        let out = bin().arg("--db").arg(db).args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    ok(gm, &["init", "--name", "Kaldor"]);
+    ok(
+        gm,
+        &[
+            "character",
+            "add",
+            "Osric",
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "65",
+            "--hb",
+            "13",
+        ],
+    );
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("ws://127.0.0.1:{port}");
+    let mut hub = bin()
+        .args([
+            "--db",
+            gm,
+            "sync",
+            "serve",
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    for _ in 0..100 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let code = ok(gm, &["sync", "invite"]);
+    ok(player, &["init", "--join", &url, "--campaign", code.trim()]);
+    let tmux = Tmux {
+        socket: format!("leechbook-hub-test-{}", std::process::id()),
+    };
+    let command = format!(
+        "{} --db {player} board --hub {url}",
+        env!("CARGO_BIN_EXE_leechbook")
+    );
+    tmux.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "board",
+        "-x",
+        "120",
+        "-y",
+        "30",
+        &command,
+    ]);
+    tmux.wait_for("the hub in sync", |s| s.contains("in sync with ws://"));
+    ok(
+        gm,
+        &[
+            "character",
+            "add",
+            "Newcomer",
+            "--str",
+            "10",
+            "--end",
+            "10",
+            "--shock",
+            "50",
+            "--hb",
+            "10",
+        ],
+    );
+    tmux.wait_for("the GM's new character", |s| {
+        s.contains("Newcomer (HârnMaster)")
+    });
+    tmux.run(&["send-keys", "-t", "board", "q"]);
+    let _ = hub.kill();
+    let _ = hub.wait();
+}

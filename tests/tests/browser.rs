@@ -6,7 +6,7 @@
 //! at phone size (390x844) is kept as `target/artefacts/players-page-390x844.png`.
 
 mod common;
-use common::{page_link, serving_page, Scratch};
+use common::{page_link, serving_page, Scratch, BRENNA, OSRIC_STRUCK};
 use fantoccini::{Client, Locator};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -136,36 +136,9 @@ fn a_player_with_only_a_phone_follows_the_fight_and_the_healing_and_rolls_their_
         return;
     }
     let s = Scratch::with_osric();
-    s.ok(&[
-        "character",
-        "add",
-        "Brenna",
-        "--str",
-        "11",
-        "--end",
-        "13",
-        "--shock",
-        "60",
-        "--hb",
-        "12",
-    ]);
+    s.ok(&BRENNA);
     // The fight: Osric takes S2E to the abdomen; the Shock Roll 75 vs EML65 fails: INC.
-    s.ok(&[
-        "strike",
-        "Osric",
-        "--aspect",
-        "edge",
-        "--zone-die",
-        "d6",
-        "--aim",
-        "4",
-        "--impact",
-        "d10+4",
-        "--av",
-        "4",
-        "--dice",
-        "zone=2,location=7,impact=8,shock=75",
-    ]);
+    s.ok(&OSRIC_STRUCK);
     let link = page_link(&s.db, "Osric", &[]);
     let (base, stop, hub) = serving_page(&s.db);
     let d = driver();

@@ -3,7 +3,7 @@
 //! it, follows the ledger live, and once revoked shows and records nothing.
 
 mod common;
-use common::{http, page_link, run_db, serving_page, Scratch};
+use common::{http, page_link, run_db, serving_page, Scratch, BRENNA, BRENNA_STRUCK, OSRIC_STRUCK};
 use std::io::BufRead;
 use std::time::{Duration, Instant};
 
@@ -11,22 +11,7 @@ use std::time::{Duration, Instant};
 /// he owes a Shock Reroll at EML45 (Shock ML65 - 20).
 fn struck() -> Scratch {
     let s = Scratch::with_osric();
-    s.ok(&[
-        "strike",
-        "Osric",
-        "--aspect",
-        "edge",
-        "--zone-die",
-        "d6",
-        "--aim",
-        "4",
-        "--impact",
-        "d10+4",
-        "--av",
-        "4",
-        "--dice",
-        "zone=2,location=7,impact=8,shock=75",
-    ]);
+    s.ok(&OSRIC_STRUCK);
     s
 }
 
@@ -52,19 +37,7 @@ fn events(db: &std::path::Path) -> usize {
 #[test]
 fn a_players_link_shows_its_character_and_records_its_roll_as_its_own_device() {
     let s = struck();
-    s.ok(&[
-        "character",
-        "add",
-        "Brenna",
-        "--str",
-        "11",
-        "--end",
-        "13",
-        "--shock",
-        "60",
-        "--hb",
-        "12",
-    ]);
+    s.ok(&BRENNA);
     let link = page_link(&s.db, "Osric", &[]);
     let (base, stop, hub) = serving_page(&s.db);
     let (status, page) = http(&base, "GET", &link, "");
@@ -125,33 +98,8 @@ fn a_players_link_shows_its_character_and_records_its_roll_as_its_own_device() {
 #[test]
 fn a_roll_the_page_may_not_record_is_refused_in_one_line_and_nothing_is_written() {
     let s = struck();
-    s.ok(&[
-        "character",
-        "add",
-        "Brenna",
-        "--str",
-        "11",
-        "--end",
-        "13",
-        "--shock",
-        "60",
-        "--hb",
-        "12",
-    ]);
-    s.ok(&[
-        "strike",
-        "Brenna",
-        "--aspect",
-        "edge",
-        "--location",
-        "shoulder",
-        "--side",
-        "right",
-        "--effective",
-        "16",
-        "--dice",
-        "shock=12",
-    ]);
+    s.ok(&BRENNA);
+    s.ok(&BRENNA_STRUCK);
     let link = page_link(&s.db, "Osric", &[]);
     let brenna = page_link(&s.db, "Brenna", &[]);
     let (base, stop, hub) = serving_page(&s.db);
@@ -230,19 +178,7 @@ fn a_revoked_link_shows_nothing_records_nothing_and_an_unknown_one_learns_nothin
     assert!(list.contains("(a players' page link)  (revoked)"), "{list}");
     // A link whose device is revoked with `device revoke` ends with it.
     let brenna = {
-        s.ok(&[
-            "character",
-            "add",
-            "Brenna",
-            "--str",
-            "11",
-            "--end",
-            "13",
-            "--shock",
-            "60",
-            "--hb",
-            "12",
-        ]);
+        s.ok(&BRENNA);
         page_link(&s.db, "Brenna", &[])
     };
     assert_eq!(http(&base, "GET", &brenna, "").0, 200);
@@ -357,33 +293,8 @@ fn a_change_from_the_terminal_reaches_an_open_page_within_a_second() {
 #[test]
 fn a_wounds_history_and_plot_are_one_tap_away_and_only_for_the_links_own_wounds() {
     let s = struck();
-    s.ok(&[
-        "character",
-        "add",
-        "Brenna",
-        "--str",
-        "11",
-        "--end",
-        "13",
-        "--shock",
-        "60",
-        "--hb",
-        "12",
-    ]);
-    s.ok(&[
-        "strike",
-        "Brenna",
-        "--aspect",
-        "edge",
-        "--location",
-        "shoulder",
-        "--side",
-        "right",
-        "--effective",
-        "16",
-        "--dice",
-        "shock=12",
-    ]);
+    s.ok(&BRENNA);
+    s.ok(&BRENNA_STRUCK);
     let link = page_link(&s.db, "Osric", &[]);
     let brenna = page_link(&s.db, "Brenna", &[]);
     let (base, stop, hub) = serving_page(&s.db);

@@ -230,6 +230,24 @@ pub struct CharacterView {
     pub owed: Vec<OwedView>,
 }
 
+impl CharacterView {
+    /// The zones impaired, a phrase each ("torso 10", "left arm unusable"): what the board
+    /// and the players' page list.
+    pub fn impaired_zones(&self) -> Vec<String> {
+        self.impairment
+            .iter()
+            .filter(|(_, z)| z.impairment != 0 || z.unusable)
+            .map(|(zone, z)| {
+                if z.unusable {
+                    format!("{zone} unusable")
+                } else {
+                    format!("{zone} {}", z.impairment)
+                }
+            })
+            .collect()
+    }
+}
+
 /// Builds the view of a HârnMaster character at the ledger's clock.
 pub fn character(ledger: &Ledger, ch: &HmCharacter) -> CharacterView {
     let now = ledger.now;

@@ -277,18 +277,7 @@ fn yes(b: bool, word: &str) -> Markup {
 }
 
 fn harnmaster(v: &CharacterView) -> Markup {
-    let impaired: Vec<String> = v
-        .impairment
-        .iter()
-        .filter(|(_, z)| z.impairment != 0 || z.unusable)
-        .map(|(zone, z)| {
-            if z.unusable {
-                format!("{zone} unusable")
-            } else {
-                format!("{zone} {}", z.impairment)
-            }
-        })
-        .collect();
+    let impaired = v.impaired_zones();
     let open: Vec<_> = v.injuries.iter().filter(|i| !i.healed).collect();
     html! {
         dl class="state" {

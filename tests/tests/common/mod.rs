@@ -60,6 +60,28 @@ pub const OSRIC: [&str; 11] = [
     "character", "add", "Osric", "--str", "12", "--end", "12", "--shock", "65", "--hb", "13",
 ];
 
+/// `character add` of Brenna (STR 11, END 13, Shock ML60, HB12).
+#[rustfmt::skip]
+pub const BRENNA: [&str; 11] = [
+    "character", "add", "Brenna", "--str", "11", "--end", "13", "--shock", "60", "--hb", "12",
+];
+
+/// Osric struck as the README strikes him: ZD 2 aimed at ZN4 is ZN5, LD 7 the abdomen,
+/// impact 8+4 = 12 - AV4 = 8 edge: S2E; Shock Roll 75 vs EML65 fails: INC.
+#[rustfmt::skip]
+pub const OSRIC_STRUCK: [&str; 14] = [
+    "strike", "Osric", "--aspect", "edge", "--zone-die", "d6", "--aim", "4", "--impact", "d10+4",
+    "--av", "4", "--dice", "zone=2,location=7,impact=8,shock=75",
+];
+
+/// Brenna struck in the right shoulder, effective impact 16 edge: G4E, a bleeder; Shock Roll
+/// 12 vs EML60 succeeds, STN.
+#[rustfmt::skip]
+pub const BRENNA_STRUCK: [&str; 12] = [
+    "strike", "Brenna", "--aspect", "edge", "--location", "shoulder", "--side", "right",
+    "--effective", "16", "--dice", "shock=12",
+];
+
 /// Forgets the campaign keys the ledger at `db` holds (a device that lost them).
 pub fn forget_keys(db: &Path) {
     let mut store = leechbook_store::Store::open(db).unwrap();
