@@ -251,6 +251,7 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             let address = page_address(&listener)?;
             store.keep_page_address(&address)?;
             let links = store.links()?.iter().filter(|l| l.live()).count();
+            let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
             serve_with(
                 &mut store,
                 listener,
@@ -258,7 +259,7 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 &mut |r| {
                     let line = match r {
                         HubReport::Listening { url, campaign } => {
-                            format!("serving campaign {campaign} at {url} (Ctrl-C stops; a new device joins with `leechbook init --join {url} --campaign CODE`, CODE from `leechbook sync invite`)\nplayers' page at {address}/p/... ({links} live link(s); `leechbook device link NAME` prints a player's)")
+                            format!("serving campaign {campaign} at {url} (Ctrl-C stops; a new device joins with `leechbook init --join {url} --campaign CODE`, CODE from `leechbook sync invite`)\nplayers' page at {address}/p/... ({links} live link(s); `leechbook device link NAME` prints a player's){}", if loopback { "\nthis address serves only this machine: for phones on the table's network, --listen 0.0.0.0:3030" } else { "" })
                         }
                         HubReport::TookIn(i) => {
                             for r in &i.refused {
