@@ -163,6 +163,15 @@ impl ShelfStorage {
     }
 
     /// Holds a document: `whole` a save of it, `appended` changes after it.
+    /// Whether it holds a save of the document (in memory: what the ledger keeps is read
+    /// only when the engine asks).
+    async fn holds(&self, doc: &DocumentId) -> bool {
+        match storage_key(doc, "snapshot") {
+            Some(k) => Storage::load(&self.mem, k).await.is_some(),
+            None => false,
+        }
+    }
+
     async fn hold(&self, doc: &DocumentId, whole: Vec<u8>, appended: Vec<u8>) {
         if let Some(k) = storage_key(doc, "snapshot") {
             Storage::put(&self.mem, k, whole).await;
@@ -688,8 +697,10 @@ impl Line {
         use leechbook_store::ReadLog;
         let index_id = Places::of(&self.ring).index();
         let mut until = std::pin::pin!(until);
-        // When the hub last listed more than this ledger holds and a round could not mend it
-        // (a withheld volume): asked again only after a heartbeat, not every look.
+        // What the hub listed beyond this ledger after the last round, by volume: a volume
+        // two rounds in a row found short by the same count (withheld) is asked for again
+        // only at a heartbeat, not at every look; any other is asked for at once.
+        let mut short_before = Counts::new();
         loop {
             let done = self.round(store, url, timeout)?;
             report(&done);
@@ -700,33 +711,43 @@ impl Line {
                 .rt
                 .block_on(find(&self.repo, index_id.clone()))?
                 .ok_or_else(|| net("the campaign's index is gone from the sync engine"))?;
-            let heads = index.with_document(|d| d.get_heads());
             let names = self.shelf.names.clone();
-            let behind = |shelf: &Shelf| {
+            let short = |shelf: &Shelf| -> Counts {
                 index
                     .with_document(|d| index_counts(d, &names))
-                    .iter()
-                    .any(|(v, n)| *n > shelf.counts.get(v).copied().unwrap_or(0))
+                    .into_iter()
+                    .filter(|(v, n)| *n > shelf.counts.get(v).copied().unwrap_or(0))
+                    .collect()
             };
-            let stuck = behind(&self.shelf);
+            let short_now = short(&self.shelf);
+            let withheld: Counts = short_now
+                .iter()
+                .filter(|(v, n)| short_before.get(v) == Some(n))
+                .map(|(v, n)| (*v, *n))
+                .collect();
+            short_before = short_now;
             let rotations = index.with_document(|d| rotations_in(d).len());
             let shelf = &self.shelf;
             let moved = self.rt.block_on(async {
                 let since = tokio::time::Instant::now();
                 let mut tick = tokio::time::interval(every);
+                let mut seen = Vec::new();
                 loop {
                     tokio::select! {
                         _ = &mut until => return false,
                         _ = tick.tick() => {}
                     }
                     // Recorded here since the last round put the log into the volumes (the
-                    // mark), the hub's index lists what this ledger lacks or a key rotation
-                    // it had not, or a heartbeat is due. The hub's answer to a round (its
-                    // own counts, equal to these) moves the index but asks for nothing.
-                    let recorded = store.last_row().map_or(true, |r| r != shelf.mark);
-                    let moved = index.with_document(|d| d.get_heads()) != heads;
-                    let lacking = moved && !stuck && behind(shelf)
-                        || moved && index.with_document(|d| rotations_in(d).len()) != rotations;
+                    // mark), the hub's index lists what this ledger lacks (but what it
+                    // withholds) or a key rotation it had not, or a heartbeat is due. The
+                    // hub's answer to a round (its own counts, equal to these) moves the
+                    // index but asks for nothing. The index is read only when it moved.
+                    let recorded = store.last_row().map_or(true, |r| r > shelf.mark);
+                    let heads = index.with_document(|d| d.get_heads());
+                    let lacking = heads != seen
+                        && (short(shelf).iter().any(|(v, n)| withheld.get(v) != Some(n))
+                            || index.with_document(|d| rotations_in(d).len()) != rotations);
+                    seen = heads;
                     if recorded || lacking || since.elapsed() >= HEARTBEAT {
                         return true;
                     }
@@ -827,6 +848,14 @@ async fn exchange(
             .zip(&wanted)
             .filter_map(|(h, v)| Some((*v, h.ok()??)))
             .collect();
+    // A volume the index lists beyond this ledger that the hub did not give at all: told
+    // below, as a volume it gave short is.
+    let unfound: Vec<VolumeId> = wanted
+        .iter()
+        .filter(|v| !handles.iter().any(|(h, _)| h == *v))
+        .filter(|v| listed.get(v).copied().unwrap_or(0) > ours.get(v).copied().unwrap_or(0))
+        .copied()
+        .collect();
     // The hub may have announced a volume before this side held its copy: whatever the
     // engine holds, this side's copy goes in.
     for (v, h) in &handles {
@@ -975,6 +1004,17 @@ async fn exchange(
             }
         } else if short.contains(v) {
             flags.push((*v, false));
+        }
+    }
+    for v in &unfound {
+        gaps.push(format!(
+            "the hub lists {} events of device {}'s volume {} but did not give the volume: a device that holds it puts it back when it next syncs",
+            listed.get(v).copied().unwrap_or(0),
+            v.device.short(),
+            v.number
+        ));
+        if v.device != own {
+            flags.push((*v, true));
         }
     }
     let known = index.with_document(|d| -> Result<_, SyncError> {
@@ -1181,14 +1221,16 @@ async fn handle_of(
     store: &Store,
     v: VolumeId,
 ) -> Result<Option<DocHandle>, SyncError> {
-    let _ = store;
     let id = Places::of(&shelf.ring).volume(v);
     storage.name(&id, v.name());
-    if let Some(h) = find(repo, id.clone()).await? {
-        return Ok(Some(h));
+    // A volume begun here since the hub started (a device's first events, recorded by a
+    // players' page or a new volume's first) is in neither the engine nor the ledger's kept
+    // documents: the shelf's copy goes in before the engine looks, since an engine that
+    // found nothing once does not look again.
+    if !storage.holds(&id).await && layout::kept_bytes(store, &v.name())?.is_none() {
+        let doc = shelf.volume(store, v)?.doc.save();
+        storage.hold(&id, doc, Vec::new()).await;
     }
-    let doc = shelf.volume(store, v)?.doc.save();
-    storage.hold(&id, doc, Vec::new()).await;
     find(repo, id).await
 }
 
@@ -1210,13 +1252,19 @@ async fn offer(
         let from = kept.doc.get_heads();
         let put = layout::put_events(&mut kept.doc, &events, &ring, &names)?;
         let fresh = kept.doc.save_after(&from);
-        if let Some(h) = handle_of(repo, storage, shelf, store, v).await? {
-            if !fresh.is_empty() {
-                h.with_document(|d| d.load_incremental(&fresh))
-                    .map_err(|e| SyncError::NotSync(e.to_string()))?;
-            }
-            offered += put;
+        let Some(h) = handle_of(repo, storage, shelf, store, v).await? else {
+            // Never in silence: the round fails, says so, and the next one tries again.
+            return Err(net(format!(
+                "the sync engine could not load device {}'s volume {} to offer {put} new event(s)",
+                v.device.short(),
+                v.number
+            )));
+        };
+        if !fresh.is_empty() {
+            h.with_document(|d| d.load_incremental(&fresh))
+                .map_err(|e| SyncError::NotSync(e.to_string()))?;
         }
+        offered += put;
     }
     shelf.counted(&gains, last);
     Ok(offered)

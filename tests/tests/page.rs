@@ -448,3 +448,49 @@ fn each_system_has_its_page_and_a_savage_worlds_trait_roll_is_recorded_from_it()
     let _ = stop.send(());
     hub.join().unwrap();
 }
+
+/// A roll recorded on the page, by a link's device that recorded nothing before the hub
+/// started, reaches the other devices while the hub serves (its volume begun on the hub is
+/// offered), and `why` names the player as `log` does.
+#[test]
+fn a_roll_recorded_on_the_page_reaches_the_other_devices_while_the_hub_serves() {
+    let s = struck();
+    let (base, stop, hub) = serving_page(&s.db);
+    let url = base.replace("http://", "ws://");
+    let other = Scratch::new();
+    let code = s.ok(&["sync", "invite"]);
+    other.ok(&["init", "--join", &url, "--campaign", code.trim()]);
+    // The link is made while the hub serves: its device has no volume yet.
+    let link = page_link(&s.db, "Osric", &[]);
+    let (_, page) = http(&base, "GET", &link, "");
+    let injury = form_injury(&page, "shock-reroll");
+    let (_, said) = http(
+        &base,
+        "POST",
+        &format!("{link}roll"),
+        &format!("kind=shock-reroll&injury={injury}&face=30"),
+    );
+    assert!(said.contains("\"ok\":true"), "{said}");
+    let t = Instant::now();
+    loop {
+        let out = other.run(&["sync", "connect", &url]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        assert!(!out.stderr.contains("gap:"), "{}", out.stderr);
+        if other
+            .ok(&["log"])
+            .contains("Shock Reroll 30 vs EML45: CS -> none (by Osric's player)")
+        {
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "the page's roll never reached the other device"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let short = &injury[injury.len() - 8..];
+    let why = s.ok(&["why", "Osric", short]);
+    assert!(why.contains("(by Osric's player)"), "{why}");
+    let _ = stop.send(());
+    hub.join().unwrap();
+}

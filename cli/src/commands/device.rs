@@ -35,7 +35,8 @@ pub enum PartyArg {
     None,
     /// Their names.
     Names,
-    /// Their names and a condition word each (unhurt, wounded, bleeding, unconscious, dead).
+    /// Their names and a condition word each (unhurt, wounded, bleeding, stunned,
+    /// incapacitated, unconscious, shaken, bleeding out, dying, afflicted, dead).
     Conditions,
     /// Their whole pages.
     Everything,

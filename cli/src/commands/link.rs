@@ -191,6 +191,9 @@ pub fn cmd_link(a: LinkArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     };
     let url = url_of(&hub, &link);
     ctx.say(format!("{} page: {url}", whose(&name)));
+    if hub.contains("://127.") || hub.contains("://localhost") || hub.contains("://[::1]") {
+        ctx.note("this link opens only on this machine: serve with --listen 0.0.0.0:3030, or give --hub http://THIS-MACHINE:PORT");
+    }
     if !a.no_qr {
         if let Some(code) = qr(&url) {
             ctx.say(code);

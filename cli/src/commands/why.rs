@@ -146,7 +146,9 @@ pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                             keep,
                             keep.then(|| {
                                 let mut s = narrate::event(l, e, applied);
-                                if let Some(by) = narrate::by_player(l, e) {
+                                // The roster as it stands: the story's events alone
+                                // carry no roster change.
+                                if let Some(by) = narrate::by_player(&full, e) {
                                     s.push_str(&format!(" ({by})"));
                                 }
                                 s

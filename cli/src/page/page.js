@@ -54,7 +54,7 @@
       said.textContent = j.line;
       said.className = j.ok ? "ok" : "refused";
     } catch (err) {
-      said.textContent = "the hub did not answer: nothing was recorded";
+      said.textContent = "the hub did not answer: the roll may or may not be recorded (the page shows what is owed once it is back)";
       said.className = "refused";
     }
   });
