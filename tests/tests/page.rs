@@ -15,6 +15,17 @@ fn struck() -> Scratch {
     s
 }
 
+/// Osric struck as above, and Brenna struck in the shoulder (a bleeder, STN): the ledger
+/// and each one's link.
+fn both_struck() -> (Scratch, String, String) {
+    let s = struck();
+    s.ok(&BRENNA);
+    s.ok(&BRENNA_STRUCK);
+    let osric = page_link(&s.db, "Osric", &[]);
+    let brenna = page_link(&s.db, "Brenna", &[]);
+    (s, osric, brenna)
+}
+
 /// The id of the injury a page's form names for `kind`.
 fn form_injury(page: &str, kind: &str) -> String {
     let at = page
@@ -97,11 +108,7 @@ fn a_players_link_shows_its_character_and_records_its_roll_as_its_own_device() {
 
 #[test]
 fn a_roll_the_page_may_not_record_is_refused_in_one_line_and_nothing_is_written() {
-    let s = struck();
-    s.ok(&BRENNA);
-    s.ok(&BRENNA_STRUCK);
-    let link = page_link(&s.db, "Osric", &[]);
-    let brenna = page_link(&s.db, "Brenna", &[]);
+    let (s, link, brenna) = both_struck();
     let (base, stop, hub) = serving_page(&s.db);
     let (_, page) = http(&base, "GET", &link, "");
     let injury = form_injury(&page, "shock-reroll");
@@ -292,11 +299,7 @@ fn a_change_from_the_terminal_reaches_an_open_page_within_a_second() {
 
 #[test]
 fn a_wounds_history_and_plot_are_one_tap_away_and_only_for_the_links_own_wounds() {
-    let s = struck();
-    s.ok(&BRENNA);
-    s.ok(&BRENNA_STRUCK);
-    let link = page_link(&s.db, "Osric", &[]);
-    let brenna = page_link(&s.db, "Brenna", &[]);
+    let (s, link, brenna) = both_struck();
     let (base, stop, hub) = serving_page(&s.db);
     let (_, page) = http(&base, "GET", &link, "");
     let at = page.find("href=\"wound/").expect("a history link") + "href=\"wound/".len();

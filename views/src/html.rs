@@ -142,6 +142,22 @@ pub fn page(v: &PageView, base: &str) -> String {
         [(one, _)] => format!("{} · Leechbook", name_of(one)),
         _ => format!("{} · Leechbook", v.campaign),
     };
+    document(
+        &title,
+        true,
+        html! {
+            body data-base=(base) {
+                main id="page" { (PreEscaped(main(v))) }
+                p id="said" role="status" aria-live="polite" {}
+                p id="link" class="quiet" { "live" }
+            }
+        },
+    )
+}
+
+/// A document of the page's: its head (for a phone, no referrer, the hub's stylesheet, and
+/// its script where `live`) and `body`.
+fn document(title: &str, live: bool, body: Markup) -> String {
     html! {
         (DOCTYPE)
         html lang="en" {
@@ -151,13 +167,9 @@ pub fn page(v: &PageView, base: &str) -> String {
                 meta name="referrer" content="no-referrer";
                 title { (title) }
                 link rel="stylesheet" href="/page.css";
-                script src="/page.js" defer {}
+                @if live { script src="/page.js" defer {} }
             }
-            body data-base=(base) {
-                main id="page" { (PreEscaped(main(v))) }
-                p id="said" role="status" aria-live="polite" {}
-                p id="link" class="quiet" { "live" }
-            }
+            (body)
         }
     }
     .into_string()
@@ -386,16 +398,10 @@ pub fn story(
     plot_svg: Option<&str>,
     back: &str,
 ) -> String {
-    html! {
-        (DOCTYPE)
-        html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                meta name="referrer" content="no-referrer";
-                title { (title) " · Leechbook" }
-                link rel="stylesheet" href="/page.css";
-            }
+    document(
+        &format!("{title} · Leechbook"),
+        false,
+        html! {
             body {
                 main {
                     p { a href=(back) { "← back" } }
@@ -406,26 +412,17 @@ pub fn story(
                     }
                 }
             }
-        }
-    }
-    .into_string()
+        },
+    )
 }
 
 /// A page that says one thing (a revoked or unknown link).
 pub fn notice(title: &str, line: &str) -> String {
-    html! {
-        (DOCTYPE)
-        html lang="en" {
-            head {
-                meta charset="utf-8";
-                meta name="viewport" content="width=device-width, initial-scale=1";
-                title { (title) }
-                link rel="stylesheet" href="/page.css";
-            }
-            body { main { h1 { (title) } p { (line) } } }
-        }
-    }
-    .into_string()
+    document(
+        title,
+        false,
+        html! { body { main { h1 { (title) } p { (line) } } } },
+    )
 }
 
 #[cfg(test)]
