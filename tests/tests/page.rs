@@ -497,3 +497,57 @@ fn a_roll_recorded_on_the_page_reaches_the_other_devices_while_the_hub_serves() 
     let _ = stop.send(());
     hub.join().unwrap();
 }
+
+/// A link keeps at most eight live pages open (each costs the hub a render per change, on
+/// the threads that carry its sync): a ninth is refused in one page, and one closed makes
+/// room again.
+#[test]
+fn a_link_keeps_at_most_eight_live_pages_open() {
+    let s = struck();
+    let link = page_link(&s.db, "Osric", &[]);
+    let (base, stop, hub) = serving_page(&s.db);
+    let host = base.trim_start_matches("http://").to_string();
+    let open = || {
+        let mut live = std::net::TcpStream::connect(&host).unwrap();
+        std::io::Write::write_all(
+            &mut live,
+            format!("GET {link}live HTTP/1.1\r\nHost: {host}\r\n\r\n").as_bytes(),
+        )
+        .unwrap();
+        live.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut first = String::new();
+        std::io::BufReader::new(live.try_clone().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        (live, first)
+    };
+    let mut pages: Vec<std::net::TcpStream> = Vec::new();
+    for _ in 0..8 {
+        let (live, first) = open();
+        assert!(first.starts_with("HTTP/1.1 200"), "{first}");
+        pages.push(live);
+    }
+    let (_, ninth) = open();
+    assert!(ninth.starts_with("HTTP/1.1 429"), "{ninth}");
+    // The page itself still opens; a live page closed makes room for another.
+    assert_eq!(http(&base, "GET", &link, "").0, 200);
+    let closed = pages.pop().unwrap();
+    closed.shutdown(std::net::Shutdown::Both).unwrap();
+    drop(closed);
+    let t = Instant::now();
+    loop {
+        let (live, first) = open();
+        if first.starts_with("HTTP/1.1 200") {
+            pages.push(live);
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "a closed page never made room"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    drop(pages);
+    let _ = stop.send(());
+    hub.join().unwrap();
+}

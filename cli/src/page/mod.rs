@@ -49,6 +49,47 @@ struct Page {
     /// The links' lookups (a connection of its own).
     links: Mutex<Store>,
     folded: watch::Receiver<Folded>,
+    /// How many live pages each link has open.
+    open_pages: Arc<Mutex<std::collections::HashMap<String, usize>>>,
+}
+
+/// The most live pages one link keeps open at once (a player's phone, a tablet, a reload or
+/// two): each costs the hub a render per change, on the threads that carry its sync.
+pub const MAX_OPEN_PAGES: usize = 8;
+
+/// One open live page of a link, counted while it lives.
+struct OpenPage {
+    token: String,
+    count: Arc<Mutex<std::collections::HashMap<String, usize>>>,
+}
+
+impl OpenPage {
+    /// Counts one more open page of `token`, unless it has [`MAX_OPEN_PAGES`] already.
+    fn open(
+        count: &Arc<Mutex<std::collections::HashMap<String, usize>>>,
+        token: &str,
+    ) -> Option<OpenPage> {
+        let mut c = count.lock().ok()?;
+        let n = c.entry(token.to_string()).or_insert(0);
+        if *n >= MAX_OPEN_PAGES {
+            return None;
+        }
+        *n += 1;
+        Some(OpenPage {
+            token: token.to_string(),
+            count: count.clone(),
+        })
+    }
+}
+
+impl Drop for OpenPage {
+    fn drop(&mut self) {
+        if let Ok(mut c) = self.count.lock() {
+            if let Some(n) = c.get_mut(&self.token) {
+                *n = n.saturating_sub(1);
+            }
+        }
+    }
 }
 
 /// The page's routes for the ledger at `db`, and the thread that follows it. Fails when the
@@ -64,6 +105,7 @@ pub fn routes(db: &Path) -> Result<Router, crate::error::CommandError> {
         db: db.to_path_buf(),
         links: Mutex::new(Store::open(db)?),
         folded: rx,
+        open_pages: Arc::new(Mutex::new(std::collections::HashMap::new())),
     });
     Ok(Router::new()
         .route("/page.css", get(|| async { asset("text/css", CSS) }))
@@ -271,11 +313,21 @@ async fn live(State(page): State<Arc<Page>>, UrlPath(token): UrlPath<String>) ->
     let Opened::Live(link) = page.open(&token) else {
         return refused(page.open(&token));
     };
+    let Some(counted) = OpenPage::open(&page.open_pages, &link.token) else {
+        return html_page(
+            StatusCode::TOO_MANY_REQUESTS,
+            html::notice(
+                "Too many open pages",
+                &format!("This link has {MAX_OPEN_PAGES} live pages open already: close one, then reload."),
+            ),
+        );
+    };
     let mut rx = page.folded.clone();
     rx.mark_changed();
+    // The count goes with the stream: dropped when the page goes away.
     let stream = futures::stream::unfold(
-        (page, link, rx, false),
-        |(page, link, mut rx, ended)| async move {
+        (page, link, rx, false, counted),
+        |(page, link, mut rx, ended, counted)| async move {
             if ended || rx.changed().await.is_err() {
                 return None;
             }
@@ -288,10 +340,13 @@ async fn live(State(page): State<Arc<Page>>, UrlPath(token): UrlPath<String>) ->
                     let e = SseEvent::default()
                         .event("revoked")
                         .data("The GM revoked this link: it shows nothing and records nothing.");
-                    return Some((Ok::<_, std::convert::Infallible>(e), (page, link, rx, true)));
+                    return Some((
+                        Ok::<_, std::convert::Infallible>(e),
+                        (page, link, rx, true, counted),
+                    ));
                 }
             };
-            Some((Ok(event), (page, link, rx, false)))
+            Some((Ok(event), (page, link, rx, false, counted)))
         },
     );
     guarded(

@@ -35,6 +35,7 @@
     state.textContent = "revoked";
   });
   live.onerror = function () {
+    // Refused (a revoked link, too many open pages): the browser gives up; say so.
     if (live.readyState === EventSource.CLOSED) {
       state.textContent = "this link no longer opens: reload the page";
     } else {
