@@ -57,14 +57,17 @@ fn hub_address(given: Option<&str>, store: &Store) -> Result<String, CommandErro
     Ok(hub)
 }
 
+/// Whether `h` is an address a link may start with: http or https, a host (and port),
+/// nothing after it.
 fn url_ok(h: &str) -> bool {
-    let rest = h
-        .strip_prefix("http://")
-        .or_else(|| h.strip_prefix("https://"));
-    rest.is_some_and(|r| {
-        !r.is_empty()
-            && r.chars()
-                .all(|c| c.is_ascii_alphanumeric() || ".-:[]_".contains(c))
+    url::Url::parse(h).is_ok_and(|u| {
+        matches!(u.scheme(), "http" | "https")
+            && u.host_str().is_some_and(|host| !host.is_empty())
+            && u.username().is_empty()
+            && u.password().is_none()
+            && u.path() == "/"
+            && u.query().is_none()
+            && u.fragment().is_none()
     })
 }
 
@@ -217,6 +220,8 @@ mod tests {
         assert!(!url_ok("http://"));
         assert!(!url_ok("http://a b"));
         assert!(!url_ok("javascript:alert(1)"));
+        assert!(!url_ok("http://gm:3030/elsewhere"));
+        assert!(!url_ok("http://someone@gm:3030"));
     }
 
     #[test]

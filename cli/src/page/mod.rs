@@ -310,8 +310,9 @@ async fn show(State(page): State<Arc<Page>>, UrlPath(token): UrlPath<String>) ->
 /// The page's live updates: the part of the page to show now, at once and after every
 /// change of the ledger; `revoked` (and the end) once the link is revoked.
 async fn live(State(page): State<Arc<Page>>, UrlPath(token): UrlPath<String>) -> Response {
-    let Opened::Live(link) = page.open(&token) else {
-        return refused(page.open(&token));
+    let link = match page.open(&token) {
+        Opened::Live(l) => l,
+        other => return refused(other),
     };
     let Some(counted) = OpenPage::open(&page.open_pages, &link.token) else {
         return html_page(
