@@ -41,8 +41,10 @@ pub type Fate = leechbook_kernel::fold::Fate<Applied>;
 /// counts Wrath, the time its rest counts from, and replacements for Traumatic Injuries; a
 /// Savage Worlds character its attribute dice and when it began Bleeding Out; 11: four
 /// HârnMaster refusals name no flag (a side not given, a pick beyond the dice, a test without
-/// its ML, a count roll's creature not named), so a void event's reason reads otherwise.)
-pub const FOLD_VERSION: u32 = 11;
+/// its ML, a count roll's creature not named), so a void event's reason reads otherwise; 12:
+/// only the GM's clock events move the clock, a player's event dated past it is void, and
+/// so is an envelope out of bounds (`leechbook_core::OutOfBounds`).)
+pub const FOLD_VERSION: u32 = 12;
 
 /// What HârnMaster's commands read of a folded campaign.
 pub trait HmLedger {

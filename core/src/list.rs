@@ -438,6 +438,15 @@ macro_rules! rules_systems {
                 /// The time asked for.
                 to: $crate::__kernel::time::CampaignTime,
             },
+            /// A player's event dated beyond the campaign clock (only the GM moves it).
+            BeyondClock {
+                /// The clock where the event stands.
+                now: $crate::__kernel::time::CampaignTime,
+                /// The time it claims.
+                at: $crate::__kernel::time::CampaignTime,
+            },
+            /// An envelope whose clock, number or times no device writes.
+            OutOfBounds($crate::__kernel::envelope::OutOfBounds),
             /// Dice given for an event that draws none.
             Dice($crate::__kernel::dice::DiceError),
             $(
@@ -466,6 +475,11 @@ macro_rules! rules_systems {
                         f,
                         "the campaign clock is at {now}; it cannot go back to {to}"
                     ),
+                    FoldError::BeyondClock { now, at } => write!(
+                        f,
+                        "a player's device dated it {at}, beyond the campaign clock ({now}): only the GM moves the clock"
+                    ),
+                    FoldError::OutOfBounds(b) => write!(f, "{b}"),
                     FoldError::Dice(e) => write!(f, "{e}"),
                     $( FoldError::$v(e) => write!(f, "{e}"), )+
                 }
@@ -491,6 +505,8 @@ macro_rules! rules_systems {
                     Refusal::Roster(why) => FoldError::Setting(why),
                     Refusal::ClockBackwards { now, to } => FoldError::ClockBackwards { now, to },
                     Refusal::System { system, message } => FoldError::System { system, message },
+                    Refusal::BeyondClock { now, at } => FoldError::BeyondClock { now, at },
+                    Refusal::OutOfBounds(b) => FoldError::OutOfBounds(b),
                     Refusal::Dice(e) => FoldError::Dice(e),
                 }
             }

@@ -58,6 +58,15 @@ pub fn campaign_keyed(
     let mut so_far = crate::fold::Ledger::fold(&log.out);
     while log.out.len() < n {
         day += 1;
+        // The GM moves the clock to the day (only the GM does: a player's event dated past
+        // the clock is void).
+        let advance = Event::ClockAdvanced {
+            to: CampaignTime(day * DAY),
+        };
+        log.push(GM, day * DAY, advance);
+        if let Some(e) = log.out.last() {
+            let _ = so_far.apply(e);
+        }
         for (c, (who, injuries)) in ids.iter_mut().enumerate() {
             if log.out.len() >= n {
                 break;

@@ -82,7 +82,7 @@ pub enum Fate<A> {
 pub struct Ledger<S: Systems> {
     /// The campaign, once created.
     pub campaign: Option<Campaign<S>>,
-    /// The campaign clock: the latest campaign time any event carried.
+    /// The campaign clock: where the GM's clock events (`advance`) have moved it.
     pub now: CampaignTime,
     /// The characters held, in the order they joined (all of them, unless the ledger was
     /// assembled from a projection for some: [`Ledger::with_characters`]).
@@ -374,15 +374,11 @@ impl<S: Systems> Ledger<S> {
         match r {
             Ok(a) => {
                 self.applied += 1;
-                // A ruling or a roster change is about the record, not the story: it is
-                // dated at the clock it was made at, but moves no clock (so retracting an
-                // advance made by mistake takes the clock back to where it was).
-                if env.at > self.now
-                    && !env.event.is_ruling()
-                    && env.event.roster_change().is_none()
-                {
-                    self.now = env.at;
-                }
+                // Only the clock's own events move it (fold version 12: before, any event
+                // dated past it did, so a player's device could move the GM's clock). A
+                // ruling moves none either, so retracting an advance made by mistake takes
+                // the clock back to where it was. So the clock depends on the campaign's own
+                // events alone, which every audit folds.
                 Ok(a)
             }
             Err(e) => {
@@ -403,8 +399,24 @@ impl<S: Systems> Ledger<S> {
 
     /// What every event past the campaign's creation must be: allowed by the roster, of this
     /// campaign, and of its system when it is a system's (`system`). Gives the event's world.
+    ///
+    /// Time belongs to the record: an envelope outside the span any device writes is void,
+    /// and so is a player's event dated beyond the campaign clock where it stands in the
+    /// order (only the GM moves the clock; a player's device records at the clock it holds,
+    /// and the order puts every event after the clock events its device had taken in). It
+    /// reads the clock events alone, which every audit folds, so an audit judges it alike.
     fn admit(&self, env: &Envelope<S::Event>, system: Option<S::Id>) -> Result<World, S::Error> {
         self.roster.allows(env).map_err(Refusal::Roster)?;
+        if let Some(b) = env.out_of_bounds() {
+            return Err(Refusal::OutOfBounds(b).into());
+        }
+        if env.at > self.now && self.roster.is_player(env.device) {
+            return Err(Refusal::BeyondClock {
+                now: self.now,
+                at: env.at,
+            }
+            .into());
+        }
         let campaign = self.campaign.as_ref().ok_or(Refusal::NoCampaign)?;
         if campaign.id != env.campaign {
             return Err(Refusal::ForeignCampaign(env.campaign).into());
@@ -430,6 +442,9 @@ impl<S: Systems> Ledger<S> {
         } = entry
         {
             self.roster.allows(env).map_err(Refusal::Roster)?;
+            if let Some(b) = env.out_of_bounds() {
+                return Err(Refusal::OutOfBounds(b).into());
+            }
             if self.campaign.is_some() {
                 return Err(Refusal::CampaignExists.into());
             }
@@ -466,6 +481,9 @@ impl<S: Systems> Ledger<S> {
             }
             Entry::ClockAdvanced { to } => {
                 let from = self.now;
+                if !to.in_span() {
+                    return Err(Refusal::OutOfBounds(crate::envelope::OutOfBounds::At(to.0)).into());
+                }
                 if to < from {
                     return Err(Refusal::ClockBackwards { now: from, to }.into());
                 }

@@ -116,6 +116,14 @@ impl Roster {
         !self.entries.is_empty()
     }
 
+    /// Whether the roster holds `device` as a player's (not a GM's, and not unknown): the
+    /// fold holds a player's events to the campaign clock.
+    pub fn is_player(&self, device: DeviceId) -> bool {
+        self.entries
+            .get(&device)
+            .is_some_and(|e| e.role == Role::Player)
+    }
+
     /// The public key the roster holds for a device.
     pub fn key(&self, device: DeviceId) -> Option<&[u8]> {
         self.entries.get(&device).map(|e| e.key.as_slice())

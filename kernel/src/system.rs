@@ -219,6 +219,16 @@ pub enum Refusal {
         /// The time asked for.
         to: CampaignTime,
     },
+    /// A player's device dated the event beyond the campaign clock: only the GM moves the
+    /// clock, so a player's event is recorded at the clock its device holds, never past it.
+    BeyondClock {
+        /// The campaign clock where the event stands in the order.
+        now: CampaignTime,
+        /// The campaign time the event claims.
+        at: CampaignTime,
+    },
+    /// The envelope's clock, number or times are outside the span any device writes.
+    OutOfBounds(crate::envelope::OutOfBounds),
     /// Dice given for an event that draws none, or a face that does not fit its die.
     Dice(DiceError),
     /// A rules system refused the event, in its own words.

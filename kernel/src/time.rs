@@ -28,16 +28,29 @@ pub struct CampaignTime(pub i64);
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TimeError {
     /// The text is not a campaign instant.
-    #[error("'{0}' is not a campaign time (like 'day 3 08:15' or 'day 3')")]
+    #[error("'{0}' is not a campaign time (like 'day 3 08:15' or 'day 3'; days 1 to 3652500)")]
     BadInstant(String),
     /// The text is not a duration.
-    #[error("'{0}' is not a duration (like 30s, 10m, 4h, 5d, 2r or 1d4h)")]
+    #[error("'{0}' is not a duration (like 30s, 10m, 4h, 5d, 1w, 2r or 1d4h; at most ten thousand years)")]
     BadDuration(String),
 }
 
 impl CampaignTime {
     /// The start of the campaign: day 1, 00:00.
     pub const START: CampaignTime = CampaignTime(0);
+
+    /// The last day the campaign clock reaches: ten thousand years of 365.25 days. Every
+    /// campaign time an event carries, an `advance` asks for or a text names is within
+    /// `-LIMIT..=LIMIT`, so no sum of two times or of a time and a duration overflows.
+    pub const LAST_DAY: i64 = 3_652_500;
+
+    /// The latest instant: the end of [`CampaignTime::LAST_DAY`].
+    pub const LIMIT: CampaignTime = CampaignTime(CampaignTime::LAST_DAY * DAY);
+
+    /// Whether this instant is within the span the campaign clock holds.
+    pub fn in_span(self) -> bool {
+        (-Self::LIMIT.0..=Self::LIMIT.0).contains(&self.0)
+    }
 
     /// Returns this instant moved by `seconds`.
     pub fn plus(self, seconds: i64) -> CampaignTime {
@@ -56,7 +69,7 @@ impl CampaignTime {
         let rest = t.strip_prefix("day").ok_or_else(bad)?.trim();
         let mut parts = rest.split_whitespace();
         let day: i64 = parts.next().ok_or_else(bad)?.parse().map_err(|_| bad())?;
-        if day < 1 {
+        if !(1..=CampaignTime::LAST_DAY).contains(&day) {
             return Err(bad());
         }
         let mut secs = (day - 1) * DAY;
@@ -117,6 +130,7 @@ pub fn parse_duration(s: &str, round_seconds: i64) -> Result<i64, TimeError> {
             'm' => MINUTE,
             'h' => HOUR,
             'd' => DAY,
+            'w' => 7 * DAY,
             'r' => round_seconds,
             _ => return Err(bad()),
         };
@@ -125,7 +139,7 @@ pub fn parse_duration(s: &str, round_seconds: i64) -> Result<i64, TimeError> {
             .and_then(|x| total.checked_add(x))
             .ok_or_else(bad)?;
     }
-    if !num.is_empty() {
+    if !num.is_empty() || total > CampaignTime::LIMIT.0 {
         return Err(bad());
     }
     Ok(total)

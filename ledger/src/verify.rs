@@ -481,6 +481,13 @@ struct Checker<'a> {
     /// Events of other devices on a ledger with no roster (made before rosters): no key to
     /// check them against, which the report says.
     unchecked: usize,
+    /// How many events the stream has handed over.
+    events: u64,
+    /// The numbers out of bounds (told once, and left out of the numbering's check).
+    forged: std::collections::HashSet<(DeviceId, u64)>,
+    /// Events whose clock ran ahead of the events streamed before them: told at the end if
+    /// it runs ahead of the whole log too.
+    ahead: Vec<(EventId, DeviceId, u64, u64)>,
 }
 
 /// A device's number as held before the events checked: its clock, its id and its link.
@@ -495,6 +502,9 @@ impl<'a> Checker<'a> {
             irregular: Default::default(),
             found: Vec::new(),
             unchecked: 0,
+            events: 0,
+            forged: Default::default(),
+            ahead: Vec::new(),
         }
     }
 
@@ -545,6 +555,23 @@ impl<'a> Checker<'a> {
         }
         if !self.roster.in_use() && env.device != self.own.0 {
             self.unchecked += 1;
+        }
+        // Time and order: numbers and times within the span any device writes (a number
+        // beyond its clock is told once as its signer's forgery, never as the numbers
+        // missing before it), and a clock no further ahead than the events there are.
+        self.events += 1;
+        if let Some(b) = env.out_of_bounds() {
+            self.found.push(format!(
+                "event {}: device {}'s #{} is out of bounds: {b} (the fold voids it)",
+                env.id,
+                env.device.short(),
+                env.seq
+            ));
+            self.forged.insert((env.device, env.seq));
+            return;
+        }
+        if env.clock > leechbook_core::clock_ceiling(self.events) {
+            self.ahead.push((env.id, env.device, env.seq, env.clock));
         }
         let link = leechbook_store::codec::link_of(Some(env));
         if let std::collections::hash_map::Entry::Vacant(slot) = self.devices.entry(env.device) {
@@ -615,6 +642,16 @@ impl<'a> Checker<'a> {
         mut self,
         store: &impl ReadLog,
     ) -> Result<(Vec<String>, Option<String>), LedgerError> {
+        let top = leechbook_core::clock_ceiling(self.events);
+        for (id, device, seq, clock) in std::mem::take(&mut self.ahead) {
+            if clock > top {
+                self.found.push(format!(
+                    "event {id}: device {}'s #{seq} has clock {clock}, beyond what the log's {} events can reach (at most {top}): its signer forged it",
+                    device.short(),
+                    self.events
+                ));
+            }
+        }
         let unchecked = (self.unchecked > 0).then(|| {
             format!(
                 "not checked: the signatures of {} events of other devices (this ledger has no roster, made before rosters: only this device's key is known)",
@@ -650,7 +687,12 @@ impl<'a> Checker<'a> {
                     }
                 }
                 if self.irregular.contains(device) {
-                    self.found.extend(sequence_problems(events));
+                    let numbered: Vec<Envelope> = events
+                        .iter()
+                        .filter(|e| !self.forged.contains(&(e.device, e.seq)))
+                        .cloned()
+                        .collect();
+                    self.found.extend(sequence_problems(&numbered));
                 }
             }
             self.found.sort();

@@ -37,6 +37,16 @@ impl Store {
             .map(|c| c as u64))
     }
 
+    /// How many rows the log has ever held, at most (its highest row number: a bound on its
+    /// count read without counting).
+    pub fn extent(&self) -> Result<u64, StoreError> {
+        Ok(self
+            .conn
+            .query_row("SELECT COALESCE(MAX(rowid), 0) FROM events", [], |r| {
+                r.get::<_, i64>(0)
+            })? as u64)
+    }
+
     /// The highest event number of `device` the log holds (0: none): what a revocation
     /// accepts of it.
     pub fn last_number(&self, device: DeviceId) -> Result<u64, StoreError> {

@@ -5,6 +5,7 @@
 //! Leechbook exists: a new encoding gets a new codec byte and this module keeps decoding the
 //! old ones. The snapshot test in `tests/` pins the bytes of a sample event of each kind.
 
+use leechbook_core::ids::DeviceId;
 use leechbook_core::Event;
 
 /// Codec 1: bincode 2.0.1, serde, standard config.
@@ -188,10 +189,74 @@ pub fn chain_link(env: &leechbook_core::Envelope) -> Option<[u8; 32]> {
     chain_link_of_signature(env.signature.as_deref())
 }
 
+/// A signature's layout 3, **what its device had seen**: [`SIGNATURE_CHAINED`]'s link,
+/// then the heads its device held of other devices when it recorded the event (a two-byte
+/// count, then for each device its 16-byte id and the highest number held, eight bytes
+/// little-endian, sorted by device), then an ed25519 signature of [`signing_bytes`]
+/// followed by the link and the heads. The heads are those that moved since the device's
+/// previous number (its own previous event vouches for the rest), and always the device
+/// of the highest clock held: so the event's Lamport clock follows from what it signs, one
+/// more than its previous number's clock and every head's, and a receiver holding them
+/// checks it (an event that sorts before an event its device had taken in cannot be
+/// signed). Events signed in layout 1 or 2 upcast as they are: their heads unknown.
+pub const SIGNATURE_SEEN: u8 = 3;
+
+/// The most heads one event may name (a campaign's devices, links included, are far fewer).
+pub const MAX_SEEN: usize = 4096;
+
+/// What a layout-3 signature says its device had seen: `(device, highest number held)`,
+/// sorted by device. `None` for layouts 1 and 2 and for bytes that are not layout 3.
+pub fn seen(env: &leechbook_core::Envelope) -> Option<Vec<(DeviceId, u64)>> {
+    seen_of_signature(env.signature.as_deref())
+}
+
+/// [`seen`] by an event's signature bytes alone.
+pub fn seen_of_signature(signature: Option<&[u8]>) -> Option<Vec<(DeviceId, u64)>> {
+    let heads = seen_bytes(signature?)?;
+    Some(
+        heads[2..]
+            .chunks_exact(24)
+            .map(|c| {
+                let mut id = [0u8; 16];
+                id.copy_from_slice(&c[..16]);
+                let mut n = [0u8; 8];
+                n.copy_from_slice(&c[16..]);
+                (DeviceId(uuid::Uuid::from_bytes(id)), u64::from_le_bytes(n))
+            })
+            .collect(),
+    )
+}
+
+/// The heads' bytes of a layout-3 signature (count and entries), if it is one and its
+/// length adds up.
+fn seen_bytes(sig: &[u8]) -> Option<&[u8]> {
+    let (&layout, rest) = sig.split_first()?;
+    if layout != SIGNATURE_SEEN || rest.len() < 32 + 2 + 64 {
+        return None;
+    }
+    let count = usize::from(u16::from_le_bytes([rest[32], rest[33]]));
+    (count <= MAX_SEEN && rest.len() == 32 + 2 + 24 * count + 64)
+        .then(|| &rest[32..rest.len() - 64])
+}
+
+/// Encodes heads as a layout-3 signature carries them.
+fn seen_to_bytes(seen: &[(DeviceId, u64)]) -> Vec<u8> {
+    let count = seen.len().min(MAX_SEEN);
+    let mut out = Vec::with_capacity(2 + 24 * count);
+    out.extend_from_slice(&(count as u16).to_le_bytes());
+    for (d, n) in &seen[..count] {
+        out.extend_from_slice(d.as_bytes());
+        out.extend_from_slice(&n.to_le_bytes());
+    }
+    out
+}
+
 /// [`chain_link`] by an event's signature bytes alone (what the log's column holds).
 pub fn chain_link_of_signature(signature: Option<&[u8]>) -> Option<[u8; 32]> {
-    match signature?.split_first() {
+    let sig = signature?;
+    match sig.split_first() {
         Some((&SIGNATURE_CHAINED, rest)) if rest.len() == 96 => rest[..32].try_into().ok(),
+        Some((&SIGNATURE_SEEN, rest)) if seen_bytes(sig).is_some() => rest[..32].try_into().ok(),
         _ => None,
     }
 }
@@ -206,8 +271,9 @@ pub fn follows(
     chain_link(next).map(|l| l == link_of(prev))
 }
 
-/// Signs an envelope with its device's key as a link of its device's chain: `link` is
-/// [`link_of`] its device's previous number.
+/// Signs an envelope with its device's key as a link of its device's chain (layout 2, as
+/// events were signed before they named what their device had seen; kept for the tools and
+/// tests that make such events): `link` is [`link_of`] its device's previous number.
 pub fn sign_chained(
     env: &mut leechbook_core::Envelope,
     link: [u8; 32],
@@ -223,9 +289,41 @@ pub fn sign_chained(
     env.signature = Some(sig);
 }
 
-/// Signs a prepared envelope again with the chain link its signature holds, once its event
-/// has changed (the faces a recording drew written into it). An envelope that holds no
-/// chained signature was not prepared by this log, and is refused.
+/// Signs an envelope with its device's key in layout 3 ([`SIGNATURE_SEEN`]): a link of its
+/// device's chain that names the heads its device had seen (sorted by device here).
+pub fn sign_seen(
+    env: &mut leechbook_core::Envelope,
+    link: [u8; 32],
+    seen: &[(DeviceId, u64)],
+    key: &ed25519_dalek::SigningKey,
+) {
+    let mut sorted = seen.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup_by_key(|(d, _)| *d);
+    sign_seen_bytes(env, link, &seen_to_bytes(&sorted), key);
+}
+
+fn sign_seen_bytes(
+    env: &mut leechbook_core::Envelope,
+    link: [u8; 32],
+    heads: &[u8],
+    key: &ed25519_dalek::SigningKey,
+) {
+    use ed25519_dalek::Signer;
+    let mut message = signing_bytes(env);
+    message.extend_from_slice(&link);
+    message.extend_from_slice(heads);
+    let mut sig = Vec::with_capacity(1 + 32 + heads.len() + 64);
+    sig.push(SIGNATURE_SEEN);
+    sig.extend_from_slice(&link);
+    sig.extend_from_slice(heads);
+    sig.extend_from_slice(&key.sign(&message).to_bytes());
+    env.signature = Some(sig);
+}
+
+/// Signs a prepared envelope again with the chain link (and the heads) its signature
+/// holds, once its event has changed (the faces a recording drew written into it). An
+/// envelope that holds no chained signature was not prepared by this log, and is refused.
 pub fn sign_again(
     env: &mut leechbook_core::Envelope,
     key: &ed25519_dalek::SigningKey,
@@ -236,7 +334,15 @@ pub fn sign_again(
             env.id
         ))
     })?;
-    sign_chained(env, link, key);
+    match env
+        .signature
+        .as_deref()
+        .and_then(seen_bytes)
+        .map(<[u8]>::to_vec)
+    {
+        Some(heads) => sign_seen_bytes(env, link, &heads, key),
+        None => sign_chained(env, link, key),
+    }
     Ok(())
 }
 
@@ -247,7 +353,33 @@ pub fn sign(env: &mut leechbook_core::Envelope, key: &ed25519_dalek::SigningKey)
     env.signature = Some(key.sign(&signing_bytes(env)).to_bytes().to_vec());
 }
 
-/// Checks an envelope's ed25519 signature against a public key, in either layout.
+/// The bytes an envelope's signature covers, in its signature's layout: [`signing_bytes`],
+/// then the chain link and the heads where the layout has them.
+pub fn signed_message(env: &leechbook_core::Envelope) -> Vec<u8> {
+    let mut message = signing_bytes(env);
+    if let Some(link) = chain_link(env) {
+        message.extend_from_slice(&link);
+        if let Some(heads) = env.signature.as_deref().and_then(seen_bytes) {
+            message.extend_from_slice(heads);
+        }
+    }
+    message
+}
+
+/// Puts `signature` (an ed25519 signature of [`signed_message`]) in place of the one the
+/// envelope's signature holds, keeping its layout, link and heads (a tool that signs with a
+/// key held elsewhere; the adversary tests forge with it).
+pub fn put_signature(env: &mut leechbook_core::Envelope, signature: [u8; 64]) {
+    match env.signature.as_mut() {
+        Some(sig) if chain_link_of_signature(Some(sig)).is_some() => {
+            let at = sig.len() - 64;
+            sig[at..].copy_from_slice(&signature);
+        }
+        _ => env.signature = Some(signature.to_vec()),
+    }
+}
+
+/// Checks an envelope's ed25519 signature against a public key, in any layout.
 pub fn verify(env: &leechbook_core::Envelope, key: &[u8]) -> bool {
     use ed25519_dalek::{Signature, Verifier, VerifyingKey};
     let Ok(key) = <[u8; 32]>::try_from(key) else {
@@ -259,12 +391,9 @@ pub fn verify(env: &leechbook_core::Envelope, key: &[u8]) -> bool {
     let Some(sig) = env.signature.as_deref() else {
         return false;
     };
-    let mut message = signing_bytes(env);
+    let message = signed_message(env);
     let sig = match chain_link(env) {
-        Some(link) => {
-            message.extend_from_slice(&link);
-            &sig[33..]
-        }
+        Some(_) => &sig[sig.len() - 64..],
         None => sig,
     };
     let Ok(sig) = <[u8; 64]>::try_from(sig) else {

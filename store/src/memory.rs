@@ -560,12 +560,27 @@ impl Transaction for MemoryTransaction<'_> {
         wall: DateTime<Utc>,
     ) -> Result<Envelope, StoreError> {
         let log = &*self.log;
-        let clock = log.rows.iter().map(|e| e.clock).max().unwrap_or(0) + 1;
         let prev = log
             .rows
             .iter()
             .filter(|e| e.device == log.device)
             .max_by_key(|e| e.seq);
+        let since = prev
+            .map_or(0, |e| e.clock)
+            .min(leechbook_core::MAX_CLOCK - 1);
+        // As the SQLite store: the heads of the devices with an event clocked past the
+        // previous number, and the clock one past the highest.
+        let mut seen: std::collections::BTreeMap<DeviceId, (u64, u64)> = Default::default();
+        for e in log.rows.iter().filter(|e| {
+            e.clock > since && e.clock <= leechbook_core::MAX_CLOCK && e.device != log.device
+        }) {
+            let s = seen.entry(e.device).or_insert((0, 0));
+            s.0 = s.0.max(e.seq);
+            s.1 = s.1.max(e.clock);
+        }
+        let top = seen.values().map(|s| s.1).max().unwrap_or(0).max(since);
+        let clock = crate::rows::clock_after(top)?;
+        let heads: Vec<(DeviceId, u64)> = seen.iter().map(|(d, s)| (*d, s.0)).collect();
         let seq = prev.map_or(0, |e| e.seq) + 1;
         let link = crate::codec::link_of(prev);
         // Wall time is kept to the millisecond, as the SQLite store keeps it.
@@ -585,7 +600,7 @@ impl Transaction for MemoryTransaction<'_> {
             event,
             signature: None,
         };
-        crate::codec::sign_chained(&mut env, link, &log.key);
+        crate::codec::sign_seen(&mut env, link, &heads, &log.key);
         Ok(env)
     }
 

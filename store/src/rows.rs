@@ -272,18 +272,14 @@ impl Writer<'_> {
     }
 
     /// Makes the envelope of a new local event: a fresh UUIDv7, the device's next sequence
-    /// number, and a Lamport clock one past every clock in the log.
+    /// number, a Lamport clock one past every clock in the log, signed with the heads of the
+    /// other devices that moved past its previous number ([`codec::SIGNATURE_SEEN`]).
     pub fn prepare(
         &mut self,
         event: Event,
         at: CampaignTime,
         wall: DateTime<Utc>,
     ) -> Result<Envelope, StoreError> {
-        let clock: i64 = self.tx.query_row(
-            "SELECT COALESCE((SELECT MAX(clock) FROM events), 0) + 1",
-            [],
-            |r| r.get(0),
-        )?;
         // The device's previous number: the new event's chain link.
         let prev = read_events_where(
             &self.tx,
@@ -291,6 +287,38 @@ impl Writer<'_> {
             [self.device.as_bytes().as_slice()],
         )?
         .pop();
+        // (A previous number beyond the bound, set by hand, counts as at it.)
+        let since = prev
+            .as_ref()
+            .map_or(0, |p| p.clock)
+            .min(leechbook_core::MAX_CLOCK - 1);
+        // The heads that moved past the previous number: each other device's highest number,
+        // for the devices with an event clocked above it (read by the order's index, so it
+        // costs what arrived since). Clocks beyond the bound (a row taken in before it was
+        // held to one) raise nothing: they are void.
+        let mut seen: Vec<(DeviceId, u64, u64)> = Vec::new();
+        {
+            let mut stmt = self.tx.prepare_cached(
+                "SELECT device, MAX(seq), MAX(clock) FROM events
+                 WHERE clock > ?1 AND clock <= ?2 AND device != ?3 GROUP BY device",
+            )?;
+            let mut rows = stmt.query(rusqlite::params![
+                since as i64,
+                leechbook_core::MAX_CLOCK as i64,
+                self.device.as_bytes().as_slice()
+            ])?;
+            while let Some(r) = rows.next()? {
+                let device = DeviceId(uuid(r.get_ref(0)?.as_blob()?));
+                seen.push((
+                    device,
+                    r.get::<_, i64>(1)? as u64,
+                    r.get::<_, i64>(2)? as u64,
+                ));
+            }
+        }
+        let top = seen.iter().map(|s| s.2).max().unwrap_or(0).max(since);
+        let clock = clock_after(top)?;
+        let heads: Vec<(DeviceId, u64)> = seen.iter().map(|s| (s.0, s.1)).collect();
         let seq = prev.as_ref().map_or(1, |p| p.seq as i64 + 1);
         // Wall time is stored to the millisecond: sign what will be read back.
         let wall = Utc
@@ -302,14 +330,14 @@ impl Writer<'_> {
             campaign: self.campaign,
             device: self.device,
             seq: seq as u64,
-            clock: clock as u64,
+            clock,
             wall,
             at,
             schema: SCHEMA_VERSION,
             event,
             signature: None,
         };
-        codec::sign_chained(&mut env, codec::link_of(prev.as_ref()), self.key);
+        codec::sign_seen(&mut env, codec::link_of(prev.as_ref()), &heads, self.key);
         Ok(env)
     }
 
@@ -549,4 +577,18 @@ pub(crate) fn envelope_of(r: &rusqlite::Row<'_>) -> Result<Envelope, StoreError>
         event,
         signature: r.get(9)?,
     })
+}
+
+/// The clock of a new event after the highest clock `top` it has seen: one more, within the
+/// bound every envelope is held to (a log that reached it can record no more, and says so,
+/// rather than overflow: no import lets a log reach it, see the sync's checks).
+pub(crate) fn clock_after(top: u64) -> Result<u64, StoreError> {
+    top.checked_add(1)
+        .filter(|c| *c <= leechbook_core::MAX_CLOCK)
+        .ok_or_else(|| {
+            StoreError::Database(format!(
+                "the log's Lamport clock is at its bound ({}): no event can be ordered after it",
+                leechbook_core::MAX_CLOCK
+            ))
+        })
 }

@@ -238,6 +238,10 @@ pub fn gaps(
     let heads = &known.heads;
     let devices: BTreeSet<DeviceId> = synced.into_iter().chain(heads.keys().copied()).collect();
     let mut out = Vec::new();
+    // No device numbers past its clock, and no clock runs past the events there are: a
+    // head beyond that is its signer's forgery, told as one, never as the numbers missing
+    // before it.
+    let ceiling = leechbook_core::clock_ceiling(store.extent()?);
     for d in devices {
         if known
             .roster
@@ -249,6 +253,14 @@ pub fn gaps(
         }
         let last = store.last_number(d)?;
         if let Some(h) = heads.get(&d).filter(|_| d == own || !known.left_out) {
+            if h.seq > ceiling {
+                out.push(format!(
+                    "device {} signed a head at #{}, a number no device reaches (its clock would run past the {ceiling} the campaign's events allow): its signer forged it, and it is ignored",
+                    d.short(),
+                    h.seq
+                ));
+                continue;
+            }
             if h.seq > last {
                 out.push(if d == own {
                     format!(

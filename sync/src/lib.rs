@@ -21,6 +21,7 @@ pub mod crypt;
 pub mod heads;
 pub mod layout;
 pub mod net;
+pub mod order;
 
 pub use crypt::{Keyring, Rotation};
 
@@ -1235,7 +1236,8 @@ pub(crate) fn take_in(
     // held after it does not follow, is the other branch's and is refused, in this import or
     // any later one. An unchained event (signed before chains) has no link to tell by: the
     // device's later unchained events in the same import are refused.
-    let checked_in = rising_clocks(store, checked.accepted, &mut refused, &mut dropped_ids)?;
+    let checked_in = order::accounted(store, checked.accepted, &mut refused, &mut dropped_ids)?;
+    let checked_in = rising_clocks(store, checked_in, &mut refused, &mut dropped_ids)?;
     dropped.extend(dropped_ids.iter().filter_map(|id| key_of.get(id).cloned()));
     let mut accepted = Vec::with_capacity(checked_in.len());
     let mut claimed: std::collections::HashMap<(DeviceId, u64), leechbook_store::Numbered> =
@@ -1406,12 +1408,20 @@ fn rising_clocks(
         }
         clocks.insert((e.device, e.seq), e.clock);
     }
-    Ok(events
+    Ok(without(events, &bad))
+}
+
+/// `events` without those at the places `bad` lists (the refused), in the order given.
+pub(crate) fn without(
+    events: Vec<Envelope>,
+    bad: &std::collections::HashSet<usize>,
+) -> Vec<Envelope> {
+    events
         .into_iter()
         .enumerate()
         .filter(|(i, _)| !bad.contains(i))
         .map(|(_, e)| e)
-        .collect())
+        .collect()
 }
 
 /// Why the roster (in use) does not vouch for `e` (the store's codec judges it, for an

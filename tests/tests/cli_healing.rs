@@ -469,7 +469,16 @@ fn a_plain_advance_stops_at_the_first_owed_roll() {
         out.stderr
     );
     let before = s.bytes();
-    let out = s.run(&["advance", "99999999d"]);
+    // Beyond the ten thousand years the clock spans: refused in one line, whatever --yes.
+    let out = s.run(&["advance", "99999999d", "--yes"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("at most ten thousand years"),
+        "{}",
+        out.stderr
+    );
+    let out = s.run(&["advance", "3000000d"]);
     assert_eq!(out.code, 1, "{}", out.stdout);
     assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
     assert!(

@@ -46,9 +46,8 @@ fn forge(db: &Path, event: Event, clock: Option<u64>) -> Envelope {
         .unwrap();
     if let Some(c) = clock {
         env.clock = c;
-        env.signature = None;
-        let sig = signer.sign(&leechbook_store::codec::signing_bytes(&env));
-        env.signature = Some(sig.to_vec());
+        let sig = signer.sign(&leechbook_store::codec::signed_message(&env));
+        leechbook_store::codec::put_signature(&mut env, sig);
     }
     w.append(&env).unwrap();
     w.commit().unwrap();
@@ -167,21 +166,29 @@ fn a_revoked_devices_events_dated_back_act_on_nothing() {
     );
     let out = common::carry(&other.db, &gm.db, dir.path());
     assert_eq!(out.code, 0, "{}", out.stderr);
+    // (Its #3 at clock 1 is below its own number too: no device clocks its #n under n, so
+    // it is named as its signer's forgery before its previous number is looked up.)
     assert!(
         out.stderr.contains(&format!(
             "refused: the sync data holds event {} as device {}'s #",
             dated.id.short(),
             dated.device.short()
-        )) && out.stderr.contains("dated back"),
+        )) && out.stderr.contains("is above its Lamport clock 1"),
         "{}",
         out.stderr
     );
     assert!(!log(&gm.db).iter().any(|e| e.id == dated.id));
     assert!(ok(&gm.db, &["verify"]).contains("the ledger is sound"));
-    // The device's own ledger, which holds it, is told so by `verify`.
+    // The device's own ledger, which holds it, is told so by `verify`: its #3 at clock 1
+    // is below its own #2's clock, and below its own number (no device clocks its #n
+    // under n), so it is named as its signer's forgery.
     let out = other.run(&["verify"]);
     assert_ne!(out.code, 0);
-    assert!(out.stdout.contains("dated back"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("#3 is above its Lamport clock 1") && out.stdout.contains("forged"),
+        "{}",
+        out.stdout
+    );
 }
 
 /// Junk put beside the GM's rotation slot, and junk under a fresh key in a volume, change
@@ -874,4 +881,358 @@ fn junk_claiming_an_unannounced_key_never_refuses_a_sync_file() {
         out.stderr
     );
     assert_eq!(log(&player.db), log(&gm.db));
+}
+
+// ---- Time and order (issue 38): a player who edits her own ledger file and lets the binary
+// sign, or any device ever rostered, bends neither the clock, nor the order, nor a number.
+
+/// A copy of `env` recorded as device `device`'s next number by a ledger file edited by
+/// hand, unsigned: what the local fold reads (it checks roles, not signatures), never what
+/// another device takes in.
+fn plant(db: &Path, mut env: Envelope, device: leechbook_core::ids::DeviceId) -> Envelope {
+    let mut store = Store::open(db).unwrap();
+    let next = store.last_number(device).unwrap() + 1;
+    env.id = leechbook_core::ids::EventId(uuid::Uuid::now_v7());
+    env.device = device;
+    env.seq = next;
+    env.signature = None;
+    let mut w = store.write().unwrap();
+    w.append(&env).unwrap();
+    w.commit().unwrap();
+    env
+}
+
+/// Deletes a row from a ledger file by hand (past the trigger that keeps the log
+/// append-only, which a user who edits the file drops, and puts back).
+fn unplant(db: &Path, id: leechbook_core::ids::EventId) {
+    let c = rusqlite::Connection::open(db).unwrap();
+    let trigger: String = c
+        .query_row(
+            "SELECT sql FROM sqlite_master WHERE name = 'events_no_delete'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    c.execute_batch("DROP TRIGGER events_no_delete").unwrap();
+    c.execute(
+        "DELETE FROM events WHERE id = ?1",
+        [id.0.as_bytes().as_slice()],
+    )
+    .unwrap();
+    c.execute_batch(&trigger).unwrap();
+}
+
+/// Records `event` on `db`'s own device as the binary would, dated `at`.
+fn sign_at(db: &Path, event: Event, at: leechbook_core::time::CampaignTime) -> Envelope {
+    let mut store = Store::open(db).unwrap();
+    let mut w = store.write().unwrap();
+    let env = w.prepare(event, at, chrono::Utc::now()).unwrap();
+    w.append(&env).unwrap();
+    w.commit().unwrap();
+    env
+}
+
+fn device_of(db: &Path) -> leechbook_core::ids::DeviceId {
+    Store::open(db).unwrap().device()
+}
+
+fn osric(db: &Path) -> leechbook_core::ids::CharacterId {
+    leechbook_core::ids::CharacterId(
+        log(db)
+            .iter()
+            .find(|e| matches!(e.event, Event::CharacterAdded { .. }))
+            .unwrap()
+            .id
+            .0,
+    )
+}
+
+fn stun_try(db: &Path, roll: u16) -> Event {
+    Event::HarnMaster(leechbook_core::harnmaster::HmEvent::StunRecovery(
+        leechbook_core::harnmaster::shock::ShockRoll {
+            character: osric(db),
+            roll,
+        },
+    ))
+}
+
+/// Row 1 of the issue: a player plants a clock advance under the GM's device in her own
+/// file, lets the binary record a strike on her character at day 10001, removes the planted
+/// row and exports. On the GM's device the clock stays where the GM put it, the strike is
+/// void and the import names it; the GM advances as before and `verify` is sound.
+#[test]
+fn a_player_cannot_move_the_gms_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, player) = gm_and("player", dir.path());
+    let advance = sign_at(
+        &player.db,
+        Event::ClockAdvanced {
+            to: leechbook_core::time::CampaignTime(10_000 * 86_400),
+        },
+        leechbook_core::time::CampaignTime(10_000 * 86_400),
+    );
+    // The player's device signed that advance, so its own fold voids it; planted under the
+    // GM's device, it is read as the GM's.
+    unplant(&player.db, advance.id);
+    let planted = plant(&player.db, advance, device_of(&gm.db));
+    player.ok(&STRIKE);
+    let strike = log(&player.db)
+        .into_iter()
+        .find(|e| e.event.kind() == "hm.strike")
+        .unwrap();
+    assert_eq!(
+        strike.at.day(),
+        10_001,
+        "the binary signed it at the planted clock"
+    );
+    unplant(&player.db, planted.id);
+    let out = common::carry(&player.db, &gm.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains(&format!("void: hm.strike {}", strike.id.short()))
+            && out.stderr.contains("beyond the campaign clock"),
+        "the import names it: {}",
+        out.stderr
+    );
+    let ledger = Ledger::fold(&log(&gm.db));
+    assert_eq!(ledger.now.0, 0, "the clock is the GM's");
+    assert!(ledger.void.iter().any(|v| v.id == strike.id));
+    assert_eq!(injuries(&gm.db, "Osric"), 0);
+    let out = ok(&gm.db, &["advance", "1d"]);
+    assert!(out.contains("day 2"), "{out}");
+    let verified = ok(&gm.db, &["verify"]);
+    assert!(verified.contains("the ledger is sound"), "{verified}");
+    // At the last instant the clock holds, the same; past it, refused at import.
+    let last = sign_at(
+        &player.db,
+        stun_try(&player.db, 50),
+        leechbook_core::time::CampaignTime::LIMIT,
+    );
+    let out = common::carry(&player.db, &gm.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        Ledger::fold(&log(&gm.db))
+            .void
+            .iter()
+            .any(|v| v.id == last.id),
+        "{}",
+        out.stderr
+    );
+    let beyond = sign_at(
+        &player.db,
+        stun_try(&player.db, 50),
+        leechbook_core::time::CampaignTime(i64::MAX),
+    );
+    let out = common::carry(&player.db, &gm.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&beyond.id.short().to_string())
+            && out.stderr.contains("ten thousand years"),
+        "{}",
+        out.stderr
+    );
+    assert!(!log(&gm.db).iter().any(|e| e.id == beyond.id));
+    let out = ok(&gm.db, &["advance", "1d"]);
+    assert!(out.contains("day 3"), "{out}");
+    assert!(ok(&gm.db, &["show", "Osric"]).contains("Osric"));
+    let verified = ok(&gm.db, &["verify", "--full"]);
+    assert!(verified.contains("the ledger is sound"), "{verified}");
+}
+
+/// Row 3: any device ever on the roster, a revoked one included, signs one event whose
+/// Lamport clock is 2^63-1 (or 2^47, within the bound but beyond any clock the campaign's
+/// events reach). Refused at import and named; every device keeps recording, rulings
+/// included, and `verify` is sound.
+#[test]
+fn no_clock_from_another_device_stops_the_ledger() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, other) = gm_and("gm", dir.path());
+    gm.ok(&STRIKE);
+    assert_eq!(common::carry(&gm.db, &other.db, dir.path()).code, 0);
+    let (device, _) = identity(&other.db);
+    ok(&gm.db, &["device", "revoke", &device]);
+    let huge = forge(
+        &other.db,
+        Event::ClockAdvanced {
+            to: leechbook_core::time::CampaignTime(86_400),
+        },
+        Some(i64::MAX as u64),
+    );
+    let ahead = forge(
+        &other.db,
+        Event::ClockAdvanced {
+            to: leechbook_core::time::CampaignTime(2 * 86_400),
+        },
+        Some(1 << 47),
+    );
+    let out = common::carry(&other.db, &gm.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for (e, why) in [(&huge, "Lamport clock"), (&ahead, "forged")] {
+        assert!(
+            out.stderr.contains(&format!("event {}", e.id.short())) && out.stderr.contains(why),
+            "{}",
+            out.stderr
+        );
+        assert!(!log(&gm.db).iter().any(|x| x.id == e.id));
+    }
+    gm.ok(&["advance", "1d"]);
+    let strike = log(&gm.db)
+        .into_iter()
+        .find(|e| e.event.kind() == "hm.strike")
+        .unwrap();
+    let n = log(&gm.db).iter().position(|e| e.id == strike.id).unwrap() + 1;
+    gm.ok(&[
+        "retract",
+        &n.to_string(),
+        "--reason",
+        "a test of the record",
+    ]);
+    assert_eq!(injuries(&gm.db, "Osric"), 0);
+    assert!(ok(&gm.db, &["verify"]).contains("the ledger is sound"));
+    // The device that holds them is told so, and still records.
+    let out = other.run(&["verify"]);
+    assert_ne!(out.code, 0);
+    assert!(out.stdout.contains("forged"), "{}", out.stdout);
+    other.ok(&["show", "Osric"]);
+}
+
+/// Row 5: an event under number 2^63-1 (or any number above its own clock) is told once as
+/// its signer's forgery, never as billions of missing events, and no import takes it in.
+#[test]
+fn a_number_far_ahead_is_one_forgery_not_a_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, player) = gm_and("player", dir.path());
+    let mut store = Store::open(&player.db).unwrap();
+    let signer = Store::open(&player.db).unwrap();
+    let mut w = store.write().unwrap();
+    let mut env = w
+        .prepare(
+            stun_try(&player.db, 50),
+            leechbook_core::time::CampaignTime(0),
+            chrono::Utc::now(),
+        )
+        .unwrap();
+    env.seq = i64::MAX as u64;
+    let sig = signer.sign(&leechbook_store::codec::signed_message(&env));
+    leechbook_store::codec::put_signature(&mut env, sig);
+    w.append(&env).unwrap();
+    w.commit().unwrap();
+    let out = common::carry(&player.db, &gm.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&env.id.short().to_string()) && out.stderr.contains("forged"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stderr.contains("held back"), "{}", out.stderr);
+    assert!(!log(&gm.db).iter().any(|x| x.id == env.id));
+    assert!(ok(&gm.db, &["verify"]).contains("the ledger is sound"));
+    let out = player.run(&["verify"]);
+    assert_ne!(out.code, 0);
+    let problems: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| l.contains(&env.id.to_string()) || l.contains("missing"))
+        .collect();
+    assert_eq!(problems.len(), 1, "told once: {}", out.stdout);
+    assert!(problems[0].contains("forged"), "{}", out.stdout);
+    // A second sync tells no missing numbers either.
+    let out = common::carry(&player.db, &gm.db, dir.path());
+    assert!(!out.stderr.contains("held back"), "{}", out.stderr);
+}
+
+/// Row 4, where the signature holds it: an event names the heads its device held, so a clock
+/// set below one of them (to sort before the GM's roll its device had taken in) is refused
+/// and named, and the GM's roll stands.
+#[test]
+fn an_event_cannot_sort_before_what_its_device_had_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, player) = gm_and("player", dir.path());
+    gm.ok(&STRIKE);
+    assert_eq!(common::carry(&gm.db, &player.db, dir.path()).code, 0);
+    let gms = log(&gm.db).last().unwrap().clone();
+    // Dated back, below the GM's strike it names as seen (the player's first event names
+    // every device it held).
+    let before = forge(&player.db, stun_try(&player.db, 1), Some(gms.clock - 1));
+    let seen = leechbook_store::codec::seen(&before).unwrap();
+    assert!(
+        seen.iter().any(|(d, n)| *d == gms.device && *n == gms.seq),
+        "it names the GM's strike as seen: {seen:?}"
+    );
+    let out = common::carry(&player.db, &gm.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&before.id.short().to_string())
+            && out
+                .stderr
+                .contains("would sort before an event its device had taken in"),
+        "{}",
+        out.stderr
+    );
+    assert!(!log(&gm.db).iter().any(|x| x.id == before.id));
+    assert_eq!(injuries(&gm.db, "Osric"), 1, "the GM's strike stands");
+    // The player's honest event after it is taken in: her device keeps recording.
+    let honest = sign_at(
+        &player.db,
+        stun_try(&player.db, 1),
+        leechbook_core::time::CampaignTime(0),
+    );
+    let out = common::carry(&player.db, &gm.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        log(&gm.db).iter().any(|x| x.id == honest.id),
+        "{}",
+        out.stderr
+    );
+    // Pushed ahead: a clock that does not follow from what it names (the GM's advance it
+    // had taken in, and its own previous number).
+    gm.ok(&["advance", "1r"]);
+    assert_eq!(common::carry(&gm.db, &player.db, dir.path()).code, 0);
+    let pushed = forge(&player.db, stun_try(&player.db, 1), Some(honest.clock + 50));
+    let out = common::carry(&player.db, &gm.db, dir.path());
+    assert!(
+        out.stderr.contains(&pushed.id.short().to_string())
+            && out.stderr.contains("does not follow from what it names"),
+        "{}",
+        out.stderr
+    );
+    assert!(!log(&gm.db).iter().any(|x| x.id == pushed.id));
+}
+
+/// Row 6: a stun recovery test is tried once a round. A second try at the moment of a
+/// failed one (a double tap on the page, a second face typed at once) is refused with the
+/// time of the next try; after a round it is taken.
+#[test]
+fn a_stun_recovery_is_tried_once_a_round() {
+    let s = Scratch::with_osric();
+    // Shock 5+2+1 = 8, 71 against Shock ML65 is F: INC; the Shock Reroll 31 against EML45
+    // is S: STN.
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "blunt",
+        "--location",
+        "skull",
+        "--effective",
+        "5",
+        "--dice",
+        "shock=71",
+    ]);
+    s.ok(&["roll", "Osric", "shock-reroll", "--dice", "roll=31"]);
+    assert_eq!(s.show("Osric")["shock_state"], "STN");
+    s.ok(&["roll", "Osric", "stun-recovery", "--dice", "roll=99"]);
+    let out = s.run(&["roll", "Osric", "stun-recovery", "--dice", "roll=01"]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("already rolled the stun recovery test")
+            && out.stderr.contains("next try is due at day 1 00:00:10"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.show("Osric")["shock_state"], "STN");
+    s.ok(&["advance", "1r"]);
+    s.ok(&["roll", "Osric", "stun-recovery", "--dice", "roll=01"]);
+    assert_eq!(s.show("Osric")["shock_state"], "none");
 }

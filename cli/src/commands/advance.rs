@@ -99,7 +99,15 @@ fn target(a: &AdvanceArgs, ledger: &Ledger) -> Result<CampaignTime, CommandError
                     "advance by {by}: the clock only moves forward"
                 )));
             }
-            Ok(ledger.now.plus(secs))
+            let to = ledger.now.plus(secs);
+            if !to.in_span() {
+                return Err(CommandError::user(format!(
+                    "advance by {by}: the campaign clock ends on day {} (ten thousand years), and it is at {}",
+                    CampaignTime::LAST_DAY,
+                    ledger.now
+                )));
+            }
+            Ok(to)
         }
         (None, Some(to)) => {
             let t = CampaignTime::parse(to).map_err(|e| CommandError::user(e.to_string()))?;

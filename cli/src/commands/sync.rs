@@ -127,10 +127,15 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             );
             let mut store = ctx.open()?;
             let got = import(&mut store, &mut FileTransport { path: &a.file })?;
-            if got.added > 0 {
-                refresh(store);
-            }
+            let voided = if got.added > 0 {
+                refresh(store)
+            } else {
+                Vec::new()
+            };
             report(ctx, &got);
+            for v in voided {
+                ctx.note(v);
+            }
             ctx.say(format!(
                 "imported {} from {}",
                 events(got.added, "new event"),
@@ -173,14 +178,18 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                         // The projection brought up to date, as after a one-shot sync.
                         if let Ok(r) = leechbook_ledger::Replica::open(&db) {
                             let mut r = r;
-                            let _ = r.refresh();
+                            for v in voided_lines(r.refresh_voided()) {
+                                eprintln!("{v}");
+                            }
                         }
                     }
                     left_out = done.left_out_by;
                     let _ = std::io::Write::flush(&mut std::io::stdout());
                 },
             )?;
-            refresh(ctx.open()?);
+            for v in refresh(ctx.open()?) {
+                eprintln!("{v}");
+            }
             revoked_here(&store, left_out)?;
         }
         SyncCommand::Connect(a) => {
@@ -193,10 +202,15 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             let mut store = ctx.open()?;
             let done = sync_with(&mut store, &a.url, Duration::from_secs(a.timeout))?;
             let revoked = revoked_here(&store, done.left_out_by);
-            if done.imported.added > 0 {
-                refresh(store);
-            }
+            let voided = if done.imported.added > 0 {
+                refresh(store)
+            } else {
+                Vec::new()
+            };
             report(ctx, &done.imported);
+            for v in voided {
+                ctx.note(v);
+            }
             ctx.say(format!(
                 "synced with {}: took in {}; the ledger holds {}",
                 a.url,
@@ -310,8 +324,19 @@ fn gm_only(store: &leechbook_store::Store) -> Result<(), CommandError> {
 
 /// Brings the projection up to date after a sync took events in (the cost lands on the
 /// sync, not on the next command). A cache: failing is no error.
-fn refresh(store: leechbook_store::Store) {
-    let _ = leechbook_ledger::Replica::from_store(store).refresh();
+fn refresh(store: leechbook_store::Store) -> Vec<String> {
+    voided_lines(leechbook_ledger::Replica::from_store(store).refresh_voided())
+}
+
+/// A line for each event a sync brought that the fold voids (or that voids one of this
+/// ledger's): its kind, its device and why.
+fn voided_lines(
+    v: Result<Vec<leechbook_core::fold::VoidEvent>, leechbook_ledger::LedgerError>,
+) -> Vec<String> {
+    v.unwrap_or_default()
+        .iter()
+        .map(|v| format!("void: {} {} ({})", v.kind, v.id.short(), v.reason))
+        .collect()
 }
 
 /// What an import refused, found missing on the other side, and put back, a line each.

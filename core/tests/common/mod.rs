@@ -53,7 +53,13 @@ impl World {
         }
     }
 
+    /// Applies `event` at `self.at`, the GM moving the clock there first where it is behind
+    /// (only the clock's own events move it).
     pub fn apply(&mut self, event: Event) -> Result<Applied, FoldError> {
+        if self.at > self.ledger.now && !matches!(event, Event::ClockAdvanced { .. }) {
+            let advance = self.envelope(Event::ClockAdvanced { to: self.at });
+            self.ledger.apply(&advance)?;
+        }
         let env = self.envelope(event);
         self.ledger.apply(&env)
     }

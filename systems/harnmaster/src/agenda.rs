@@ -120,7 +120,7 @@ fn owed_roll(ch: &HmCharacter, o: &Owed) -> DueRoll {
             note: "INC: at the end of the next turn; UNC: ten minutes after the Shock Roll",
             ..DueRoll::new("shock-reroll")
         },
-        Owed::StunRecovery { due_at } => DueRoll {
+        Owed::StunRecovery { due_at, .. } => DueRoll {
             due_at: Some(*due_at),
             eml_parts: vec![
                 EmlPart {

@@ -783,6 +783,7 @@ pub fn set_shock_owed(ch: &mut HmCharacter, ctx: Context) {
         }),
         ShockState::Stunned => ch.owed.push(Owed::StunRecovery {
             due_at: ctx.at.plus(ctx.round_seconds),
+            tried: None,
         }),
         _ => {}
     }

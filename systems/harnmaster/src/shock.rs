@@ -45,6 +45,18 @@ pub enum RollError {
         /// The clock now.
         now: CampaignTime,
     },
+    /// A retry before its round: the roll was already made at this moment.
+    #[error("{who} already rolled the {what} at {tried} and failed; the next try is due at {next}, a round later")]
+    AlreadyRolled {
+        /// The character.
+        who: String,
+        /// The roll.
+        what: &'static str,
+        /// When the failed try was made.
+        tried: CampaignTime,
+        /// When the next try falls due.
+        next: CampaignTime,
+    },
     /// A roll given where none is made, or missing where one is.
     #[error("{0}")]
     Roll(String),
@@ -76,9 +88,17 @@ pub struct ShockRollOutcome {
 
 fn owed_due(ch: &HmCharacter, reroll: bool) -> Option<CampaignTime> {
     ch.owed.iter().find_map(|o| match (o, reroll) {
-        (Owed::ShockReroll { due_at }, true) | (Owed::StunRecovery { due_at }, false) => {
+        (Owed::ShockReroll { due_at }, true) | (Owed::StunRecovery { due_at, .. }, false) => {
             Some(*due_at)
         }
+        _ => None,
+    })
+}
+
+/// When the failed stun recovery try that the owed one retries was made.
+fn stun_tried(ch: &HmCharacter) -> Option<CampaignTime> {
+    ch.owed.iter().find_map(|o| match o {
+        Owed::StunRecovery { tried, .. } => *tried,
         _ => None,
     })
 }
@@ -105,13 +125,24 @@ fn check_due(
     let due = owed_due(ch, reroll)
         .ok_or_else(|| not_owed(format!("their Shock State is {}", ch.shock.code())))?;
     // "The end of the next turn" is the GM's to call, so only the UNC reroll's ten minutes
-    // are enforced against the clock.
+    // are enforced against the clock, and a stun recovery retry's round: the test is
+    // "retried every round after a failure", so a second try at the moment of a failed one
+    // (a double tap, two devices at once) is refused, and a player cannot fish for a
+    // success.
     if ch.shock == ShockState::Unconscious && now < due {
         return Err(RollError::NotDue {
             who: ch.name.clone(),
             what,
             due,
             now,
+        });
+    }
+    if let Some(tried) = stun_tried(ch).filter(|_| !reroll && now < due) {
+        return Err(RollError::AlreadyRolled {
+            who: ch.name.clone(),
+            what,
+            tried,
+            next: due,
         });
     }
     Ok(())
@@ -198,6 +229,14 @@ pub fn apply_shock_roll(ch: &mut HmCharacter, out: &ShockRollOutcome, ctx: Conte
         ch.shock_injury = None;
     }
     set_shock_owed(ch, ctx);
+    // A failed stun recovery test (STN before and after): its retry waits for its round.
+    if out.before == ShockState::Stunned && out.after == ShockState::Stunned {
+        for o in &mut ch.owed {
+            if let Owed::StunRecovery { tried, .. } = o {
+                *tried = Some(ctx.at);
+            }
+        }
+    }
     if ch.shock == ShockState::Killed {
         kill(ch, "killed in action", ctx.at);
     }

@@ -344,6 +344,9 @@ pub enum Owed {
     StunRecovery {
         /// When it falls due.
         due_at: CampaignTime,
+        /// When the failed try this one retries was made (None: the first try). A retry
+        /// waits for its round (fold version 12): one try a round, never two at one moment.
+        tried: Option<CampaignTime>,
     },
     /// A Morale Roll after a Serious or Grievous injury (page 162; the GM resolves it). Due
     /// once the character has no Shock State.

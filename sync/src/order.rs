@@ -1,0 +1,131 @@
+//! Time and order as an import takes them in: an event's Lamport clock must be one a device
+//! could have reached from what it held.
+//!
+//! A device numbers its events and clocks each one past the highest clock its log holds
+//! (the store's `prepare`), and since layout 3 of the signature
+//! ([`leechbook_store::codec::SIGNATURE_SEEN`]) it signs the heads of the other devices that
+//! moved past its previous number, so the clock follows from what it signs. An import
+//! checks, for every event it would take in:
+//!
+//! - **the ceiling**: no clock runs ahead of the events that exist. A device's clock is one
+//!   past a clock it held, so every clock is at most the number of events its device held;
+//!   an event whose clock is above twice the events this ledger would hold, plus room for
+//!   events its author held that have not reached here yet (`leechbook_core::clock_ceiling`), was not
+//!   clocked by any device: one number from a forger (2^63-1, say) would otherwise push
+//!   every device's next clock past what a store can hold, and stop every device from
+//!   recording, for good;
+//! - **what it says it had seen**: each head it names that this ledger holds (or that this
+//!   import brings) has a clock below its own, and when every head and its previous number
+//!   are held, its clock is exactly one past the highest of them (neither dated before an
+//!   event its device had taken in, nor pushed ahead);
+//! - **no step back to an older layout**: after a number that named its heads, the
+//!   device's next numbers name theirs too.
+//!
+//! First of all, the bounds of the numbers themselves (`leechbook_core::OutOfBounds`: clock
+//! and number at most 2^48, a number not above its clock, times within ten thousand years).
+//! What is refused is named, one line an event, and dropped from the documents as the other
+//! refusals of an import are; the rest of the import lands (a file is not refused whole for
+//! one forged event in it).
+
+use crate::SyncError;
+use leechbook_core::ids::{DeviceId, EventId};
+use leechbook_core::Envelope;
+use leechbook_store::codec;
+use leechbook_store::{ReadLog, Store};
+use std::collections::{HashMap, HashSet};
+
+/// The events whose clocks are accounted for (see the module), in the order given; the
+/// others are named in `refused` and their ids put in `dropped`.
+pub(crate) fn accounted(
+    store: &Store,
+    events: Vec<Envelope>,
+    refused: &mut Vec<String>,
+    dropped: &mut Vec<EventId>,
+) -> Result<Vec<Envelope>, SyncError> {
+    if events.is_empty() {
+        return Ok(events);
+    }
+    let top = leechbook_core::clock_ceiling(store.extent()?.saturating_add(events.len() as u64));
+    // This import's numbers: their clocks, and whether they name their heads.
+    let batch: HashMap<(DeviceId, u64), (u64, bool)> = events
+        .iter()
+        .map(|e| ((e.device, e.seq), (e.clock, codec::seen(e).is_some())))
+        .collect();
+    let held = |device: DeviceId, seq: u64| -> Result<Option<(u64, bool)>, SyncError> {
+        Ok(match batch.get(&(device, seq)) {
+            Some(c) => Some(*c),
+            None => store.event_at(device, seq)?.map(|n| (n.clock, n.seen)),
+        })
+    };
+    let mut bad = HashSet::new();
+    for (i, e) in events.iter().enumerate() {
+        if let Some(why) = unaccounted(e, top, &held)? {
+            refused.push(format!(
+                "the sync data holds event {} as device {}'s #{} with clock {}: {why} (refused)",
+                e.id.short(),
+                e.device.short(),
+                e.seq,
+                e.clock
+            ));
+            dropped.push(e.id);
+            bad.insert(i);
+        }
+    }
+    Ok(crate::without(events, &bad))
+}
+
+/// Why `e`'s clock is not accounted for, if it is not: `top` is the ceiling, `held` a
+/// number's clock and layout where this ledger or this import holds it.
+fn unaccounted(
+    e: &Envelope,
+    top: u64,
+    held: &impl Fn(DeviceId, u64) -> Result<Option<(u64, bool)>, SyncError>,
+) -> Result<Option<String>, SyncError> {
+    if let Some(b) = e.out_of_bounds() {
+        return Ok(Some(b.to_string()));
+    }
+    if e.clock > top {
+        return Ok(Some(format!(
+            "no device's clock runs that far ahead of the events there are (at most {top} here), so its signer forged it"
+        )));
+    }
+    let prev = match e.seq {
+        0 | 1 => None,
+        n => held(e.device, n - 1)?,
+    };
+    let Some(heads) = codec::seen(e) else {
+        return Ok(prev.filter(|p| p.1).map(|_| {
+            format!(
+                "its #{} named what it had seen and this one does not: its device signs every later number so, so it was forged",
+                e.seq - 1
+            )
+        }));
+    };
+    let mut highest = prev.map_or(0, |p| p.0);
+    let mut all_held = e.seq <= 1 || prev.is_some();
+    for (device, n) in heads {
+        if device == e.device || n == 0 || n > leechbook_core::MAX_SEQ {
+            return Ok(Some(format!(
+                "it names device {}'s #{n} as seen, which no device signs (its own, or a number out of bounds)",
+                device.short()
+            )));
+        }
+        match held(device, n)? {
+            Some((c, _)) if c >= e.clock => {
+                return Ok(Some(format!(
+                    "it names device {}'s #{n} (clock {c}) as seen, yet its own clock is not above it: it would sort before an event its device had taken in",
+                    device.short()
+                )))
+            }
+            Some((c, _)) => highest = highest.max(c),
+            None => all_held = false,
+        }
+    }
+    if all_held && e.clock != highest + 1 {
+        return Ok(Some(format!(
+            "its clock does not follow from what it names as seen (one past the highest of them is {})",
+            highest + 1
+        )));
+    }
+    Ok(None)
+}
