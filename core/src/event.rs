@@ -28,6 +28,16 @@ pub fn reaching_kinds() -> &'static [&'static str] {
 }
 
 impl Event {
+    /// What the event stakes of a roll the rules owe once in a slot, as its system reads it
+    /// (`leechbook_kernel::claim`): two events of different devices with one claim compete.
+    pub fn claim(&self, at: crate::time::CampaignTime) -> Option<leechbook_kernel::claim::Claim> {
+        match self {
+            Event::HarnMaster(e) => e.claim(at),
+            Event::SavageWorlds(e) => e.claim(at),
+            _ => None,
+        }
+    }
+
     /// Returns the injury the event names, if it names one (strikes name none: the injury
     /// they inflict takes the strike's id).
     pub fn injury(&self) -> Option<crate::ids::InjuryId> {

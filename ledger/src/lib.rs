@@ -25,6 +25,7 @@ pub mod about;
 pub mod archive;
 pub mod audit;
 pub mod checkpoint;
+pub mod claims;
 mod error;
 pub mod moment;
 mod projection;

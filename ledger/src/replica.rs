@@ -297,32 +297,14 @@ impl<L: Log> Replica<L> {
     /// a ledger made before projections): folds from the latest checkpoint and writes it
     /// whole. Nothing to do when it is current.
     pub fn refresh(&mut self) -> Result<(), LedgerError> {
-        self.refresh_voided().map(|_| ())
-    }
-
-    /// [`Replica::refresh`], giving the events the fold now voids that the projection it
-    /// replaces did not (what an import brought that the rules or the roster refuse, or what
-    /// it voided of this ledger's own: a sync says each in a line). None when the projection
-    /// was current or there was none to compare with (a ledger that has just joined).
-    pub fn refresh_voided(&mut self) -> Result<Vec<leechbook_core::fold::VoidEvent>, LedgerError> {
         let mut w = self.store.write()?;
         if projection::current(&w)? {
-            return Ok(Vec::new());
+            return Ok(());
         }
-        let before: Option<std::collections::HashSet<leechbook_core::ids::EventId>> =
-            projection::fates(&w)?.map(|f| f.void.iter().map(|v| v.id).collect());
         let (ledger, from) = fold_latest_after(&w, None)?;
         projection::write(&mut w, &ledger, Cover::Whole(from.map(|h| h.last)))?;
         w.commit()?;
-        Ok(match before {
-            Some(before) => ledger
-                .void
-                .iter()
-                .filter(|v| !before.contains(&v.id))
-                .cloned()
-                .collect(),
-            None => Vec::new(),
-        })
+        Ok(())
     }
 
     /// The record now and as it would be if `ruling` were made (nothing is recorded). The

@@ -5,7 +5,8 @@
 use crate::error::StoreError;
 use crate::file::Store;
 use crate::rows::{read_events_where, read_snapshots, save_snapshot_on, uuid};
-use leechbook_core::ids::{DeviceId, EventId};
+use leechbook_core::ids::{CharacterId, DeviceId, EventId};
+use leechbook_core::time::CampaignTime;
 use leechbook_core::Envelope;
 use rusqlite::{OptionalExtension, TransactionBehavior};
 
@@ -35,6 +36,21 @@ impl Store {
             )
             .optional()?
             .map(|c| c as u64))
+    }
+
+    /// The events about `character` dated from `from` to `to` (campaign time, both
+    /// included), in the total order: the rivals of a claimed roll.
+    pub fn events_of_character_dated(
+        &self,
+        character: CharacterId,
+        from: CampaignTime,
+        to: CampaignTime,
+    ) -> Result<Vec<Envelope>, StoreError> {
+        crate::rows::read_events_where(
+            &self.conn,
+            "WHERE character = ?1 AND at BETWEEN ?2 AND ?3",
+            rusqlite::params![character.as_bytes().as_slice(), from.0, to.0],
+        )
     }
 
     /// How many rows the log has ever held, at most (its highest row number: a bound on its

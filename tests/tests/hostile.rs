@@ -920,6 +920,13 @@ fn unplant(db: &Path, id: leechbook_core::ids::EventId) {
     )
     .unwrap();
     c.execute_batch(&trigger).unwrap();
+    // The caches that held it go too, as a careful forger would have them go.
+    c.execute_batch(
+        "DELETE FROM projection_mark; DELETE FROM snapshots;
+         DELETE FROM sync_state WHERE key LIKE 'doc:%' OR key LIKE 'doc+:%'
+             OR key LIKE 'peer-%' OR key IN ('volume-counts', 'volume-row', 'sync-layout');",
+    )
+    .unwrap();
 }
 
 /// Records `event` on `db`'s own device as the binary would, dated `at`.
@@ -1206,21 +1213,7 @@ fn an_event_cannot_sort_before_what_its_device_had_seen() {
 #[test]
 fn a_stun_recovery_is_tried_once_a_round() {
     let s = Scratch::with_osric();
-    // Shock 5+2+1 = 8, 71 against Shock ML65 is F: INC; the Shock Reroll 31 against EML45
-    // is S: STN.
-    s.ok(&[
-        "strike",
-        "Osric",
-        "--aspect",
-        "blunt",
-        "--location",
-        "skull",
-        "--effective",
-        "5",
-        "--dice",
-        "shock=71",
-    ]);
-    s.ok(&["roll", "Osric", "shock-reroll", "--dice", "roll=31"]);
+    stun_osric(&s);
     assert_eq!(s.show("Osric")["shock_state"], "STN");
     s.ok(&["roll", "Osric", "stun-recovery", "--dice", "roll=99"]);
     let out = s.run(&["roll", "Osric", "stun-recovery", "--dice", "roll=01"]);
@@ -1235,4 +1228,156 @@ fn a_stun_recovery_is_tried_once_a_round() {
     s.ok(&["advance", "1r"]);
     s.ok(&["roll", "Osric", "stun-recovery", "--dice", "roll=01"]);
     assert_eq!(s.show("Osric")["shock_state"], "none");
+}
+
+/// Row 4: a player saw the GM's failed stun recovery try, hid it in her own file and rolled
+/// her own success at the same moment, clocked before the GM's. On the GM's device the GM's
+/// roll stands: the player's is struck by the GM device's ruling (reversible), the sync says
+/// so in a line naming both, and the player's device, told the same, keeps the GM's once it
+/// takes the ruling in.
+#[test]
+fn the_gms_roll_stands_over_a_players_for_the_same_moment() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, player) = gm_and("player", dir.path());
+    stun_osric(&gm);
+    assert_eq!(common::carry(&gm.db, &player.db, dir.path()).code, 0);
+    gm.ok(&["roll", "Osric", "stun-recovery", "--dice", "roll=99"]);
+    assert_eq!(common::carry(&gm.db, &player.db, dir.path()).code, 0);
+    let gms = log(&gm.db).last().unwrap().clone();
+    assert_eq!(gms.event.kind(), "hm.stun-recovery");
+    unplant(&player.db, gms.id);
+    player.ok(&["roll", "Osric", "stun-recovery", "--dice", "roll=01"]);
+    let hers = log(&player.db)
+        .into_iter()
+        .find(|e| e.event.kind() == "hm.stun-recovery" && e.device != gms.device)
+        .unwrap();
+    assert!(
+        hers.order_key() < gms.order_key() || hers.clock <= gms.clock,
+        "hers claims to come first"
+    );
+    let out = common::carry(&player.db, &gm.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let line = out
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("contest:"))
+        .unwrap_or_else(|| panic!("one line names the contest: {}", out.stderr));
+    assert!(
+        line.contains(&gms.id.short().to_string())
+            && line.contains(&hers.id.short().to_string())
+            && line.contains(&format!("the GM's {} stands", gms.id.short())),
+        "{line}"
+    );
+    assert_eq!(
+        gm.show("Osric")["shock_state"],
+        "STN",
+        "the GM's failure stands"
+    );
+    let ledger = Ledger::fold(&log(&gm.db));
+    // Their clocks tie (each one past the GM's shock reroll), so the device ids order them:
+    // where hers sorts first the GM's device strikes it, else the fold voids it.
+    if hers.order_key() < gms.order_key() {
+        assert!(
+            ledger
+                .retracted
+                .iter()
+                .any(|(x, _, why)| *x == hers.id && why.contains("overruled")),
+            "{:?}",
+            ledger.retracted
+        );
+        assert!(line.contains("struck by this GM device's ruling"), "{line}");
+    } else {
+        assert!(ledger.void.iter().any(|v| v.id == hers.id));
+    }
+    assert!(!ledger.void.iter().any(|v| v.id == gms.id));
+    // The next sync brings nothing new to settle.
+    let out = common::carry(&player.db, &gm.db, dir.path());
+    assert!(!out.stderr.contains("contest:"), "{}", out.stderr);
+    // The player's device takes the ruling in: the GM's roll stands there too.
+    let out = common::carry(&gm.db, &player.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(player.show("Osric")["shock_state"], "STN");
+    assert!(ok(&gm.db, &["verify", "--full"]).contains("the ledger is sound"));
+}
+
+/// The same contest made honestly: after the GM's advance, the player rolls her stun
+/// recovery on her phone while the GM records another event and then rolls it too. Hers
+/// sorts first (her clock is lower), so the fold kept hers; the GM's device strikes it by a
+/// ruling when it takes it in, naming both, and `reinstate` undoes that like any ruling.
+#[test]
+fn a_gm_device_strikes_a_concurrent_players_roll_for_the_same_moment() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, player) = gm_and("player", dir.path());
+    stun_osric(&gm);
+    gm.ok(&["advance", "1r"]);
+    assert_eq!(common::carry(&gm.db, &player.db, dir.path()).code, 0);
+    player.ok(&["roll", "Osric", "stun-recovery", "--dice", "roll=01"]);
+    gm.ok(&[
+        "character",
+        "add",
+        "Wat",
+        "--str",
+        "10",
+        "--end",
+        "10",
+        "--shock",
+        "50",
+        "--hb",
+        "10",
+    ]);
+    gm.ok(&["roll", "Osric", "stun-recovery", "--dice", "roll=99"]);
+    let gms = log(&gm.db).last().unwrap().clone();
+    let hers = log(&player.db).last().unwrap().clone();
+    assert!(hers.order_key() < gms.order_key());
+    let out = common::carry(&player.db, &gm.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let line = out
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("contest:"))
+        .unwrap_or_else(|| panic!("one line names the contest: {}", out.stderr));
+    assert!(
+        line.contains(&format!("the GM's {} stands", gms.id.short()))
+            && line.contains(&format!(
+                "{} struck by this GM device's ruling",
+                hers.id.short()
+            )),
+        "{line}"
+    );
+    assert_eq!(
+        gm.show("Osric")["shock_state"],
+        "STN",
+        "the GM's failure stands"
+    );
+    // The player's device hears the same once it takes the ruling in.
+    let out = common::carry(&gm.db, &player.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(player.show("Osric")["shock_state"], "STN");
+    // Reversible as any ruling: reinstating hers lets it stand again (and the GM's is void).
+    assert_eq!(log(&gm.db).last().unwrap().event.kind(), "ruling.retract");
+    gm.ok(&[
+        "reinstate",
+        &hers.id.to_string(),
+        "--reason",
+        "her roll was first at the table",
+    ]);
+    assert_eq!(gm.show("Osric")["shock_state"], "none");
+}
+
+/// Leaves Osric stunned: shock 5+2+1 = 8, 71 against Shock ML65 is F, INC; the Shock Reroll
+/// 31 against EML45 is S, STN.
+fn stun_osric(s: &Scratch) {
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "blunt",
+        "--location",
+        "skull",
+        "--effective",
+        "5",
+        "--dice",
+        "shock=71",
+    ]);
+    s.ok(&["roll", "Osric", "shock-reroll", "--dice", "roll=31"]);
 }

@@ -126,15 +126,14 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 false,
             );
             let mut store = ctx.open()?;
+            let after = store.extent()?;
             let got = import(&mut store, &mut FileTransport { path: &a.file })?;
-            let voided = if got.added > 0 {
-                refresh(store)
-            } else {
-                Vec::new()
-            };
+            drop(store);
             report(ctx, &got);
-            for v in voided {
-                ctx.note(v);
+            if got.added > 0 {
+                for line in taken_in(&ctx.db_path()?, after) {
+                    ctx.note(line);
+                }
             }
             ctx.say(format!(
                 "imported {} from {}",
@@ -147,6 +146,7 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             let db = ctx.db_path()?;
             let url = a.url.clone();
             let mut left_out = None;
+            let mut seen_row = store.extent()?;
             println!(
                 "watching {url}: in sync whenever this ledger or the hub moves (Ctrl-C stops)"
             );
@@ -176,20 +176,18 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                             events(done.events as usize, "event")
                         );
                         // The projection brought up to date, as after a one-shot sync.
-                        if let Ok(r) = leechbook_ledger::Replica::open(&db) {
-                            let mut r = r;
-                            for v in voided_lines(r.refresh_voided()) {
-                                eprintln!("{v}");
-                            }
+                        for line in taken_in(&db, seen_row) {
+                            eprintln!("{line}");
+                        }
+                        if let Ok(s) = leechbook_store::Store::open(&db) {
+                            seen_row = s.extent().unwrap_or(seen_row);
                         }
                     }
                     left_out = done.left_out_by;
                     let _ = std::io::Write::flush(&mut std::io::stdout());
                 },
             )?;
-            for v in refresh(ctx.open()?) {
-                eprintln!("{v}");
-            }
+            refresh(ctx.open()?);
             revoked_here(&store, left_out)?;
         }
         SyncCommand::Connect(a) => {
@@ -200,16 +198,15 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 false,
             );
             let mut store = ctx.open()?;
+            let after = store.extent()?;
             let done = sync_with(&mut store, &a.url, Duration::from_secs(a.timeout))?;
             let revoked = revoked_here(&store, done.left_out_by);
-            let voided = if done.imported.added > 0 {
-                refresh(store)
-            } else {
-                Vec::new()
-            };
+            drop(store);
             report(ctx, &done.imported);
-            for v in voided {
-                ctx.note(v);
+            if done.imported.added > 0 {
+                for line in taken_in(&ctx.db_path()?, after) {
+                    ctx.note(line);
+                }
             }
             ctx.say(format!(
                 "synced with {}: took in {}; the ledger holds {}",
@@ -324,19 +321,28 @@ fn gm_only(store: &leechbook_store::Store) -> Result<(), CommandError> {
 
 /// Brings the projection up to date after a sync took events in (the cost lands on the
 /// sync, not on the next command). A cache: failing is no error.
-fn refresh(store: leechbook_store::Store) -> Vec<String> {
-    voided_lines(leechbook_ledger::Replica::from_store(store).refresh_voided())
+fn refresh(store: leechbook_store::Store) {
+    let _ = leechbook_ledger::Replica::from_store(store).refresh();
 }
 
-/// A line for each event a sync brought that the fold voids (or that voids one of this
-/// ledger's): its kind, its device and why.
-fn voided_lines(
-    v: Result<Vec<leechbook_core::fold::VoidEvent>, leechbook_ledger::LedgerError>,
-) -> Vec<String> {
-    v.unwrap_or_default()
-        .iter()
-        .map(|v| format!("void: {} {} ({})", v.kind, v.id.short(), v.reason))
-        .collect()
+/// What the events a sync took in (the log's rows after `after`) did, a line each: each
+/// event the fold now voids, with why, and each contest of rolls, settled by authority
+/// (`leechbook_ledger::claims`).
+fn taken_in(db: &std::path::Path, after: u64) -> Vec<String> {
+    let Ok(mut r) = leechbook_ledger::Replica::open(db) else {
+        return Vec::new();
+    };
+    match r.taken_in(after) {
+        Ok(t) => t
+            .voided
+            .iter()
+            .map(|v| format!("void: {} {} ({})", v.kind, v.id.short(), v.reason))
+            .chain(t.contests.iter().map(|c| format!("contest: {c}")))
+            .collect(),
+        Err(e) => vec![format!(
+            "the record after this sync could not be brought up to date: {e}"
+        )],
+    }
 }
 
 /// What an import refused, found missing on the other side, and put back, a line each.

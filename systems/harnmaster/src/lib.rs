@@ -107,6 +107,37 @@ pub enum HmEvent {
 }
 
 impl HmEvent {
+    /// What the roll stakes, if it is a roll the rules owe once in its slot (see the
+    /// kernel's `claim`): a shock reroll or stun recovery try at one moment, a Healing
+    /// Sequence roll for one injury at one moment, a blood stoppage for one bleeder in five
+    /// minutes ("every five minutes", Healing Sequence step 1), a treatment of one injury.
+    pub fn claim(&self, at: crate::time::CampaignTime) -> Option<leechbook_kernel::claim::Claim> {
+        use leechbook_kernel::claim::Claim;
+        Some(match self {
+            HmEvent::ShockReroll(r) => Claim::at(r.character, "shock-reroll", None, at, 1),
+            HmEvent::StunRecovery(r) => Claim::at(r.character, "stun-recovery", None, at, 1),
+            HmEvent::SeqRoll(r) if !r.forced => {
+                Claim::at(r.character, r.kind.name(), r.injury, at, 1)
+            }
+            HmEvent::BloodStoppage(b) => Claim::at(
+                b.character,
+                "blood-stoppage",
+                Some(b.injury),
+                at,
+                5 * crate::time::MINUTE,
+            ),
+            HmEvent::Treatment(t) if !t.forced => Claim {
+                character: t.character,
+                roll: "treatment",
+                injury: Some(t.injury),
+                slot: 0,
+            },
+            _ => return None,
+        })
+    }
+}
+
+impl HmEvent {
     /// Checks every face the event records as a single field against its die: the check a
     /// recording command makes as it takes a face. Recording and amending call it before
     /// they write, and the fold voids an event that fails it (a face that came by another

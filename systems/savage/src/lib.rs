@@ -361,6 +361,22 @@ pub enum SwEvent {
 }
 
 impl SwEvent {
+    /// What the roll stakes, if the rules allow it once a turn (see the kernel's `claim`):
+    /// the Spirit roll to recover from Shaken and the Bleeding Out Vigor roll, each at the
+    /// start of the turn (a turn is one moment of the campaign clock).
+    pub fn claim(&self, at: CampaignTime) -> Option<leechbook_kernel::claim::Claim> {
+        use leechbook_kernel::claim::Claim;
+        match self {
+            SwEvent::SpiritRecovery { character, .. } => {
+                Some(Claim::at(*character, "spirit-recovery", None, at, 1))
+            }
+            SwEvent::BleedingOut { character, .. } => {
+                Some(Claim::at(*character, "bleeding-out", None, at, 1))
+            }
+            _ => None,
+        }
+    }
+
     /// The character.
     pub fn character(&self) -> CharacterId {
         match self {
