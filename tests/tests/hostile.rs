@@ -1381,3 +1381,211 @@ fn stun_osric(s: &Scratch) {
     ]);
     s.ok(&["roll", "Osric", "shock-reroll", "--dice", "roll=31"]);
 }
+
+/// The table a property test forges against: a GM's ledger with Osric, a player rostered for
+/// him, and a second GM device since revoked, each device's ledger holding the campaign.
+struct Table {
+    _dir: tempfile::TempDir,
+    gm: PathBuf,
+    player: PathBuf,
+    revoked: PathBuf,
+}
+
+fn table_of_three() -> Table {
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, player) = gm_and("player", dir.path());
+    let (gm2, revoked) = {
+        let file = dir.path().join("seed2.join");
+        gm.ok(&["sync", "invite", file.to_str().unwrap()]);
+        let other = Scratch::new();
+        other.ok(&["init", "--join", file.to_str().unwrap()]);
+        let (device, key) = identity(&other.db);
+        gm.ok(&["device", "add", &device, &key, "--role", "gm"]);
+        assert_eq!(common::carry(&gm.db, &other.db, dir.path()).code, 0);
+        gm.ok(&["device", "revoke", &device]);
+        (gm, other)
+    };
+    assert_eq!(common::carry(&gm2.db, &player.db, dir.path()).code, 0);
+    let keep = |s: &Scratch, name: &str| {
+        let to = dir.path().join(name);
+        // A consistent copy of the ledger (its WAL folded in).
+        rusqlite::Connection::open(&s.db)
+            .unwrap()
+            .execute("VACUUM INTO ?1", [to.to_str().unwrap()])
+            .unwrap();
+        to
+    };
+    let (gm_db, player_db, revoked_db) = (
+        keep(&gm2, "gm.db"),
+        keep(&player, "player.db"),
+        keep(&revoked, "revoked.db"),
+    );
+    Table {
+        _dir: dir,
+        gm: gm_db,
+        player: player_db,
+        revoked: revoked_db,
+    }
+}
+
+/// The ends of the integer types and the bounds a field may be forged at.
+fn extreme() -> impl proptest::strategy::Strategy<Value = Option<u64>> {
+    use proptest::prelude::*;
+    prop_oneof![
+        5 => Just(None),
+        1 => Just(Some(0)),
+        1 => Just(Some(1)),
+        1 => Just(Some(2)),
+        1 => Just(Some(i64::MAX as u64)),
+        1 => Just(Some(u64::MAX)),
+        1 => Just(Some(leechbook_core::MAX_CLOCK)),
+        1 => Just(Some(leechbook_core::MAX_CLOCK + 1)),
+        1 => Just(Some(1 << 20)),
+        1 => any::<u64>().prop_map(Some),
+    ]
+}
+
+fn extreme_time() -> impl proptest::strategy::Strategy<Value = i64> {
+    use proptest::prelude::*;
+    let limit = leechbook_core::time::CampaignTime::LIMIT.0;
+    prop_oneof![
+        4 => Just(0i64),
+        1 => Just(86_400),
+        1 => Just(limit),
+        1 => Just(limit + 1),
+        1 => Just(-limit - 1),
+        1 => Just(i64::MIN),
+        1 => Just(i64::MAX),
+        1 => any::<i64>(),
+    ]
+}
+
+/// One forged event: who signs it (the player, the revoked device, or a copy of the
+/// player's ledger reusing its numbers), what it is, and the fields forged.
+#[derive(Clone, Debug)]
+struct Forged {
+    signer: u8,
+    advance: bool,
+    clock: Option<u64>,
+    seq: Option<u64>,
+    at: i64,
+    wall_ms: i64,
+}
+
+fn forged() -> impl proptest::strategy::Strategy<Value = Forged> {
+    use proptest::prelude::*;
+    (
+        0u8..3,
+        any::<bool>(),
+        extreme(),
+        extreme(),
+        extreme_time(),
+        prop_oneof![
+            4 => Just(1_700_000_000_000i64),
+            1 => Just(i64::MIN),
+            1 => Just(i64::MAX),
+            1 => any::<i64>()
+        ],
+    )
+        .prop_map(|(signer, advance, clock, seq, at, wall_ms)| Forged {
+            signer,
+            advance,
+            clock,
+            seq,
+            at,
+            wall_ms,
+        })
+}
+
+/// Makes `f` as its signer's binary would have signed it after editing its fields.
+fn forge_on(t: &Table, f: &Forged, osric: leechbook_core::ids::CharacterId) -> Envelope {
+    use leechbook_core::time::CampaignTime;
+    let db = match f.signer {
+        0 | 2 => &t.player,
+        _ => &t.revoked,
+    };
+    let event = if f.advance {
+        Event::ClockAdvanced {
+            to: CampaignTime(f.at),
+        }
+    } else {
+        Event::HarnMaster(leechbook_core::harnmaster::HmEvent::StunRecovery(
+            leechbook_core::harnmaster::shock::ShockRoll {
+                character: osric,
+                roll: 50,
+            },
+        ))
+    };
+    let mut store = Store::open(db).unwrap();
+    let signer = Store::open(db).unwrap();
+    let mut w = store.write().unwrap();
+    let mut env = w
+        .prepare(event, CampaignTime(f.at), chrono::Utc::now())
+        .unwrap();
+    drop(w);
+    if f.signer == 2 {
+        env.seq = 1; // a copy of the ledger file numbering again
+    }
+    if let Some(c) = f.clock {
+        env.clock = c;
+    }
+    if let Some(s) = f.seq {
+        env.seq = s;
+    }
+    use chrono::TimeZone;
+    if let Some(w) = chrono::Utc.timestamp_millis_opt(f.wall_ms).single() {
+        env.wall = w;
+    }
+    let sig = signer.sign(&leechbook_store::codec::signed_message(&env));
+    leechbook_store::codec::put_signature(&mut env, sig);
+    env
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 24, ..Default::default() })]
+
+    /// A random mix of events from a rostered player, a revoked device and a copy of the
+    /// player's ledger, with the ends of every integer type and times at both ends, sent by
+    /// file whole or event by event: nothing panics, the GM's device keeps recording, a
+    /// player never moves the clock, and `verify` never calls sound a ledger holding what it
+    /// must flag.
+    #[test]
+    fn no_mix_of_forged_events_stops_a_device(mix in proptest::collection::vec(forged(), 1..6), whole in proptest::prelude::any::<bool>()) {
+        use leechbook_core::time::CampaignTime;
+        static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+        let t = TABLE.get_or_init(table_of_three);
+        let dir = tempfile::tempdir().unwrap();
+        let gm = dir.path().join("gm.db");
+        std::fs::copy(&t.gm, &gm).unwrap();
+        let osric = osric(&gm);
+        let envelopes: Vec<Envelope> = mix.iter().map(|f| forge_on(t, f, osric)).collect();
+        let mut m = leechbook_sync::Mirror::new(ring_of(&gm));
+        let mut store = Store::open(&gm).unwrap();
+        let before = log(&gm).len();
+        if m.add(&envelopes).is_ok() {
+            let bytes = m.save();
+            let mode = if whole { leechbook_sync::Acceptance::Whole } else { leechbook_sync::Acceptance::EachEvent };
+            match leechbook_sync::import_changes(&mut store, &bytes, mode) {
+                Ok(_) => {}
+                Err(_) => proptest::prop_assert_eq!(log(&gm).len(), before, "a refused file leaves the ledger as it was"),
+            }
+        }
+        drop(store);
+        // The clock is the GM's: still where the GM left it.
+        let folded = Ledger::fold(&log(&gm));
+        proptest::prop_assert_eq!(folded.now, CampaignTime(0));
+        // The GM's device records: an advance and a ruling.
+        let mut r = leechbook_ledger::Replica::open(&gm).unwrap();
+        r.taken_in(0).unwrap();
+        let to = CampaignTime(86_400);
+        r.record(|_| Ok::<_, leechbook_ledger::LedgerError>(leechbook_ledger::Draft::of(Event::ClockAdvanced { to }, Some(to)))).unwrap();
+        proptest::prop_assert_eq!(r.state().unwrap().now, to);
+        // `verify` never calls sound what holds an event out of bounds or clocked ahead.
+        let mut store = Store::open(&gm).unwrap();
+        let verified = leechbook_ledger::verify::verify(&mut store, &gm, true, &mut |_| {}, |_| Ok::<_, leechbook_ledger::LedgerError>(Vec::new())).unwrap();
+        let held = log(&gm);
+        let flagged = held.iter().any(|e| e.out_of_bounds().is_some() || e.clock > leechbook_core::clock_ceiling(held.len() as u64));
+        proptest::prop_assert!(!(verified.sound() && flagged), "{:?}", verified.report);
+        proptest::prop_assert!(!flagged, "no import takes in what verify must flag");
+    }
+}
