@@ -53,11 +53,29 @@ pub fn signed_log(n: usize, signed: usize) -> Vec<leechbook_core::Envelope> {
     let mut log =
         synthetic::campaign_keyed(n, |d| key(d).verifying_key().to_bytes().to_vec(), None);
     let keys: Vec<_> = (0..synthetic::DEVICES).map(key).collect();
-    for e in log[n - signed..].iter_mut() {
-        let d = (0..synthetic::DEVICES)
-            .find(|d| synthetic::device(*d) == e.device)
-            .unwrap_or(0);
-        codec::sign(e, &keys[usize::from(d)]);
+    // Each device's highest number and clock so far, and its previous event: the heads a
+    // device names as it signs (layout 3), as it would after holding the log before it.
+    let mut tops: std::collections::BTreeMap<leechbook_core::ids::DeviceId, (u64, u64)> =
+        Default::default();
+    let mut prev: std::collections::HashMap<leechbook_core::ids::DeviceId, (u64, [u8; 32])> =
+        Default::default();
+    for (i, e) in log.iter_mut().enumerate() {
+        let (since, link) = prev.get(&e.device).copied().unwrap_or((0, [0; 32]));
+        if i >= n - signed {
+            let d = (0..synthetic::DEVICES)
+                .find(|d| synthetic::device(*d) == e.device)
+                .unwrap_or(0);
+            let heads: Vec<_> = tops
+                .iter()
+                .filter(|(dev, (_, c))| **dev != e.device && *c > since)
+                .map(|(dev, (seq, _))| (*dev, *seq))
+                .collect();
+            // The link is to the previous number as signed (the base's are unsigned).
+            codec::sign_seen(e, link, &heads, &keys[usize::from(d)]);
+        }
+        let t = tops.entry(e.device).or_insert((0, 0));
+        *t = (t.0.max(e.seq), t.1.max(e.clock));
+        prev.insert(e.device, (e.clock, codec::link_of(Some(e))));
     }
     log
 }

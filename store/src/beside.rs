@@ -63,6 +63,32 @@ impl Store {
             })? as u64)
     }
 
+    /// The Lamport clock of `device`'s event number `seq`, if the log holds it, and whether
+    /// its signature names what its device had seen (layout 3): what an import checks a
+    /// clock against, read without decoding the event.
+    pub fn clock_and_layout(
+        &self,
+        device: DeviceId,
+        seq: u64,
+    ) -> Result<Option<(u64, bool)>, StoreError> {
+        Ok(self
+            .conn
+            .prepare_cached(
+                "SELECT clock, substr(signature, 1, 1) FROM events WHERE device = ?1 AND seq = ?2",
+            )?
+            .query_row(
+                rusqlite::params![device.as_bytes().as_slice(), seq as i64],
+                |r| {
+                    let layout: Option<Vec<u8>> = r.get(1)?;
+                    Ok((
+                        r.get::<_, i64>(0)? as u64,
+                        layout.as_deref() == Some(&[crate::codec::SIGNATURE_SEEN][..]),
+                    ))
+                },
+            )
+            .optional()?)
+    }
+
     /// The highest event number of `device` the log holds (0: none): what a revocation
     /// accepts of it.
     pub fn last_number(&self, device: DeviceId) -> Result<u64, StoreError> {

@@ -108,9 +108,6 @@ pub struct Numbered {
     pub link: [u8; 32],
     /// The link it signs to the number before it (`None`: unchained).
     pub follows: Option<[u8; 32]>,
-    /// Whether its signature names what its device had seen (layout 3): the device's later
-    /// numbers must too.
-    pub seen: bool,
 }
 
 impl Numbered {
@@ -121,7 +118,6 @@ impl Numbered {
             clock: env.clock,
             link: codec::link_of(Some(env)),
             follows: codec::chain_link(env),
-            seen: codec::seen(env).is_some(),
         }
     }
 }

@@ -59,6 +59,16 @@ pub fn check(bytes: &[u8]) -> Result<Cost, String> {
     Meter::default().check(bytes)
 }
 
+/// Whether a document may be kept or written out: its whole save (compressed, as a sync
+/// file, a join file or a joining device's first sync carries it) metered afresh, with no
+/// budget from anything else. A document that grew by changes each small enough to pass on
+/// a connection (a hub's operator squatting the index with tens of thousands of junk keys)
+/// can fail this whole; then no device keeps it, writes it or publishes from it, so the
+/// junk never reaches a device's own documents or the files it writes.
+pub fn admit(doc: &automerge::Automerge) -> Result<Cost, String> {
+    check(&doc.save())
+}
+
 /// A running check over everything one source sends (a sync file, a connection): the budget
 /// grows with the bytes it sent, and the operations free of charge are granted once, so a
 /// flood of small inputs buys no more than one large one.

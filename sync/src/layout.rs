@@ -598,10 +598,15 @@ impl Shelf {
             (Some(c), Some(m)) if current => (c, m),
             _ => (Counts::new(), 0),
         };
+        // A kept index that no Leechbook device writes (junk a hub's operator squatted in,
+        // kept by an earlier version) is dropped and built anew: the index is a cache of the
+        // log's counts, heads and rotations, which every sync and export publishes again.
         let index = if mark == 0 {
             Kept::new()
         } else {
-            load_kept(store, INDEX)?.unwrap_or_default()
+            load_kept(store, INDEX)?
+                .filter(|k| crate::bound::admit(&k.doc).is_ok())
+                .unwrap_or_default()
         };
         Ok(Shelf {
             names: Names::of(&ring),
@@ -789,7 +794,8 @@ impl Shelf {
                 keep_items(store, &v.name(), k, &mut items)?;
             }
         }
-        if self.index.changed() {
+        // (Never an index that is not a Leechbook device's, whole: see `bound::admit`.)
+        if self.index.changed() && crate::bound::admit(&self.index.doc).is_ok() {
             keep_items(store, INDEX, &mut self.index, &mut items)?;
         }
         if items.is_empty() && !self.dirty {

@@ -19,6 +19,7 @@
 //!
 //! The file transport never depends on this module: both sit behind [`crate::Transport`].
 
+use crate::bound;
 use crate::layout::{self, index_counts, Counts, Shelf, VolumeId};
 use crate::{
     crypt, drop_refused, entries_of, open_entries, rotations_in, take_in, Acceptance, Imported,
@@ -798,6 +799,11 @@ async fn exchange(
     )
     .await?;
     phase(start, "  index synced");
+    // The index as the hub gave it must be one a Leechbook device writes, whole: else nothing
+    // of it is read, kept or published from (a squatted index costs no key-by-key scans).
+    index
+        .with_document(|d| bound::admit(d).map(|_| ()))
+        .map_err(|why| poisoned(url, &why))?;
     let names = shelf.names.clone();
     let listed = index.with_document(|d| index_counts(d, &names));
     let short = index.with_document(|d| layout::short_volumes(d, &names, &listed));
@@ -1049,7 +1055,10 @@ async fn exchange(
         )));
     }
     phase(start, "  counts listed");
-    shelf.index.doc = index.with_document(|d| d.clone());
+    // Kept only as checked whole (a change that reached the handle since is checked too).
+    let doc = index.with_document(|d| d.clone());
+    bound::admit(&doc).map_err(|why| poisoned(url, &why))?;
+    shelf.index.doc = doc;
     let mut imported = imported;
     imported.gaps = gaps;
     imported.restored = restored;
@@ -1330,9 +1339,19 @@ async fn hub_round(
         layout::publish(d, &counts, &rotations, &names)?;
         crate::relay_heads(store, d, &ring)
     })?;
-    shelf.index.doc = index.with_document(|d| d.clone());
+    // Kept only as checked whole: a peer's junk in the served index is never kept.
+    let doc = index.with_document(|d| d.clone());
+    bound::admit(&doc).map_err(|why| poisoned("this device's own hub", &why))?;
+    shelf.index.doc = doc;
     shelf.keep(store)?;
     Ok((took, offered))
+}
+
+/// The line for a campaign index that no Leechbook device writes, as a hub holds it.
+fn poisoned(url: &str, why: &str) -> SyncError {
+    net(format!(
+        "the hub at {url} holds the campaign's index as a document no Leechbook device writes ({why}): nothing of it was read or kept here; its operator must delete it, or sync through another hub or by file"
+    ))
 }
 
 /// Completes when the process is interrupted (Ctrl-C): the usual end of [`serve`].

@@ -31,12 +31,12 @@ use crate::SyncError;
 use leechbook_core::ids::{DeviceId, EventId};
 use leechbook_core::Envelope;
 use leechbook_store::codec;
-use leechbook_store::{ReadLog, Store};
+use leechbook_store::Store;
 use std::collections::{HashMap, HashSet};
 
 /// The events whose clocks are accounted for (see the module), in the order given; the
 /// others are named in `refused` and their ids put in `dropped`.
-pub(crate) fn accounted(
+pub fn accounted(
     store: &Store,
     events: Vec<Envelope>,
     refused: &mut Vec<String>,
@@ -54,7 +54,7 @@ pub(crate) fn accounted(
     let held = |device: DeviceId, seq: u64| -> Result<Option<(u64, bool)>, SyncError> {
         Ok(match batch.get(&(device, seq)) {
             Some(c) => Some(*c),
-            None => store.event_at(device, seq)?.map(|n| (n.clock, n.seen)),
+            None => store.clock_and_layout(device, seq)?,
         })
     };
     let mut bad = HashSet::new();

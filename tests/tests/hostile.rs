@@ -1589,3 +1589,106 @@ proptest::proptest! {
         proptest::prop_assert!(!flagged, "no import takes in what verify must flag");
     }
 }
+
+/// Issue 38, item 5: junk squatted into the campaign's index on a hub (tens of thousands of
+/// short keys, in changes each small enough to pass a connection's meter) and kept by an
+/// earlier version never reaches what the GM's device writes: its join file and sync file
+/// are taken, and the kept index is built anew from the log.
+#[test]
+fn a_squatted_index_never_reaches_a_join_file_or_a_sync_file() {
+    use automerge::transaction::Transactable;
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, player) = gm_and("player", dir.path());
+    gm.ok(&STRIKE);
+    let mut store = Store::open(&gm.db).unwrap();
+    let whole = store.sync_state("doc:index").unwrap().unwrap();
+    let mut doc = automerge::Automerge::load(&whole).unwrap();
+    if let Some(appended) = store.sync_state("doc+:index").unwrap() {
+        doc.load_incremental(&appended).unwrap();
+    }
+    let heads = doc.get_heads();
+    let mut junk = doc.fork();
+    for chunk in 0..30 {
+        let mut tx = junk.transaction();
+        for k in 0..1000 {
+            tx.put(automerge::ROOT, format!("j{chunk:02}{k:04}"), 0i64)
+                .unwrap();
+        }
+        tx.commit();
+    }
+    // The premise: each change passes a connection's meter, the whole does not.
+    for change in junk.get_changes(&heads) {
+        assert!(leechbook_sync::bound::check(change.raw_bytes()).is_ok());
+    }
+    assert!(leechbook_sync::bound::check(&junk.save()).is_err());
+    store.put_sync_state("doc:index", &junk.save()).unwrap();
+    store.put_sync_state("doc+:index", &[]).unwrap();
+    drop(store);
+    // The GM's join file and sync file are taken whole.
+    let join = dir.path().join("after.join");
+    gm.ok(&["sync", "invite", join.to_str().unwrap()]);
+    let newcomer = Scratch::new();
+    newcomer.ok(&["init", "--join", join.to_str().unwrap()]);
+    assert_eq!(injuries(&newcomer.db, "Osric"), 1);
+    let out = common::carry(&gm.db, &player.db, dir.path());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(injuries(&player.db, "Osric"), 1);
+    // What the GM's device keeps is a Leechbook index again.
+    let store = Store::open(&gm.db).unwrap();
+    let kept =
+        automerge::Automerge::load(&store.sync_state("doc:index").unwrap().unwrap()).unwrap();
+    assert!(leechbook_sync::bound::admit(&kept).is_ok());
+    assert!(ok(&gm.db, &["verify"]).contains("sound"));
+}
+
+/// The same squat on a real hub (the npm sync server): junk keys pushed into the campaign's
+/// index there. Every device's sync is refused in one line naming the index, before any key
+/// is read; nothing of it is kept, so the GM's join file and sync files stay whole.
+#[test]
+fn a_squatted_index_on_a_hub_is_refused_and_never_kept() {
+    use automerge::transaction::Transactable;
+    let dir = tempfile::tempdir().unwrap();
+    let Some(hub) = Hub::node(dir.path()) else {
+        return; // not installed, and not CI: Hub::node said so
+    };
+    let [gm, p1, _p2] = common::table(dir.path(), hub.url(), &["Osric", "Wat"], ["Osric", "Wat"]);
+    let kept_before = Store::open(&gm).unwrap().sync_state("doc:index").unwrap();
+    {
+        let store = Store::open(&gm).unwrap();
+        let mut index = layout::load_kept(&store, "index").unwrap().unwrap().doc;
+        for chunk in 0..30 {
+            let mut tx = index.transaction();
+            for k in 0..1000 {
+                tx.put(automerge::ROOT, format!("j{chunk:02}{k:04}"), 0i64)
+                    .unwrap();
+            }
+            tx.commit();
+        }
+        let mut m = leechbook_sync::Mirror::new(ring_of(&gm));
+        m.index = index;
+        leechbook_sync::net::push(hub.url(), &mut m, Duration::from_secs(30)).unwrap();
+    }
+    for db in [&gm, &p1] {
+        let out = run_db(db, &["sync", "connect", hub.url()]);
+        assert_eq!(out.code, 1, "{}", out.stdout);
+        assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+        assert!(
+            out.stderr
+                .contains("holds the campaign's index as a document no Leechbook device writes"),
+            "{}",
+            out.stderr
+        );
+    }
+    let store = Store::open(&gm).unwrap();
+    assert_eq!(
+        store.sync_state("doc:index").unwrap(),
+        kept_before,
+        "nothing was kept"
+    );
+    drop(store);
+    let join = dir.path().join("after.join");
+    ok(&gm, &["sync", "invite", join.to_str().unwrap()]);
+    let newcomer = Scratch::new();
+    newcomer.ok(&["init", "--join", join.to_str().unwrap()]);
+    newcomer.ok(&["show", "Osric"]);
+}
