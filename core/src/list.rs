@@ -181,6 +181,7 @@ macro_rules! rules_systems {
                     Event::Roster(RosterChange::Revoke { .. } | RosterChange::RevokeAfter { .. }) => {
                         "roster.revoke"
                     }
+                    Event::Roster(RosterChange::Places { .. }) => "roster.places",
                     Event::Ruling(r) => match r {
                         R::Retract { .. } => "ruling.retract",
                         R::Reinstate { .. } => "ruling.reinstate",

@@ -126,4 +126,12 @@ pub enum RosterChange {
         /// The last of its event numbers the GM accepts (0: none).
         last: u64,
     },
+    /// The campaign's documents on hubs move to a fresh generation of ids: derived from the
+    /// campaign's document secret and `generation`, so a hub's operator who squatted the old
+    /// ones (junk in the index) knows none of the new. Recorded by a GM device when it moves;
+    /// devices that meet the squatted index move by themselves (see the sync crate's `net`).
+    Places {
+        /// The generation (0: the ids the campaign began with).
+        generation: u32,
+    },
 }

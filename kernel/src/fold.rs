@@ -537,6 +537,9 @@ impl<S: Systems> Ledger<S> {
                 "device {} is revoked after its event #{last}: every later number of it is void",
                 device.short()
             ),
+            RosterChange::Places { generation } => format!(
+                "the campaign's documents on hubs move to generation {generation} (ids a hub that squatted the old ones does not know)"
+            ),
         }
     }
 

@@ -95,6 +95,7 @@ impl Roster {
                         en.revoked = Some(e.order_key());
                     }
                 }
+                RosterChange::Places { .. } => {}
                 RosterChange::RevokeAfter { device, last } => {
                     if let Some(en) = r.entries.get_mut(device) {
                         en.revoked = Some(e.order_key());

@@ -25,8 +25,8 @@ use sha2::{Digest, Sha256};
 
 mod kept;
 pub use kept::{
-    ignored, is_gm_device, keep_ignored, keep_keyring, keyring_of, keys_proven, prove_keys,
-    ring_for_sync,
+    generation_of, ignored, is_gm_device, keep_ignored, keep_keyring, keyring_of, keys_proven,
+    prove_keys, put_generation, ring_for_sync,
 };
 
 /// The first byte of a sealed entry as the first layouts sealed it, unpadded (still opened).
@@ -110,12 +110,24 @@ impl std::fmt::Display for Unopened {
 }
 
 /// A campaign's keys, by epoch.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Keyring {
     campaign: CampaignId,
     /// Ascending by epoch.
     keys: Vec<(u32, [u8; 32])>,
+    /// The generation of the campaign's document ids on hubs this device syncs with
+    /// (`net::Places`): kept beside the ring, never in it (a join code or file carries none).
+    generation: u32,
 }
+
+/// Rings are alike by their campaign and keys; the generation of ids is where they meet.
+impl PartialEq for Keyring {
+    fn eq(&self, other: &Keyring) -> bool {
+        self.campaign == other.campaign && self.keys == other.keys
+    }
+}
+
+impl Eq for Keyring {}
 
 impl std::fmt::Debug for Keyring {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -143,7 +155,19 @@ impl Keyring {
         Keyring {
             campaign,
             keys: vec![(0, random())],
+            generation: 0,
         }
+    }
+
+    /// The generation of document ids this ring syncs at (0: the campaign's first).
+    pub fn generation(&self) -> u32 {
+        self.generation
+    }
+
+    /// This ring syncing at `generation`.
+    pub fn at_generation(mut self, generation: u32) -> Keyring {
+        self.generation = generation;
+        self
     }
 
     /// The campaign it belongs to.
@@ -176,6 +200,7 @@ impl Keyring {
                 .into_iter()
                 .copied()
                 .collect(),
+            generation: self.generation,
         }
     }
 
@@ -327,6 +352,7 @@ impl Keyring {
         let mut ring = Keyring {
             campaign,
             keys: Vec::new(),
+            generation: 0,
         };
         for c in b[16..].chunks_exact(36) {
             let epoch = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);

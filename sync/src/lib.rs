@@ -58,6 +58,10 @@ pub enum SyncError {
     /// The network transport failed (no hub there, the hub went away, a timeout).
     #[error("network sync: {0}")]
     Network(String),
+    /// A hub holds or sends a campaign document no Leechbook device writes (its operator, or
+    /// a peer on it, squatted it): a one-shot sync moves to a fresh generation of ids.
+    #[error("network sync: {0}")]
+    Poisoned(String),
     /// Reading or writing a sync file.
     #[error("sync file: {0}")]
     Io(#[from] std::io::Error),

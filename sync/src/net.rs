@@ -55,19 +55,32 @@ fn v4(bytes: [u8; 16]) -> DocumentId {
 #[derive(Clone, Copy)]
 pub struct Places {
     secret: [u8; 32],
+    generation: u32,
 }
 
 impl Places {
-    /// The places of the campaign whose keys are `ring`.
+    /// The places of the campaign whose keys are `ring`, at the generation of ids it syncs
+    /// at (a generation past 0, after a hub's operator squatted the index, mixes into every
+    /// id and the prefix: the new ids share nothing a hub can tell from the old).
     pub fn of(ring: &crate::Keyring) -> Places {
         Places {
             secret: ring.document_secret(),
+            generation: ring.generation(),
         }
     }
 
-    fn prefix(&self) -> [u8; 8] {
+    fn hasher(&self) -> Sha256 {
         let mut h = Sha256::new();
         h.update(self.secret);
+        if self.generation > 0 {
+            h.update(b"generation");
+            h.update(self.generation.to_le_bytes());
+        }
+        h
+    }
+
+    fn prefix(&self) -> [u8; 8] {
+        let mut h = self.hasher();
         h.update(b"prefix");
         let d = h.finalize();
         let mut out = [0u8; 8];
@@ -76,8 +89,7 @@ impl Places {
     }
 
     fn named(&self, name: &str) -> DocumentId {
-        let mut h = Sha256::new();
-        h.update(self.secret);
+        let mut h = self.hasher();
         // The layout is in the name: devices of an earlier layout keep to their documents,
         // and never mix entries a device of this one could not read.
         h.update(b"document ");
@@ -309,7 +321,7 @@ where
 /// The error a sync ends with when it closed the connection on what the hub sent.
 fn refused_by_hub(refusal: &Refusal, url: &str) -> Option<SyncError> {
     let why = refusal.lock().ok()?.take()?;
-    Some(net(format!(
+    Some(SyncError::Poisoned(format!(
         "the hub at {url} sent data that no Leechbook device writes, refused before it was loaded: {why}; nothing from it was taken in (the hub, or a peer on it, is hostile or broken)"
     )))
 }
@@ -531,6 +543,8 @@ pub struct NetSynced {
     pub volumes: usize,
     /// The GM device that left this device out of a key rotation (it was revoked), if one did.
     pub left_out_by: Option<leechbook_core::ids::DeviceId>,
+    /// The generation of document ids this sync moved to, and why (the hub's squatted index).
+    pub moved: Option<(u32, String)>,
 }
 
 /// Syncs the store with the hub at `url`: the index first, then the volumes whose counts
@@ -538,15 +552,51 @@ pub struct NetSynced {
 /// takes in what came (each event checked; the refused are listed), then lists this ledger's
 /// counts in the index and waits until the hub holds everything. Only the volumes exchanged
 /// are loaded; only the events recorded since the last sync are read from the log.
+///
+/// A hub whose campaign index no Leechbook device writes (its operator squatted it) is met by
+/// moving: the sync tries the next generations of document ids ([`Places`], derived from the
+/// campaign's secret, which the operator does not hold), at most [`MOVES`] of them, and keeps
+/// the first where a round succeeds (a device with documents puts them there; a device
+/// joining finds them where another moved). `moved` then tells the squatted index and the
+/// generation moved to.
 pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetSynced, SyncError> {
     let start = std::time::Instant::now();
-    let mut line = Line::dial(store, url, timeout)?;
-    phase(start, "connected");
-    let result = line.round(store, url, timeout);
-    line.hang_up();
-    phase(start, "exchanged");
-    result
+    let held = crypt::generation_of(store, url)?;
+    let mut first_error = None;
+    for generation in held..=held.saturating_add(MOVES) {
+        if generation != held {
+            crypt::put_generation(store, url, generation)?;
+        }
+        let result = Line::dial(store, url, timeout).and_then(|mut line| {
+            phase(start, "connected");
+            let result = line.round(store, url, timeout);
+            line.hang_up();
+            phase(start, "exchanged");
+            result
+        });
+        match result {
+            Ok(mut done) => {
+                if let Some(SyncError::Poisoned(why)) = &first_error {
+                    done.moved = Some((generation, why.clone()));
+                }
+                return Ok(done);
+            }
+            // Squatted here: on to the next generation. A moved generation where the hub
+            // holds nothing of the campaign yet (no device has moved there): the next.
+            Err(e @ SyncError::Poisoned(_)) => {
+                first_error.get_or_insert(e);
+            }
+            Err(e) if generation == held => return Err(e),
+            Err(_) => {}
+        }
+    }
+    // Nowhere to go: back to the generation held, and the squat said.
+    crypt::put_generation(store, url, held)?;
+    Err(first_error.unwrap_or_else(|| net(format!("the hub at {url} could not be synced with"))))
 }
+
+/// How many generations of document ids a sync tries past a squatted index.
+pub const MOVES: u32 = 3;
 
 /// Keeps the store in sync with the hub at `url` over one connection until `until`
 /// completes: a round of [`sync_with`] at once, then another whenever this ledger gains an
@@ -583,13 +633,16 @@ struct Line {
     ring: crate::Keyring,
     storage: ShelfStorage,
     refusal: Refusal,
+    /// The generation of document ids on this hub (see [`sync_with`]).
+    generation: u32,
 }
 
 impl Line {
     /// Dials the hub at `url` with the store's documents.
     fn dial(store: &mut Store, url: &str, timeout: Duration) -> Result<Line, SyncError> {
         let start = std::time::Instant::now();
-        let ring = crypt::ring_for_sync(store)?;
+        let generation = crypt::generation_of(store, url)?;
+        let ring = crypt::ring_for_sync(store)?.at_generation(generation);
         let mut shelf = Shelf::open(store, ring.clone())?;
         shelf.catch_up(store)?;
         phase(start, "caught up with the log");
@@ -625,6 +678,7 @@ impl Line {
             ring,
             storage,
             refusal,
+            generation,
         })
     }
 
@@ -642,7 +696,7 @@ impl Line {
         url: &str,
         timeout: Duration,
     ) -> Result<NetSynced, SyncError> {
-        let held_ring = crypt::ring_for_sync(store)?;
+        let held_ring = crypt::ring_for_sync(store)?.at_generation(self.generation);
         self.ring = held_ring.clone();
         // What the log gained since the last round (recorded here meanwhile) goes into the
         // volumes first, so that it is offered, sealed under the ring as the ledger holds it
@@ -657,6 +711,7 @@ impl Line {
             ring,
             storage,
             refusal,
+            generation: _,
         } = self;
         let result = rt
             .block_on(exchange(
@@ -673,7 +728,9 @@ impl Line {
             imported.added += crate::rescan(store)?.added;
         }
         let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
-        let ring = crypt::keyring_of(store)?.unwrap_or(ring.clone());
+        let ring = crypt::keyring_of(store)?
+            .map(|r| r.at_generation(ring.generation()))
+            .unwrap_or(ring.clone());
         let left_out_by =
             crypt::left_out_by(store, &ring, &rotations_in(&shelf.index.doc), &roster);
         Ok(NetSynced {
@@ -681,6 +738,7 @@ impl Line {
             events: store.count()?,
             volumes,
             left_out_by,
+            moved: None,
         })
     }
 
@@ -1349,8 +1407,8 @@ async fn hub_round(
 
 /// The line for a campaign index that no Leechbook device writes, as a hub holds it.
 fn poisoned(url: &str, why: &str) -> SyncError {
-    net(format!(
-        "the hub at {url} holds the campaign's index as a document no Leechbook device writes ({why}): nothing of it was read or kept here; its operator must delete it, or sync through another hub or by file"
+    SyncError::Poisoned(format!(
+        "the hub at {url} holds the campaign's index as a document no Leechbook device writes ({why}): nothing of it was read or kept here"
     ))
 }
 

@@ -201,11 +201,30 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             let after = store.extent()?;
             let done = sync_with(&mut store, &a.url, Duration::from_secs(a.timeout))?;
             let revoked = revoked_here(&store, done.left_out_by);
+            let gm = leechbook_sync::crypt::is_gm_device(&store)?;
             drop(store);
             report(ctx, &done.imported);
             if done.imported.added > 0 {
                 for line in taken_in(&ctx.db_path()?, after) {
                     ctx.note(line);
+                }
+            }
+            if let Some((generation, why)) = &done.moved {
+                ctx.note(format!(
+                    "moved: {why}; this device moved the campaign's documents on that hub to generation {generation} of ids, which its operator does not know"
+                ));
+                // A GM's device puts the move on the record, signed, for every device.
+                if gm {
+                    let generation = *generation;
+                    let (ledger, env, applied) = ctx.record(|_, _| {
+                        Ok((
+                            leechbook_core::Event::Roster(
+                                leechbook_core::roster::RosterChange::Places { generation },
+                            ),
+                            None,
+                        ))
+                    })?;
+                    ctx.note(crate::narrate::event(&ledger, &env, &applied));
                 }
             }
             ctx.say(format!(

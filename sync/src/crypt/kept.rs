@@ -99,3 +99,24 @@ pub fn keep_ignored(
     store.put_sync_state(IGNORED_KEY, joined.join("\n").as_bytes())?;
     Ok(())
 }
+
+/// Where a ledger keeps the generation of document ids it syncs at on the hub at a URL.
+fn generation_key(url: &str) -> String {
+    format!("places-generation:{url}")
+}
+
+/// The generation of document ids this ledger syncs at on the hub at `url` (0 until it meets
+/// a squatted document there and moves). A move is the hub's alone: another hub, or this
+/// device serving as one, keeps its own.
+pub fn generation_of(store: &Store, url: &str) -> Result<u32, SyncError> {
+    Ok(store
+        .sync_state(&generation_key(url))?
+        .and_then(|b| <[u8; 4]>::try_from(b.as_slice()).ok())
+        .map_or(0, u32::from_le_bytes))
+}
+
+/// Sets the generation of document ids this ledger syncs at on the hub at `url`.
+pub fn put_generation(store: &mut Store, url: &str, generation: u32) -> Result<(), SyncError> {
+    store.put_sync_state(&generation_key(url), &generation.to_le_bytes())?;
+    Ok(())
+}
