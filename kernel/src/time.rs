@@ -151,7 +151,7 @@ pub fn format_duration(secs: i64) -> String {
         return "0s".into();
     }
     let mut out = Vec::new();
-    let mut left = secs.abs();
+    let mut left = secs.saturating_abs();
     for (unit, name) in [(DAY, "d"), (HOUR, "h"), (MINUTE, "m"), (1, "s")] {
         if left >= unit {
             out.push(format!("{}{}", left / unit, name));

@@ -47,8 +47,10 @@ pub fn accounted(
     }
     let top = leechbook_core::clock_ceiling(store.extent()?.saturating_add(events.len() as u64));
     // This import's numbers: their clocks, and whether they name their heads.
+    // (An event out of bounds is refused: it vouches for no other's clock.)
     let batch: HashMap<(DeviceId, u64), (u64, bool)> = events
         .iter()
+        .filter(|e| e.out_of_bounds().is_none())
         .map(|e| ((e.device, e.seq), (e.clock, codec::seen(e).is_some())))
         .collect();
     let held = |device: DeviceId, seq: u64| -> Result<Option<(u64, bool)>, SyncError> {
@@ -121,10 +123,10 @@ fn unaccounted(
             None => all_held = false,
         }
     }
-    if all_held && e.clock != highest + 1 {
+    if all_held && e.clock != highest.saturating_add(1) {
         return Ok(Some(format!(
             "its clock does not follow from what it names as seen (one past the highest of them is {})",
-            highest + 1
+            highest.saturating_add(1)
         )));
     }
     Ok(None)

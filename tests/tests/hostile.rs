@@ -1474,7 +1474,10 @@ fn extreme_time() -> impl proptest::strategy::Strategy<Value = i64> {
 #[derive(Clone, Debug)]
 struct Forged {
     signer: u8,
-    advance: bool,
+    /// 0: a clock advance, 1: a stun recovery try, 2: a fatigue change, 3: a Healing
+    /// Sequence roll (each with `number` in its integer field).
+    kind: u8,
+    number: i64,
     clock: Option<u64>,
     seq: Option<u64>,
     at: i64,
@@ -1485,7 +1488,15 @@ fn forged() -> impl proptest::strategy::Strategy<Value = Forged> {
     use proptest::prelude::*;
     (
         0u8..3,
-        any::<bool>(),
+        0u8..4,
+        prop_oneof![
+            Just(i64::from(i32::MIN)),
+            Just(i64::from(i32::MAX)),
+            Just(i64::from(u16::MAX)),
+            Just(0),
+            Just(-1),
+            0i64..200,
+        ],
         extreme(),
         extreme(),
         extreme_time(),
@@ -1496,9 +1507,10 @@ fn forged() -> impl proptest::strategy::Strategy<Value = Forged> {
             1 => any::<i64>()
         ],
     )
-        .prop_map(|(signer, advance, clock, seq, at, wall_ms)| Forged {
+        .prop_map(|(signer, kind, number, clock, seq, at, wall_ms)| Forged {
             signer,
-            advance,
+            kind,
+            number,
             clock,
             seq,
             at,
@@ -1513,17 +1525,30 @@ fn forge_on(t: &Table, f: &Forged, osric: leechbook_core::ids::CharacterId) -> E
         0 | 2 => &t.player,
         _ => &t.revoked,
     };
-    let event = if f.advance {
-        Event::ClockAdvanced {
+    use leechbook_core::harnmaster::{healing, shock, HmEvent};
+    let face = u16::try_from(f.number.clamp(0, i64::from(u16::MAX))).unwrap_or(u16::MAX);
+    let event = match f.kind {
+        0 => Event::ClockAdvanced {
             to: CampaignTime(f.at),
-        }
-    } else {
-        Event::HarnMaster(leechbook_core::harnmaster::HmEvent::StunRecovery(
-            leechbook_core::harnmaster::shock::ShockRoll {
-                character: osric,
-                roll: 50,
-            },
-        ))
+        },
+        1 => Event::HarnMaster(HmEvent::StunRecovery(shock::ShockRoll {
+            character: osric,
+            roll: face,
+        })),
+        2 => Event::HarnMaster(HmEvent::Fatigue(healing::FatigueChange {
+            character: osric,
+            kind: healing::FatigueKind::Personal,
+            points: i32::try_from(f.number).unwrap_or(i32::MAX),
+        })),
+        _ => Event::HarnMaster(HmEvent::SeqRoll(healing::SeqRoll {
+            character: osric,
+            kind: healing::SeqRollKind::BloodLoss,
+            injury: None,
+            roll: face,
+            period: Some(face),
+            sheltered: false,
+            forced: false,
+        })),
     };
     let mut store = Store::open(db).unwrap();
     let signer = Store::open(db).unwrap();
@@ -1551,7 +1576,7 @@ fn forge_on(t: &Table, f: &Forged, osric: leechbook_core::ids::CharacterId) -> E
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig { cases: 24, ..Default::default() })]
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 32, ..Default::default() })]
 
     /// A random mix of events from a rostered player, a revoked device and a copy of the
     /// player's ledger, with the ends of every integer type and times at both ends, sent by

@@ -268,16 +268,17 @@ pub fn heft_penalty(strength: i32, heft: i32, grip: Grip, shield_block: bool) ->
 /// reach, -5 per point of difference; with a thrust weapon and the longer reach, +5 per point.
 /// In Close reverses both.
 pub fn reach_and_thrust(own: i32, thrust: bool, opponent: i32, in_close: bool) -> i32 {
-    let diff = own - opponent;
+    // Reaches come from the arms a device recorded: saturating, never an overflow.
+    let diff = own.saturating_sub(opponent);
     let (shorter, longer) = if in_close {
         (diff > 0, diff < 0)
     } else {
         (diff < 0, diff > 0)
     };
     if shorter {
-        -5 * diff.abs()
+        diff.saturating_abs().saturating_mul(-5)
     } else if longer && thrust {
-        5 * diff.abs()
+        diff.saturating_abs().saturating_mul(5)
     } else {
         0
     }

@@ -385,7 +385,9 @@ fn condition_changed(
                 by: by.to_string(),
             }])
         }
-        Some(d) if d.abs() > MAX_CONDITION_STEP => Err(WiError::ConditionStep(*d)),
+        Some(d) if d.unsigned_abs() > MAX_CONDITION_STEP.unsigned_abs() => {
+            Err(WiError::ConditionStep(*d))
+        }
         Some(d) => {
             target.add(*condition, *d, now, round, None);
             Ok(vec![WiStep::ConditionChanged {

@@ -613,7 +613,7 @@ pub fn apply(
                     "a Wrath change of 0 changes nothing".into(),
                 ));
             }
-            if points.abs() > MAX_WRATH_STEP {
+            if points.unsigned_abs() > MAX_WRATH_STEP.unsigned_abs() {
                 return Err(WgError::Refused(format!(
                     "Wrath changes by at most {MAX_WRATH_STEP} at once, not {points}"
                 )));

@@ -514,7 +514,7 @@ pub fn check_fatigue(ch: &HmCharacter, f: &FatigueChange) -> Result<HealOutcome,
     if f.points == 0 {
         return Err(not_owed(ch, what, "a change of 0 changes nothing"));
     }
-    if f.points.abs() > MAX_FATIGUE_STEP {
+    if f.points.unsigned_abs() > MAX_FATIGUE_STEP.unsigned_abs() {
         return Err(not_owed(
             ch,
             what,
