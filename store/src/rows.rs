@@ -293,14 +293,24 @@ impl Writer<'_> {
             .map_or(0, |p| p.clock)
             .min(leechbook_core::MAX_CLOCK - 1);
         // The heads that moved past the previous number: each other device's highest number,
-        // for the devices with an event clocked above it (read by the order's index, so it
-        // costs what arrived since). Clocks beyond the bound (a row taken in before it was
-        // held to one) raise nothing: they are void.
+        // for the devices whose highest number is clocked above it. The devices are walked
+        // along the unique (device, number) index, a step each (a loose index scan), so it
+        // costs the campaign's devices, never the log's length. Clocks beyond the bound (a
+        // row taken in before it was held to one) raise nothing: they are void.
         let mut seen: Vec<(DeviceId, u64, u64)> = Vec::new();
         {
             let mut stmt = self.tx.prepare_cached(
-                "SELECT device, MAX(seq), MAX(clock) FROM events
-                 WHERE clock > ?1 AND clock <= ?2 AND device != ?3 GROUP BY device",
+                "WITH RECURSIVE d(device) AS (
+                     SELECT MIN(device) FROM events
+                     UNION ALL
+                     SELECT (SELECT MIN(device) FROM events WHERE device > d.device)
+                     FROM d WHERE d.device IS NOT NULL
+                 )
+                 SELECT d.device, e.seq, e.clock FROM d
+                 JOIN events e ON e.device = d.device
+                     AND e.seq = (SELECT MAX(seq) FROM events WHERE device = d.device)
+                 WHERE d.device IS NOT NULL AND d.device != ?3
+                     AND e.clock > ?1 AND e.clock <= ?2",
             )?;
             let mut rows = stmt.query(rusqlite::params![
                 since as i64,
