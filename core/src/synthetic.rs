@@ -72,6 +72,15 @@ pub fn campaign_keyed(
                 break;
             }
             let player = player_of(c);
+            // The dead owe nothing and take no treatment: none is generated for them (a
+            // strike can kill, a century into the campaign).
+            if so_far
+                .character(*who)
+                .and_then(|c| c.hm())
+                .is_some_and(|c| c.dead())
+            {
+                continue;
+            }
             injuries.retain(|i| {
                 so_far
                     .character(*who)
