@@ -65,10 +65,14 @@ pub fn signed_log(n: usize, signed: usize) -> Vec<leechbook_core::Envelope> {
             let d = (0..synthetic::DEVICES)
                 .find(|d| synthetic::device(*d) == e.device)
                 .unwrap_or(0);
+            // The head it was clocked from, as a device names it: the other device whose
+            // highest number held has the highest clock, when above its own previous one.
             let heads: Vec<_> = tops
                 .iter()
                 .filter(|(dev, (_, c))| **dev != e.device && *c > since)
+                .max_by_key(|(dev, (_, c))| (*c, **dev))
                 .map(|(dev, (seq, _))| (*dev, *seq))
+                .into_iter()
                 .collect();
             // The link is to the previous number as signed (the base's are unsigned).
             codec::sign_seen(e, link, &heads, &keys[usize::from(d)]);

@@ -190,15 +190,15 @@ pub fn chain_link(env: &leechbook_core::Envelope) -> Option<[u8; 32]> {
 }
 
 /// A signature's layout 3, **what its device had seen**: [`SIGNATURE_CHAINED`]'s link,
-/// then the heads its device held of other devices when it recorded the event (a two-byte
-/// count, then for each device its 16-byte id and the highest number held, eight bytes
-/// little-endian, sorted by device), then an ed25519 signature of [`signing_bytes`]
-/// followed by the link and the heads. The heads are those that moved since the device's
-/// previous number (its own previous event vouches for the rest), and always the device
-/// of the highest clock held: so the event's Lamport clock follows from what it signs, one
-/// more than its previous number's clock and every head's, and a receiver holding them
-/// checks it (an event that sorts before an event its device had taken in cannot be
-/// signed). Events signed in layout 1 or 2 upcast as they are: their heads unknown.
+/// then the heads its device names of other devices it held when it recorded the event (a
+/// two-byte count, then for each device its 16-byte id and its highest number held, eight
+/// bytes little-endian, sorted by device), then an ed25519 signature of [`signing_bytes`]
+/// followed by the link and the heads. A device names the head it clocked the event from:
+/// the other device whose highest number held has the highest clock, when that is above its
+/// own previous number's (the store's `prepare`); so the event's Lamport clock follows from
+/// what it signs, one more than its previous number's clock and every head's, and a
+/// receiver holding them checks it: an event clocked below an event it names cannot be
+/// signed. Events signed in layout 1 or 2 upcast as they are: their heads unknown.
 pub const SIGNATURE_SEEN: u8 = 3;
 
 /// The most heads one event may name (a campaign's devices, links included, are far fewer).

@@ -578,9 +578,8 @@ impl Transaction for MemoryTransaction<'_> {
             s.0 = s.0.max(e.seq);
             s.1 = s.1.max(e.clock);
         }
-        let top = seen.values().map(|s| s.1).max().unwrap_or(0).max(since);
-        let clock = crate::rows::clock_after(top)?;
-        let heads: Vec<(DeviceId, u64)> = seen.iter().map(|(d, s)| (*d, s.0)).collect();
+        let seen: Vec<(DeviceId, u64, u64)> = seen.iter().map(|(d, s)| (*d, s.0, s.1)).collect();
+        let (clock, heads) = crate::rows::clocked_from(since, &seen)?;
         let seq = prev.map_or(0, |e| e.seq) + 1;
         let link = crate::codec::link_of(prev);
         // Wall time is kept to the millisecond, as the SQLite store keeps it.

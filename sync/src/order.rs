@@ -3,8 +3,8 @@
 //!
 //! A device numbers its events and clocks each one past the highest clock its log holds
 //! (the store's `prepare`), and since layout 3 of the signature
-//! ([`leechbook_store::codec::SIGNATURE_SEEN`]) it signs the heads of the other devices that
-//! moved past its previous number, so the clock follows from what it signs. An import
+//! ([`leechbook_store::codec::SIGNATURE_SEEN`]) it signs the head of the other device it
+//! clocked the event from, so the clock follows from what it signs. An import
 //! checks, for every event it would take in:
 //!
 //! - **the ceiling**: no clock runs ahead of the events that exist. A device's clock is one
