@@ -457,3 +457,35 @@ fn verify_checks_the_index_of_what_events_reach() {
         out.stdout
     );
 }
+
+/// Issue 38: the ceiling on clocks is the whole log's, not the stretch a plain verify
+/// streams: on a ledger of more events than the ceiling's room, the events recorded since
+/// the last verify are sound (they were named as clocked past what "their" few events reach).
+#[test]
+fn a_plain_verify_judges_clocks_against_the_whole_log() {
+    let s = Scratch::with_osric();
+    let advance = |s: &Scratch, from: i64, n: i64| {
+        let mut store = Store::open(&s.db).unwrap();
+        let mut w = store.write().unwrap();
+        for i in 1..=n {
+            let to = leechbook_core::time::CampaignTime(from + 60 * i);
+            let env = w
+                .prepare(
+                    leechbook_core::Event::ClockAdvanced { to },
+                    to,
+                    chrono::Utc::now(),
+                )
+                .unwrap();
+            w.append(&env).unwrap();
+        }
+        w.commit().unwrap();
+    };
+    advance(&s, 0, 5_000);
+    assert!(s.ok(&["verify"]).contains("the ledger is sound"));
+    advance(&s, 5_000 * 60, 10);
+    let out = s.ok(&["verify"]);
+    assert!(
+        out.contains("10 new events since the last verify; they are sound"),
+        "{out}"
+    );
+}
