@@ -1,6 +1,6 @@
 //! Claims: what an owed roll stakes. The rules owe some rolls once (one healing roll an
 //! injury a period, one stun recovery try a round, one blood stoppage a bleeder in five
-//! minutes), and devices that record offline can each record it. Two events that make the
+//! minutes), and devices that record offline can each record it at the moment it falls due. Two events that make the
 //! same claim compete for one roll: the rules keep one. Which one is **authority's**: the
 //! GM's stands over a player's, then the first in the total order (the ledger's service
 //! settles it and says so: `leechbook_ledger::claims`). A claim is read from the event and

@@ -89,6 +89,36 @@ pub struct TakenIn {
 }
 
 impl Replica<Store> {
+    /// Strikes each of `players` with a retraction naming the GM's roll `gm`, if the GM's
+    /// roll then stands (what-if first: nothing is recorded otherwise). Whether it did.
+    fn strikes_for(
+        &mut self,
+        players: &[EventId],
+        gm: EventId,
+        roll: &str,
+    ) -> Result<bool, LedgerError> {
+        let reason = format!(
+            "overruled: the GM's {roll} roll {} for the same moment stands over this one (the GM's roll stands over a player's)",
+            gm.short()
+        );
+        let mut struck = false;
+        for &target in players {
+            let ruling = Ruling::Retract {
+                target,
+                reason: reason.clone(),
+            };
+            let Ok((_, then)) = self.what_if(ruling.clone()) else {
+                continue;
+            };
+            if then.void.iter().any(|v| v.id == gm) && players.len() == 1 {
+                return Ok(false);
+            }
+            self.record(|_| Ok::<_, LedgerError>(Draft::of(Event::Ruling(ruling), None)))?;
+            struck = true;
+        }
+        Ok(struck && !self.fates()?.void.iter().any(|v| v.id == gm))
+    }
+
     /// After a sync took in the log's rows after `after`: the projection brought up to date,
     /// the contests settled, and what that did (see [`TakenIn`]). A ledger that had no
     /// projection before (one that has just joined) tells no void events.
@@ -182,18 +212,19 @@ impl Replica<Store> {
             };
             match kept {
                 Some(k) if k != winner.id && contest.by_gm && gm(own) => {
-                    let reason = format!(
-                        "overruled: the GM's {} roll {} for the same moment stands over this one (the GM's roll stands over a player's)",
-                        claim.roll,
-                        winner.id.short()
-                    );
-                    self.record(|_| {
-                        Ok::<_, LedgerError>(Draft::of(
-                            Event::Ruling(Ruling::Retract { target: k, reason }),
-                            None,
-                        ))
-                    })?;
-                    contest.struck = Some(k);
+                    // Every player's rival that stands or could once another is struck, and
+                    // only if the GM's roll then stands (void for a reason of its own, it
+                    // is left to the fold and the GM).
+                    let players: Vec<EventId> = rivals
+                        .iter()
+                        .filter(|r| r.id != winner.id && !gm(r.device))
+                        .map(|r| r.id)
+                        .collect();
+                    if self.strikes_for(&players, winner.id, claim.roll)? {
+                        contest.struck = Some(k);
+                    } else {
+                        contest.pending = Some(k);
+                    }
                 }
                 Some(k) if k != winner.id && contest.by_gm => contest.pending = Some(k),
                 _ => {}

@@ -654,6 +654,8 @@ impl<'a> Checker<'a> {
                     "event {id}: device {}'s #{seq} has clock {clock}, beyond what the log's {held} events can reach (at most {top}): its signer forged it",
                     device.short()
                 ));
+                // Told once, as its forgery: never also as numbers missing before it.
+                self.forged.insert((device, seq));
             }
         }
         let unchecked = (self.unchecked > 0).then(|| {

@@ -74,15 +74,20 @@ impl Store {
         Ok(self
             .conn
             .prepare_cached(
-                "SELECT clock, substr(signature, 1, 1) FROM events WHERE device = ?1 AND seq = ?2",
+                "SELECT clock, substr(signature, 1, 1), length(signature) >= 99
+                 FROM events WHERE device = ?1 AND seq = ?2",
             )?
             .query_row(
                 rusqlite::params![device.as_bytes().as_slice(), seq as i64],
                 |r| {
+                    // Layout 3 by its byte and its length (a 64-byte layout-1 signature may
+                    // begin with any byte).
                     let layout: Option<Vec<u8>> = r.get(1)?;
+                    let long: Option<bool> = r.get(2)?;
                     Ok((
                         r.get::<_, i64>(0)? as u64,
-                        layout.as_deref() == Some(&[crate::codec::SIGNATURE_SEEN][..]),
+                        layout.as_deref() == Some(&[crate::codec::SIGNATURE_SEEN][..])
+                            && long == Some(true),
                     ))
                 },
             )

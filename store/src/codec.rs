@@ -194,8 +194,8 @@ pub fn chain_link(env: &leechbook_core::Envelope) -> Option<[u8; 32]> {
 /// two-byte count, then for each device its 16-byte id and its highest number held, eight
 /// bytes little-endian, sorted by device), then an ed25519 signature of [`signing_bytes`]
 /// followed by the link and the heads. A device names the head it clocked the event from:
-/// the other device whose highest number held has the highest clock, when that is above its
-/// own previous number's (the store's `prepare`); so the event's Lamport clock follows from
+/// the event with the highest clock it held, when that is another device's (the store's
+/// `prepare`); so the event's Lamport clock follows from
 /// what it signs, one more than its previous number's clock and every head's, and a
 /// receiver holding them checks it: an event clocked below an event it names cannot be
 /// signed. Events signed in layout 1 or 2 upcast as they are: their heads unknown.
@@ -301,6 +301,22 @@ pub fn sign_seen(
     sorted.sort_unstable();
     sorted.dedup_by_key(|(d, _)| *d);
     sign_seen_bytes(env, link, &seen_to_bytes(&sorted), key);
+}
+
+/// Lays out a layout-3 signature naming `heads` with its signature bytes zero, for a key
+/// held elsewhere to sign [`signed_message`] and [`put_signature`] to fill in (tools, and
+/// the adversary tests that forge with a device's own key).
+pub fn lay_out_seen(env: &mut leechbook_core::Envelope, link: [u8; 32], heads: &[(DeviceId, u64)]) {
+    let mut sorted = heads.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup_by_key(|(d, _)| *d);
+    let bytes = seen_to_bytes(&sorted);
+    let mut sig = Vec::with_capacity(1 + 32 + bytes.len() + 64);
+    sig.push(SIGNATURE_SEEN);
+    sig.extend_from_slice(&link);
+    sig.extend_from_slice(&bytes);
+    sig.extend_from_slice(&[0; 64]);
+    env.signature = Some(sig);
 }
 
 fn sign_seen_bytes(

@@ -568,17 +568,20 @@ impl Transaction for MemoryTransaction<'_> {
         let since = prev
             .map_or(0, |e| e.clock)
             .min(leechbook_core::MAX_CLOCK - 1);
-        // As the SQLite store: the heads of the devices with an event clocked past the
-        // previous number, and the clock one past the highest.
-        let mut seen: std::collections::BTreeMap<DeviceId, (u64, u64)> = Default::default();
-        for e in log.rows.iter().filter(|e| {
-            e.clock > since && e.clock <= leechbook_core::MAX_CLOCK && e.device != log.device
-        }) {
-            let s = seen.entry(e.device).or_insert((0, 0));
-            s.0 = s.0.max(e.seq);
-            s.1 = s.1.max(e.clock);
-        }
-        let seen: Vec<(DeviceId, u64, u64)> = seen.iter().map(|(d, s)| (*d, s.0, s.1)).collect();
+        // As the SQLite store: the event with the highest clock within the bounds, named
+        // when it is another device's.
+        let seen: Vec<(DeviceId, u64, u64)> = log
+            .rows
+            .iter()
+            .filter(|e| {
+                e.clock <= leechbook_core::MAX_CLOCK
+                    && (1..=e.clock.min(leechbook_core::MAX_SEQ)).contains(&e.seq)
+            })
+            .max_by_key(|e| e.order_key())
+            .filter(|e| e.device != log.device)
+            .map(|e| (e.device, e.seq, e.clock))
+            .into_iter()
+            .collect();
         let (clock, heads) = crate::rows::clocked_from(since, &seen)?;
         let seq = prev.map_or(0, |e| e.seq) + 1;
         let link = crate::codec::link_of(prev);

@@ -292,38 +292,30 @@ impl Writer<'_> {
             .as_ref()
             .map_or(0, |p| p.clock)
             .min(leechbook_core::MAX_CLOCK - 1);
-        // The other devices' heads that moved past the previous number: each one's highest number,
-        // for the devices whose highest number is clocked above it. The devices are walked
-        // along the unique (device, number) index, a step each (a loose index scan), so it
-        // costs the campaign's devices, never the log's length. Clocks beyond the bound (a
-        // row taken in before it was held to one) raise nothing: they are void.
+        // The event with the highest clock the log holds (by the order's index, one step),
+        // within the bounds (a row taken in before they were held raises nothing: it is
+        // void): the new clock is one past it, and when it is another device's, it is the
+        // head the event names.
         let mut seen: Vec<(DeviceId, u64, u64)> = Vec::new();
         {
             let mut stmt = self.tx.prepare_cached(
-                "WITH RECURSIVE d(device) AS (
-                     SELECT MIN(device) FROM events
-                     UNION ALL
-                     SELECT (SELECT MIN(device) FROM events WHERE device > d.device)
-                     FROM d WHERE d.device IS NOT NULL
-                 )
-                 SELECT d.device, e.seq, e.clock FROM d
-                 JOIN events e ON e.device = d.device
-                     AND e.seq = (SELECT MAX(seq) FROM events WHERE device = d.device)
-                 WHERE d.device IS NOT NULL AND d.device != ?3
-                     AND e.clock > ?1 AND e.clock <= ?2",
+                "SELECT device, seq, clock FROM events
+                 WHERE clock <= ?1 AND seq BETWEEN 1 AND MIN(clock, ?2)
+                 ORDER BY clock DESC, device DESC, seq DESC LIMIT 1",
             )?;
             let mut rows = stmt.query(rusqlite::params![
-                since as i64,
                 leechbook_core::MAX_CLOCK as i64,
-                self.device.as_bytes().as_slice()
+                leechbook_core::MAX_SEQ as i64,
             ])?;
-            while let Some(r) = rows.next()? {
+            if let Some(r) = rows.next()? {
                 let device = DeviceId(uuid(r.get_ref(0)?.as_blob()?));
-                seen.push((
-                    device,
-                    r.get::<_, i64>(1)? as u64,
-                    r.get::<_, i64>(2)? as u64,
-                ));
+                if device != self.device {
+                    seen.push((
+                        device,
+                        r.get::<_, i64>(1)? as u64,
+                        r.get::<_, i64>(2)? as u64,
+                    ));
+                }
             }
         }
         let (clock, heads) = clocked_from(since, &seen)?;
@@ -602,11 +594,11 @@ pub(crate) fn clock_after(top: u64) -> Result<u64, StoreError> {
 }
 
 /// A new event's clock and the heads it signs, from its device's previous clock `since` and
-/// the other devices' highest numbers with their clocks (`seen`): one past the highest clock
-/// held, naming the head it was clocked from when that is another device's (none when its
-/// own previous number is the highest). One head is enough: the clock must follow from it
-/// exactly, and naming more would prove no more (a device that hides an event from itself
-/// names none of it), at 24 bytes a head on every event.
+/// the other devices' events it may be clocked from with their clocks (`seen`): one past the
+/// highest clock held, naming the event it was clocked from when that is another device's
+/// (none when its own previous number is the highest). One head is enough: the clock must
+/// follow from it exactly, and naming more would prove no more (a device that hides an event
+/// from itself names none of it), at 24 bytes a head on every event.
 pub(crate) fn clocked_from(
     since: u64,
     seen: &[(DeviceId, u64, u64)],

@@ -58,6 +58,10 @@ pub enum SyncError {
     /// The network transport failed (no hub there, the hub went away, a timeout).
     #[error("network sync: {0}")]
     Network(String),
+    /// The hub holds nothing of the campaign under this device's keys (at this generation of
+    /// document ids).
+    #[error("network sync: {0}")]
+    Absent(String),
     /// A hub holds or sends a campaign document no Leechbook device writes (its operator, or
     /// a peer on it, squatted it): a one-shot sync moves to a fresh generation of ids.
     #[error("network sync: {0}")]
@@ -1338,6 +1342,16 @@ pub(crate) fn take_in(
         claimed.insert((env.device, env.seq), leechbook_store::Numbered::of(&env));
         accepted.push(env);
     }
+    // The ceiling counts only what this import takes in (padding it with events refused
+    // above raises no ceiling).
+    let accepted = order::under_ceiling(store, accepted, &mut refused, &mut dropped_ids)?;
+    dropped.extend(
+        dropped_ids
+            .iter()
+            .filter_map(|id| key_of.get(id).cloned())
+            .filter(|k| !dropped.contains(k))
+            .collect::<Vec<_>>(),
+    );
     let added = if accepted.is_empty() {
         0
     } else {
@@ -1388,6 +1402,7 @@ fn rising_clocks(
     let mut clocks: std::collections::HashMap<(DeviceId, u64), u64> =
         std::collections::HashMap::new();
     let mut bad = std::collections::HashSet::new();
+    let mut last_held: std::collections::HashMap<DeviceId, u64> = std::collections::HashMap::new();
     for i in by_number {
         let e = &events[i];
         let before = match e.seq.checked_sub(1).filter(|s| *s > 0) {
@@ -1409,6 +1424,35 @@ fn rising_clocks(
             dropped.push(e.id);
             bad.insert(i);
             continue;
+        }
+        // A number filling a gap below one held: the held one's clock must be above it (a
+        // number dated forward past its successor would clock every device after it, and
+        // float past the GM's clock events). Looked up only where a later number is held.
+        let last = match last_held.get(&e.device) {
+            Some(&n) => n,
+            None => {
+                let n = store.last_number(e.device)?;
+                last_held.insert(e.device, n);
+                n
+            }
+        };
+        if e.seq < last {
+            if let Some(c) = store
+                .clock_at(e.device, e.seq + 1)?
+                .filter(|c| *c <= e.clock)
+            {
+                refused.push(format!(
+                    "the sync data holds event {} as device {}'s #{} with clock {}, not below its #{}'s clock {c}: a device's clocks rise with its numbers, so it was dated forward (refused)",
+                    e.id.short(),
+                    e.device.short(),
+                    e.seq,
+                    e.clock,
+                    e.seq + 1
+                ));
+                dropped.push(e.id);
+                bad.insert(i);
+                continue;
+            }
         }
         clocks.insert((e.device, e.seq), e.clock);
     }

@@ -582,12 +582,20 @@ pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetS
                 return Ok(done);
             }
             // Squatted here: on to the next generation. A moved generation where the hub
-            // holds nothing of the campaign yet (no device has moved there): the next.
+            // holds nothing of the campaign yet (no device has moved there): the next. Any
+            // other failure (the hub went away, a timeout) ends the sync where it was, so a
+            // hub that is merely slow never splits the table across generations.
             Err(e @ SyncError::Poisoned(_)) => {
                 first_error.get_or_insert(e);
             }
-            Err(e) if generation == held => return Err(e),
-            Err(_) => {}
+            Err(SyncError::Absent(_)) if generation != held => {}
+            Err(e) => {
+                // (A sync that changed nothing writes nothing: the ledger stays as it was.)
+                if generation != held {
+                    crypt::put_generation(store, url, held)?;
+                }
+                return Err(e);
+            }
         }
     }
     // Nowhere to go: back to the generation held, and the squat said.
@@ -843,7 +851,7 @@ async fn exchange(
     )
     .await??
     .ok_or_else(|| {
-        net(format!(
+        SyncError::Absent(format!(
             "the hub at {url} holds no campaign {campaign} under this device's keys (a wrong or old join code, or no device of the campaign has synced with this hub yet)"
         ))
     })?;

@@ -7,25 +7,28 @@
 //! clocked the event from, so the clock follows from what it signs. An import
 //! checks, for every event it would take in:
 //!
-//! - **the ceiling**: no clock runs ahead of the events that exist. A device's clock is one
-//!   past a clock it held, so every clock is at most the number of events its device held;
-//!   an event whose clock is above twice the events this ledger would hold, plus room for
-//!   events its author held that have not reached here yet (`leechbook_core::clock_ceiling`), was not
-//!   clocked by any device: one number from a forger (2^63-1, say) would otherwise push
-//!   every device's next clock past what a store can hold, and stop every device from
-//!   recording, for good;
 //! - **what it says it had seen**: each head it names that this ledger holds (or that this
 //!   import brings) has a clock below its own, and when every head and its previous number
 //!   are held, its clock is exactly one past the highest of them (neither dated before an
 //!   event its device had taken in, nor pushed ahead);
-//! - **no step back to an older layout**: after a number that named its heads, the
-//!   device's next numbers name theirs too.
+//! - **the ceiling** ([`under_ceiling`], once the import's other checks have run): no clock
+//!   runs ahead of the events that exist. A device's clock is one past a clock it held, so
+//!   every clock is at most the number of events its device held; an event whose clock is
+//!   above twice the events this ledger will hold (counting only what this import takes
+//!   in), plus room for events its author held that have not reached here yet
+//!   (`leechbook_core::clock_ceiling`), was not clocked by any device: one number from a
+//!   forger (2^63-1, say) would otherwise push every device's next clock past what a store
+//!   can hold, and stop every device from recording, for good.
+//!
+//! What is refused is dropped from the documents as the import's other refusals are. The
+//! heads and the ceiling are judged against what this ledger holds, which a device missing
+//! some volumes may lack: an honest event refused so is put back by its author's next sync
+//! (a device's log is the truth, `Shelf::restore`), and taken in once the rest arrives.
 //!
 //! First of all, the bounds of the numbers themselves (`leechbook_core::OutOfBounds`: clock
 //! and number at most 2^48, a number not above its clock, times within ten thousand years).
-//! What is refused is named, one line an event, and dropped from the documents as the other
-//! refusals of an import are; the rest of the import lands (a file is not refused whole for
-//! one forged event in it).
+//! What is refused is named, one line an event; the rest of the import lands (a file is not
+//! refused whole for one forged event in it).
 
 use crate::SyncError;
 use leechbook_core::ids::{DeviceId, EventId};
@@ -34,8 +37,8 @@ use leechbook_store::codec;
 use leechbook_store::Store;
 use std::collections::{HashMap, HashSet};
 
-/// The events whose clocks are accounted for (see the module), in the order given; the
-/// others are named in `refused` and their ids put in `dropped`.
+/// The events within bounds whose clocks follow from the heads they name (see the module),
+/// in the order given; the others are named in `refused` and their ids put in `dropped`.
 pub fn accounted(
     store: &Store,
     events: Vec<Envelope>,
@@ -45,29 +48,54 @@ pub fn accounted(
     if events.is_empty() {
         return Ok(events);
     }
-    let top = leechbook_core::clock_ceiling(store.extent()?.saturating_add(events.len() as u64));
-    // This import's numbers: their clocks, and whether they name their heads.
-    // (An event out of bounds is refused: it vouches for no other's clock.)
-    let batch: HashMap<(DeviceId, u64), (u64, bool)> = events
+    // This import's numbers and their clocks (an event out of bounds vouches for none).
+    let batch: HashMap<(DeviceId, u64), u64> = events
         .iter()
         .filter(|e| e.out_of_bounds().is_none())
-        .map(|e| ((e.device, e.seq), (e.clock, codec::seen(e).is_some())))
+        .map(|e| ((e.device, e.seq), e.clock))
         .collect();
-    let held = |device: DeviceId, seq: u64| -> Result<Option<(u64, bool)>, SyncError> {
+    let held = |device: DeviceId, seq: u64| -> Result<Option<u64>, SyncError> {
         Ok(match batch.get(&(device, seq)) {
             Some(c) => Some(*c),
-            None => store.clock_and_layout(device, seq)?,
+            None => store.clock_and_layout(device, seq)?.map(|(c, _)| c),
         })
     };
     let mut bad = HashSet::new();
     for (i, e) in events.iter().enumerate() {
-        if let Some(why) = unaccounted(e, top, &held)? {
-            refused.push(format!(
-                "the sync data holds event {} as device {}'s #{} with clock {}: {why} (refused)",
-                e.id.short(),
-                e.device.short(),
-                e.seq,
-                e.clock
+        let why = match e.out_of_bounds() {
+            Some(b) => Some(b.to_string()),
+            None => unaccounted(e, &held)?,
+        };
+        if let Some(why) = why {
+            refused.push(line(e, &why));
+            dropped.push(e.id);
+            bad.insert(i);
+        }
+    }
+    Ok(crate::without(events, &bad))
+}
+
+/// The events whose clocks are under the ceiling of a ledger that holds its rows and takes
+/// in `events` (what the import's other checks let through), in the order given; the
+/// others are named in `refused` and their ids put in `dropped`.
+pub fn under_ceiling(
+    store: &Store,
+    events: Vec<Envelope>,
+    refused: &mut Vec<String>,
+    dropped: &mut Vec<EventId>,
+) -> Result<Vec<Envelope>, SyncError> {
+    if events.is_empty() {
+        return Ok(events);
+    }
+    let top = leechbook_core::clock_ceiling(store.extent()?.saturating_add(events.len() as u64));
+    let mut bad = HashSet::new();
+    for (i, e) in events.iter().enumerate() {
+        if e.clock > top {
+            refused.push(line(
+                e,
+                &format!(
+                    "no device's clock runs that far ahead of the events there are (at most {top} here), so its signer forged it"
+                ),
             ));
             dropped.push(e.id);
             bad.insert(i);
@@ -76,34 +104,31 @@ pub fn accounted(
     Ok(crate::without(events, &bad))
 }
 
-/// Why `e`'s clock is not accounted for, if it is not: `top` is the ceiling, `held` a
-/// number's clock and layout where this ledger or this import holds it.
+/// The line for a refused event.
+fn line(e: &Envelope, why: &str) -> String {
+    format!(
+        "the sync data holds event {} as device {}'s #{} with clock {}: {why} (refused)",
+        e.id.short(),
+        e.device.short(),
+        e.seq,
+        e.clock
+    )
+}
+
+/// Why `e`'s clock does not follow from the heads it names, if it does not: `held` gives a
+/// number's clock where this ledger or this import holds it.
 fn unaccounted(
     e: &Envelope,
-    top: u64,
-    held: &impl Fn(DeviceId, u64) -> Result<Option<(u64, bool)>, SyncError>,
+    held: &impl Fn(DeviceId, u64) -> Result<Option<u64>, SyncError>,
 ) -> Result<Option<String>, SyncError> {
-    if let Some(b) = e.out_of_bounds() {
-        return Ok(Some(b.to_string()));
-    }
-    if e.clock > top {
-        return Ok(Some(format!(
-            "no device's clock runs that far ahead of the events there are (at most {top} here), so its signer forged it"
-        )));
-    }
+    let Some(heads) = codec::seen(e) else {
+        return Ok(None);
+    };
     let prev = match e.seq {
         0 | 1 => None,
         n => held(e.device, n - 1)?,
     };
-    let Some(heads) = codec::seen(e) else {
-        return Ok(prev.filter(|p| p.1).map(|_| {
-            format!(
-                "its #{} named what it had seen and this one does not: its device signs every later number so, so it was forged",
-                e.seq - 1
-            )
-        }));
-    };
-    let mut highest = prev.map_or(0, |p| p.0);
+    let mut highest = prev.unwrap_or(0);
     let mut all_held = e.seq <= 1 || prev.is_some();
     for (device, n) in heads {
         if device == e.device || n == 0 || n > leechbook_core::MAX_SEQ {
@@ -113,13 +138,13 @@ fn unaccounted(
             )));
         }
         match held(device, n)? {
-            Some((c, _)) if c >= e.clock => {
+            Some(c) if c >= e.clock => {
                 return Ok(Some(format!(
                     "it names device {}'s #{n} (clock {c}) as seen, yet its own clock is not above it: it would sort before an event its device had taken in",
                     device.short()
                 )))
             }
-            Some((c, _)) => highest = highest.max(c),
+            Some(c) => highest = highest.max(c),
             None => all_held = false,
         }
     }

@@ -1740,3 +1740,100 @@ fn a_squatted_index_on_a_hub_is_never_kept_and_the_table_moves_past_it() {
     newcomer.ok(&["init", "--join", hub.url(), "--campaign", &code]);
     assert_eq!(injuries(&newcomer.db, "Osric"), 1);
 }
+
+/// Signs `env` (its fields edited) with `db`'s device key in layout 3, naming `heads`.
+fn resign_naming(db: &Path, env: &mut Envelope, heads: &[(leechbook_core::ids::DeviceId, u64)]) {
+    let link = leechbook_store::codec::chain_link(env).unwrap_or([0; 32]);
+    leechbook_store::codec::lay_out_seen(env, link, heads);
+    let sig = Store::open(db)
+        .unwrap()
+        .sign(&leechbook_store::codec::signed_message(env));
+    leechbook_store::codec::put_signature(env, sig);
+}
+
+/// The ceiling counts only what an import takes in: a file padded with thousands of events
+/// refused on the way (out of bounds) raises no ceiling for the one clocked past it, and a
+/// number dated forward past the successor this ledger holds is refused.
+#[test]
+fn padding_a_file_raises_no_ceiling_and_no_number_floats_past_its_successor() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, player) = gm_and("player", dir.path());
+    let gm_device = device_of(&gm.db);
+    let n = log(&gm.db).len() as u64;
+    let mut store = Store::open(&player.db).unwrap();
+    let mut w = store.write().unwrap();
+    let base = w
+        .prepare(
+            stun_try(&player.db, 50),
+            leechbook_core::time::CampaignTime(0),
+            chrono::Utc::now(),
+        )
+        .unwrap();
+    drop(w);
+    drop(store);
+    let mut padded = Vec::new();
+    for i in 0..3_000u64 {
+        let mut e = base.clone();
+        e.id = leechbook_core::ids::EventId(uuid::Uuid::now_v7());
+        e.seq = 2 + i;
+        e.clock = 0; // out of bounds: refused
+        resign_naming(&player.db, &mut e, &[]);
+        padded.push(e);
+    }
+    // Under the ceiling a padded count would allow, over the honest one; it names a head the
+    // GM does not hold, so only the ceiling can refuse it.
+    let mut far = base.clone();
+    far.clock = leechbook_core::clock_ceiling(n + 1) + 100;
+    resign_naming(&player.db, &mut far, &[(gm_device, 999)]);
+    padded.push(far.clone());
+    let mut m = leechbook_sync::Mirror::new(ring_of(&gm.db));
+    m.add(&padded).unwrap();
+    let file = dir.path().join("padded.sync");
+    std::fs::write(&file, m.save()).unwrap();
+    let out = gm.run(&["sync", "import", file.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(&format!("event {}", far.id.short()))
+            && out.stderr.contains("no device's clock runs that far ahead"),
+        "{}",
+        out.stderr.lines().last().unwrap_or_default()
+    );
+    assert!(!log(&gm.db).iter().any(|e| e.id == far.id));
+    gm.ok(&["advance", "1d"]);
+    assert!(ok(&gm.db, &["verify", "--full"]).contains("the ledger is sound"));
+    // A number arriving after the one above it, clocked past it: dated forward, refused
+    // (else every device would clock after it, and it would float past the GM's clock).
+    let a = sign_at(
+        &player.db,
+        stun_try(&player.db, 50),
+        leechbook_core::time::CampaignTime(0),
+    );
+    let b = sign_at(
+        &player.db,
+        stun_try(&player.db, 51),
+        leechbook_core::time::CampaignTime(0),
+    );
+    let send = |events: &[Envelope], name: &str| {
+        let mut m = leechbook_sync::Mirror::new(ring_of(&gm.db));
+        m.add(events).unwrap();
+        let file = dir.path().join(name);
+        std::fs::write(&file, m.save()).unwrap();
+        gm.run(&["sync", "import", file.to_str().unwrap()])
+    };
+    // (The padded and far events above are the player's own #2..: the player's ledger
+    // numbers a and b after them; the GM holds none of its numbers yet.)
+    let out = send(&[b.clone()], "b.sync");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut forward = a.clone();
+    forward.clock = b.clock + 10;
+    // (Naming a head the GM does not hold, so that only its successor can refuse it.)
+    resign_naming(&player.db, &mut forward, &[(gm_device, 999)]);
+    let out = send(&[forward.clone()], "a.sync");
+    assert!(
+        out.stderr.contains(&forward.id.short().to_string())
+            && out.stderr.contains("dated forward"),
+        "{}",
+        out.stderr
+    );
+    assert!(!log(&gm.db).iter().any(|e| e.id == forward.id));
+}

@@ -282,6 +282,9 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             store.keep_page_address(&address)?;
             let links = store.links()?.iter().filter(|l| l.live()).count();
             let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
+            // What each round took in is settled and said as after any sync.
+            let db = ctx.db_path()?;
+            let mut seen_row = store.extent()?;
             serve_with(
                 &mut store,
                 listener,
@@ -294,6 +297,12 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                         HubReport::TookIn(i) => {
                             for r in &i.refused {
                                 eprintln!("refused: {r}");
+                            }
+                            for line in taken_in(&db, seen_row) {
+                                eprintln!("{line}");
+                            }
+                            if let Ok(s) = leechbook_store::Store::open(&db) {
+                                seen_row = s.extent().unwrap_or(seen_row);
                             }
                             format!("took in {}", events(i.added, "new event"))
                         }

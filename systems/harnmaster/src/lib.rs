@@ -109,8 +109,10 @@ pub enum HmEvent {
 impl HmEvent {
     /// What the roll stakes, if it is a roll the rules owe once in its slot (see the
     /// kernel's `claim`): a shock reroll or stun recovery try at one moment, a Healing
-    /// Sequence roll for one injury at one moment, a blood stoppage for one bleeder in five
-    /// minutes ("every five minutes", Healing Sequence step 1), a treatment of one injury.
+    /// Sequence roll or a treatment for one injury at one moment, a blood stoppage for one
+    /// bleeder in five minutes ("every five minutes", Healing Sequence step 1). (Rolls for
+    /// one owed roll made at different moments are the fold's: the later is void with the
+    /// rule's reason, and `disputes` lists the pair.)
     pub fn claim(&self, at: crate::time::CampaignTime) -> Option<leechbook_kernel::claim::Claim> {
         use leechbook_kernel::claim::Claim;
         Some(match self {
@@ -126,12 +128,9 @@ impl HmEvent {
                 at,
                 5 * crate::time::MINUTE,
             ),
-            HmEvent::Treatment(t) if !t.forced => Claim {
-                character: t.character,
-                roll: "treatment",
-                injury: Some(t.injury),
-                slot: 0,
-            },
+            HmEvent::Treatment(t) if !t.forced => {
+                Claim::at(t.character, "treatment", Some(t.injury), at, 1)
+            }
             _ => return None,
         })
     }
