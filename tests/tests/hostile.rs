@@ -1822,13 +1822,13 @@ fn padding_a_file_raises_no_ceiling_and_no_number_floats_past_its_successor() {
     };
     // (The padded and far events above are the player's own #2..: the player's ledger
     // numbers a and b after them; the GM holds none of its numbers yet.)
-    let out = send(&[b.clone()], "b.sync");
+    let out = send(std::slice::from_ref(&b), "b.sync");
     assert_eq!(out.code, 0, "{}", out.stderr);
     let mut forward = a.clone();
     forward.clock = b.clock + 10;
     // (Naming a head the GM does not hold, so that only its successor can refuse it.)
     resign_naming(&player.db, &mut forward, &[(gm_device, 999)]);
-    let out = send(&[forward.clone()], "a.sync");
+    let out = send(std::slice::from_ref(&forward), "a.sync");
     assert!(
         out.stderr.contains(&forward.id.short().to_string())
             && out.stderr.contains("dated forward"),
