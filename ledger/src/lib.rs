@@ -28,6 +28,7 @@ pub mod checkpoint;
 pub mod claims;
 mod error;
 pub mod moment;
+mod numbering;
 mod projection;
 pub mod replica;
 pub mod verify;
