@@ -60,13 +60,23 @@ pub fn accounted(
             None => store.clock_and_layout(device, seq)?.map(|(c, _)| c),
         })
     };
+    sift(events, refused, dropped, |e| match e.out_of_bounds() {
+        Some(b) => Ok(Some(b.to_string())),
+        None => unaccounted(e, &held),
+    })
+}
+
+/// `events` without those `why` gives a reason for, in the order given; each of those is
+/// named in `refused` and its id put in `dropped`.
+fn sift(
+    events: Vec<Envelope>,
+    refused: &mut Vec<String>,
+    dropped: &mut Vec<EventId>,
+    mut why: impl FnMut(&Envelope) -> Result<Option<String>, SyncError>,
+) -> Result<Vec<Envelope>, SyncError> {
     let mut bad = HashSet::new();
     for (i, e) in events.iter().enumerate() {
-        let why = match e.out_of_bounds() {
-            Some(b) => Some(b.to_string()),
-            None => unaccounted(e, &held)?,
-        };
-        if let Some(why) = why {
+        if let Some(why) = why(e)? {
             refused.push(line(e, &why));
             dropped.push(e.id);
             bad.insert(i);
@@ -88,20 +98,13 @@ pub fn under_ceiling(
         return Ok(events);
     }
     let top = leechbook_core::clock_ceiling(store.extent()?.saturating_add(events.len() as u64));
-    let mut bad = HashSet::new();
-    for (i, e) in events.iter().enumerate() {
-        if e.clock > top {
-            refused.push(line(
-                e,
-                &format!(
-                    "no device's clock runs that far ahead of the events there are (at most {top} here), so its signer forged it"
-                ),
-            ));
-            dropped.push(e.id);
-            bad.insert(i);
-        }
-    }
-    Ok(crate::without(events, &bad))
+    sift(events, refused, dropped, |e| {
+        Ok((e.clock > top).then(|| {
+            format!(
+                "no device's clock runs that far ahead of the events there are (at most {top} here), so its signer forged it"
+            )
+        }))
+    })
 }
 
 /// The line for a refused event.
