@@ -3,7 +3,7 @@
 //! it is refused exactly as a healed injury is, what still matters stays, and a GM's decree
 //! reopens one.
 
-mod common;
+use crate::common;
 use common::*;
 use leechbook_core::event::{Decree, Ruling};
 use leechbook_core::harnmaster::healing::*;

@@ -1,6 +1,6 @@
 //! The Healing Sequence's worked examples (rules/000 lines 790-1133), each through the fold.
 
-mod common;
+use crate::common;
 use common::*;
 use leechbook_core::harnmaster::body::human;
 use leechbook_core::harnmaster::effect::impairment;

@@ -3,7 +3,7 @@
 //! healing never raises it; a healed injury is never rolled for; while an infection lasts, no
 //! injury heals.
 
-mod common;
+use crate::common;
 use common::*;
 use leechbook_core::harnmaster::healing::*;
 use leechbook_core::harnmaster::state::*;

@@ -1,6 +1,6 @@
 //! The Injury Sequence's worked examples (rules/000 lines 442-680), each through the fold.
 
-mod common;
+use crate::common;
 use common::*;
 use leechbook_core::dice::{DiceExpr, Die};
 use leechbook_core::harnmaster::effect::impairment;

@@ -213,11 +213,13 @@ fn two_appenders_at_once_lose_nothing() {
 }
 
 /// The child half of `a_killed_appender_leaves_every_committed_event`: appends until killed.
+/// Ignored in a plain run (it is a process the parent starts, not a test of its own); run by
+/// hand it has no ledger to append to and says so.
 #[test]
+#[ignore = "the child process of a_killed_appender_leaves_every_committed_event"]
 fn child_appender() {
-    let Ok(path) = std::env::var("LEECHBOOK_CHILD_APPENDER") else {
-        return;
-    };
+    let path = std::env::var("LEECHBOOK_CHILD_APPENDER")
+        .expect("LEECHBOOK_CHILD_APPENDER names the ledger the parent test kills this child over");
     let mut s = Store::open(Path::new(&path)).unwrap();
     for i in 0.. {
         s.append(character(&format!("n{i}")), CampaignTime::START)
@@ -238,6 +240,7 @@ fn a_killed_appender_leaves_every_committed_event() {
         .args([
             "--exact",
             "child_appender",
+            "--ignored",
             "--nocapture",
             "--test-threads=1",
         ])

@@ -3,7 +3,7 @@
 //! at any moment), a ruling that undoes the healing brings it back and rewrites the archive,
 //! and `verify` finds the cache sound throughout.
 
-mod common;
+use crate::common;
 use common::Scratch;
 use leechbook_store::{ReadLog, Store};
 

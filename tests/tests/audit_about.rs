@@ -4,7 +4,7 @@
 //! (which read the other side), clock moves, retractions, amendments and syncs between two
 //! devices that record offline.
 
-mod common;
+use crate::common;
 use common::{identity, run_db};
 use leechbook_core::fold::Ledger;
 use leechbook_store::Store;

@@ -2,7 +2,7 @@
 //! campaign: the party with what matters now, and the owed rolls in time order. Ids are
 //! masked (they differ on every run).
 
-mod common;
+use crate::common;
 
 use leechbook::board::{draw, Board};
 use ratatui::backend::TestBackend;

@@ -5,7 +5,7 @@
 //! changes arrive without a reload, and finds the link dead once the GM revokes it. The page
 //! at phone size (390x844) is kept as `target/artefacts/players-page-390x844.png`.
 
-mod common;
+use crate::common;
 use common::{page_link, serving_page, Scratch, BRENNA, OSRIC_STRUCK};
 use fantoccini::{Client, Locator};
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! Bad input gets a one-line error naming the problem, a non-zero exit code, and a ledger that
 //! is byte-for-byte unchanged.
 
-mod common;
+use crate::common;
 use common::{run_db, Scratch};
 
 /// Runs a command that must fail with `code`, and checks the error line and the file bytes.

@@ -1,7 +1,7 @@
 //! The Healing Sequence end to end through the CLI: the scripting contract, the worked
 //! examples with their dice given, refusals and forced rulings, and `advance --roll`.
 
-mod common;
+use crate::common;
 use common::Scratch;
 use leechbook_core::fold::Ledger;
 use leechbook_store::Store;

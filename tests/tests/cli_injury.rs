@@ -1,7 +1,7 @@
 //! The Injury Sequence end to end through the CLI: the scripting contract and every
 //! worked example of the rules text with its dice given.
 
-mod common;
+use crate::common;
 use common::Scratch;
 use serde_json::Value;
 

@@ -1,7 +1,7 @@
 //! The Melee and Missile Sequences through the CLI: the Block, Dodge, Counterstrike and Ignore
 //! examples, both of Nolora's shots, and bad declarations refused with nothing recorded.
 
-mod common;
+use crate::common;
 use common::Scratch;
 
 const ARMS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/arms/starter.toml");

@@ -2,7 +2,7 @@
 //! `disputes` lists both sides on every device, the earlier event stands, and a GM ruling
 //! closes the dispute.
 
-mod common;
+use crate::common;
 use common::{identity, Scratch};
 use serde_json::Value;
 

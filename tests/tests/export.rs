@@ -2,7 +2,7 @@
 //! repository, a character's history comes out as CSV, and characters go into another
 //! campaign with their sheets (all or nothing).
 
-mod common;
+use crate::common;
 use common::{run_db, Scratch};
 use serde_json::Value;
 

@@ -3,7 +3,7 @@
 //! them. Every key of the recorded JSON must be there with the same value; the output may
 //! gain keys (additions to `--json` are allowed, changes are not).
 
-mod common;
+use crate::common;
 use common::run_db;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! Property tests across the crates: the fold is deterministic, and replaying the stored log
 //! gives exactly the state `show` printed when each event was recorded.
 
-mod common;
+use crate::common;
 use common::Scratch;
 use leechbook::views;
 use leechbook_core::fold::Ledger;

@@ -3,7 +3,7 @@
 //! all untrusted. Each test plays one of them and checks that every honest device ends with
 //! every honest event, that nothing forged acts, and that what was done is said in a line.
 
-mod common;
+use crate::common;
 use common::{connect, identity, join_code, ring_of, run_db, Hub, Scratch};
 use leechbook_core::fold::Ledger;
 use leechbook_core::ruling::Ruling;

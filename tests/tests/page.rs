@@ -2,7 +2,7 @@
 //! Chromium): a link shows its character, records the rolls it owes as the device made for
 //! it, follows the ledger live, and once revoked shows and records nothing.
 
-mod common;
+use crate::common;
 use common::{http, page_link, run_db, serving_page, Scratch, BRENNA, BRENNA_STRUCK, OSRIC_STRUCK};
 use std::io::BufRead;
 use std::time::{Duration, Instant};

@@ -5,7 +5,7 @@
 //! characters; a revoked device's later events are void; an unrostered device's events and
 //! a tampered event are refused at import, whole, with nothing written.
 
-mod common;
+use crate::common;
 use common::{identity, Scratch};
 use leechbook_core::fold::Ledger;
 use leechbook_core::Event;

@@ -1,7 +1,7 @@
 //! Rulings and time travel end to end: retract, reinstate, amend, override, what-if, diff,
 //! why, show --at and log --until.
 
-mod common;
+use crate::common;
 use common::Scratch;
 use serde_json::Value;
 

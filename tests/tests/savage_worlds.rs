@@ -1,7 +1,7 @@
 //! Savage Worlds through the CLI, and the ledger's features (rulings, time travel, the agenda)
 //! on a campaign that is not HârnMaster.
 
-mod common;
+use crate::common;
 use common::Scratch;
 use serde_json::Value;
 

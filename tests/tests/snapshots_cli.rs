@@ -2,7 +2,7 @@
 //! through its shock reroll and Morale roll), and `show`. Ids are random, so they are
 //! replaced by `[id]` before comparing.
 
-mod common;
+use crate::common;
 use common::{run_db, Scratch};
 
 fn redact_ids(text: &str, ids: &[String]) -> String {

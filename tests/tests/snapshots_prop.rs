@@ -3,7 +3,7 @@
 //! full fold. And the order in which concurrent rulings were recorded or imported changes
 //! nothing but what the total order says.
 
-mod common;
+use crate::common;
 use common::Scratch;
 use leechbook_core::fold::{Ledger, FOLD_VERSION};
 use leechbook_ledger::checkpoint::fold_latest_from;

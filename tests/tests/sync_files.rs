@@ -4,7 +4,7 @@
 //! identical logs, with nothing forged, and fold to identical states. Corrupt,
 //! truncated and foreign sync files are refused whole, with nothing written.
 
-mod common;
+use crate::common;
 use common::{identity, run_db, Scratch};
 use leechbook_core::fold::Ledger;
 use leechbook_store::Store;

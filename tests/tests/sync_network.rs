@@ -3,7 +3,7 @@
 //! identical logs and folds; forged events pushed to the open hub are refused and reported
 //! while the rest still land.
 
-mod common;
+use crate::common;
 use common::{add_character, connect, identity, join_code, run_db, serving, Hub};
 use leechbook_core::fold::Ledger;
 use leechbook_core::Envelope;

@@ -3,7 +3,7 @@
 //! revoking a device rotates the key; a wrong or missing key is one clear line and nothing
 //! written.
 
-mod common;
+use crate::common;
 use common::{identity, ring_of, run_db, Hub, Scratch};
 use leechbook_store::codec::decode_envelope;
 use leechbook_store::Store;

@@ -3,7 +3,7 @@
 //! log. The ledger file is edited past the store (its append-only triggers dropped), as
 //! someone editing it by hand would.
 
-mod common;
+use crate::common;
 use common::Scratch;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::Event;

@@ -1,6 +1,6 @@
 //! Witch Iron's Quarrel rules through the CLI, with a ruling on its campaign.
 
-mod common;
+use crate::common;
 use common::Scratch;
 use serde_json::Value;
 

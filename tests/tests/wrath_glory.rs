@@ -1,6 +1,6 @@
 //! Wrath & Glory through the CLI, with a ruling and time travel on its campaign.
 
-mod common;
+use crate::common;
 use common::Scratch;
 use serde_json::Value;
 
