@@ -8,8 +8,11 @@
 //! [`Board`] is the view (built from a [`Ledger`]) and [`draw`] its one printer, so the
 //! screen can be tested on ratatui's test backend; [`run`] is the live loop.
 
+use crate::error::CommandError;
 use crate::views::{self, OwedView};
 use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_ledger::owed::Faces;
+use leechbook_page::record::{record_owed, Answer, Dice};
 use ratatui::layout::{Constraint, Direction, Layout};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
@@ -51,7 +54,14 @@ fn member(ledger: &Ledger, c: &CharacterState) -> Member {
             let bleeders = v.injuries.iter().filter(|i| i.bleeder && !i.healed).count();
             if bleeders > 0 && !v.dead {
                 status.push_str(&format!(", {bleeders} bleeder(s)"));
-                if let Some(o) = v.owed.iter().find(|o| o.kind == "blood-loss") {
+                if let Some(o) = v.owed.iter().find(|o| {
+                    o.roll
+                        == leechbook_core::owed::Owed::HarnMaster(
+                            leechbook_core::owed::HmRoll::Seq(
+                                leechbook_core::harnmaster::healing::SeqRollKind::BloodLoss,
+                            ),
+                        )
+                }) {
                     status.push_str(&format!(
                         ", blood loss {}",
                         o.due_at.as_deref().unwrap_or("now")
@@ -312,125 +322,68 @@ pub fn draw(f: &mut Frame<'_>, board: &Board, selected: Option<usize>, message: 
     );
 }
 
-/// How the board records an owed roll.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Record {
-    /// This command line (run in-process).
-    Run(Vec<String>),
-    /// Not from the board: the line to run instead, or why there is none.
-    Hint(String),
-}
-
-/// How to record an owed roll, with a face if one was typed: HârnMaster's `roll` kinds,
-/// Savage Worlds' trait rolls (with the die `sw attributes` recorded) and Witch Iron's
-/// end-of-round d6 from the board and the players' page; the rest are decisions or Quarrels
-/// of their own, and the line names their command.
-pub(crate) fn record_args(db: &Path, o: &OwedView, face: Option<&str>) -> Record {
-    let hm = [
-        "shock-reroll",
-        "stun-recovery",
-        "blood-loss",
-        "healing",
-        "healing-period",
-        "blood-regeneration",
-        "infection",
-        "extended-shock",
-        "coma",
-        "grim-shock",
-        "aggravation",
-    ];
-    // The command, its --dice, then `--` and the positionals: a name is never read as an
-    // option (a character named `--help`).
-    let line = |command: &[&str], dice: Option<String>, positionals: &[&str]| {
-        let mut args = vec![
-            "leechbook".to_string(),
-            "--db".into(),
-            db.display().to_string(),
-        ];
-        args.extend(command.iter().map(|w| w.to_string()));
-        if let Some(d) = dice {
-            args.extend(["--dice".into(), d]);
-        }
-        args.push("--".into());
-        args.extend(positionals.iter().map(|w| w.to_string()));
-        Record::Run(args)
+/// Records the selected owed roll with the faces typed (none: Leechbook rolls them), through
+/// the typed path the players' page takes too, and gives the line for the message box: the
+/// event's line with what it did, the refusal, or for what the GM or a healer records, the
+/// command that records it.
+fn record(db: &Path, o: &OwedView, typed: &str) -> String {
+    if !o.roll.rollable() {
+        return hint(o);
+    }
+    let Some(faces) = Faces::parse(typed) else {
+        return format!("'{typed}' is not a face: type the number the die showed (00 is 100)");
     };
+    let recorded = (|| -> Result<Answer, CommandError> {
+        let mut replica = leechbook_ledger::Replica::open(db)?;
+        Ok(record_owed(&mut replica, o, &faces, &mut Dice::new())?)
+    })();
+    match recorded {
+        Ok(a) => a.line,
+        Err(e) => refused(&e),
+    }
+}
+
+/// A refusal on the message line: one line, nothing recorded.
+fn refused(e: &CommandError) -> String {
+    format!("REFUSED, nothing recorded: {e}")
+}
+
+/// The command that records what the GM or a healer decides (a Morale roll at the GM's ML,
+/// a treatment, a blood stoppage, a Wrath & Glory complication, a Quarrel).
+fn hint(o: &OwedView) -> String {
+    use leechbook_core::owed::{HmRoll, Owed, WgRoll};
     let who = o.character.as_str();
-    match o.kind {
-        k if hm.contains(&k) => {
-            let injury = o
-                .injury
-                .as_deref()
-                .filter(|_| !matches!(k, "shock-reroll" | "stun-recovery"));
-            let mut positionals = vec![who, k];
-            positionals.extend(injury);
-            line(&["roll"], face.map(|f| format!("roll={f}")), &positionals)
+    let k = o.kind();
+    let injury = o.injury.as_deref().unwrap_or("INJURY");
+    let line = match o.roll {
+        Owed::HarnMaster(HmRoll::Gm(_)) => {
+            format!("leechbook roll '{who}' {k} --ml ML (or --outcome for an automatic failure)")
         }
-        "end-of-round" => line(&["wi", "round"], face.map(|f| format!("d6={f}")), &[who]),
-        // The trait's die is the one `sw attributes` recorded; without it the command's
-        // refusal names what to give. A bare face is the trait die's; a list is `--dice`'s.
-        k @ ("spirit-recovery" | "incapacitation" | "bleeding-out") => {
-            let dice = face.map(|f| {
-                if f.chars().all(|c| c.is_ascii_digit()) {
-                    format!("trait={f}")
-                } else {
-                    f.to_string()
-                }
-            });
-            line(&["sw", "roll"], dice, &[who, k])
+        Owed::HarnMaster(HmRoll::BloodStoppage) => {
+            format!("leechbook staunch '{who}' {injury} --physician ML (or --cauterise)")
         }
-        // The rest are the GM's or a healer's, each with its own command: named.
-        k => {
-            let injury = o.injury.as_deref().unwrap_or("INJURY");
-            let line = match k {
-                "morale" | "fumble" | "stumble" => {
-                    format!("leechbook roll '{who}' {k} --ml ML (or --outcome for an automatic failure)")
-                }
-                "blood-stoppage" => {
-                    format!("leechbook staunch '{who}' {injury} --physician ML (or --cauterise)")
-                }
-                "treatment" => format!("leechbook treat '{who}' {injury} --physician ML"),
-                "dying" => format!(
-                    "leechbook wg complication '{who}' (a complication on a Wrath Die), or wg regroup / wg respite to recover a Wound"
-                ),
-                _ => format!("the command `leechbook due '{who}'` names"),
-            };
-            Record::Hint(format!(
-                "{who}'s {k} is the GM's or a healer's to record: {line}"
-            ))
+        Owed::HarnMaster(HmRoll::Treatment) => {
+            format!("leechbook treat '{who}' {injury} --physician ML")
         }
-    }
+        Owed::WrathGlory(WgRoll::Dying) => format!(
+            "leechbook wg complication '{who}' (a complication on a Wrath Die), or wg regroup / wg respite to recover a Wound"
+        ),
+        _ => format!("the command `leechbook due '{who}'` names"),
+    };
+    format!("{who}'s {k} is the GM's or a healer's to record: {line}")
 }
 
-/// Runs a command line in-process and gives its first line of output, or, when it was
-/// refused, its error (never the notes before it, such as the dice Leechbook rolled for a
-/// roll then refused: the board must not look as if it recorded what it did not).
-fn say(args: Vec<String>) -> String {
-    told(crate::run(args))
-}
-
-/// The line the board shows for a command's output: its first line, and what the event did
-/// that the table must hear (its `-> ` lines: a death, a Shock State ...).
-pub(crate) fn told(out: crate::Output) -> String {
-    if out.code == 0 {
-        let mut line = out.stdout.lines().next().unwrap_or("").to_string();
-        for c in out.stdout.lines().skip(1).filter(|l| l.starts_with("-> ")) {
-            line.push_str("; ");
-            line.push_str(c);
-        }
-        return line;
+/// Moves the clock by `by` as `advance BY` does (it stops where an owed roll falls due),
+/// and gives its first line for the message box.
+fn advance(db: &Path, by: &str) -> String {
+    let mut ctx = crate::Ctx::for_db(db.to_path_buf());
+    match crate::commands::advance::cmd_advance(
+        crate::commands::advance::AdvanceArgs::by(by.to_string()),
+        &mut ctx,
+    ) {
+        Ok(()) => ctx.out.lines().next().unwrap_or("").to_string(),
+        Err(e) => refused(&e),
     }
-    out.stderr
-        .lines()
-        .find(|l| l.starts_with("error:"))
-        .or_else(|| out.stderr.lines().last())
-        .map(|l| {
-            format!(
-                "REFUSED, nothing recorded: {}",
-                l.trim_start_matches("error: ")
-            )
-        })
-        .unwrap_or_default()
 }
 
 /// The roll to select once the owed list changed: the same roll (who, what, which injury) if
@@ -441,32 +394,28 @@ fn follow(before: Option<&OwedView>, at: Option<usize>, now: &[OwedView]) -> Opt
     }
     let same = before.and_then(|b| {
         now.iter()
-            .position(|o| o.character == b.character && o.kind == b.kind && o.injury == b.injury)
+            .position(|o| o.character == b.character && o.roll == b.roll && o.injury == b.injury)
     });
     same.or(Some(at.unwrap_or(0).min(now.len() - 1)))
 }
 
 /// The live board on this terminal, until `q`; `news` (a hub's watch) is shown on its
 /// message line as it comes.
-pub fn run(
-    db: &Path,
-    news: Option<std::sync::mpsc::Receiver<String>>,
-) -> Result<(), crate::error::CommandError> {
+pub fn run(db: &Path, news: Option<std::sync::mpsc::Receiver<String>>) -> Result<(), CommandError> {
     use ratatui::crossterm::event::{self, Event, KeyCode, KeyEventKind};
     // One connection for the board's reads; the commands it runs write through their own.
     let replica = leechbook_ledger::Replica::open(db)?;
     let last_row = || leechbook_store::ReadLog::last_row(replica.store());
     // The board shows open wounds and what is owed: no healed injury of the archive.
-    let load = || -> Result<(i64, Ledger), crate::error::CommandError> {
-        Ok((last_row()?, replica.state_open()?))
-    };
+    let load =
+        || -> Result<(i64, Ledger), CommandError> { Ok((last_row()?, replica.state_open()?)) };
     let (mut seen, ledger) = load()?;
     let mut board = Board::of(&ledger);
     let mut selected = (!board.agenda.is_empty()).then_some(0);
     let mut message = String::from("following the ledger");
     let mut typed = String::new();
     let mut terminal = ratatui::init();
-    let result = (|| -> Result<(), crate::error::CommandError> {
+    let result = (|| -> Result<(), CommandError> {
         loop {
             terminal.draw(|f| {
                 let msg = if typed.is_empty() {
@@ -481,15 +430,7 @@ pub fn run(
                     if k.kind != KeyEventKind::Press {
                         continue;
                     }
-                    let advance = |by: &str| {
-                        say(vec![
-                            "leechbook".into(),
-                            "--db".into(),
-                            db.display().to_string(),
-                            "advance".into(),
-                            by.into(),
-                        ])
-                    };
+                    let advance = |by: &str| advance(db, by);
                     match k.code {
                         KeyCode::Char('q') | KeyCode::Esc => return Ok(()),
                         KeyCode::Up | KeyCode::Down => {
@@ -505,20 +446,19 @@ pub fn run(
                         KeyCode::Char('.') => message = advance("10m"),
                         KeyCode::Char('>') => message = advance("1h"),
                         KeyCode::Char('d') => message = advance("1d"),
-                        KeyCode::Char(c) if c.is_ascii_digit() => typed.push(c),
+                        // Faces: digits, a space between dice, `+` chaining an ace.
+                        KeyCode::Char(c) if c.is_ascii_digit() || c == ' ' || c == '+' => {
+                            typed.push(c)
+                        }
                         KeyCode::Backspace => {
                             typed.pop();
                         }
                         KeyCode::Char('r') | KeyCode::Enter => {
-                            let face = (!typed.is_empty()).then(|| typed.clone());
-                            typed.clear();
                             message = match selected.and_then(|s| board.agenda.get(s)) {
                                 None => "nothing owed is selected".into(),
-                                Some(o) => match record_args(db, o, face.as_deref()) {
-                                    Record::Run(args) => say(args),
-                                    Record::Hint(line) => line,
-                                },
+                                Some(o) => record(db, o, &typed),
                             };
+                            typed.clear();
                         }
                         _ => {}
                     }
@@ -546,10 +486,15 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use leechbook_core::harnmaster::healing::SeqRollKind;
+    use leechbook_core::harnmaster::shock::GmRollKind;
+    use leechbook_core::owed::{HmRoll, Owed, WgRoll};
 
-    fn owed(kind: &'static str, injury: Option<&str>) -> OwedView {
+    fn owed(roll: Owed, injury: Option<&str>) -> OwedView {
         OwedView {
-            kind,
+            roll,
+            character_id: leechbook_core::ids::CharacterId(uuid::Uuid::nil()),
+            injury_id: None,
             character: "Osric".into(),
             target: "Osric".into(),
             injury: injury.map(str::to_string),
@@ -564,89 +509,41 @@ mod tests {
         }
     }
 
+    const HEALING: Owed = Owed::HarnMaster(HmRoll::Seq(SeqRollKind::Healing));
+    const SHOCK: Owed = Owed::HarnMaster(HmRoll::ShockReroll);
+
+    /// What the GM or a healer records is named with its command; a roll is not.
     #[test]
-    fn each_system_owed_roll_is_recorded_from_the_board_or_given_its_command() {
-        let db = Path::new("c.db");
-        let line = |r: Record| match r {
-            Record::Run(a) => a[3..].join(" "),
-            Record::Hint(h) => h,
-        };
-        assert_eq!(
-            line(record_args(db, &owed("healing", Some("ab12")), Some("42"))),
-            "roll --dice roll=42 -- Osric healing ab12"
-        );
-        assert_eq!(
-            line(record_args(db, &owed("shock-reroll", Some("ab12")), None)),
-            "roll -- Osric shock-reroll"
-        );
-        assert_eq!(
-            line(record_args(db, &owed("end-of-round", None), Some("3"))),
-            "wi round --dice d6=3 -- Osric"
-        );
-        assert_eq!(
-            line(record_args(db, &owed("bleeding-out", None), None)),
-            "sw roll -- Osric bleeding-out"
-        );
-        assert_eq!(
-            line(record_args(db, &owed("spirit-recovery", None), Some("5"))),
-            "sw roll --dice trait=5 -- Osric spirit-recovery"
-        );
-        assert_eq!(
-            line(record_args(
-                db,
-                &owed("incapacitation", None),
-                Some("trait=4,wild=2,injury=3/4")
-            )),
-            "sw roll --dice trait=4,wild=2,injury=3/4 -- Osric incapacitation"
-        );
-        assert!(line(record_args(db, &owed("dying", None), None))
+    fn each_decision_is_given_its_command() {
+        assert!(hint(&owed(Owed::WrathGlory(WgRoll::Dying), None))
             .contains("leechbook wg complication 'Osric'"));
         assert_eq!(
-            line(record_args(db, &owed("treatment", Some("ab12")), None)),
+            hint(&owed(Owed::HarnMaster(HmRoll::Treatment), Some("ab12"))),
             "Osric's treatment is the GM's or a healer's to record: leechbook treat 'Osric' ab12 --physician ML"
         );
-    }
-
-    /// Issue 26, item 1: what a roll did that the table must hear is on the board's line.
-    #[test]
-    fn a_rolls_consequences_are_on_its_line() {
-        let out = crate::Output {
-            stdout: "Tom blood loss (right shoulder) 99 vs EML60: F -> 2 BP (total 2)\n  owes: blood-loss\n-> Tom is now INC (was STN)\n".into(),
-            stderr: String::new(),
-            code: 0,
-        };
         assert_eq!(
-            told(out),
-            "Tom blood loss (right shoulder) 99 vs EML60: F -> 2 BP (total 2); -> Tom is now INC (was STN)"
+            hint(&owed(Owed::HarnMaster(HmRoll::Gm(GmRollKind::Morale)), Some("ab12"))),
+            "Osric's morale is the GM's or a healer's to record: leechbook roll 'Osric' morale --ml ML (or --outcome for an automatic failure)"
         );
-    }
-
-    /// Issue 26, item 5: a refusal is shown as one, never the dice rolled before it.
-    #[test]
-    fn a_refused_roll_shows_the_refusal_not_the_dice() {
-        let out = crate::Output {
-            stdout: String::new(),
-            stderr: "rolled by Leechbook: roll=96\nerror: Osric's Healing Roll is not due until day 6 00:00\n".into(),
-            code: 1,
-        };
-        assert_eq!(
-            told(out),
-            "REFUSED, nothing recorded: Osric's Healing Roll is not due until day 6 00:00"
-        );
+        assert!(record(
+            Path::new("/nonexistent/ledger.db"),
+            &owed(HEALING, None),
+            "4x"
+        )
+        .contains("'4x' is not a face"));
     }
 
     /// Issue 26, item 5: when the owed list changes (a strike from another terminal), the
     /// selection stays on the same roll.
     #[test]
     fn the_selection_follows_the_same_roll() {
-        let mut bertil = owed("blood-loss", Some("cd34"));
+        let mut bertil = owed(
+            Owed::HarnMaster(HmRoll::Seq(SeqRollKind::BloodLoss)),
+            Some("cd34"),
+        );
         bertil.character = "Bertil".into();
-        let before = [owed("healing", Some("ab12")), owed("shock-reroll", None)];
-        let now = vec![
-            bertil,
-            owed("healing", Some("ab12")),
-            owed("shock-reroll", None),
-        ];
+        let before = [owed(HEALING, Some("ab12")), owed(SHOCK, None)];
+        let now = vec![bertil, owed(HEALING, Some("ab12")), owed(SHOCK, None)];
         assert_eq!(follow(before.get(1), Some(1), &now), Some(2));
         assert_eq!(follow(before.first(), Some(0), &now[..1]), Some(0));
         assert_eq!(follow(None, None, &[]), None);

@@ -58,17 +58,7 @@ pub fn rng(seed: Option<u64>) -> StdRng {
 
 /// `name=face/face` for each die of `dice` that Leechbook rolled (`rolled` names them), for
 /// the "rolled by Leechbook" note.
-pub fn rolled_faces<'a>(
-    dice: &'a [RecordedDie],
-    rolled: &'a [&str],
-) -> impl Iterator<Item = String> + 'a {
-    dice.iter()
-        .filter(|d| rolled.contains(&d.name.as_str()))
-        .map(|d| {
-            let faces: Vec<String> = d.faces.iter().map(u16::to_string).collect();
-            format!("{}={}", d.name, faces.join("/"))
-        })
-}
+pub use leechbook_ledger::owed::rolled_faces;
 
 /// The one d100 a command records, named `name`: given in --dice, else rolled here (and the
 /// roll said in a note).

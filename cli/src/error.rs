@@ -222,3 +222,70 @@ impl From<serde_json::Error> for CommandError {
         CommandError::internal(format!("JSON error: {e}"))
     }
 }
+
+/// A name or an id that found nothing, in the words the commands have always used, with
+/// the command that answers each.
+impl From<leechbook_ledger::lookup::Lookup> for CommandError {
+    fn from(e: leechbook_ledger::lookup::Lookup) -> CommandError {
+        use leechbook_core::SystemId;
+        use leechbook_ledger::lookup::Lookup as L;
+        match &e {
+            L::NoCharacter { known, .. } if known.is_empty() => {
+                CommandError::user(format!("{e} (character add)"))
+            }
+            L::NotLoaded(name) => {
+                CommandError::internal(format!("{name} was not loaded for this command"))
+            }
+            L::OtherSystem {
+                wanted: SystemId::HarnMaster,
+                ..
+            } => CommandError::user(format!("{e}: this is a HârnMaster command")),
+            L::NoInjury { character, .. } => {
+                CommandError::user(format!("{e} (see `leechbook show {character}`)"))
+            }
+            _ => CommandError::user(e.to_string()),
+        }
+    }
+}
+
+/// An owed roll's refusals, with the flag or command that answers each.
+impl From<leechbook_ledger::owed::RollError> for CommandError {
+    fn from(e: leechbook_ledger::owed::RollError) -> CommandError {
+        use leechbook_ledger::owed::RollError as R;
+        match e {
+            R::Lookup(l) => l.into(),
+            R::Dice(d) => d.into(),
+            R::Ledger(l) => l.into(),
+            R::ForcedOutOfSequence => CommandError::user(
+                "--force is for the Healing Sequence's rolls; shock and Morale rolls follow the state",
+            ),
+            R::ShockMlGiven => CommandError::user(
+                "a shock roll's EML comes from the sheet: give no --ml or --outcome",
+            ),
+            R::Automatic { character, what } => CommandError::user(format!(
+                "{character}'s {what} is an automatic failure: give no dice, only --outcome"
+            )),
+            R::NotYetDue { .. } => {
+                CommandError::user(format!("{e}: move the clock first (leechbook advance 1r)"))
+            }
+            R::NoTraitDie {
+                character,
+                attribute,
+            } => CommandError::user(format!(
+                "which die is {character}'s {attribute}? give it (--trait d8), or record the sheet's dice once (leechbook sw attributes {} --{} d8)",
+                crate::commands::shell_word(&character),
+                attribute.to_ascii_lowercase()
+            )),
+            e => CommandError::user(e.to_string()),
+        }
+    }
+}
+
+impl From<leechbook_story::StoryError> for CommandError {
+    fn from(e: leechbook_story::StoryError) -> CommandError {
+        match e {
+            leechbook_story::StoryError::Lookup(l) => l.into(),
+            leechbook_story::StoryError::Ledger(l) => l.into(),
+        }
+    }
+}

@@ -11,9 +11,6 @@ pub mod commands;
 pub mod complete;
 pub mod dice;
 pub mod error;
-pub mod narrate;
-pub mod page;
-pub mod plot;
 pub mod progress;
 pub mod views;
 
@@ -24,6 +21,7 @@ use leechbook_core::ids::DeviceId;
 use leechbook_core::Envelope;
 use leechbook_ledger::{Draft, Replica};
 use leechbook_store::Store;
+use leechbook_views::narrate;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -187,33 +185,15 @@ impl Ctx {
         make: impl FnOnce(&Ledger, &mut Ctx) -> Result<D, CommandError>,
     ) -> Result<(Ledger, Envelope, Applied), CommandError> {
         let mut replica = self.replica()?;
-        let mut before = Vec::new();
+        let mut before = narrate::Conditions::default();
         let r = replica.record_for(names, |ledger| {
             let made: Draft<'d> = make(ledger, self)?.into();
-            before = conditions(ledger, made.event.characters());
+            before = narrate::Conditions::of(ledger, made.event.characters());
             Ok::<_, CommandError>(made)
         })?;
-        self.tell(&before, &r.ledger, r.envelope.event.kind());
+        self.told
+            .extend(before.told(&r.ledger, r.envelope.event.kind()));
         Ok((r.ledger, r.envelope, r.applied))
-    }
-
-    /// Adds to [`Ctx::told`] what the events of `kind` did to the characters whose
-    /// conditions before them are `before`, as `after` holds them.
-    fn tell(
-        &mut self,
-        before: &[(leechbook_core::ids::CharacterId, narrate::Condition)],
-        after: &Ledger,
-        kind: &str,
-    ) {
-        for (id, was) in before {
-            if let Some(now) = after
-                .character(*id)
-                .and_then(leechbook_core::fold::CharacterState::hm)
-            {
-                self.told
-                    .extend(narrate::consequences(was, now, narrate::tells_shock(kind)));
-            }
-        }
     }
 
     /// Takes what the events recorded so far did, to say it now (see [`Ctx::told`]).
@@ -230,18 +210,18 @@ impl Ctx {
         make: impl FnOnce(&Ledger, &mut Ctx) -> Result<Vec<D>, CommandError>,
     ) -> Result<(Ledger, Vec<(Envelope, Applied)>), CommandError> {
         let mut replica = self.replica()?;
-        let mut before = Vec::new();
+        let mut before = narrate::Conditions::default();
         let (after, recorded) = replica.record_all_for(names, |ledger| {
             let made: Vec<Draft<'d>> = make(ledger, self)?.into_iter().map(Into::into).collect();
             let mut ids: Vec<_> = made.iter().flat_map(|d| d.event.characters()).collect();
             ids.sort_unstable();
             ids.dedup();
-            before = conditions(ledger, ids);
+            before = narrate::Conditions::of(ledger, ids);
             Ok::<_, CommandError>(made)
         })?;
         // One kind for the batch: a strike's own words tell its Shock State.
         let kind = recorded.first().map_or("", |(e, _)| e.event.kind());
-        self.tell(&before, &after, kind);
+        self.told.extend(before.told(&after, kind));
         Ok((after, recorded))
     }
 
@@ -280,22 +260,6 @@ impl Ctx {
         self.say(s);
         Ok(())
     }
-}
-
-/// The condition of each HârnMaster character of `ids` as `ledger` holds it: what
-/// [`Ctx::tell`] compares after an event.
-fn conditions(
-    ledger: &Ledger,
-    ids: Vec<leechbook_core::ids::CharacterId>,
-) -> Vec<(leechbook_core::ids::CharacterId, narrate::Condition)> {
-    ids.into_iter()
-        .filter_map(|id| {
-            let h = ledger
-                .character(id)
-                .and_then(leechbook_core::fold::CharacterState::hm)?;
-            Some((id, narrate::Condition::of(h)))
-        })
-        .collect()
 }
 
 /// The command line with every command taking negative numbers as values (`--physician

@@ -18,6 +18,7 @@ pub mod dispute;
 pub mod event;
 pub mod fold;
 pub mod list;
+pub mod owed;
 pub mod roster;
 pub mod ruling;
 pub mod synthetic;

@@ -210,6 +210,14 @@ impl<S: Systems> Ledger<S> {
         &self.roll
     }
 
+    /// The name of the character `id`, held or not, as the roll records it.
+    pub fn name_of(&self, id: CharacterId) -> Option<&str> {
+        self.roll
+            .iter()
+            .find(|(c, _)| *c == id)
+            .map(|(_, n)| n.as_str())
+    }
+
     /// The id of the character named `name`, held or not: the name as recorded, else
     /// without regard to ASCII case, else as [`crate::name::same_name`] compares names (when
     /// one character only answers to it).

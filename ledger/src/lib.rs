@@ -18,6 +18,9 @@
 //!   story reads, never the whole log.
 //! - [`audit`]: what each roll's outcome was when recorded against what it is after every
 //!   ruling in force.
+//! - [`lookup`]: a character by name, an injury by id, for every front end alike.
+//! - [`owed`]: the typed path from a roll a character owes to the event recording it (the
+//!   terminal's roll commands, the board and the players' page all go through it).
 
 #![warn(missing_docs)]
 
@@ -27,8 +30,10 @@ pub mod audit;
 pub mod checkpoint;
 pub mod claims;
 mod error;
+pub mod lookup;
 pub mod moment;
 mod numbering;
+pub mod owed;
 mod projection;
 pub mod replica;
 pub mod verify;

@@ -357,9 +357,13 @@ fn each_system_has_its_page_and_a_savage_worlds_trait_roll_is_recorded_from_it()
         "{page}"
     );
     assert!(page.contains("Incapacitated"), "{page}");
-    assert!(page.contains("placeholder=\"trait=5,wild=2\""), "{page}");
-    // Without the sheet's Vigor the command's own refusal, naming what to give.
-    let form = "kind=incapacitation&injury=&face=trait%3D4%2Cwild%3D2%2Cinjury%3D3%2F4%2Csub%3D4";
+    // The faces in the order to type them: trait, wild, then the Injury Table's.
+    assert!(
+        page.contains("placeholder=\"trait wild injury injury sub\""),
+        "{page}"
+    );
+    // Without the sheet's Vigor the rules' own refusal, naming what is missing.
+    let form = "kind=incapacitation&injury=&face=4+2+3+4+4";
     let (_, said) = http(&base, "POST", &format!("{link}roll"), form);
     assert!(said.contains("which die is Red's Vigor?"), "{said}");
     sw.ok(&["sw", "attributes", "Red", "--vigor", "d6", "--spirit", "d6"]);

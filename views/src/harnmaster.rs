@@ -8,6 +8,7 @@ use leechbook_core::harnmaster::agenda::agenda;
 use leechbook_core::harnmaster::effect::{impaired_tests, impairment, TestImpairment};
 use leechbook_core::harnmaster::healing::{self, eml_of, CellResult, TreatmentTable};
 use leechbook_core::harnmaster::state::{HmCharacter, Injury};
+use leechbook_core::owed::Owed;
 use leechbook_core::HmLedger;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -121,11 +122,13 @@ pub fn owed(ledger: &Ledger, ch: &HmCharacter) -> Vec<OwedView> {
     agenda(ch, ledger.treatment_table(), ledger.options())
         .into_iter()
         .map(|d| OwedView {
-            kind: d.kind,
+            roll: Owed::HarnMaster(d.roll),
+            character_id: ch.id,
+            injury_id: d.injury,
             character: ch.name.clone(),
             target: d
                 .injury
-                .filter(|_| !matches!(d.kind, "shock-reroll" | "stun-recovery"))
+                .filter(|_| !d.roll.about_the_character())
                 .map_or_else(|| ch.name.clone(), |i| i.to_string()),
             injury: d.injury.map(|i| i.to_string()),
             due_at: d.due_at.map(|t| t.to_string()),
@@ -163,18 +166,7 @@ pub fn render_part(p: &healing::EmlPart) -> String {
 pub fn immediate(ledger: &Ledger, ch: &HmCharacter) -> Vec<OwedView> {
     owed(ledger, ch)
         .into_iter()
-        .filter(|o| {
-            matches!(
-                o.kind,
-                "shock-reroll"
-                    | "stun-recovery"
-                    | "morale"
-                    | "fumble"
-                    | "stumble"
-                    | "blood-loss"
-                    | "blood-stoppage"
-            )
-        })
+        .filter(|o| matches!(o.roll, Owed::HarnMaster(r) if r.of_the_moment()))
         .collect()
 }
 

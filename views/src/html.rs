@@ -230,17 +230,22 @@ fn shown(s: &Shown, owed: &[(OwedView, bool)]) -> Markup {
                 Shown::WrathGlory(v) => (wrath(v)),
                 Shown::WitchIron(v) => (witch(v)),
             }
-            (owed_list(owed, match s {
-                Shown::SavageWorlds(_) => ("text", "trait=5,wild=2"),
-                _ => ("numeric", "as rolled"),
-            }))
+            (owed_list(owed))
         }
     }
 }
 
-/// The owed rolls, each with its form where the page records it; `face`: the face field's
-/// input mode and placeholder (a d100's number, or Savage Worlds' list of named dice).
-fn owed_list(owed: &[(OwedView, bool)], face: (&str, &str)) -> Markup {
+/// The face field of a roll: its input mode and placeholder (one die's number as rolled, or
+/// the dice a roll of several takes, in the order to type them: `trait wild`).
+fn face_field(o: &OwedView) -> (&'static str, String) {
+    match o.roll.dice() {
+        [_] => ("numeric", "as rolled".into()),
+        dice => ("text", dice.join(" ")),
+    }
+}
+
+/// The owed rolls, each with its form where the page records it.
+fn owed_list(owed: &[(OwedView, bool)]) -> Markup {
     html! {
         section class="owed" {
             h3 { "Owed" }
@@ -250,7 +255,7 @@ fn owed_list(owed: &[(OwedView, bool)], face: (&str, &str)) -> Markup {
                 ul {
                     @for (o, may) in owed {
                         li class={ "roll" @if o.due_now { " now" } } {
-                            strong { (o.kind) }
+                            strong { (o.kind()) }
                             @if let Some(eml) = o.eml {
                                 " at " b { "EML " (eml) }
                                 @if !o.eml_parts.is_empty() { " " span class="terms" { "(" (o.eml_parts.join(" ")) ")" } }
@@ -263,10 +268,11 @@ fn owed_list(owed: &[(OwedView, bool)], face: (&str, &str)) -> Markup {
                             @if let Some(i) = &o.injury { " " span class="quiet" { "for injury " (&i[i.len().saturating_sub(8)..]) } }
                             @if !o.note.is_empty() { br; span class="note" { (o.note) } }
                             @if *may {
-                                form class="record" method="post" action="roll" data-kind=(o.kind) data-injury=(o.injury.clone().unwrap_or_default()) {
-                                    input type="hidden" name="kind" value=(o.kind);
+                                form class="record" method="post" action="roll" data-kind=(o.kind()) data-injury=(o.injury.clone().unwrap_or_default()) {
+                                    input type="hidden" name="kind" value=(o.kind());
                                     input type="hidden" name="injury" value=(o.injury.clone().unwrap_or_default());
-                                    label { "Face " input name="face" inputmode=(face.0) autocomplete="off" size="5" placeholder=(face.1); }
+                                    @let (mode, placeholder) = face_field(o);
+                                    label { "Face " input name="face" inputmode=(mode) autocomplete="off" size="5" placeholder=(placeholder); }
                                     button type="submit" { "Record" }
                                     " "
                                     button type="submit" name="auto" value="1" { "Roll for me" }

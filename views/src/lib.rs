@@ -15,6 +15,8 @@
 
 pub mod harnmaster;
 pub mod html;
+pub mod narrate;
+pub mod plot;
 pub mod savage;
 pub mod witch;
 pub mod wrath;
@@ -27,6 +29,8 @@ pub use witch::{render_wi, wi_character, WiView};
 pub use wrath::{render_wg, wg_character, WgView};
 
 use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_core::ids::{CharacterId, InjuryId};
+use leechbook_core::owed::Owed;
 use serde::Serialize;
 
 /// The version of the JSON shapes of this crate's views.
@@ -35,10 +39,17 @@ pub const JSON_SCHEMA: u32 = 1;
 /// One roll owed.
 #[derive(Serialize, Clone, Debug)]
 pub struct OwedView {
-    /// The owed roll: for HârnMaster the KIND `leechbook roll` takes (`shock-reroll`,
-    /// `healing`, `morale`, ...); for Savage Worlds the KIND of `sw roll`; for Wrath & Glory
-    /// and Witch Iron a label of the roll owed.
-    pub kind: &'static str,
+    /// The owed roll, typed (printed as its name: for HârnMaster the KIND `roll` takes,
+    /// `shock-reroll`, `healing`, `morale` ...; for Savage Worlds the KIND of its trait
+    /// roll; for Wrath & Glory and Witch Iron a label of the roll owed).
+    #[serde(rename = "kind", serialize_with = "owed_kind")]
+    pub roll: Owed,
+    /// Who owes it, by id.
+    #[serde(skip)]
+    pub character_id: CharacterId,
+    /// The injury it is for, by id.
+    #[serde(skip)]
+    pub injury_id: Option<InjuryId>,
     /// Who owes it.
     pub character: String,
     /// What the roll is for: the injury's id, or the character's name for rolls about the
@@ -64,6 +75,17 @@ pub struct OwedView {
     pub automatic: bool,
     /// A note for the GM.
     pub note: &'static str,
+}
+
+impl OwedView {
+    /// Its name (see [`Owed::kind`]).
+    pub fn kind(&self) -> &'static str {
+        self.roll.kind()
+    }
+}
+
+fn owed_kind<S: serde::Serializer>(o: &Owed, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(o.kind())
 }
 
 /// Returns any character's view as JSON, by its system.
@@ -118,7 +140,7 @@ pub fn owed_any(ledger: &Ledger, c: &CharacterState) -> Vec<OwedView> {
 
 /// Renders one owed roll.
 pub fn render_owed(o: &OwedView) -> String {
-    let mut s = o.kind.to_string();
+    let mut s = o.kind().to_string();
     if let Some(eml) = o.eml {
         s.push_str(&format!(" at EML{eml} ({})", o.eml_parts.join(" ")));
     }

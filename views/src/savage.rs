@@ -2,6 +2,7 @@
 
 use crate::{OwedView, JSON_SCHEMA};
 use leechbook_core::fold::Ledger;
+use leechbook_core::owed::{Owed, SwRoll};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -83,8 +84,10 @@ pub fn sw_character(ledger: &Ledger, c: &leechbook_core::savage::SwCharacter) ->
     use leechbook_core::savage::Lasting;
     let now = ledger.now;
     let active: Vec<&leechbook_core::savage::SwInjury> = c.active_injuries(now).collect();
-    let owe = |kind: &'static str, note: &'static str| OwedView {
-        kind,
+    let owe = |roll: SwRoll, note: &'static str| OwedView {
+        roll: Owed::SavageWorlds(roll),
+        character_id: c.id,
+        injury_id: None,
         character: c.name.clone(),
         target: c.name.clone(),
         injury: None,
@@ -101,15 +104,18 @@ pub fn sw_character(ledger: &Ledger, c: &leechbook_core::savage::SwCharacter) ->
     if c.death.is_none() {
         if c.shaken {
             owed.push(owe(
-                "spirit-recovery",
+                SwRoll::SpiritRecovery,
                 "a Spirit roll at the start of the turn (a free action)",
             ));
         }
         if c.vigor_owed {
-            owed.push(owe("incapacitation", "a Vigor roll, then the Injury Table"));
+            owed.push(owe(
+                SwRoll::Incapacitation,
+                "a Vigor roll, then the Injury Table",
+            ));
         }
         if c.bleeding_out {
-            let mut o = owe("bleeding-out", "Vigor at the start of each turn, or each minute out of combat; another's Healing roll stabilises");
+            let mut o = owe(SwRoll::BleedingOut, "Vigor at the start of each turn, or each minute out of combat; another's Healing roll stabilises");
             if let Some(due) = c.bleeding_due(ledger.round_seconds()) {
                 o.due_at = Some(due.to_string());
                 o.due = Some(due);
@@ -234,7 +240,7 @@ pub fn render_sw(v: &SwView) -> String {
             .as_deref()
             .map(|t| format!(" due {t}"))
             .unwrap_or_default();
-        let _ = writeln!(out, "  owes: {}{due} [{}]", o.kind, o.note);
+        let _ = writeln!(out, "  owes: {}{due} [{}]", o.kind(), o.note);
     }
     out
 }

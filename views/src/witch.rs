@@ -2,6 +2,7 @@
 
 use crate::{OwedView, JSON_SCHEMA};
 use leechbook_core::fold::Ledger;
+use leechbook_core::owed::{Owed, WiRoll};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -11,8 +12,10 @@ pub(crate) fn owed(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> V
     if w.death.is_some() {
         return vec![];
     }
-    let owe = |kind: &'static str, part: String, note: &'static str| OwedView {
-        kind,
+    let owe = |roll: WiRoll, part: String, note: &'static str| OwedView {
+        roll: Owed::WitchIron(roll),
+        character_id: w.id,
+        injury_id: None,
         character: w.name.clone(),
         target: w.name.clone(),
         injury: None,
@@ -27,8 +30,8 @@ pub(crate) fn owed(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> V
     };
     let mut out = Vec::new();
     for (c, kind, change) in [
-        (Condition::Corruption, "corruption", "Mutation"),
-        (Condition::Stress, "stress", "Madness"),
+        (Condition::Corruption, WiRoll::Corruption, "Mutation"),
+        (Condition::Stress, WiRoll::Stress, "Madness"),
     ] {
         let n = w.rating(c, ledger.now, round);
         if n >= 3 {
@@ -45,7 +48,7 @@ pub(crate) fn owed(ledger: &Ledger, w: &leechbook_core::witch::WiCharacter) -> V
     let rating = w.hardship(ledger.now, round);
     if rating > 0 {
         out.push(owe(
-            "end-of-round",
+            WiRoll::EndOfRound,
             format!("Aflame + Bleed + Poison {rating}"),
             "a d6 at the end of each round; at or under the rating, a Hardship Quarrel against it",
         ));

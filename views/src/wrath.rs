@@ -2,6 +2,7 @@
 
 use crate::{OwedView, JSON_SCHEMA};
 use leechbook_core::fold::Ledger;
+use leechbook_core::owed::{Owed, WgRoll};
 use leechbook_core::wrath::BothLost;
 use serde::Serialize;
 use std::fmt::Write;
@@ -11,7 +12,9 @@ pub(crate) fn owed(w: &leechbook_core::wrath::WgCharacter) -> Vec<OwedView> {
         return vec![];
     }
     vec![OwedView {
-        kind: "dying",
+        roll: Owed::WrathGlory(WgRoll::Dying),
+        character_id: w.id,
+        injury_id: None,
         character: w.name.clone(),
         target: w.name.clone(),
         injury: None,

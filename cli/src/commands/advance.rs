@@ -3,20 +3,19 @@
 
 use crate::dice::{roller, Roller};
 use crate::error::CommandError;
-use crate::narrate;
 use crate::Ctx;
 use clap::Args;
 use leechbook_core::dice::Die;
 use leechbook_core::fold::{CharacterState, Ledger};
-use leechbook_core::harnmaster::agenda::{agenda, DueRoll};
-use leechbook_core::harnmaster::healing::{SeqRoll, SeqRollKind};
-use leechbook_core::harnmaster::shock::ShockRoll;
+use leechbook_core::harnmaster::agenda::{agenda, DueRoll, HmRoll};
+use leechbook_core::harnmaster::healing::SeqRollKind;
 use leechbook_core::harnmaster::state::HmCharacter;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::CharacterId;
 use leechbook_core::time::{parse_duration, CampaignTime, MINUTE};
 use leechbook_core::Event;
 use leechbook_core::HmLedger;
+use leechbook_views::narrate;
 
 /// Move the clock by a duration (30s, 10m, 4h, 5d, 2r for rounds, 1d4h) or --to an instant.
 #[derive(Args, Debug)]
@@ -133,9 +132,10 @@ fn by_only(a: &AdvanceArgs, ledger: &Ledger) -> Result<Option<i64>, CommandError
 }
 
 fn rollable(d: &DueRoll) -> bool {
-    match d.kind {
-        "shock-reroll" | "stun-recovery" => true,
-        _ => d.seq.is_some_and(|k| k != SeqRollKind::Aggravation),
+    match d.roll {
+        HmRoll::ShockReroll | HmRoll::StunRecovery => true,
+        HmRoll::Seq(k) => k != SeqRollKind::Aggravation,
+        _ => false,
     }
 }
 
@@ -180,16 +180,17 @@ fn others_due(ledger: &Ledger, until: CampaignTime) -> Option<(CampaignTime, Str
                     format!(
                         "leechbook sw roll {} {}",
                         super::shell_word(&o.character),
-                        o.kind
+                        o.kind()
                     )
                 }
-                _ => format!("the {} roll's own command", o.kind),
+                _ => format!("the {} roll's own command", o.kind()),
             };
             best = Some((
                 at,
                 format!(
                     "{} owes a {} roll; record it ({command})",
-                    o.character, o.kind
+                    o.character,
+                    o.kind()
                 ),
             ));
         }
@@ -266,47 +267,51 @@ fn stop_at(
     Ok(())
 }
 
-/// The roll `n` owes, its faces rolled (or asked for) by `rng`.
+/// The roll `n` owes, its faces rolled (or asked for) by `rng`: the typed path every owed
+/// roll takes (`leechbook_ledger::owed`).
 fn owed_roll(n: &Next, ledger: &Ledger, rng: &mut Roller) -> Result<HmEvent, CommandError> {
-    let what = format!("{} {}", n.name, n.due.kind);
-    let d3 = || Die::new(3).map_err(|e| CommandError::internal(e.to_string()));
-    let die = if n.due.seq == Some(SeqRollKind::HealingPeriod) {
-        d3()?
-    } else {
-        Die::D100
+    let ch = ledger
+        .character(n.character)
+        .and_then(CharacterState::hm)
+        .ok_or_else(|| CommandError::internal(format!("{} was not loaded", n.name)))?;
+    let mut asked = Asked {
+        what: format!("{} {}", n.name, n.due.kind()),
+        rng,
     };
-    let mut face = |label: &str, die: Die| -> Result<u16, CommandError> {
-        rng.face(label, die)
-            .map_err(|e| CommandError::user(e.to_string()))
-    };
-    let roll = face(&what, die)?;
-    Ok(match n.due.kind {
-        "shock-reroll" => HmEvent::ShockReroll(ShockRoll {
-            character: n.character,
-            roll,
-        }),
-        "stun-recovery" => HmEvent::StunRecovery(ShockRoll {
-            character: n.character,
-            roll,
-        }),
-        _ => {
-            let kind = n.due.seq.unwrap_or(SeqRollKind::Healing);
-            let period = if kind == SeqRollKind::Healing && ledger.options().random_healing_period {
-                Some(face(&format!("{what} next period"), d3()?)?)
-            } else {
-                None
-            };
-            HmEvent::SeqRoll(SeqRoll {
-                character: n.character,
-                kind,
-                injury: n.due.injury,
-                roll,
-                period,
-                sheltered: true,
-                forced: false,
-            })
+    let mut dice = leechbook_core::dice::Table::new("the roll", Vec::new(), &mut asked);
+    let options = leechbook_ledger::owed::HmRollOptions::default();
+    Ok(leechbook_ledger::owed::hm_roll(
+        ledger,
+        ch,
+        n.due.roll,
+        n.due.injury,
+        &options,
+        &mut dice,
+    )?)
+}
+
+/// The roller of `advance --roll`, its dice named by what they are for when asked for
+/// (`Osric healing`, `Osric healing next period`).
+struct Asked<'a> {
+    what: String,
+    rng: &'a mut Roller,
+}
+
+impl leechbook_core::dice::Roll for Asked<'_> {
+    fn face(
+        &mut self,
+        name: &'static str,
+        die: Die,
+    ) -> Result<u16, leechbook_core::dice::DiceError> {
+        match name {
+            "period" => self.rng.face(&format!("{} next period", self.what), die),
+            _ => self.rng.face(&self.what, die),
         }
-    })
+    }
+
+    fn rolls(&self) -> bool {
+        leechbook_core::dice::Roll::rolls(&*self.rng)
+    }
 }
 
 /// Moves the clock, rolling what falls due on the way when asked to.
@@ -341,14 +346,14 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 let line = format!(
                     "{} owes a {} roll{}; record it (leechbook roll {} {}), or run on with --roll (Leechbook rolls what falls due) or --skip-owed (it stays owed)",
                     n.name,
-                    n.due.kind,
+                    n.due.kind(),
                     n.due
                         .injury
                         .and_then(|id| open.character(n.character)?.hm()?.injury(id))
                         .map(|i| format!(" for {} {}", i.code(), i.place.label()))
                         .unwrap_or_default(),
                     super::shell_word(&n.name),
-                    n.due.kind
+                    n.due.kind()
                 );
                 return stop_at(ctx, n.at, open.now, line);
             }

@@ -2,12 +2,12 @@
 
 use super::find;
 use crate::error::CommandError;
-use crate::narrate;
 use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::harnmaster::healing::{Attended, HealerAttends};
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::Event;
+use leechbook_views::narrate;
 
 /// What the healer attends.
 #[derive(ValueEnum, Clone, Copy, Debug)]

@@ -2,12 +2,12 @@
 
 use super::find_any;
 use crate::error::CommandError;
-use crate::narrate;
 use crate::Ctx;
 use clap::{Args, Subcommand, ValueEnum};
 use leechbook_core::ids::DeviceId;
 use leechbook_core::roster::{Role, RosterChange};
 use leechbook_core::Event;
+use leechbook_views::narrate;
 
 /// Device commands.
 #[derive(Subcommand, Debug)]

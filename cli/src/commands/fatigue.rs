@@ -3,12 +3,12 @@
 
 use super::find;
 use crate::error::CommandError;
-use crate::narrate;
 use crate::Ctx;
 use clap::Args;
 use leechbook_core::harnmaster::healing::{FatigueChange, FatigueKind};
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::Event;
+use leechbook_views::narrate;
 
 /// Record fatigue gained (+5) or recovered (-5): Personal Fatigue (moving while INC accrues
 /// it every 10 minutes, Healing step 2), or with --weariness the weariness a coma left.

@@ -6,11 +6,11 @@
 use super::device::{LinkArgs, PartyArg};
 use super::find_any;
 use crate::error::CommandError;
-use crate::narrate;
 use crate::Ctx;
 use leechbook_core::roster::{Role, RosterChange};
 use leechbook_core::Event;
 use leechbook_store::{Link, Store};
+use leechbook_views::narrate;
 
 /// The port `sync serve` listens on by default.
 const DEFAULT_PORT: u16 = 3030;

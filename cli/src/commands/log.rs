@@ -1,11 +1,11 @@
 //! `leechbook log`: every event in the fold's order, narrated; void events with their reason.
 
 use crate::error::CommandError;
-use crate::narrate;
 use crate::views::JSON_SCHEMA;
 use crate::Ctx;
 use clap::Args;
 use leechbook_core::fold::{Fate, Ledger};
+use leechbook_views::narrate;
 use serde::Serialize;
 
 /// List the ledger's events.
@@ -169,17 +169,11 @@ fn struck_text(ledger: &Ledger, env: &leechbook_core::Envelope) -> String {
     match ledger.check(env) {
         Ok(applied) => narrate::event(ledger, env, &applied),
         Err(_) => {
-            let who: Vec<String> = env
+            let who: Vec<&str> = env
                 .event
                 .characters()
-                .iter()
-                .filter_map(|c| {
-                    ledger
-                        .roll()
-                        .iter()
-                        .find(|(id, _)| id == c)
-                        .map(|(_, n)| n.clone())
-                })
+                .into_iter()
+                .filter_map(|c| ledger.name_of(c))
                 .collect();
             if who.is_empty() {
                 env.event.kind().to_string()

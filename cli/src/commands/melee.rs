@@ -4,7 +4,6 @@
 use super::find;
 use crate::dice::{parse_dice, rolled_faces, roller, TableDice};
 use crate::error::CommandError;
-use crate::narrate;
 use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::dice::Die;
@@ -15,6 +14,7 @@ use leechbook_core::harnmaster::system::HmApplied;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::Event;
 use leechbook_ledger::Draft;
+use leechbook_views::narrate;
 
 /// The defence options.
 #[derive(ValueEnum, Clone, Copy, Debug)]

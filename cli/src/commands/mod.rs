@@ -212,38 +212,12 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
 
 /// Finds a character of any system by name, or says which names there are.
 pub fn find_any<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a CharacterState, CommandError> {
-    ledger
-        .character_named(name)
-        .ok_or_else(|| unknown(ledger, name))
-}
-
-/// Why no character named `name` is at hand: the campaign has none by that name (the roll
-/// lists them all, held or not), or it was not loaded (a bug: the command names it).
-fn unknown(ledger: &Ledger, name: &str) -> CommandError {
-    if ledger.id_named(name).is_some() {
-        return CommandError::internal(format!("{name} was not loaded for this command"));
-    }
-    let known: Vec<&str> = ledger.roll().iter().map(|(_, n)| n.as_str()).collect();
-    CommandError::user(if known.is_empty() {
-        format!("no character named '{name}': the campaign has none yet (character add)")
-    } else {
-        format!(
-            "no character named '{name}' (the campaign has: {})",
-            known.join(", ")
-        )
-    })
+    Ok(leechbook_ledger::lookup::character(ledger, name)?)
 }
 
 /// Finds a HârnMaster character by name, or says which names there are.
 pub fn find<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a HmCharacter, CommandError> {
-    match ledger.character_named(name) {
-        Some(CharacterState::HarnMaster(c)) => Ok(c),
-        Some(other) => Err(CommandError::user(format!(
-            "{} is not a HârnMaster character: this is a HârnMaster command",
-            other.name()
-        ))),
-        None => Err(unknown(ledger, name)),
-    }
+    Ok(leechbook_ledger::lookup::harnmaster(ledger, name)?)
 }
 
 /// The `--system` argument: a system Leechbook knows ([`SystemId::ALL`]), by its name.

@@ -4,12 +4,12 @@
 use super::find;
 use crate::dice::{one_d100, parse_dice};
 use crate::error::CommandError;
-use crate::narrate;
 use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::harnmaster::healing::{MovePace, MoveTest};
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::Event;
+use leechbook_views::narrate;
 
 /// How fast the character moves.
 #[derive(ValueEnum, Clone, Copy, Debug)]

@@ -1,20 +1,19 @@
 //! `leechbook roll NAME KIND [INJURY]`: record a roll the character owes.
 
 use super::find;
-use crate::dice::{parse_dice, rolled_faces, roller, TableDice};
+use crate::dice::{parse_dice, roller, TableDice};
 use crate::error::CommandError;
-use crate::narrate;
 use crate::Ctx;
 use clap::{Args, ValueEnum};
-use leechbook_core::dice::Die;
-use leechbook_core::fold::{CharacterState, Ledger};
-use leechbook_core::harnmaster::healing::{SeqRoll, SeqRollKind};
-use leechbook_core::harnmaster::shock::{GmRoll, GmRollKind, ShockRoll};
+use leechbook_core::fold::CharacterState;
+use leechbook_core::harnmaster::healing::SeqRollKind;
+use leechbook_core::harnmaster::shock::GmRollKind;
 use leechbook_core::harnmaster::state::{HmCharacter, MishapKind};
-use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::InjuryId;
+use leechbook_core::owed::HmRoll;
 use leechbook_core::Event;
-use leechbook_core::HmLedger;
+use leechbook_ledger::owed::{self, HmRollOptions};
+use leechbook_views::narrate;
 
 /// The kinds of owed roll, as `due --json` names them.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +49,18 @@ pub enum RollKind {
 }
 
 impl RollKind {
+    /// The owed roll it records.
+    pub fn roll(self) -> HmRoll {
+        match (self, self.seq()) {
+            (_, Some(seq)) => HmRoll::Seq(seq),
+            (RollKind::ShockReroll, _) => HmRoll::ShockReroll,
+            (RollKind::StunRecovery, _) => HmRoll::StunRecovery,
+            (RollKind::Morale, _) => HmRoll::Gm(GmRollKind::Morale),
+            (RollKind::Fumble, _) => HmRoll::Gm(GmRollKind::Mishap(MishapKind::Fumble)),
+            _ => HmRoll::Gm(GmRollKind::Mishap(MishapKind::Stumble)),
+        }
+    }
+
     /// Returns the Healing Sequence kind, for the periodic rolls.
     pub fn seq(self) -> Option<SeqRollKind> {
         Some(match self {
@@ -97,29 +108,7 @@ pub struct RollArgs {
 
 /// Finds an injury of `ch` by full id or unique short id.
 pub fn find_injury(ch: &HmCharacter, text: &str) -> Result<InjuryId, CommandError> {
-    let t = text.trim().to_ascii_lowercase().replace('-', "");
-    // Healed injuries in the archive are named too: the rules refuse them as healed.
-    let hits: Vec<InjuryId> = ch
-        .injuries
-        .iter()
-        .map(|i| i.id)
-        .chain(ch.archived.iter().map(|f| f.id))
-        .filter(|id| {
-            let full = id.0.simple().to_string();
-            full == t || (t.len() >= 4 && full.ends_with(&t))
-        })
-        .collect();
-    match hits.as_slice() {
-        [one] => Ok(*one),
-        [] => Err(CommandError::user(format!(
-            "{} has no injury '{text}' (see `leechbook show {}`)",
-            ch.name, ch.name
-        ))),
-        _ => Err(CommandError::user(format!(
-            "injury '{text}' matches several of {}'s injuries: give more of its id",
-            ch.name
-        ))),
-    }
+    Ok(leechbook_ledger::lookup::injury(ch, text)?)
 }
 
 /// Finds the injury named, or, when none is named, the only injury that `fits`.
@@ -129,156 +118,34 @@ pub fn injury_or_only(
     what: &str,
     fits: impl Fn(&leechbook_core::harnmaster::state::Injury) -> bool,
 ) -> Result<InjuryId, CommandError> {
-    if let Some(n) = named {
-        return find_injury(ch, n);
-    }
-    let hits: Vec<InjuryId> = ch
-        .injuries
-        .iter()
-        .filter(|i| fits(i))
-        .map(|i| i.id)
-        .collect();
-    match hits.as_slice() {
-        [one] => Ok(*one),
-        [] => Err(CommandError::user(format!(
-            "{} has no injury to {what}",
-            ch.name
-        ))),
-        many => Err(CommandError::user(format!(
-            "{} has several injuries to {what}: name one ({})",
-            ch.name,
-            many.iter()
-                .map(|i| i.short())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
-    }
-}
-
-/// The one injury that owes a roll of `kind`, or an error naming the candidates.
-fn only_injury(
-    ledger: &Ledger,
-    ch: &HmCharacter,
-    kind: SeqRollKind,
-) -> Result<InjuryId, CommandError> {
-    let owing: Vec<InjuryId> =
-        leechbook_core::harnmaster::agenda::agenda(ch, ledger.treatment_table(), ledger.options())
-            .into_iter()
-            .filter(|d| d.seq == Some(kind))
-            .filter_map(|d| d.injury)
-            .collect();
-    match owing.as_slice() {
-        [one] => Ok(*one),
-        [] => Err(CommandError::user(format!(
-            "{} owes no {} roll",
-            ch.name,
-            kind.name()
-        ))),
-        many => Err(CommandError::user(format!(
-            "several of {}'s injuries owe a {} roll: name one ({})",
-            ch.name,
-            kind.name(),
-            many.iter()
-                .map(|i| i.short())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))),
-    }
-}
-
-fn hm<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a HmCharacter, CommandError> {
-    find(ledger, name)
+    Ok(leechbook_ledger::lookup::injury_or_only(
+        ch, named, what, fits,
+    )?)
 }
 
 /// Records the roll and narrates it.
 pub fn cmd_roll(a: RollArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let given = parse_dice(a.dice.as_deref(), &["roll", "period"])?;
     let names = [a.name.as_str()];
+    let options = HmRollOptions {
+        ml: a.ml,
+        outcome: a.outcome.clone(),
+        unsheltered: a.unsheltered,
+        force: a.force,
+    };
     let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
-        let ch = hm(ledger, &a.name)?;
-        let mut injury = a.injury.as_deref().map(|i| find_injury(ch, i)).transpose()?;
+        let ch = find(ledger, &a.name)?;
+        let injury = a
+            .injury
+            .as_deref()
+            .map(|i| find_injury(ch, i))
+            .transpose()?;
         let mut r = roller(ctx, 0);
         let mut dice = TableDice::new("the roll", given.clone(), &mut r);
-        if a.force && a.kind.seq().is_none() {
-            return Err(CommandError::user(
-                "--force is for the Healing Sequence's rolls; shock and Morale rolls follow the state",
-            ));
-        }
-        let event = match a.kind {
-            kind if kind.seq().is_some() => {
-                let seq = kind.seq().unwrap_or(SeqRollKind::Healing);
-                if seq.per_injury() && injury.is_none() {
-                    injury = Some(only_injury(ledger, ch, seq)?);
-                }
-                let roll = if seq == SeqRollKind::HealingPeriod {
-                    dice.one("roll", Die::new(3).map_err(|e| CommandError::internal(e.to_string()))?)?
-                } else {
-                    dice.one("roll", Die::D100)?
-                };
-                let period = if seq == SeqRollKind::Healing && ledger.options().random_healing_period {
-                    Some(dice.one("period", Die::new(3).map_err(|e| CommandError::internal(e.to_string()))?)?)
-                } else {
-                    None
-                };
-                HmEvent::SeqRoll(SeqRoll {
-                    character: ch.id,
-                    kind: seq,
-                    injury,
-                    roll,
-                    period,
-                    sheltered: !a.unsheltered,
-                    forced: a.force,
-                })
-            }
-            RollKind::ShockReroll | RollKind::StunRecovery => {
-                if a.ml.is_some() || a.outcome.is_some() {
-                    return Err(CommandError::user(
-                        "a shock roll's EML comes from the sheet: give no --ml or --outcome",
-                    ));
-                }
-                let roll = ShockRoll {
-                    character: ch.id,
-                    roll: dice.one("roll", Die::D100)?,
-                };
-                if a.kind == RollKind::ShockReroll {
-                    HmEvent::ShockReroll(roll)
-                } else {
-                    HmEvent::StunRecovery(roll)
-                }
-            }
-            kind => {
-                let kind = match kind {
-                    RollKind::Morale => GmRollKind::Morale,
-                    RollKind::Fumble => GmRollKind::Mishap(MishapKind::Fumble),
-                    _ => GmRollKind::Mishap(MishapKind::Stumble),
-                };
-                let automatic = leechbook_core::harnmaster::shock::owed_gm_roll(ch, kind, injury)
-                    .is_some_and(|(_, _, automatic)| automatic);
-                let roll = if automatic || a.ml.is_none() {
-                    if !given.is_empty() && automatic {
-                        return Err(CommandError::user(format!(
-                            "{}'s {} is an automatic failure: give no dice, only --outcome",
-                            ch.name,
-                            kind.word()
-                        )));
-                    }
-                    None
-                } else {
-                    Some(dice.one("roll", Die::D100)?)
-                };
-                HmEvent::GmRoll(GmRoll {
-                    character: ch.id,
-                    kind,
-                    injury,
-                    ml: a.ml,
-                    roll,
-                    outcome: a.outcome.clone(),
-                })
-            }
-        };
+        let event = owed::hm_roll(ledger, ch, a.kind.roll(), injury, &options, &mut dice)?;
         dice.refuse_unused()?;
         if !dice.rolled.is_empty() {
-            let faces: Vec<String> = rolled_faces(&dice.recorded, &dice.rolled).collect();
+            let faces: Vec<String> = owed::rolled_faces(&dice.recorded, &dice.rolled).collect();
             ctx.note(format!("rolled by Leechbook: {}", faces.join(",")));
         }
         Ok((Event::HarnMaster(event), None))

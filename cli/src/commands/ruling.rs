@@ -5,7 +5,6 @@ use super::find;
 use super::roll::find_injury;
 use crate::dice::parse_dice;
 use crate::error::CommandError;
-use crate::narrate;
 use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::dice::DiceExpr;
@@ -15,6 +14,7 @@ use leechbook_core::harnmaster::state::ShockState;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ruling::{Decree, Ruling, Rulings};
 use leechbook_core::{Envelope, Event};
+use leechbook_views::narrate;
 
 /// Finds an event by its full id or a unique tail of at least six hex digits.
 pub fn find_event<'a>(events: &'a [Envelope], text: &str) -> Result<&'a Envelope, CommandError> {

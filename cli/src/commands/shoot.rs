@@ -5,7 +5,6 @@ use super::find;
 use super::melee::TaArg;
 use crate::dice::{parse_dice, rolled_faces, roller, TableDice};
 use crate::error::CommandError;
-use crate::narrate;
 use crate::Ctx;
 use clap::Args;
 use leechbook_core::dice::Die;
@@ -16,6 +15,7 @@ use leechbook_core::harnmaster::shot::Shot;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::Event;
 use leechbook_ledger::Draft;
+use leechbook_views::narrate;
 
 /// Record a missile attack. Dice in --dice: attack (d100), count (d20, or d10 with Volley
 /// Precision), ta (the d10 rolled with it), deviation (d8), then the strike's zone, location,

@@ -4,12 +4,12 @@ use super::find;
 use super::roll::injury_or_only;
 use crate::dice::{one_d100, parse_dice};
 use crate::error::CommandError;
-use crate::narrate;
 use crate::Ctx;
 use clap::Args;
 use leechbook_core::harnmaster::healing::{BloodStoppage, Stoppage};
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::Event;
+use leechbook_views::narrate;
 
 /// Try to stop a bleeder: staunch (with a tourniquet on a limb, +20) or cauterise (+30). The
 /// die is `roll` in --dice; if not given, Leechbook rolls it.

@@ -3,7 +3,6 @@
 use super::find;
 use crate::dice::{parse_dice, rolled_faces, roller, TableDice};
 use crate::error::CommandError;
-use crate::narrate;
 use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::dice::{DiceExpr, Die};
@@ -14,6 +13,7 @@ use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::Event;
 use leechbook_core::HmLedger;
 use leechbook_ledger::Draft;
+use leechbook_views::narrate;
 
 /// The aspects.
 #[derive(ValueEnum, Clone, Copy, Debug)]

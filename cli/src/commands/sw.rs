@@ -2,16 +2,14 @@
 //! stabilising and healing. Dice ace: give a die's faces as `6+6+2` (each ace and the roll
 //! after it), several dice as `6+3/4`; any die not given is rolled (aces included).
 
-use super::find_any;
-use crate::dice::{roller, Roller};
+use crate::dice::roller;
 use crate::error::CommandError;
-use crate::narrate;
 use crate::Ctx;
 use clap::{Args, Subcommand, ValueEnum};
-use leechbook_core::fold::CharacterState;
-use leechbook_core::savage::{Attribute, Chain, SwAttributes, SwCharacter, SwEvent, TraitRoll};
+use leechbook_core::savage::{SwAttributes, SwCharacter, SwEvent};
 use leechbook_core::Event;
-use std::collections::HashMap;
+use leechbook_ledger::owed::{self, Chains};
+use leechbook_views::narrate;
 
 /// Savage Worlds commands.
 #[derive(Subcommand, Debug)]
@@ -76,6 +74,18 @@ pub enum SwRoll {
     BleedingOut,
 }
 
+impl SwRoll {
+    /// The owed roll it records.
+    pub fn roll(self) -> leechbook_core::owed::SwRoll {
+        use leechbook_core::owed::SwRoll as R;
+        match self {
+            SwRoll::SpiritRecovery => R::SpiritRecovery,
+            SwRoll::Incapacitation => R::Incapacitation,
+            SwRoll::BleedingOut => R::BleedingOut,
+        }
+    }
+}
+
 /// `sw roll`.
 #[derive(Args, Debug)]
 pub struct RollArgs {
@@ -126,11 +136,8 @@ pub struct HealArgs {
 }
 
 /// Parses `name=6+6+2/3,...` into dice per name, each a list of ace chains.
-fn parse(
-    spec: Option<&str>,
-    known: &[&str],
-) -> Result<HashMap<String, Vec<Vec<u16>>>, CommandError> {
-    let mut out = HashMap::new();
+fn parse(spec: Option<&str>, known: &[&str]) -> Result<Chains, CommandError> {
+    let mut out = Chains::new();
     let Some(spec) = spec else { return Ok(out) };
     for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let (name, v) = part
@@ -161,111 +168,7 @@ fn parse(
 }
 
 fn sides(s: &str) -> Result<u16, CommandError> {
-    s.trim()
-        .trim_start_matches(['d', 'D'])
-        .parse::<u16>()
-        .ok()
-        .filter(|n| [4, 6, 8, 10, 12].contains(n))
-        .ok_or_else(|| CommandError::user(format!("'{s}' is not a Savage Worlds die (d4-d12)")))
-}
-
-/// Rolls (or asks for) one die, and again while it aces.
-fn roll_chain(rng: &mut Roller, name: &str, sides: u16) -> Result<Vec<u16>, CommandError> {
-    let die =
-        leechbook_core::dice::Die::new(sides).map_err(|e| CommandError::user(e.to_string()))?;
-    let mut faces = Vec::new();
-    loop {
-        let f = rng
-            .face(name, die)
-            .map_err(|e| CommandError::user(e.to_string()))?;
-        faces.push(f);
-        if f != sides || faces.len() > 20 {
-            return Ok(faces);
-        }
-    }
-}
-
-/// Refuses given dice that the roll did not take (a die given but not used is a mistake on
-/// the command line, as in every recording command).
-fn refuse_unused(given: &HashMap<String, Vec<Vec<u16>>>) -> Result<(), CommandError> {
-    if given.is_empty() {
-        return Ok(());
-    }
-    let mut names: Vec<String> = given.keys().cloned().collect();
-    names.sort_unstable();
-    Err(CommandError::user(
-        leechbook_core::dice::DiceError::NotNeeded {
-            what: "the roll",
-            names,
-        }
-        .to_string(),
-    ))
-}
-
-/// Takes the given chains for `name` (one per die), or rolls them.
-fn chains(
-    given: &mut HashMap<String, Vec<Vec<u16>>>,
-    name: &str,
-    dice: &[u16],
-    rng: &mut Roller,
-    rolled: &mut Vec<String>,
-) -> Result<Vec<Chain>, CommandError> {
-    match given.remove(name) {
-        Some(faces) => {
-            if faces.len() != dice.len() {
-                return Err(CommandError::user(format!(
-                    "die '{name}' needs {} dice, got {}",
-                    dice.len(),
-                    faces.len()
-                )));
-            }
-            Ok(dice
-                .iter()
-                .zip(faces)
-                .map(|(&sides, faces)| Chain { sides, faces })
-                .collect())
-        }
-        None => {
-            let c: Vec<Chain> = dice
-                .iter()
-                .map(|&s| {
-                    Ok(Chain {
-                        sides: s,
-                        faces: roll_chain(rng, name, s)?,
-                    })
-                })
-                .collect::<Result<_, CommandError>>()?;
-            rolled.push(format!(
-                "{name}={}",
-                c.iter()
-                    .map(|c| c
-                        .faces
-                        .iter()
-                        .map(u16::to_string)
-                        .collect::<Vec<_>>()
-                        .join("+"))
-                    .collect::<Vec<_>>()
-                    .join("/")
-            ));
-            Ok(c)
-        }
-    }
-}
-
-fn trait_roll(
-    given: &mut HashMap<String, Vec<Vec<u16>>>,
-    die: &str,
-    modifier: i32,
-    rng: &mut Roller,
-    rolled: &mut Vec<String>,
-) -> Result<TraitRoll, CommandError> {
-    let t = chains(given, "trait", &[sides(die)?], rng, rolled)?.remove(0);
-    let w = chains(given, "wild", &[6], rng, rolled)?.remove(0);
-    Ok(TraitRoll {
-        trait_die: t,
-        wild_die: w,
-        modifier,
-    })
+    Ok(owed::savage_die(s)?)
 }
 
 fn sw_id(
@@ -279,36 +182,7 @@ fn sw<'a>(
     ledger: &'a leechbook_core::fold::Ledger,
     name: &str,
 ) -> Result<&'a SwCharacter, CommandError> {
-    match find_any(ledger, name)? {
-        CharacterState::SavageWorlds(c) => Ok(c),
-        other => Err(CommandError::user(format!(
-            "{} is not a Savage Worlds character",
-            other.name()
-        ))),
-    }
-}
-
-/// The die a roll of `kind` takes when none is given: its attribute's die in effect.
-fn in_effect(
-    ch: &SwCharacter,
-    kind: SwRoll,
-    now: leechbook_core::time::CampaignTime,
-) -> Result<String, CommandError> {
-    let a = match kind {
-        SwRoll::SpiritRecovery => Attribute::Spirit,
-        SwRoll::Incapacitation | SwRoll::BleedingOut => Attribute::Vigor,
-    };
-    ch.die(a, now)
-        .map(|d| format!("d{}", d.now))
-        .ok_or_else(|| {
-            CommandError::user(format!(
-                "which die is {}'s {}? give it (--trait d8), or record the sheet's dice once (leechbook sw attributes {} --{} d8)",
-                ch.name,
-                a.name(),
-                super::shell_word(&ch.name),
-                a.name().to_ascii_lowercase()
-            ))
-        })
+    Ok(leechbook_ledger::lookup::savage(ledger, name)?)
 }
 
 /// Runs a Savage Worlds command.
@@ -341,11 +215,15 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                         dice.push(sides(term)?);
                     } else if let Some((n, die)) = term.split_once(['d', 'D']) {
                         // `2d6`: two d6s, each acing on its own.
-                        let n: usize = n.parse().ok().filter(|n| (1..=20).contains(n)).ok_or_else(|| {
-                            CommandError::user(format!(
+                        let n: usize =
+                            n.parse()
+                                .ok()
+                                .filter(|n| (1..=20).contains(n))
+                                .ok_or_else(|| {
+                                    CommandError::user(format!(
                                 "--damage: '{term}' is not a number of dice (1-20) and a die"
                             ))
-                        })?;
+                                })?;
                         let s = sides(&format!("d{die}"))?;
                         dice.extend(std::iter::repeat_n(s, n));
                     } else {
@@ -359,8 +237,8 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 if dice.is_empty() {
                     return Err(CommandError::user("--damage names no dice (like d8+d6)"));
                 }
-                let dice = chains(&mut given, "damage", &dice, &mut rng, &mut rolled)?;
-                refuse_unused(&given)?;
+                let dice = owed::chains(&mut given, "damage", &dice, &mut rng, &mut rolled)?;
+                owed::refuse_unused(&given)?;
                 SwEvent::Damage {
                     character: id,
                     dice,
@@ -369,53 +247,32 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             }
             SwCommand::Roll(a) => {
                 let ch = sw(ledger, &a.name)?;
-                let id = ch.id;
                 let mut given = parse(a.dice.as_deref(), &["trait", "wild", "injury", "sub"])?;
-                let die = match &a.trait_die {
-                    Some(d) => d.clone(),
-                    None => in_effect(ch, a.kind, ledger.now)?,
-                };
-                let roll = trait_roll(&mut given, &die, a.modifier, &mut rng, &mut rolled)?;
-                let event = match a.kind {
-                    SwRoll::SpiritRecovery => SwEvent::SpiritRecovery {
-                        character: id,
-                        roll,
-                    },
-                    SwRoll::BleedingOut => {
-                        // "At the start of his turn ... must roll again next turn": not before.
-                        // (The fold keeps rolls recorded before due times were kept.)
-                        let round = ledger.round_seconds();
-                        if let Some(due) = ch.bleeding_due(round).filter(|d| *d > ledger.now) {
-                            return Err(CommandError::user(format!(
-                                "{}'s Bleeding Out roll is due at {due}, the start of the next turn (a round after the last); it is {}: move the clock first (leechbook advance 1r)",
-                                ch.name, ledger.now
-                            )));
-                        }
-                        SwEvent::BleedingOut {
-                            character: id,
-                            roll,
-                        }
-                    }
-                    SwRoll::Incapacitation => {
-                        let inj = chains(&mut given, "injury", &[6, 6], &mut rng, &mut rolled)?;
-                        let sub = chains(&mut given, "sub", &[6], &mut rng, &mut rolled)?;
-                        // The Injury Table's d6s do not ace: take the first face.
-                        SwEvent::Incapacitation {
-                            character: id,
-                            roll,
-                            injury: [inj[0].faces[0], inj[1].faces[0]],
-                            sub: sub[0].faces[0],
-                        }
-                    }
-                };
-                refuse_unused(&given)?;
+                let die = a.trait_die.as_deref().map(sides).transpose()?;
+                let event = owed::sw_roll(
+                    ledger,
+                    ch,
+                    a.kind.roll(),
+                    die,
+                    a.modifier,
+                    &mut given,
+                    &mut rng,
+                    &mut rolled,
+                )?;
+                owed::refuse_unused(&given)?;
                 event
             }
             SwCommand::Stabilise(a) => {
                 let id = sw_id(ledger, &a.name)?;
                 let mut given = parse(a.dice.as_deref(), &["trait", "wild"])?;
-                let roll = trait_roll(&mut given, &a.trait_die, a.modifier, &mut rng, &mut rolled)?;
-                refuse_unused(&given)?;
+                let roll = owed::trait_roll(
+                    &mut given,
+                    sides(&a.trait_die)?,
+                    a.modifier,
+                    &mut rng,
+                    &mut rolled,
+                )?;
+                owed::refuse_unused(&given)?;
                 SwEvent::Stabilise {
                     character: id,
                     healer: a.healer.clone(),

@@ -224,7 +224,7 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                             None,
                         ))
                     })?;
-                    ctx.note(crate::narrate::event(&ledger, &env, &applied));
+                    ctx.note(leechbook_views::narrate::event(&ledger, &env, &applied));
                 }
             }
             ctx.say(format!(
@@ -277,7 +277,7 @@ pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             let listener = std::net::TcpListener::bind(&a.listen)
                 .map_err(|e| CommandError::user(format!("cannot listen on {}: {e}", a.listen)))?;
             // The players' page is served on the same address; its links start here.
-            let page = crate::page::routes(&ctx.db_path()?)?;
+            let page = leechbook_page::routes(&ctx.db_path()?)?;
             let address = page_address(&listener)?;
             store.keep_page_address(&address)?;
             let links = store.links()?.iter().filter(|l| l.live()).count();

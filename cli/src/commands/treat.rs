@@ -4,12 +4,12 @@ use super::find;
 use super::roll::injury_or_only;
 use crate::dice::{one_d100, parse_dice};
 use crate::error::CommandError;
-use crate::narrate;
 use crate::Ctx;
 use clap::Args;
 use leechbook_core::harnmaster::healing::Treatment;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::Event;
+use leechbook_views::narrate;
 
 /// Treat an injury. The treatment (CMP, CLN, SET, SUR, EXT, WRM, AMP) and its difficulty come
 /// from the TREATMENT ROLL tables; the delay penalty (-5 per day since the injury) is applied.

@@ -3,17 +3,16 @@
 //! that interrupts them), restoring Shock and replacements. Dice: determination (one d6 per
 //! Toughness), memorable, traumatic, side; any not given are rolled.
 
-use super::find_any;
 use crate::dice::{parse_dice, rolled_faces, roller, TableDice};
 use crate::error::CommandError;
-use crate::narrate;
 use crate::Ctx;
 use clap::{Args, Subcommand};
 use leechbook_core::dice::Drawing;
-use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_core::fold::Ledger;
 use leechbook_core::wrath::{WgCharacter, WgEvent};
 use leechbook_core::Event;
 use leechbook_ledger::Draft;
+use leechbook_views::narrate;
 
 /// Wrath & Glory commands.
 #[derive(Subcommand, Debug)]
@@ -112,13 +111,7 @@ pub struct ReplaceArgs {
 }
 
 fn wg<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a WgCharacter, CommandError> {
-    match find_any(ledger, name)? {
-        CharacterState::WrathGlory(c) => Ok(c),
-        other => Err(CommandError::user(format!(
-            "{} is not a Wrath & Glory character",
-            other.name()
-        ))),
-    }
+    Ok(leechbook_ledger::lookup::wrath(ledger, name)?)
 }
 
 const DICE: [&str; 4] = ["determination", "memorable", "traumatic", "side"];

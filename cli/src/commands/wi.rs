@@ -1,19 +1,18 @@
 //! `leechbook wi ...`: Witch Iron's Quarrels, injuries, the end-of-round Hardship, conditions
 //! and the Arms & Legs table the GM supplies.
 
-use super::find_any;
 use crate::dice::{parse_dice, roller, Roller, TableDice};
 use crate::error::CommandError;
-use crate::narrate;
 use crate::Ctx;
 use clap::{Args, Subcommand, ValueEnum};
 use leechbook_core::dice::Die;
-use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_core::fold::Ledger;
 use leechbook_core::ids::CharacterId;
 use leechbook_core::witch::{
     net_hits, Care, Condition, PartTable, Strike, WiCharacter, WiDefence, WiEvent,
 };
 use leechbook_core::Event;
+use leechbook_views::narrate;
 use std::path::PathBuf;
 
 /// Witch Iron commands.
@@ -204,13 +203,7 @@ fn units_zero_is_ten(given: &mut [leechbook_core::dice::RecordedDie]) {
 }
 
 fn wi_char<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a WiCharacter, CommandError> {
-    match find_any(ledger, name)? {
-        CharacterState::WitchIron(c) => Ok(c),
-        other => Err(CommandError::user(format!(
-            "{} is not a Witch Iron character",
-            other.name()
-        ))),
-    }
+    Ok(leechbook_ledger::lookup::witch(ledger, name)?)
 }
 
 fn wi_id(ledger: &Ledger, name: &str) -> Result<CharacterId, CommandError> {
@@ -334,22 +327,24 @@ fn end_of_round(
 ) -> Result<WiEvent, CommandError> {
     let given = parse_dice(a.dice.as_deref(), &["d6"])?;
     let mut dice = TableDice::new("the roll", given, r);
-    let d6 = dice.one("d6", Die::D6)?;
+    let who = wi_char(ledger, &a.name)?;
+    let event = leechbook_ledger::owed::end_of_round(ledger, who, a.hardship_hits, &mut dice)?;
+    let WiEvent::EndOfRound {
+        d6, hardship_hits, ..
+    } = &event
+    else {
+        return Err(CommandError::internal(
+            "the end of a round recorded another event",
+        ));
+    };
     if !dice.rolled.is_empty() {
         ctx.note(format!("rolled by Leechbook: d6={d6}"));
     }
-    // Hits given before the d6 is known: a d6 over the rating spares the character
-    // (no Hardship Quarrel), an ordinary outcome, recorded; the Hits go unused.
-    let who = wi_char(ledger, &a.name)?;
     let round = ledger.round_seconds();
-    let rating = who.hardship(ledger.now, round);
-    let hardship_hits = match a.hardship_hits {
-        Some(h) if rating > 0 && i32::from(d6) > rating => {
-            ctx.note(format!("the d6 {d6} is over the rating {rating}: no Hardship Quarrel, so --hardship-hits {h} is not used"));
-            None
-        }
-        h => h,
-    };
+    if let (Some(h), None) = (a.hardship_hits, hardship_hits) {
+        let rating = who.hardship(ledger.now, round);
+        ctx.note(format!("the d6 {d6} is over the rating {rating}: no Hardship Quarrel, so --hardship-hits {h} is not used"));
+    }
     let penalties = who.check_penalties(ledger.now, round);
     if hardship_hits.is_some() && !penalties.is_empty() {
         ctx.note(format!(
@@ -357,11 +352,7 @@ fn end_of_round(
             leechbook_views::witch::checks(&who.name, &penalties)
         ));
     }
-    Ok(WiEvent::EndOfRound {
-        character: who.id,
-        d6,
-        hardship_hits,
-    })
+    Ok(event)
 }
 
 /// Runs a Witch Iron command.

@@ -6,17 +6,70 @@
 
 use super::healing::{self, EmlPart, SeqRoll, SeqRollKind, TreatmentTable};
 use super::injury::Context;
+use super::shock::GmRollKind;
 use super::state::*;
 use crate::ids::InjuryId;
 use crate::settings::Options;
 use crate::time::CampaignTime;
 
+/// What a character owes, typed: a roll of the Injury or Healing Sequence, or a healer's
+/// decision. What the board and the players' page record it as, matched by the compiler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HmRoll {
+    /// The Shock Reroll of an INC or UNC character (Shock ML - 20; Injury step 4).
+    ShockReroll,
+    /// The Shock test that ends STN.
+    StunRecovery,
+    /// A roll the GM resolves: Morale (page 162), a Fumble or a Stumble (page 161).
+    Gm(GmRollKind),
+    /// A roll of the Healing Sequence's schedules.
+    Seq(SeqRollKind),
+    /// A healer's attempt to stop a bleeder (staunch or cauterise): a decision.
+    BloodStoppage,
+    /// A healer's treatment of an untreated injury: a decision.
+    Treatment,
+}
+
+impl HmRoll {
+    /// Its name, as the agenda prints it and the `roll` kinds spell it (`shock-reroll`,
+    /// `healing`, `morale`, `blood-stoppage` ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            HmRoll::ShockReroll => "shock-reroll",
+            HmRoll::StunRecovery => "stun-recovery",
+            HmRoll::Gm(GmRollKind::Morale) => "morale",
+            HmRoll::Gm(GmRollKind::Mishap(m)) => m.word(),
+            HmRoll::Seq(k) => k.name(),
+            HmRoll::BloodStoppage => "blood-stoppage",
+            HmRoll::Treatment => "treatment",
+        }
+    }
+
+    /// Whether it is about the whole character, not the injury it came from (its owed
+    /// entry names the character as its target).
+    pub fn about_the_character(self) -> bool {
+        matches!(self, HmRoll::ShockReroll | HmRoll::StunRecovery)
+    }
+
+    /// Whether it is a roll of the moment (shock, Morale, mishaps, bleeding), printed after
+    /// a strike or a roll; the healing schedule is for the agenda.
+    pub fn of_the_moment(self) -> bool {
+        matches!(
+            self,
+            HmRoll::ShockReroll
+                | HmRoll::StunRecovery
+                | HmRoll::Gm(_)
+                | HmRoll::Seq(SeqRollKind::BloodLoss)
+                | HmRoll::BloodStoppage
+        )
+    }
+}
+
 /// One owed roll or decision.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DueRoll {
-    /// The kind, as `roll` takes it (`healing`, `shock-reroll`, ...), or a decision
-    /// (`blood-stoppage`, `treatment`).
-    pub kind: &'static str,
+    /// What is owed.
+    pub roll: HmRoll,
     /// The periodic roll kind, for those `advance --roll` can roll itself.
     pub seq: Option<SeqRollKind>,
     /// The injury concerned.
@@ -34,9 +87,14 @@ pub struct DueRoll {
 }
 
 impl DueRoll {
-    fn new(kind: &'static str) -> DueRoll {
+    /// Its name (see [`HmRoll::name`]).
+    pub fn kind(&self) -> &'static str {
+        self.roll.name()
+    }
+
+    fn new(roll: HmRoll) -> DueRoll {
         DueRoll {
-            kind,
+            roll,
             seq: None,
             injury: None,
             due_at: None,
@@ -92,7 +150,7 @@ fn periodic(
             parts(ch, kind, injury, table, due_at)
         },
         note,
-        ..DueRoll::new(kind.name())
+        ..DueRoll::new(HmRoll::Seq(kind))
     }
 }
 
@@ -118,7 +176,7 @@ fn owed_roll(ch: &HmCharacter, o: &Owed) -> DueRoll {
                 },
             ],
             note: "INC: at the end of the next turn; UNC: ten minutes after the Shock Roll",
-            ..DueRoll::new("shock-reroll")
+            ..DueRoll::new(HmRoll::ShockReroll)
         },
         Owed::StunRecovery { due_at, .. } => DueRoll {
             due_at: Some(*due_at),
@@ -133,12 +191,12 @@ fn owed_roll(ch: &HmCharacter, o: &Owed) -> DueRoll {
                 },
             ],
             note: "at the end of the next turn; retry every round",
-            ..DueRoll::new("stun-recovery")
+            ..DueRoll::new(HmRoll::StunRecovery)
         },
         Owed::Morale { injury } => DueRoll {
             injury: Some(*injury),
             note: "after the Shock State is recovered from; the GM gives the ML (page 162)",
-            ..DueRoll::new("morale")
+            ..DueRoll::new(HmRoll::Gm(GmRollKind::Morale))
         },
         Owed::TestMishap { kind, automatic } => DueRoll {
             automatic: *automatic,
@@ -147,7 +205,7 @@ fn owed_roll(ch: &HmCharacter, o: &Owed) -> DueRoll {
             } else {
                 "after a CF test; the GM gives the ML (page 161)"
             },
-            ..DueRoll::new(kind.word())
+            ..DueRoll::new(HmRoll::Gm(GmRollKind::Mishap(*kind)))
         },
         Owed::Mishap {
             injury,
@@ -161,7 +219,7 @@ fn owed_roll(ch: &HmCharacter, o: &Owed) -> DueRoll {
             } else {
                 "the GM gives the ML (page 161)"
             },
-            ..DueRoll::new(kind.word())
+            ..DueRoll::new(HmRoll::Gm(GmRollKind::Mishap(*kind)))
         },
     }
 }
@@ -178,7 +236,7 @@ pub fn agenda(ch: &HmCharacter, table: &TreatmentTable, options: Options) -> Vec
             injury: Some(inj.id),
             decision: true,
             note: "a healer may try to stop it every five minutes (staunch or cauterise)",
-            ..DueRoll::new("blood-stoppage")
+            ..DueRoll::new(HmRoll::BloodStoppage)
         });
         out.push(periodic(
             ch,
@@ -222,7 +280,7 @@ pub fn agenda(ch: &HmCharacter, table: &TreatmentTable, options: Options) -> Vec
             injury: Some(inj.id),
             decision: true,
             note: "untreated: it heals as a CF treatment until a healer treats it",
-            ..DueRoll::new("treatment")
+            ..DueRoll::new(HmRoll::Treatment)
         });
     }
     // Step 6: healing rolls, halted by an infection.
@@ -290,7 +348,7 @@ pub fn agenda(ch: &HmCharacter, table: &TreatmentTable, options: Options) -> Vec
                 injury: Some(inj.id),
                 eml_parts: parts(ch, SeqRollKind::Aggravation, Some(inj.id), table, CampaignTime::START),
                 note: "when an impaired test using the zone is a CF, or moving (AGL test per turn at full Move, per four hours at half Move)",
-                ..DueRoll::new("aggravation")
+                ..DueRoll::new(HmRoll::Seq(SeqRollKind::Aggravation))
             });
         }
     }

@@ -550,7 +550,7 @@ pub fn serving_page(
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (stop, stopped) = futures::channel::oneshot::channel::<()>();
     let serving = gm.to_path_buf();
-    let page = leechbook::page::routes(gm).expect("the page's routes");
+    let page = leechbook_page::routes(gm).expect("the page's routes");
     let hub = std::thread::spawn(move || {
         let mut store = leechbook_store::Store::open(&serving).unwrap();
         leechbook_sync::net::serve_with(

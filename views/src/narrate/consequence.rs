@@ -71,6 +71,39 @@ impl Condition {
     }
 }
 
+/// The condition of each HârnMaster character an event is about, taken before it: what
+/// [`Conditions::told`] compares once it is recorded (what the terminal prints as `-> `
+/// lines, and the board and the players' page after the event's line).
+#[derive(Clone, Debug, Default)]
+pub struct Conditions(Vec<(CharacterId, Condition)>);
+
+impl Conditions {
+    /// The conditions of the characters `ids` as `ledger` holds them (those of other
+    /// systems tell nothing).
+    pub fn of(ledger: &Ledger, ids: impl IntoIterator<Item = CharacterId>) -> Conditions {
+        Conditions(
+            ids.into_iter()
+                .filter_map(|id| {
+                    let h = ledger.character(id).and_then(CharacterState::hm)?;
+                    Some((id, Condition::of(h)))
+                })
+                .collect(),
+        )
+    }
+
+    /// What the events of `kind` did to these characters, as `after` holds them, in words.
+    pub fn told(&self, after: &Ledger, kind: &str) -> Vec<String> {
+        self.0
+            .iter()
+            .filter_map(|(id, was)| {
+                let now = after.character(*id).and_then(CharacterState::hm)?;
+                Some(consequences(was, now, tells_shock(kind)))
+            })
+            .flatten()
+            .collect()
+    }
+}
+
 /// Whether an event's own narration already tells the Shock State it leaves (a strike, a
 /// melee, a shot, a shock roll), so that its consequences do not say it twice.
 pub fn tells_shock(kind: &str) -> bool {

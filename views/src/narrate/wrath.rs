@@ -80,7 +80,7 @@ fn step(s: &WgStep) -> String {
         WgStep::RestoreShock { restored, left } => {
             format!("a point of Wrath restores {restored} Shock ({left} left)")
         }
-        WgStep::BothLost(b) => leechbook_views::wrath::both_lost(*b).into(),
+        WgStep::BothLost(b) => crate::wrath::both_lost(*b).into(),
         WgStep::Wrath { points, now } if *points > 0 => {
             format!("{points} Wrath gained ({now} now)")
         }

@@ -23,7 +23,7 @@ mod savage;
 pub(crate) mod witch;
 pub(crate) mod wrath;
 
-pub use consequence::{consequences, tells_shock, Condition, Watch};
+pub use consequence::{consequences, tells_shock, Condition, Conditions, Watch};
 
 /// Narrates what an event of Savage Worlds, Wrath & Glory or Witch Iron found.
 fn system_outcome(o: &SystemOutcome) -> String {
@@ -298,13 +298,7 @@ pub fn by_player(ledger: &Ledger, env: &leechbook_core::Envelope) -> Option<Stri
     let names: Vec<&str> = entry
         .characters
         .iter()
-        .filter_map(|c| {
-            ledger
-                .roll()
-                .iter()
-                .find(|(id, _)| id == c)
-                .map(|(_, n)| n.as_str())
-        })
+        .filter_map(|c| ledger.name_of(*c))
         .collect();
     Some(if names.is_empty() {
         format!("by a player (device {})", env.device.short())
@@ -637,7 +631,7 @@ pub fn narrate_exchange(
 
 /// Narrates a missile attack.
 pub fn narrate_shot(o: &ShotOutcome, shooter: &str, struck: &str, letter: char) -> String {
-    let parts: Vec<String> = o.parts.iter().map(crate::views::render_part).collect();
+    let parts: Vec<String> = o.parts.iter().map(crate::render_part).collect();
     let mut s = format!(
         "{shooter} shoots ({}): {} vs EML{} ({}): {}",
         o.band.word(),
@@ -732,7 +726,7 @@ fn parts(p: &[leechbook_core::harnmaster::healing::EmlPart]) -> String {
     p.iter()
         .enumerate()
         .filter(|(i, x)| *i == 0 || x.value != 0)
-        .map(|(_, x)| crate::views::render_part(x))
+        .map(|(_, x)| crate::render_part(x))
         .collect::<Vec<_>>()
         .join(" ")
 }

@@ -1,8 +1,8 @@
-//! The players' page: the routes `sync serve` answers beside its WebSocket, for phones at
-//! the table. A link (`device link NAME`) is `/p/SECRET/`; its page prints the typed views
-//! (`leechbook_views::html`), follows the ledger live by server-sent events, and records the
-//! rolls its character owes through the same command line, rules and refusals as the
-//! terminal's, signed by the device made for the link ([`crate::run_as`]).
+//! The players' page: the routes a hub answers beside its WebSocket, for phones at the
+//! table. A link is `/p/SECRET/`; its page prints the typed views (`leechbook_views::html`),
+//! follows the ledger live by server-sent events, and records the rolls its character owes
+//! through the typed path ([`record`]: the rules and refusals of the terminal's roll
+//! commands), signed by the device made for the link.
 //!
 //! One thread follows the ledger (its last row and its revoked links, every
 //! [`FOLLOW_EVERY`]) and folds it again when either moves; every open page hears the new
@@ -10,9 +10,8 @@
 //! pages are told so and closed; an unknown secret answers 404, the same page whatever the
 //! secret, so a guess learns nothing.
 
-use crate::board::{record_args, told, Record};
-use crate::views::html::{self, PageView, PartyView, Shown};
-use crate::Ctx;
+pub mod record;
+
 use axum::extract::{Path as UrlPath, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
@@ -20,7 +19,10 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_ledger::owed::Faces;
+use leechbook_ledger::{LedgerError, Replica};
 use leechbook_store::{Link, Store};
+use leechbook_views::html::{self, PageView, PartyView, Shown};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -94,7 +96,7 @@ impl Drop for OpenPage {
 
 /// The page's routes for the ledger at `db`, and the thread that follows it. Fails when the
 /// ledger cannot be read.
-pub fn routes(db: &Path) -> Result<Router, crate::error::CommandError> {
+pub fn routes(db: &Path) -> Result<Router, LedgerError> {
     let replica = leechbook_ledger::Replica::open(db)?;
     let ledger = replica.state_open()?;
     let (tx, rx) = watch::channel(Folded {
@@ -229,10 +231,10 @@ impl Page {
         self.folded.borrow().ledger.clone()
     }
 
-    /// Whether the page may record `o` for the link (it has a device, and the roll is one
-    /// the board records too).
+    /// Whether the page offers to record `o` for the link: it has a device, and the roll
+    /// is the table's alone (not the GM's or a healer's).
     fn may_record(&self, link: &Link, o: &leechbook_views::OwedView) -> bool {
-        link.device.is_some() && matches!(record_args(&self.db, o, None), Record::Run(_))
+        link.device.is_some() && o.roll.rollable()
     }
 }
 
@@ -357,21 +359,6 @@ async fn live(State(page): State<Arc<Page>>, UrlPath(token): UrlPath<String>) ->
     )
 }
 
-/// Whether a typed face is one for a roll of `kind`: a number as the die showed it (00 is
-/// 100), or, for a Savage Worlds trait roll alone, a list of named faces as `--dice` takes
-/// them (`trait=8+3,wild=4`); any other die the roll draws is rolled by the hub.
-fn face_ok(face: &str, kind: &str) -> bool {
-    let number = face.len() <= 3 && face.chars().all(|c| c.is_ascii_digit());
-    let trait_roll = matches!(kind, "spirit-recovery" | "incapacitation" | "bleeding-out");
-    let list = trait_roll
-        && face.len() <= 60
-        && face.contains('=')
-        && face
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "=,+/".contains(c));
-    number || list
-}
-
 /// The answer to a roll: whether it was recorded, and the one line to show.
 fn said(status: StatusCode, ok: bool, line: &str) -> Response {
     let body = serde_json::json!({ "ok": ok, "line": line }).to_string();
@@ -414,23 +401,27 @@ async fn roll(
     };
     let (kind, injury, face) = (field("kind"), field("injury"), field("face"));
     let auto = !field("auto").is_empty();
-    let face = if auto || face.is_empty() {
-        if !auto {
-            return said(
-                StatusCode::BAD_REQUEST,
-                false,
-                "type the face the die showed, or press Roll for me",
-            );
-        }
-        None
-    } else if face_ok(&face, &kind) {
-        Some(face)
-    } else {
+    if !auto && face.is_empty() {
         return said(
             StatusCode::BAD_REQUEST,
             false,
-            &format!("'{face}' is not a face: type the number the die showed (00 is 100)"),
+            "type the face the die showed, or press Roll for me",
         );
+    }
+    let not_faces = || {
+        said(
+            StatusCode::BAD_REQUEST,
+            false,
+            &format!("'{face}' is not a face: type the number the die showed (00 is 100)"),
+        )
+    };
+    let faces = if auto {
+        Faces::default()
+    } else {
+        match Faces::parse(&face) {
+            Some(f) => f,
+            None => return not_faces(),
+        }
     };
     let ledger = page.ledger();
     let Some(c) = ledger.character(character) else {
@@ -442,7 +433,10 @@ async fn roll(
     };
     let owed = leechbook_views::owed_any(&ledger, c);
     let injury = (!injury.is_empty()).then_some(injury);
-    let Some(o) = owed.iter().find(|o| o.kind == kind && o.injury == injury) else {
+    let Some(o) = owed
+        .into_iter()
+        .find(|o| o.kind() == kind && o.injury == injury)
+    else {
         return said(
             StatusCode::CONFLICT,
             false,
@@ -452,25 +446,46 @@ async fn roll(
             ),
         );
     };
-    let args = match record_args(&page.db, o, face.as_deref()) {
-        Record::Run(args) => args,
-        Record::Hint(line) => return said(StatusCode::CONFLICT, false, &line),
-    };
-    let out = tokio::task::spawn_blocking(move || crate::run_as(args, device)).await;
+    if !o.roll.rollable() {
+        return said(
+            StatusCode::CONFLICT,
+            false,
+            &format!(
+                "{}'s {} is the GM's or a healer's to record: nothing was recorded",
+                o.character,
+                o.kind()
+            ),
+        );
+    }
+    // One number where the roll takes one die: a list is not its face.
+    if o.roll.dice().len() == 1 && faces.0.len() > 1 {
+        return not_faces();
+    }
+    let db = page.db.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        let mut store = Store::open(&db).map_err(LedgerError::from)?;
+        store.act_as(device.0, device.1);
+        let mut replica = Replica::from_store(store);
+        record::record_owed(&mut replica, &o, &faces, &mut record::Dice::new())
+    })
+    .await;
     match out {
-        Ok(out) => {
-            let ok = out.code == 0;
-            let line = told(out);
+        Ok(Ok(answer)) => {
             // Revoked while it recorded: the revocation's number decides whether it stands.
-            if ok && !matches!(page.open(&token), Opened::Live(_)) {
+            if !matches!(page.open(&token), Opened::Live(_)) {
                 return said(
                     StatusCode::OK,
                     false,
-                    &format!("{line}; but the GM revoked this link as it was recorded: `log` says whether it stands"),
+                    &format!("{}; but the GM revoked this link as it was recorded: `log` says whether it stands", answer.line),
                 );
             }
-            said(StatusCode::OK, ok, &line)
+            said(StatusCode::OK, true, &answer.line)
         }
+        Ok(Err(e)) => said(
+            StatusCode::OK,
+            false,
+            &format!("REFUSED, nothing recorded: {e}"),
+        ),
         Err(_) => said(
             StatusCode::INTERNAL_SERVER_ERROR,
             false,
@@ -505,8 +520,8 @@ async fn wound(
     };
     let db = page.db.clone();
     let told = tokio::task::spawn_blocking(move || {
-        let ctx = Ctx::for_db(db);
-        crate::commands::history::story(&ctx, &name, Some(&injury)).map(|(story, samples)| {
+        let replica = Replica::open(&db).map_err(leechbook_story::StoryError::from)?;
+        leechbook_story::history::story(&replica, &name, Some(&injury)).map(|(story, samples)| {
             let title = match &story.injury {
                 Some(i) => format!(
                     "{}'s {} {}{}",
@@ -522,7 +537,7 @@ async fn wound(
                 .iter()
                 .map(|e| (e.at.clone(), e.summary.clone()))
                 .collect();
-            let svg = (!samples.is_empty()).then(|| crate::plot::svg(&title, &samples));
+            let svg = (!samples.is_empty()).then(|| leechbook_views::plot::svg(&title, &samples));
             html::story(&title, &lines, svg.as_deref(), "../")
         })
     })

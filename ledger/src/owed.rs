@@ -1,0 +1,625 @@
+//! The typed path from a roll a character owes to the event that records it: the rules and
+//! refusals the terminal's roll commands (`roll`, `sw roll`, `wi round`) apply, as functions
+//! of typed values, so the board and the players' page record an owed roll the same way
+//! without building a command line.
+//!
+//! [`owed_event`] takes an owed entry ([`Owed`], as the agenda lists it), the faces the table
+//! gives for it ([`Faces`]: one per die the roll takes, or none to have Leechbook roll) and
+//! the source of the faces nobody gave; [`hm_roll`], [`sw_roll`] and [`end_of_round`] are the
+//! per-system rules the terminal's commands call with their options.
+
+use crate::lookup::Lookup;
+use crate::LedgerError;
+use leechbook_core::dice::{DiceError, Die, RecordedDie, Roll, Table};
+use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_core::harnmaster::healing::{SeqRoll, SeqRollKind};
+use leechbook_core::harnmaster::shock::{owed_gm_roll, GmRoll, ShockRoll};
+use leechbook_core::harnmaster::state::HmCharacter;
+use leechbook_core::harnmaster::HmEvent;
+use leechbook_core::ids::{CharacterId, InjuryId};
+use leechbook_core::owed::{HmRoll, Owed, SwRoll, WiRoll};
+use leechbook_core::savage::{Attribute, Chain, SwCharacter, SwEvent, TraitRoll};
+use leechbook_core::time::CampaignTime;
+use leechbook_core::witch::{WiCharacter, WiEvent};
+use leechbook_core::{Event, HmLedger};
+use std::collections::HashMap;
+
+/// Why an owed roll was not made into an event. No variant names a command or a flag: a
+/// front end adds its own hint.
+#[derive(Debug, thiserror::Error)]
+pub enum RollError {
+    /// A name or an id found nothing.
+    #[error(transparent)]
+    Lookup(#[from] Lookup),
+    /// A face its die cannot show, or dice given that the roll did not take.
+    #[error(transparent)]
+    Dice(#[from] DiceError),
+    /// The ledger refused the event (it does not apply to the state), or could not be read.
+    #[error(transparent)]
+    Ledger(#[from] LedgerError),
+    /// Only the Healing Sequence's rolls are ever recorded before they are due.
+    #[error(
+        "only the Healing Sequence's rolls can be forced; shock and Morale rolls follow the state"
+    )]
+    ForcedOutOfSequence,
+    /// A shock roll's EML is the sheet's: no ML or outcome is given for it.
+    #[error("a shock roll's EML comes from the sheet")]
+    ShockMlGiven,
+    /// An automatic failure takes no dice, only the outcome the GM rules.
+    #[error("{character}'s {what} is an automatic failure: it takes no dice, only its outcome")]
+    Automatic {
+        /// Who owes it.
+        character: String,
+        /// The roll ("Fumble roll" ...).
+        what: &'static str,
+    },
+    /// No injury of the character owes a roll of the kind.
+    #[error("{character} owes no {roll} roll")]
+    OwesNone {
+        /// Who.
+        character: String,
+        /// The roll's name.
+        roll: &'static str,
+    },
+    /// Several injuries owe one and none was named.
+    #[error("several of {character}'s injuries owe a {roll} roll: name one ({})", .candidates.join(", "))]
+    SeveralOwe {
+        /// Who.
+        character: String,
+        /// The roll's name.
+        roll: &'static str,
+        /// The short ids of the injuries that owe it.
+        candidates: Vec<String>,
+    },
+    /// What is owed is a decision of the GM or a healer (a treatment, a blood stoppage, a
+    /// Morale roll at the GM's ML, a Quarrel), not a roll the table makes alone.
+    #[error("{character}'s {} is the GM's or a healer's to record", .owed.kind())]
+    Decision {
+        /// Who owes it.
+        character: String,
+        /// What is owed.
+        owed: Owed,
+    },
+    /// Bleeding Out is rolled at the start of each turn, not before (004 l.20).
+    #[error("{character}'s Bleeding Out roll is due at {due}, the start of the next turn (a round after the last); it is {now}")]
+    NotYetDue {
+        /// Who.
+        character: String,
+        /// When it falls due.
+        due: CampaignTime,
+        /// The campaign clock.
+        now: CampaignTime,
+    },
+    /// The trait's die was neither given nor recorded on the sheet.
+    #[error("which die is {character}'s {attribute}? the sheet records none")]
+    NoTraitDie {
+        /// Who.
+        character: String,
+        /// The attribute ("Spirit", "Vigor").
+        attribute: &'static str,
+    },
+    /// Not one of Savage Worlds' dice.
+    #[error("'{0}' is not a Savage Worlds die (d4-d12)")]
+    NotASavageDie(String),
+    /// A Savage Worlds die given with the wrong number of dice.
+    #[error("die '{name}' needs {wanted} dice, got {got}")]
+    ChainCount {
+        /// The die's name.
+        name: String,
+        /// How many the roll takes.
+        wanted: usize,
+        /// How many were given.
+        got: usize,
+    },
+    /// The faces given do not match the dice the owed roll takes.
+    #[error("{character}'s {roll} takes {} face(s) ({}), got {got}: give them all, or none to have them rolled", .dice.len(), .dice.join(", "))]
+    Faces {
+        /// Who.
+        character: String,
+        /// The roll's name.
+        roll: &'static str,
+        /// The dice it takes, in order.
+        dice: Vec<&'static str>,
+        /// How many faces were given.
+        got: usize,
+    },
+}
+
+/// The faces the table gives for an owed roll: none (Leechbook rolls every die), or one per
+/// die the roll takes in its order ([`Owed::dice`]); a Savage Worlds die that aced gives its
+/// faces in a chain (`8+3`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Faces(pub Vec<Vec<u16>>);
+
+impl Faces {
+    /// Reads faces as a person types them: dice apart by spaces or commas, a die's chain of
+    /// aces joined by `+`, `00` the d100's 100; empty text is no faces (roll them). `None`
+    /// when the text is not faces (the front end says so).
+    pub fn parse(text: &str) -> Option<Faces> {
+        let mut dice = Vec::new();
+        for die in text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|d| !d.is_empty())
+        {
+            let chain = die
+                .split('+')
+                .map(|f| match f {
+                    "00" => Some(100),
+                    f if !f.is_empty() && f.len() <= 3 && f.bytes().all(|b| b.is_ascii_digit()) => {
+                        f.parse::<u16>().ok()
+                    }
+                    _ => None,
+                })
+                .collect::<Option<Vec<u16>>>()?;
+            if chain.len() > 20 {
+                return None;
+            }
+            dice.push(chain);
+        }
+        (dice.len() <= 8).then_some(Faces(dice))
+    }
+
+    /// No faces: Leechbook rolls them.
+    pub fn rolled(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// What [`owed_event`] made: the event, and the dice Leechbook rolled for it (`name=faces`).
+#[derive(Debug)]
+pub struct Made {
+    /// The event to record.
+    pub event: Event,
+    /// The dice Leechbook rolled, as `name=faces` (aces joined by `+`).
+    pub rolled: Vec<String>,
+}
+
+/// The event that records the roll `owed` of `character` (for `injury`, where it is an
+/// injury's), with the faces the table gave, the rest drawn from `roll`: the same rules
+/// and refusals as the terminal's command for it.
+pub fn owed_event(
+    ledger: &Ledger,
+    character: CharacterId,
+    owed: Owed,
+    injury: Option<InjuryId>,
+    faces: &Faces,
+    roll: &mut dyn Roll,
+) -> Result<Made, RollError> {
+    let c = ledger
+        .character(character)
+        .ok_or_else(|| Lookup::NotLoaded(character.to_string()))?;
+    let dice = owed.dice();
+    if dice.is_empty() {
+        return Err(RollError::Decision {
+            character: c.name().to_string(),
+            owed,
+        });
+    }
+    if !faces.rolled() && faces.0.len() != dice.len() {
+        return Err(RollError::Faces {
+            character: c.name().to_string(),
+            roll: owed.kind(),
+            dice: dice.to_vec(),
+            got: faces.0.len(),
+        });
+    }
+    // Each die's faces under its name, as the terminal's --dice gives them (a name that
+    // comes twice, the Injury Table's two d6, holds both).
+    let named = || dice.iter().zip(&faces.0);
+    let recorded = || -> Vec<RecordedDie> {
+        named()
+            .map(|(n, f)| RecordedDie {
+                name: n.to_string(),
+                faces: f.clone(),
+            })
+            .collect()
+    };
+    match (owed, c) {
+        (Owed::HarnMaster(r), CharacterState::HarnMaster(ch)) => {
+            let mut table = Table::new("the roll", recorded(), roll);
+            let event = hm_roll(ledger, ch, r, injury, &HmRollOptions::default(), &mut table)?;
+            table.refuse_unused()?;
+            let rolled = rolled_faces(&table.recorded, &table.rolled).collect();
+            Ok(Made {
+                event: Event::HarnMaster(event),
+                rolled,
+            })
+        }
+        (Owed::SavageWorlds(r), CharacterState::SavageWorlds(ch)) => {
+            let mut given = Chains::new();
+            for (n, f) in named() {
+                given.entry(n.to_string()).or_default().push(f.clone());
+            }
+            let mut rolled = Vec::new();
+            let event = sw_roll(ledger, ch, r, None, 0, &mut given, roll, &mut rolled)?;
+            refuse_unused(&given)?;
+            Ok(Made {
+                event: Event::SavageWorlds(event),
+                rolled,
+            })
+        }
+        (Owed::WitchIron(WiRoll::EndOfRound), CharacterState::WitchIron(ch)) => {
+            let mut table = Table::new("the roll", recorded(), roll);
+            let event = end_of_round(ledger, ch, None, &mut table)?;
+            table.refuse_unused()?;
+            let rolled = rolled_faces(&table.recorded, &table.rolled).collect();
+            Ok(Made {
+                event: Event::WitchIron(event),
+                rolled,
+            })
+        }
+        _ => Err(RollError::Decision {
+            character: c.name().to_string(),
+            owed,
+        }),
+    }
+}
+
+/// `name=face/face` for each die of `recorded` that Leechbook rolled (`rolled` names them),
+/// in the order drawn.
+pub fn rolled_faces<'a>(
+    recorded: &'a [RecordedDie],
+    rolled: &'a [&str],
+) -> impl Iterator<Item = String> + 'a {
+    recorded
+        .iter()
+        .filter(|d| rolled.contains(&d.name.as_str()))
+        .map(|d| {
+            let faces: Vec<String> = d.faces.iter().map(u16::to_string).collect();
+            format!("{}={}", d.name, faces.join("/"))
+        })
+}
+
+/// What a HârnMaster roll records beyond its faces: the GM's ML and ruled outcome (Morale
+/// and mishaps, whose pages the text lacks), a coma patient's shelter, and a forced roll.
+#[derive(Clone, Debug, Default)]
+pub struct HmRollOptions {
+    /// The ML tested (Morale and mishaps).
+    pub ml: Option<i32>,
+    /// What the GM ruled happened (Morale and mishaps).
+    pub outcome: Option<String>,
+    /// Coma: not in a restful, sheltered place (-20).
+    pub unsheltered: bool,
+    /// Recorded although not due (a GM ruling, shown as forced).
+    pub force: bool,
+}
+
+/// The one injury of `ch` that owes a roll of `kind`.
+fn only_injury(
+    ledger: &Ledger,
+    ch: &HmCharacter,
+    kind: SeqRollKind,
+) -> Result<InjuryId, RollError> {
+    let owing: Vec<InjuryId> =
+        leechbook_core::harnmaster::agenda::agenda(ch, ledger.treatment_table(), ledger.options())
+            .into_iter()
+            .filter(|d| d.seq == Some(kind))
+            .filter_map(|d| d.injury)
+            .collect();
+    match owing.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(RollError::OwesNone {
+            character: ch.name.clone(),
+            roll: kind.name(),
+        }),
+        many => Err(RollError::SeveralOwe {
+            character: ch.name.clone(),
+            roll: kind.name(),
+            candidates: many.iter().map(|i| i.short()).collect(),
+        }),
+    }
+}
+
+/// The HârnMaster event of the roll `roll` of `ch` (for `injury`, where it is an injury's;
+/// a periodic roll owed by one injury alone finds it), its die `roll` (and `period`, the d3
+/// of the random healing period option) drawn from `dice`.
+pub fn hm_roll(
+    ledger: &Ledger,
+    ch: &HmCharacter,
+    roll: HmRoll,
+    mut injury: Option<InjuryId>,
+    opts: &HmRollOptions,
+    dice: &mut Table<'_>,
+) -> Result<HmEvent, RollError> {
+    if opts.force && !matches!(roll, HmRoll::Seq(_)) {
+        return Err(RollError::ForcedOutOfSequence);
+    }
+    let d3 = Die::new(3)?;
+    Ok(match roll {
+        HmRoll::Seq(seq) => {
+            if seq.per_injury() && injury.is_none() {
+                injury = Some(only_injury(ledger, ch, seq)?);
+            }
+            let face = if seq == SeqRollKind::HealingPeriod {
+                dice.one("roll", d3)?
+            } else {
+                dice.one("roll", Die::D100)?
+            };
+            let period = (seq == SeqRollKind::Healing && ledger.options().random_healing_period)
+                .then(|| dice.one("period", d3))
+                .transpose()?;
+            HmEvent::SeqRoll(SeqRoll {
+                character: ch.id,
+                kind: seq,
+                injury,
+                roll: face,
+                period,
+                sheltered: !opts.unsheltered,
+                forced: opts.force,
+            })
+        }
+        HmRoll::ShockReroll | HmRoll::StunRecovery => {
+            if opts.ml.is_some() || opts.outcome.is_some() {
+                return Err(RollError::ShockMlGiven);
+            }
+            let r = ShockRoll {
+                character: ch.id,
+                roll: dice.one("roll", Die::D100)?,
+            };
+            if roll == HmRoll::ShockReroll {
+                HmEvent::ShockReroll(r)
+            } else {
+                HmEvent::StunRecovery(r)
+            }
+        }
+        HmRoll::Gm(kind) => {
+            let automatic =
+                owed_gm_roll(ch, kind, injury).is_some_and(|(_, _, automatic)| automatic);
+            let face = if automatic || opts.ml.is_none() {
+                if automatic && !dice.unused().is_empty() {
+                    return Err(RollError::Automatic {
+                        character: ch.name.clone(),
+                        what: kind.word(),
+                    });
+                }
+                None
+            } else {
+                Some(dice.one("roll", Die::D100)?)
+            };
+            HmEvent::GmRoll(GmRoll {
+                character: ch.id,
+                kind,
+                injury,
+                ml: opts.ml,
+                roll: face,
+                outcome: opts.outcome.clone(),
+            })
+        }
+        HmRoll::BloodStoppage | HmRoll::Treatment => {
+            return Err(RollError::Decision {
+                character: ch.name.clone(),
+                owed: Owed::HarnMaster(roll),
+            })
+        }
+    })
+}
+
+/// The Savage Worlds dice given for a roll: each die's name, and its dice, each a chain of
+/// the faces it showed (aces chained).
+pub type Chains = HashMap<String, Vec<Vec<u16>>>;
+
+/// The sides of a Savage Worlds die as written (`d8`, `D10`, `6`).
+pub fn savage_die(s: &str) -> Result<u16, RollError> {
+    s.trim()
+        .trim_start_matches(['d', 'D'])
+        .parse::<u16>()
+        .ok()
+        .filter(|n| [4, 6, 8, 10, 12].contains(n))
+        .ok_or_else(|| RollError::NotASavageDie(s.to_string()))
+}
+
+/// Rolls one die, and again while it aces (at most twenty times).
+fn roll_chain(roll: &mut dyn Roll, name: &'static str, sides: u16) -> Result<Vec<u16>, RollError> {
+    let die = Die::new(sides)?;
+    let mut faces = Vec::new();
+    loop {
+        let f = roll.face(name, die)?;
+        faces.push(f);
+        if f != sides || faces.len() > 20 {
+            return Ok(faces);
+        }
+    }
+}
+
+/// Refuses the dice given that the roll did not take (a die given but not used is a mistake,
+/// as in every recording).
+pub fn refuse_unused(given: &Chains) -> Result<(), RollError> {
+    if given.is_empty() {
+        return Ok(());
+    }
+    let mut names: Vec<String> = given.keys().cloned().collect();
+    names.sort_unstable();
+    Err(DiceError::NotNeeded {
+        what: "the roll",
+        names,
+    }
+    .into())
+}
+
+/// Takes the chains given for `name` (one per die of `dice`), or rolls them, adding what it
+/// rolled to `rolled` as `name=faces`.
+pub fn chains(
+    given: &mut Chains,
+    name: &'static str,
+    dice: &[u16],
+    roll: &mut dyn Roll,
+    rolled: &mut Vec<String>,
+) -> Result<Vec<Chain>, RollError> {
+    if let Some(faces) = given.remove(name) {
+        if faces.len() != dice.len() {
+            return Err(RollError::ChainCount {
+                name: name.to_string(),
+                wanted: dice.len(),
+                got: faces.len(),
+            });
+        }
+        return Ok(dice
+            .iter()
+            .zip(faces)
+            .map(|(&sides, faces)| Chain { sides, faces })
+            .collect());
+    }
+    let c: Vec<Chain> = dice
+        .iter()
+        .map(|&s| {
+            Ok(Chain {
+                sides: s,
+                faces: roll_chain(roll, name, s)?,
+            })
+        })
+        .collect::<Result<_, RollError>>()?;
+    let written: Vec<String> = c
+        .iter()
+        .map(|c| {
+            let faces: Vec<String> = c.faces.iter().map(u16::to_string).collect();
+            faces.join("+")
+        })
+        .collect();
+    rolled.push(format!("{name}={}", written.join("/")));
+    Ok(c)
+}
+
+/// A trait roll: the trait die (`sides`) and the wild die, given or rolled, with `modifier`.
+pub fn trait_roll(
+    given: &mut Chains,
+    sides: u16,
+    modifier: i32,
+    roll: &mut dyn Roll,
+    rolled: &mut Vec<String>,
+) -> Result<TraitRoll, RollError> {
+    let t = chains(given, "trait", &[sides], roll, rolled)?.remove(0);
+    let w = chains(given, "wild", &[6], roll, rolled)?.remove(0);
+    Ok(TraitRoll {
+        trait_die: t,
+        wild_die: w,
+        modifier,
+    })
+}
+
+/// The die a roll of `kind` takes when none is given: its attribute's die in effect.
+fn in_effect(ch: &SwCharacter, kind: SwRoll, now: CampaignTime) -> Result<u16, RollError> {
+    let a = match kind {
+        SwRoll::SpiritRecovery => Attribute::Spirit,
+        SwRoll::Incapacitation | SwRoll::BleedingOut => Attribute::Vigor,
+    };
+    ch.die(a, now)
+        .map(|d| d.now)
+        .ok_or_else(|| RollError::NoTraitDie {
+            character: ch.name.clone(),
+            attribute: a.name(),
+        })
+}
+
+/// The Savage Worlds event of the roll `kind` of `ch`: its trait die (`sides`, else the
+/// attribute's die in effect), the wild die, and for Incapacitation the Injury Table's dice,
+/// each given in `given` or rolled (added to `rolled`).
+#[allow(clippy::too_many_arguments)]
+pub fn sw_roll(
+    ledger: &Ledger,
+    ch: &SwCharacter,
+    kind: SwRoll,
+    sides: Option<u16>,
+    modifier: i32,
+    given: &mut Chains,
+    roll: &mut dyn Roll,
+    rolled: &mut Vec<String>,
+) -> Result<SwEvent, RollError> {
+    let sides = match sides {
+        Some(s) => s,
+        None => in_effect(ch, kind, ledger.now)?,
+    };
+    let r = trait_roll(given, sides, modifier, roll, rolled)?;
+    Ok(match kind {
+        SwRoll::SpiritRecovery => SwEvent::SpiritRecovery {
+            character: ch.id,
+            roll: r,
+        },
+        SwRoll::BleedingOut => {
+            // "At the start of his turn ... must roll again next turn": not before.
+            if let Some(due) = ch
+                .bleeding_due(ledger.round_seconds())
+                .filter(|d| *d > ledger.now)
+            {
+                return Err(RollError::NotYetDue {
+                    character: ch.name.clone(),
+                    due,
+                    now: ledger.now,
+                });
+            }
+            SwEvent::BleedingOut {
+                character: ch.id,
+                roll: r,
+            }
+        }
+        SwRoll::Incapacitation => {
+            let inj = chains(given, "injury", &[6, 6], roll, rolled)?;
+            let sub = chains(given, "sub", &[6], roll, rolled)?;
+            // The Injury Table's d6s do not ace: the first face of each.
+            SwEvent::Incapacitation {
+                character: ch.id,
+                roll: r,
+                injury: [inj[0].faces[0], inj[1].faces[0]],
+                sub: sub[0].faces[0],
+            }
+        }
+    })
+}
+
+/// The end of a Witch Iron character's round: its d6 drawn from `dice`, and the Hardship
+/// Quarrel's Hits when one follows (a d6 over the rating spares the character, and Hits
+/// given before the d6 was known go unused).
+pub fn end_of_round(
+    ledger: &Ledger,
+    who: &WiCharacter,
+    hardship_hits: Option<i32>,
+    dice: &mut Table<'_>,
+) -> Result<WiEvent, RollError> {
+    let d6 = dice.one("d6", Die::D6)?;
+    let rating = who.hardship(ledger.now, ledger.round_seconds());
+    let hardship_hits = hardship_hits.filter(|_| !(rating > 0 && i32::from(d6) > rating));
+    Ok(WiEvent::EndOfRound {
+        character: who.id,
+        d6,
+        hardship_hits,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn faces_read_as_typed() {
+        assert_eq!(Faces::parse(""), Some(Faces(vec![])));
+        assert_eq!(Faces::parse(" 42 "), Some(Faces(vec![vec![42]])));
+        assert_eq!(Faces::parse("00"), Some(Faces(vec![vec![100]])));
+        assert_eq!(
+            Faces::parse("8+3 4"),
+            Some(Faces(vec![vec![8, 3], vec![4]]))
+        );
+        assert_eq!(Faces::parse("5,3"), Some(Faces(vec![vec![5], vec![3]])));
+        assert_eq!(Faces::parse("x"), None);
+        assert_eq!(Faces::parse("1234"), None);
+        assert_eq!(Faces::parse("5++3"), None);
+        assert_eq!(Faces::parse("-3"), None);
+    }
+
+    #[test]
+    fn every_roll_names_its_dice_and_decisions_none() {
+        use leechbook_core::harnmaster::shock::GmRollKind;
+        assert_eq!(Owed::HarnMaster(HmRoll::ShockReroll).dice(), ["roll"]);
+        assert_eq!(
+            Owed::SavageWorlds(SwRoll::BleedingOut).dice(),
+            ["trait", "wild"]
+        );
+        assert_eq!(
+            Owed::SavageWorlds(SwRoll::Incapacitation).dice(),
+            ["trait", "wild", "injury", "injury", "sub"]
+        );
+        assert_eq!(Owed::WitchIron(WiRoll::EndOfRound).dice(), ["d6"]);
+        assert!(!Owed::HarnMaster(HmRoll::Treatment).rollable());
+        assert!(!Owed::HarnMaster(HmRoll::BloodStoppage).rollable());
+        assert!(!Owed::HarnMaster(HmRoll::Gm(GmRollKind::Morale)).rollable());
+        assert!(!Owed::WitchIron(WiRoll::Stress).rollable());
+    }
+}
