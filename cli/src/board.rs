@@ -5,12 +5,13 @@
 //! terminal, `sync serve`, a sync), moves the clock, and records the selected owed roll,
 //! with dice typed in or rolled by Leechbook, showing the narration.
 //!
-//! [`Board`] is the view (built from a [`Ledger`]) and [`draw`] its one printer, so the
-//! screen can be tested on ratatui's test backend; [`run`] is the live loop.
+//! [`Board`] is the view (`leechbook_views::board`, built from a [`Ledger`]) and [`draw`]
+//! its one printer, so the screen can be tested on ratatui's test backend; [`run`] is the
+//! live loop.
 
 use crate::error::CommandError;
 use crate::views::{self, OwedView};
-use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_core::fold::Ledger;
 use leechbook_ledger::owed::Faces;
 use leechbook_page::record::{record_owed, Answer, Dice};
 use ratatui::layout::{Constraint, Direction, Layout};
@@ -20,168 +21,7 @@ use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Wra
 use ratatui::Frame;
 use std::path::Path;
 
-/// One character on the board.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Member {
-    /// Name and system.
-    pub title: String,
-    /// What matters now, a line each.
-    pub lines: Vec<String>,
-}
-
-/// The board's view of a campaign.
-#[derive(Clone, Debug, Default)]
-pub struct Board {
-    /// The campaign's name and clock.
-    pub header: String,
-    /// Every character.
-    pub party: Vec<Member>,
-    /// The owed rolls, due now first, then in time order.
-    pub agenda: Vec<OwedView>,
-}
-
-/// What one character shows on the board.
-fn member(ledger: &Ledger, c: &CharacterState) -> Member {
-    let mut lines = Vec::new();
-    let title = match c {
-        CharacterState::HarnMaster(h) => {
-            let v = views::character(ledger, h);
-            let mut status = format!("shock {}", v.shock_state);
-            if v.dead {
-                status = "DEAD".into();
-            }
-            // The dead bleed no more and owe nothing: their line says only that they died.
-            let bleeders = v.injuries.iter().filter(|i| i.bleeder && !i.healed).count();
-            if bleeders > 0 && !v.dead {
-                status.push_str(&format!(", {bleeders} bleeder(s)"));
-                if let Some(o) = v.owed.iter().find(|o| {
-                    o.roll
-                        == leechbook_core::owed::Owed::HarnMaster(
-                            leechbook_core::owed::HmRoll::Seq(
-                                leechbook_core::harnmaster::healing::SeqRollKind::BloodLoss,
-                            ),
-                        )
-                }) {
-                    status.push_str(&format!(
-                        ", blood loss {}",
-                        o.due_at.as_deref().unwrap_or("now")
-                    ));
-                }
-            }
-            if let Some(hr) = v.infection_hr {
-                status.push_str(&format!(", infected (HR{hr})"));
-            }
-            lines.push(status);
-            for i in v.injuries.iter().filter(|i| !i.healed) {
-                let mut marks = String::new();
-                if i.bleeder {
-                    marks.push_str(", bleeding");
-                }
-                if i.infected {
-                    marks.push_str(", infected");
-                }
-                if i.permanent_impairment != 0 {
-                    marks.push_str(&format!(", permanent {}", i.permanent_impairment));
-                }
-                lines.push(format!(
-                    "  {} {}{}: HR{}{marks}",
-                    i.code,
-                    i.side.map(|s| format!("{s} ")).unwrap_or_default(),
-                    i.location,
-                    i.healing_rate,
-                ));
-            }
-            let impaired = v.impaired_zones();
-            if !impaired.is_empty() {
-                lines.push(format!("  impairment: {}", impaired.join(", ")));
-            }
-            format!("{} (HârnMaster)", h.name)
-        }
-        CharacterState::SavageWorlds(s) => {
-            let v = views::sw_character(ledger, s);
-            lines.push(format!(
-                "{} Wound(s){}{}{}",
-                v.wounds,
-                if v.shaken { ", Shaken" } else { "" },
-                if v.incapacitated {
-                    ", Incapacitated"
-                } else {
-                    ""
-                },
-                if v.bleeding_out { ", Bleeding Out" } else { "" }
-            ));
-            format!("{} (Savage Worlds)", s.name)
-        }
-        CharacterState::WrathGlory(w) => {
-            let v = views::wg_character(ledger, w);
-            lines.push(format!(
-                "{}/{} Wounds, {} Shock{}",
-                v.wounds,
-                v.max_wounds,
-                v.shock,
-                if v.dying { ", Dying" } else { "" }
-            ));
-            format!("{} (Wrath & Glory)", w.name)
-        }
-        CharacterState::WitchIron(w) => {
-            let v = views::wi_character(ledger, w);
-            let conds: Vec<String> = v
-                .conditions
-                .iter()
-                .map(|(k, c)| format!("{k} {}", c.rating))
-                .collect();
-            lines.push(if conds.is_empty() {
-                "no conditions".into()
-            } else {
-                conds.join(", ")
-            });
-            for i in &v.injuries {
-                lines.push(format!("  {}: {}", i.location, i.name));
-            }
-            format!("{} (Witch Iron)", w.name)
-        }
-    };
-    if c.dead() && !lines.iter().any(|l| l.starts_with("DEAD")) {
-        lines.insert(0, "DEAD".into());
-    }
-    Member { title, lines }
-}
-
-impl Board {
-    /// The board of a campaign's state.
-    pub fn of(ledger: &Ledger) -> Board {
-        let header = match &ledger.campaign {
-            Some(c) => format!("{} at {}", c.name, ledger.now),
-            None => "no campaign yet".into(),
-        };
-        let party = ledger
-            .characters
-            .iter()
-            .map(|c| member(ledger, c))
-            .collect();
-        let mut agenda: Vec<OwedView> = ledger
-            .characters
-            .iter()
-            .flat_map(|c| views::owed_any(ledger, c))
-            .collect();
-        // Due now first, then by the time they fall due (campaign times sort as written
-        // only within a day, so sort on the parsed time).
-        agenda.sort_by_key(|o| {
-            (
-                !o.due_now,
-                o.due_at
-                    .as_deref()
-                    .and_then(|t| leechbook_core::time::CampaignTime::parse(t).ok())
-                    .map_or(i64::MIN, |t| t.0),
-            )
-        });
-        Board {
-            header,
-            party,
-            agenda,
-        }
-    }
-}
+pub use leechbook_views::board::{Board, Member};
 
 /// Draws the board: the header, the party on the left, the agenda on the right (the
 /// selected roll highlighted), and the last message at the bottom.

@@ -286,6 +286,7 @@ impl From<leechbook_story::StoryError> for CommandError {
         match e {
             leechbook_story::StoryError::Lookup(l) => l.into(),
             leechbook_story::StoryError::Ledger(l) => l.into(),
+            leechbook_story::StoryError::Store(s) => s.into(),
         }
     }
 }

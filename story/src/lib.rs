@@ -2,7 +2,9 @@
 //! text, `--json`, the players' page) prints the same way:
 //!
 //! - [`history`]: a character's story, or one wound's, with its plot's samples;
-//! - [`why`]: the chain of events, rules and rulings behind an injury's state.
+//! - [`why`]: the chain of events, rules and rulings behind an injury's state;
+//! - [`log`]: the record's events, narrated, with what became of each;
+//! - [`diff`]: what changed about a character between two moments.
 //!
 //! A story reads the ledger through a [`leechbook_ledger::Replica`] and the events about its
 //! subject alone (`leechbook_ledger::about`), never the whole log; it narrates with
@@ -11,7 +13,9 @@
 
 #![warn(missing_docs)]
 
+pub mod diff;
 pub mod history;
+pub mod log;
 pub mod why;
 
 use leechbook_ledger::lookup::Lookup;
@@ -26,4 +30,7 @@ pub enum StoryError {
     /// The ledger could not be read.
     #[error(transparent)]
     Ledger(#[from] LedgerError),
+    /// The ledger file or a query.
+    #[error(transparent)]
+    Store(#[from] leechbook_store::StoreError),
 }

@@ -397,7 +397,7 @@ fn a_character_at_a_time_from_a_checkpoint_is_the_moment_folded() {
     }
     // `diff` reads each end as `show --at` does: its changes are those between the two
     // moments folded from the whole log.
-    use leechbook::commands::diff::{changes, flat_view};
+    use leechbook_story::diff::{changes, flat_view};
     let mut changed = 0;
     for (from, to) in specs.iter().zip(specs.iter().skip(5)).step_by(4) {
         let at = |spec: &str| {

@@ -13,6 +13,8 @@
 
 #![warn(missing_docs)]
 
+pub mod board;
+pub mod export;
 pub mod harnmaster;
 pub mod html;
 pub mod narrate;

@@ -4,15 +4,11 @@
 
 use super::find_any;
 use crate::error::CommandError;
-use crate::views::{self, JSON_SCHEMA};
 use crate::Ctx;
 use clap::Args;
-use leechbook_core::{Event, SheetKind};
-use serde::{Deserialize, Serialize};
+use leechbook_core::Event;
+pub use leechbook_views::export::{beyond_the_sheet, Export, ExportedCharacter, EXPORT_VERSION};
 use std::path::PathBuf;
-
-/// The version of the export format (its schema is `export-v<N>.schema.json`).
-pub const EXPORT_VERSION: u32 = 1;
 
 /// `export`.
 #[derive(Args, Debug)]
@@ -38,119 +34,11 @@ pub struct ImportArgs {
     pub sheet_only: bool,
 }
 
-/// What a character's exported state holds beyond its sheet, which an import (a new
-/// character from its sheet) cannot bring: one phrase each, from the `show --json` view of
-/// whichever system.
-fn beyond_the_sheet(state: &serde_json::Value) -> Vec<String> {
-    use serde_json::Value;
-    let mut out = Vec::new();
-    let num = |k: &str| state.get(k).and_then(Value::as_i64).unwrap_or(0);
-    let yes = |k: &str| state.get(k).and_then(Value::as_bool).unwrap_or(false);
-    if yes("dead") {
-        out.push("death".to_string());
-    }
-    let open = state
-        .get("injuries")
-        .and_then(Value::as_array)
-        .map_or(0, |a| {
-            a.iter()
-                .filter(|i| i.get("healed").and_then(Value::as_bool) != Some(true))
-                .count()
-        });
-    if open > 0 {
-        out.push(format!("{open} open wound(s)"));
-    }
-    for (k, what) in [
-        ("blood_loss", "blood loss"),
-        ("wounds", "Wounds"),
-        ("shock", "Shock"),
-        ("fatigue", "fatigue"),
-    ] {
-        if num(k) > 0 {
-            out.push(format!("{what} {}", num(k)));
-        }
-    }
-    if let Some(s) = state.get("shock_state").and_then(Value::as_str) {
-        if s != "none" {
-            out.push(format!("Shock State {s}"));
-        }
-    }
-    for k in ["shaken", "incapacitated", "bleeding_out", "dying"] {
-        if yes(k) {
-            out.push(k.replace('_', " "));
-        }
-    }
-    for k in [
-        "conditions",
-        "memorable_injuries",
-        "traumatic_injuries",
-        "lost",
-    ] {
-        let n = match state.get(k) {
-            Some(Value::Array(a)) => a.len(),
-            Some(Value::Object(o)) => o.len(),
-            _ => 0,
-        };
-        if n > 0 {
-            out.push(format!("{n} {}", k.replace('_', " ")));
-        }
-    }
-    out
-}
-
-/// The campaign an export comes from.
-#[derive(Serialize, Deserialize, Debug)]
-pub struct ExportedCampaign {
-    /// Its id.
-    pub id: String,
-    /// Its name.
-    pub name: String,
-    /// Its rules system.
-    pub system: String,
-    /// Seconds per combat round.
-    pub round_seconds: i64,
-    /// The campaign clock when exported.
-    pub campaign_time: String,
-}
-
-/// One character in an export: its sheet (what `import` adds) and its state (`show --json`).
-#[derive(Serialize, Deserialize, Debug)]
-pub struct ExportedCharacter {
-    /// Its name.
-    pub name: String,
-    /// Its system.
-    pub system: String,
-    /// Its sheet.
-    pub sheet: SheetKind,
-    /// Its state, as `show --json` prints it.
-    pub state: serde_json::Value,
-    /// What a HârnMaster character carries and can do (weapons, armour, combat skills), which
-    /// an import records again when the campaign's arms define what it names.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gear: Option<leechbook_core::harnmaster::state::Gear>,
-}
-
-/// An export.
-#[derive(Serialize, Deserialize, Debug)]
-pub struct Export {
-    /// Always `leechbook-export`.
-    #[serde(rename = "type")]
-    pub ty: String,
-    /// The export format's version.
-    pub export_version: u32,
-    /// The JSON views' schema version.
-    pub schema_version: u32,
-    /// The campaign.
-    pub campaign: ExportedCampaign,
-    /// Its characters (or the one asked for).
-    pub characters: Vec<ExportedCharacter>,
-}
-
 /// Writes the export to standard output.
 pub fn cmd_export(a: ExportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     if a.csv {
         let name = a.name.as_deref().unwrap_or_default();
-        let rows = super::log::views(ctx, Some(name), None)?;
+        let rows = leechbook_story::log::views(&ctx.replica()?, Some(name), None)?;
         let mut w = csv::Writer::from_writer(Vec::new());
         w.write_record(["at", "clock", "kind", "event", "summary", "void"])
             .map_err(csv_error)?;
@@ -173,39 +61,12 @@ pub fn cmd_export(a: ExportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         Some(n) => ctx.load_for(&[n.as_str()])?,
         None => ctx.load()?,
     };
-    let campaign = ledger
-        .campaign
-        .as_ref()
-        .ok_or_else(|| CommandError::user("the ledger holds no campaign yet"))?;
     let chosen: Vec<&leechbook_core::CharacterState> = match &a.name {
         Some(n) => vec![find_any(&ledger, n)?],
         None => ledger.characters.iter().collect(),
     };
-    let export = Export {
-        ty: "leechbook-export".into(),
-        export_version: EXPORT_VERSION,
-        schema_version: JSON_SCHEMA,
-        campaign: ExportedCampaign {
-            id: campaign.id.to_string(),
-            name: campaign.name.clone(),
-            system: campaign.system.name().into(),
-            round_seconds: campaign.round_seconds,
-            campaign_time: ledger.now.to_string(),
-        },
-        characters: chosen
-            .into_iter()
-            .map(|c| ExportedCharacter {
-                name: c.name().to_string(),
-                system: c.sheet().system().name().into(),
-                sheet: c.sheet(),
-                state: views::view(&ledger, c),
-                gear: c
-                    .hm()
-                    .map(|h| h.gear.clone())
-                    .filter(|g| *g != Default::default()),
-            })
-            .collect(),
-    };
+    let export = Export::of(&ledger, &chosen)
+        .ok_or_else(|| CommandError::user("the ledger holds no campaign yet"))?;
     ctx.json(&export)
 }
 

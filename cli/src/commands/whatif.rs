@@ -1,11 +1,11 @@
 //! `leechbook what-if RULING ...`: the record as it would be if a ruling were made, shown as a
 //! diff against the record now; nothing is recorded.
 
-use super::diff::{flat_view, in_words};
 use super::ruling;
 use crate::error::CommandError;
 use crate::Ctx;
 use clap::Subcommand;
+use leechbook_story::diff::{flat_view, in_words};
 
 /// The ruling to try.
 #[derive(Subcommand, Debug)]

@@ -1,0 +1,173 @@
+//! The record as `log` tells it: every event in the fold's order (up to a moment, about one
+//! character), narrated, with what became of it (void, struck) and what rulings changed
+//! about it since it was recorded.
+
+use crate::StoryError;
+use leechbook_core::fold::{Fate, Ledger};
+use leechbook_ledger::lookup;
+use leechbook_ledger::Replica;
+use leechbook_store::Log;
+use leechbook_views::{narrate, JSON_SCHEMA};
+use serde::Serialize;
+
+/// One event as `log --json` prints it.
+#[derive(Serialize)]
+pub struct EventView {
+    /// Always `event`.
+    #[serde(rename = "type")]
+    pub ty: &'static str,
+    /// The JSON schema version.
+    pub schema_version: u32,
+    /// The event id.
+    pub id: String,
+    /// The Lamport clock.
+    pub clock: u64,
+    /// The device.
+    pub device: String,
+    /// The device's sequence number.
+    pub seq: u64,
+    /// Campaign time.
+    pub at: String,
+    /// Wall time (UTC, RFC 3339).
+    pub wall: String,
+    /// The kind.
+    pub kind: &'static str,
+    /// The narration (empty for void events).
+    pub summary: String,
+    /// Why the event is void, if it is.
+    pub void: Option<String>,
+    /// Who recorded it, when a player's device did ("by Osric's player").
+    pub by: Option<String>,
+    /// What rulings changed about it since it was recorded.
+    pub flags: Vec<String>,
+    /// What it did to the characters it is about that the table must hear: a death, a
+    /// Shock State, Extended Shock, a coma, an infection, a bleeder stopped, a wound healed.
+    pub consequences: Vec<String>,
+}
+
+/// The log as `log` shows it (up to a moment, about one character): each event narrated,
+/// with what became of it and what rulings changed about it since.
+pub fn views<L: Log>(
+    replica: &Replica<L>,
+    character: Option<&str>,
+    until: Option<&str>,
+) -> Result<Vec<EventView>, StoryError> {
+    // The character is found on the roll; the log is read up to the moment (only the
+    // events it keeps are held).
+    let head = replica.state_for(&[])?;
+    let store = replica.store();
+    let only = match character {
+        Some(n) => match head.id_named(n) {
+            Some(id) => Some(id),
+            None => Some(lookup::character(&head, n)?.id()),
+        },
+        None => None,
+    };
+    let (events, rulings) = match until {
+        Some(spec) => {
+            let m = leechbook_ledger::moment::moment_of(store, spec)?;
+            (m.events, m.rulings)
+        }
+        // One character's log reads the events about it and those its story reads, never
+        // the whole log (`leechbook_ledger::about`).
+        None => match only {
+            Some(id) => {
+                let about = leechbook_ledger::about::about(store, id)?;
+                (about.events, about.rulings)
+            }
+            None => {
+                let events = store.events()?;
+                let rulings = leechbook_core::ruling::Rulings::from_log(&events);
+                (events, rulings)
+            }
+        },
+    };
+    // The events about the character: those that touch it, its joining (the character's id
+    // is that event's), and every ruling on one of those (or on such a ruling), so its
+    // audit shows what was retracted or amended and by whom. A ruling follows its target in
+    // the total order: one pass finds them.
+    let about: Option<std::collections::HashSet<leechbook_core::ids::EventId>> = only.map(|id| {
+        let mut about = std::collections::HashSet::new();
+        for env in &events {
+            let direct = env.event.characters().contains(&id) || env.id.0 == id.0;
+            let ruled = match &env.event {
+                leechbook_core::Event::Ruling(r) => r.target().is_some_and(|t| about.contains(&t)),
+                _ => false,
+            };
+            if direct || ruled {
+                about.insert(env.id);
+            }
+        }
+        about
+    });
+    let mut views = Vec::with_capacity(events.len());
+    let mut ids = Vec::with_capacity(events.len());
+    let wanted = |id: &leechbook_core::ids::EventId| about.as_ref().is_none_or(|a| a.contains(id));
+    let mut watch = narrate::Watch::default();
+    let mut push = |ledger: &Ledger, env: &leechbook_core::Envelope, fate: &Fate| {
+        let consequences = watch.told(ledger, env);
+        if about.as_ref().is_some_and(|about| !about.contains(&env.id)) {
+            return;
+        }
+        ids.push(env.id);
+        let (summary, void) = match fate {
+            Fate::Applied(applied) => (narrate::event(ledger, env, applied), None),
+            Fate::Void(why) => (struck_text(ledger, env), Some(why.clone())),
+            Fate::Retracted(why) => (struck_text(ledger, env), Some(format!("retracted: {why}"))),
+        };
+        views.push(EventView {
+            ty: "event",
+            schema_version: JSON_SCHEMA,
+            id: env.id.to_string(),
+            clock: env.clock,
+            device: env.device.to_string(),
+            seq: env.seq,
+            at: env.at.to_string(),
+            wall: env.wall.to_rfc3339(),
+            kind: env.event.kind(),
+            summary,
+            void,
+            by: narrate::by_player(ledger, env),
+            flags: Vec::new(),
+            consequences,
+        });
+    };
+    let flags = match until {
+        // A moment's record is told under the rulings judged against the whole log; its
+        // flags, under the rulings made by then.
+        Some(_) => {
+            let flags = leechbook_ledger::audit::flags_for(&events, wanted);
+            Ledger::derive_with(&events, &rulings, &mut push);
+            flags
+        }
+        // The record now is folded once: told, and compared with what was recorded.
+        None => leechbook_ledger::audit::flags_observed(&events, wanted, &mut push),
+    };
+    for (v, id) in views.iter_mut().zip(&ids) {
+        if let Some(f) = flags.get(id) {
+            v.flags = f.clone();
+        }
+    }
+    Ok(views)
+}
+
+/// What a struck or void event says, kept for the audit: its narration as it would have
+/// applied at its place (a struck event usually would), else its kind and whom it is about.
+fn struck_text(ledger: &Ledger, env: &leechbook_core::Envelope) -> String {
+    match ledger.check(env) {
+        Ok(applied) => narrate::event(ledger, env, &applied),
+        Err(_) => {
+            let who: Vec<&str> = env
+                .event
+                .characters()
+                .into_iter()
+                .filter_map(|c| ledger.name_of(c))
+                .collect();
+            if who.is_empty() {
+                env.event.kind().to_string()
+            } else {
+                format!("{} about {}", env.event.kind(), who.join(", "))
+            }
+        }
+    }
+}
