@@ -216,7 +216,7 @@ fn hint(o: &OwedView) -> String {
 /// Moves the clock by `by` as `advance BY` does (it stops where an owed roll falls due),
 /// and gives its first line for the message box.
 fn advance(db: &Path, by: &str) -> String {
-    let mut ctx = crate::Ctx::for_db(db.to_path_buf());
+    let mut ctx = crate::ctx::Ctx::for_db(db.to_path_buf());
     match crate::commands::advance::cmd_advance(
         crate::commands::advance::AdvanceArgs::by(by.to_string()),
         &mut ctx,

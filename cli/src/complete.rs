@@ -78,7 +78,7 @@ fn ledger_path() -> Option<PathBuf> {
     }
     let path = db
         .or_else(|| std::env::var_os("LEECHBOOK_DB").map(PathBuf::from))
-        .or_else(crate::default_db_path)?;
+        .or_else(crate::ctx::default_db_path)?;
     path.exists().then_some(path)
 }
 

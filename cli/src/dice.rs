@@ -63,7 +63,7 @@ pub use leechbook_ledger::owed::rolled_faces;
 /// The one d100 a command records, named `name`: given in --dice, else rolled here (and the
 /// roll said in a note).
 pub fn one_d100(
-    ctx: &mut crate::Ctx,
+    ctx: &mut crate::ctx::Ctx,
     given: Vec<RecordedDie>,
     name: &'static str,
 ) -> Result<u16, CommandError> {
@@ -86,7 +86,7 @@ pub struct Roller {
 
 /// The roller of a command: `--seed`, `--ask`. `offset` keeps a command's second stream
 /// of rolls (a melee's strike after its attack) apart from its first under one seed.
-pub fn roller(ctx: &crate::Ctx, offset: u64) -> Roller {
+pub fn roller(ctx: &crate::ctx::Ctx, offset: u64) -> Roller {
     Roller {
         rng: rng(ctx.seed.map(|s| s.wrapping_add(offset))),
         ask: ctx.ask,

@@ -12,6 +12,18 @@ use leechbook_core::wrath::{WgApplyError, WgError};
 use leechbook_store::StoreError;
 use std::fmt;
 
+/// A word as a hint writes it into a command line: quoted when it holds a space or a quote,
+/// so that the hinted command runs as printed ("Old Tom").
+pub fn shell_word(s: &str) -> String {
+    if s.chars()
+        .any(|c| c.is_whitespace() || c == '\'' || c == '"')
+    {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    } else {
+        s.to_string()
+    }
+}
+
 /// What kind of failure, which sets the exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
@@ -273,7 +285,7 @@ impl From<leechbook_ledger::owed::RollError> for CommandError {
                 attribute,
             } => CommandError::user(format!(
                 "which die is {character}'s {attribute}? give it (--trait d8), or record the sheet's dice once (leechbook sw attributes {} --{} d8)",
-                crate::commands::shell_word(&character),
+                shell_word(&character),
                 attribute.to_ascii_lowercase()
             )),
             e => CommandError::user(e.to_string()),

@@ -4,7 +4,7 @@
 //! pipe, never with `--json`), and cleared when the work ends, so it is never part of what a
 //! command prints.
 
-use crate::Ctx;
+use crate::ctx::Ctx;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// A spinner (or a bar, when the length is known) while work goes on; nothing off a

@@ -4,24 +4,12 @@
 
 use crate::error::StoreError;
 use crate::file::Store;
+use crate::log::Snapshot;
 use crate::rows::{read_events_where, read_snapshots, save_snapshot_on, uuid};
 use leechbook_core::ids::{CharacterId, DeviceId, EventId};
 use leechbook_core::time::CampaignTime;
 use leechbook_core::Envelope;
 use rusqlite::{OptionalExtension, TransactionBehavior};
-
-/// A snapshot of the folded state after the first `position` events of the total order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Snapshot {
-    /// How many events it folds.
-    pub position: u64,
-    /// The order key of the last event it folds.
-    pub last: (u64, DeviceId, u64),
-    /// The fold version that made it.
-    pub fold_version: u32,
-    /// The encoded state (see [`codec::encode_ledger`]).
-    pub payload: Vec<u8>,
-}
 
 impl Store {
     /// The Lamport clock of `device`'s event number `seq`, if the log holds it (an import

@@ -4,7 +4,7 @@
 
 use crate::codec;
 use crate::error::{cannot_open, shown, StoreError};
-use crate::rows::{read_events, uuid, Reader, Writer};
+use crate::rows::{new_id, read_events, uuid, write_reach, Reader, Writer};
 use crate::schema;
 use chrono::Utc;
 use leechbook_core::ids::{CampaignId, CharacterId, DeviceId, EventId};
@@ -126,25 +126,6 @@ pub(crate) fn fill_reach(conn: &Connection) -> Result<(), rusqlite::Error> {
     Ok(())
 }
 
-/// Writes the `reach` rows of the event at `row`: the characters it touches besides the one
-/// it is about (none for most kinds).
-pub(crate) fn write_reach(
-    conn: &Connection,
-    row: i64,
-    event: &Event,
-) -> Result<(), rusqlite::Error> {
-    if !leechbook_core::event::reaching_kinds().contains(&event.kind()) {
-        return Ok(());
-    }
-    let about = event.character();
-    let mut stmt =
-        conn.prepare_cached("INSERT OR IGNORE INTO reach (character, event) VALUES (?1, ?2)")?;
-    for c in event.characters().into_iter().filter(|c| Some(*c) != about) {
-        stmt.execute(params![c.as_bytes().as_slice(), row])?;
-    }
-    Ok(())
-}
-
 /// Sets every checkpoint's bounds (the earliest campaign and wall times of the events after
 /// it, the latest wall time of those at or before it) from the log, for the checkpoints kept
 /// before the store tracked them: one pass over the events' order keys and times from the
@@ -212,10 +193,6 @@ pub(crate) fn fill_checkpoint_bounds(conn: &Connection) -> Result<(), rusqlite::
         upto.execute(params![latest, position])?;
     }
     Ok(())
-}
-
-pub(crate) fn new_id() -> Uuid {
-    Uuid::now_v7()
 }
 
 impl Store {

@@ -32,16 +32,16 @@ pub mod memory;
 mod rows;
 pub mod schema;
 mod sql;
+mod sqlite;
 mod through;
 
 pub use through::ReadThrough;
 
-pub use beside::Snapshot;
 pub use error::StoreError;
 pub use file::Store;
 pub use links::Link;
 pub use log::{
-    class_of, ArchiveRow, Columns, Log, Numbered, OrderKey, ReadLog, Skipped, SnapshotHead, Tail,
-    Transaction, WriteLog, ROSTER_KINDS, RULING_KINDS,
+    class_of, ArchiveRow, Columns, Log, Numbered, OrderKey, ReadLog, Skipped, Snapshot,
+    SnapshotHead, Tail, Transaction, WriteLog, ROSTER_KINDS, RULING_KINDS,
 };
 pub use rows::{Reader, Writer};

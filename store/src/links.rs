@@ -5,7 +5,8 @@
 //! secret's SHA-256, never by the secret itself.
 
 use crate::error::StoreError;
-use crate::file::{new_id, Store};
+use crate::file::Store;
+use crate::rows::new_id;
 use crate::rows::uuid;
 use leechbook_core::ids::{CharacterId, DeviceId};
 use rusqlite::{params, OptionalExtension};

@@ -2,11 +2,9 @@
 //! ([`Reader`], [`Writer`]), inserting an event, invalidating what it makes stale, and
 //! decoding a row into an envelope.
 
-use crate::beside::Snapshot;
 use crate::codec;
 use crate::error::StoreError;
-use crate::file::{new_id, write_reach};
-use crate::log::{ArchiveRow, OrderKey, ReadLog, RULING_KINDS};
+use crate::log::{ArchiveRow, OrderKey, ReadLog, Snapshot, RULING_KINDS};
 use chrono::{DateTime, TimeZone, Utc};
 use leechbook_core::ids::{CampaignId, CharacterId, DeviceId, EventId};
 use leechbook_core::time::CampaignTime;
@@ -609,4 +607,27 @@ pub(crate) fn clocked_from(
         .filter(|s| s.2 > since);
     let clock = clock_after(top.map_or(since, |s| s.2))?;
     Ok((clock, top.map(|s| (s.0, s.1)).into_iter().collect()))
+}
+
+/// Writes the `reach` rows of the event at `row`: the characters it touches besides the one
+/// it is about (none for most kinds).
+pub(crate) fn write_reach(
+    conn: &Connection,
+    row: i64,
+    event: &Event,
+) -> Result<(), rusqlite::Error> {
+    if !leechbook_core::event::reaching_kinds().contains(&event.kind()) {
+        return Ok(());
+    }
+    let about = event.character();
+    let mut stmt =
+        conn.prepare_cached("INSERT OR IGNORE INTO reach (character, event) VALUES (?1, ?2)")?;
+    for c in event.characters().into_iter().filter(|c| Some(*c) != about) {
+        stmt.execute(params![c.as_bytes().as_slice(), row])?;
+    }
+    Ok(())
+}
+
+pub(crate) fn new_id() -> Uuid {
+    Uuid::now_v7()
 }

@@ -17,7 +17,7 @@
 //! A head counts only if its device's roster key verifies it: a peer without keys cannot
 //! seal one, and a rostered player cannot sign another device's.
 
-use crate::layout::{Counts, Names};
+use crate::names::{Counts, Names, HEAD_PREFIX as PREFIX};
 use crate::SyncError;
 use automerge::{transaction::Transactable, Automerge, ReadDoc, ScalarValue, ROOT};
 use leechbook_core::ids::{CampaignId, DeviceId};
@@ -30,8 +30,6 @@ use std::collections::{BTreeMap, BTreeSet};
 const STATEMENT: &[u8] = b"LEECHBOOK-HEAD-1\n";
 /// Where a ledger keeps the highest head it has seen of each device.
 const KEPT: &str = "device-heads";
-/// The index keys that file heads.
-pub(crate) const PREFIX: &str = "head/";
 const LEN: usize = 16 + 8 + 32 + 64;
 
 /// A device's signed statement of its newest event.

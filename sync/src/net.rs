@@ -22,8 +22,8 @@
 use crate::bound;
 use crate::layout::{self, index_counts, Counts, Shelf, VolumeId};
 use crate::{
-    crypt, drop_refused, entries_of, open_entries, rotations_in, take_in, Acceptance, Imported,
-    Mirror, SyncError,
+    crypt, entry::entries_of, entry::open_entries, entry::rotations_in, mirror::drop_refused,
+    mirror::Mirror, take::take_in, take::Acceptance, take::Imported, SyncError,
 };
 use automerge::{Automerge, ChangeHash, ReadDoc};
 use futures::StreamExt;
@@ -275,7 +275,7 @@ type Refusal = Arc<Mutex<Option<String>>>;
 
 /// The largest WebSocket message taken from a peer: a whole volume of 4,096 padded events
 /// sent at once is well under it.
-const MAX_MESSAGE: usize = crate::MAX_DOCUMENT;
+const MAX_MESSAGE: usize = crate::mirror::MAX_DOCUMENT;
 
 /// What a peer sent that no Leechbook device could have (see [`crate::bound`]).
 #[derive(Debug)]
@@ -733,7 +733,7 @@ impl Line {
         let _ = shelf.keep(store);
         if !gained.is_empty() {
             // Keys gained: what could not be opened before may open now.
-            imported.added += crate::rescan(store)?.added;
+            imported.added += crate::take::rescan(store)?.added;
         }
         let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
         let ring = crypt::keyring_of(store)?
@@ -959,7 +959,7 @@ async fn exchange(
     // The volumes a peer or the hub deleted entries from: checked entry by entry below.
     let deleted: std::collections::BTreeSet<VolumeId> = docs
         .iter()
-        .filter(|(v, d)| crate::deletes(d, before.get(v).map_or(&[][..], |h| &h[..])))
+        .filter(|(v, d)| crate::entry::deletes(d, before.get(v).map_or(&[][..], |h| &h[..])))
         .map(|(v, _)| *v)
         .collect();
     // The event entries each volume holds as the hub gave it (whether this device can open
@@ -970,7 +970,7 @@ async fn exchange(
             (
                 *v,
                 d.keys(automerge::ROOT)
-                    .filter(|k| !crate::is_rotation(k))
+                    .filter(|k| !crate::entry::is_rotation(k))
                     .count() as u64,
             )
         })
@@ -986,7 +986,7 @@ async fn exchange(
     })?;
     phase(start, "  entries opened");
     let mut entries = entries;
-    crate::unannounced_epochs_as_junk(store, &rotations, &mut entries)?;
+    crate::entry::unannounced_epochs_as_junk(store, &rotations, &mut entries)?;
     let (imported, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
     phase(start, "  taken in");
     // Refused: out of the documents kept and offered back (the hub takes the deletions), and
@@ -1092,7 +1092,7 @@ async fn exchange(
     let known = index.with_document(|d| -> Result<_, SyncError> {
         layout::publish(d, &counts, &rotations, &names)?;
         layout::flag_short(d, &flags, &names)?;
-        crate::relay_heads(store, d, ring)
+        crate::mirror::relay_heads(store, d, ring)
     })?;
     gaps.extend(crate::heads::gaps(
         store,
@@ -1237,7 +1237,7 @@ pub fn serve_with(
         &crypt::rotations_of(store)?,
         &shelf.names,
     )?;
-    crate::relay_heads(store, &mut own, &shelf.ring)?;
+    crate::mirror::relay_heads(store, &mut own, &shelf.ring)?;
     let second = store.path().map(Store::open).transpose()?;
     let storage = ShelfStorage::new(second);
     for v in shelf.all_volumes(store)? {
@@ -1403,7 +1403,7 @@ async fn hub_round(
     let counts = shelf.counts.clone();
     index.with_document(|d| -> Result<_, SyncError> {
         layout::publish(d, &counts, &rotations, &names)?;
-        crate::relay_heads(store, d, &ring)
+        crate::mirror::relay_heads(store, d, &ring)
     })?;
     // Kept only as checked whole: a peer's junk in the served index is never kept.
     let doc = index.with_document(|d| d.clone());

@@ -82,7 +82,7 @@ fn sift(
             bad.insert(i);
         }
     }
-    Ok(crate::without(events, &bad))
+    Ok(without(events, &bad))
 }
 
 /// The events whose clocks are under the ceiling of a ledger that holds its rows and takes
@@ -158,4 +158,17 @@ fn unaccounted(
         )));
     }
     Ok(None)
+}
+
+/// `events` without those at the places `bad` lists (the refused), in the order given.
+pub(crate) fn without(
+    events: Vec<Envelope>,
+    bad: &std::collections::HashSet<usize>,
+) -> Vec<Envelope> {
+    events
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| !bad.contains(i))
+        .map(|(_, e)| e)
+        .collect()
 }

@@ -1,9 +1,9 @@
 //! `leechbook advance`: move the campaign clock forward; with `--roll` (or `--ask`), roll
 //! (or ask for) every roll that falls due on the way, in time order, recording each.
 
+use crate::ctx::Ctx;
 use crate::dice::{roller, Roller};
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::Args;
 use leechbook_core::dice::Die;
 use leechbook_core::fold::{CharacterState, Ledger};

@@ -1,7 +1,7 @@
 //! `leechbook arms load|show`: the campaign's weapons and armour, as data.
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::{Args, Subcommand};
 use leechbook_core::harnmaster::arms::Arms;
 use leechbook_core::harnmaster::HmEvent;

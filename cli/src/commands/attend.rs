@@ -1,8 +1,8 @@
 //! `leechbook attend NAME extended-shock|infection`: a healer's bonus to course rolls.
 
 use super::find;
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::harnmaster::healing::{Attended, HealerAttends};
 use leechbook_core::harnmaster::HmEvent;

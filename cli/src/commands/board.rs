@@ -1,7 +1,7 @@
 //! `leechbook board`: the live full-screen view of the campaign (see `crate::board`).
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::Args;
 
 /// `board`.

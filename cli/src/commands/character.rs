@@ -1,9 +1,9 @@
 //! `leechbook character add|list|show|set`.
 
 use super::find;
+use crate::ctx::Ctx;
 use crate::error::CommandError;
 use crate::views;
-use crate::Ctx;
 use clap::{Args, Subcommand};
 use leechbook_core::harnmaster::state::Sheet;
 use leechbook_core::harnmaster::HmEvent;

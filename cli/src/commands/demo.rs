@@ -2,8 +2,8 @@
 //! ledger and shows the wounded character and the log. The fight gives every die, so the demo
 //! prints the same every time.
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::Args;
 use leechbook_core::SystemId;
 use leechbook_store::Store;
@@ -96,6 +96,9 @@ pub fn cmd_demo(a: DemoArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         SystemId::WrathGlory => WRATH_GLORY,
         SystemId::WitchIron => WITCH_IRON,
     };
+    let program = ctx
+        .program
+        .ok_or_else(|| CommandError::internal("the demo runs in the program"))?;
     for line in fight.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
             continue;
@@ -103,7 +106,7 @@ pub fn cmd_demo(a: DemoArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         let mut args = vec!["leechbook".to_string(), "--db".into(), db.clone()];
         args.extend(words(line));
         ctx.say(format!("$ leechbook {line}"));
-        let out = crate::run(args);
+        let out = (program.run)(args);
         ctx.out.push_str(&out.stdout);
         ctx.err.push_str(&out.stderr);
         if out.code != 0 {

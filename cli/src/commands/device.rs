@@ -1,8 +1,9 @@
 //! `leechbook device show|list|add|revoke|reset`: this device's identity, and the GM's roster.
 
 use super::find_any;
+use super::link::LinkArgs;
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::{Args, Subcommand, ValueEnum};
 use leechbook_core::ids::DeviceId;
 use leechbook_core::roster::{Role, RosterChange};
@@ -26,46 +27,6 @@ pub enum DeviceCommand {
     /// GM: the players' page link of a character (a URL with a secret, and its QR code), for
     /// a phone to open while `sync serve` runs; `--revoke` ends it.
     Link(LinkArgs),
-}
-
-/// What a player's page shows of the rest of the party.
-#[derive(ValueEnum, Clone, Copy, Debug)]
-pub enum PartyArg {
-    /// Nothing.
-    None,
-    /// Their names.
-    Names,
-    /// Their names and a condition word each (unhurt, wounded, bleeding, stunned,
-    /// incapacitated, unconscious, shaken, bleeding out, dying, afflicted, dead).
-    Conditions,
-    /// Their whole pages.
-    Everything,
-}
-
-/// `device link`.
-#[derive(Args, Debug)]
-pub struct LinkArgs {
-    /// The character whose player gets the link.
-    #[arg(required_unless_present = "gm")]
-    pub name: Option<String>,
-    /// The GM's own link instead: every character, like the board; it records nothing.
-    #[arg(long, conflicts_with = "name")]
-    pub gm: bool,
-    /// End the link: its page shows nothing and records nothing from now on (its device is
-    /// revoked on the roster).
-    #[arg(long)]
-    pub revoke: bool,
-    /// What the page shows of the rest of the party (default: conditions; given for a live
-    /// link, it changes what that link shows).
-    #[arg(long, value_enum)]
-    pub party: Option<PartyArg>,
-    /// The hub's address as the phones reach it (default: where `sync serve` last served,
-    /// else this machine's address on the table's network, port 3030).
-    #[arg(long, value_name = "URL")]
-    pub hub: Option<String>,
-    /// Print the link without its QR code.
-    #[arg(long)]
-    pub no_qr: bool,
 }
 
 /// `device reset`.

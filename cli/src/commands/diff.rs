@@ -1,8 +1,8 @@
 //! `leechbook diff NAME --from A --to B`: what changed about a character between two moments.
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
 use crate::views;
-use crate::Ctx;
 use clap::Args;
 use leechbook_story::diff::{changes, flat_view, in_words};
 

@@ -1,9 +1,9 @@
 //! `leechbook disputes`: events of different devices that the rules will not both accept
 //! (see `leechbook_core::dispute` for what counts and the default until the GM rules).
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
 use crate::views::JSON_SCHEMA;
-use crate::Ctx;
 use clap::Args;
 use leechbook_core::dispute::disputes;
 use leechbook_core::Envelope;

@@ -3,9 +3,9 @@
 //! scripts complete commands and flags; the dynamic ones (`COMPLETE=SHELL leechbook`, see
 //! `crate::complete`) add the ledger's names and injury ids.
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
-use clap::{Args, CommandFactory};
+use clap::Args;
 use std::path::PathBuf;
 
 /// `completions`.
@@ -25,17 +25,25 @@ pub struct ManArgs {
     pub dir: Option<PathBuf>,
 }
 
+/// The whole command line's definition, from the program this command runs in.
+fn program(ctx: &Ctx) -> Result<clap::Command, CommandError> {
+    let p = ctx
+        .program
+        .ok_or_else(|| CommandError::internal("no command line to describe"))?;
+    Ok((p.command)())
+}
+
 /// Prints the completion script for a shell.
 pub fn cmd_completions(a: CompletionsArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let mut out = Vec::new();
-    clap_complete::generate(a.shell, &mut crate::Cli::command(), "leechbook", &mut out);
+    clap_complete::generate(a.shell, &mut program(ctx)?, "leechbook", &mut out);
     ctx.out.push_str(&String::from_utf8_lossy(&out));
     Ok(())
 }
 
 /// Prints the top manual page, or writes every command's into a directory.
 pub fn cmd_man(a: ManArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let cmd = crate::Cli::command();
+    let cmd = program(ctx)?;
     match a.dir {
         None => {
             let mut out = Vec::new();

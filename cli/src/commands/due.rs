@@ -1,8 +1,8 @@
 //! `leechbook due [NAME]`: the rolls owed, with when they fall due and their EML.
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
 use crate::views::{self, OwedView};
-use crate::Ctx;
 use clap::Args;
 
 /// List owed rolls.

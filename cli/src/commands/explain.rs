@@ -3,8 +3,8 @@
 //! (`CS`), and the terms of the EMLs and strikes (`EML`, `HR`, `ZN`, ...). Without a CODE,
 //! the whole legend.
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::Args;
 
 /// Explain an abbreviation Leechbook prints (S2E, INC, CLN, CS, EML, HR ...), or list them all.

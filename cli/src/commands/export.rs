@@ -3,8 +3,8 @@
 //! history as CSV, and characters taken from such an export into another campaign.
 
 use super::find_any;
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::Args;
 use leechbook_core::Event;
 pub use leechbook_views::export::{beyond_the_sheet, Export, ExportedCharacter, EXPORT_VERSION};

@@ -2,8 +2,8 @@
 //! GM records it (the text's normal rate of recovery is on pages it lacks).
 
 use super::find;
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::Args;
 use leechbook_core::harnmaster::healing::{FatigueChange, FatigueKind};
 use leechbook_core::harnmaster::HmEvent;

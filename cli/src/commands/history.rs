@@ -2,9 +2,9 @@
 //! strike that inflicted it through bleeding, shock, treatment, healing rolls and infection
 //! to the day it healed; or every event about the character.
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
 use crate::views;
-use crate::Ctx;
 use clap::Args;
 use leechbook_story::history;
 

@@ -1,7 +1,7 @@
 //! `leechbook init`: a new ledger file for a new campaign.
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::Args;
 use leechbook_core::time::CampaignTime;
 use leechbook_core::{Event, SystemId};

@@ -3,14 +3,54 @@
 //! device of that one character, whose key never leaves this ledger: what the page records
 //! is signed by it, and revoking the link revokes it on the roster too.
 
-use super::device::{LinkArgs, PartyArg};
 use super::find_any;
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
+use clap::{Args, ValueEnum};
 use leechbook_core::roster::{Role, RosterChange};
 use leechbook_core::Event;
 use leechbook_store::{Link, Store};
 use leechbook_views::narrate;
+
+/// What a player's page shows of the rest of the party.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum PartyArg {
+    /// Nothing.
+    None,
+    /// Their names.
+    Names,
+    /// Their names and a condition word each (unhurt, wounded, bleeding, stunned,
+    /// incapacitated, unconscious, shaken, bleeding out, dying, afflicted, dead).
+    Conditions,
+    /// Their whole pages.
+    Everything,
+}
+
+/// `device link`.
+#[derive(Args, Debug)]
+pub struct LinkArgs {
+    /// The character whose player gets the link.
+    #[arg(required_unless_present = "gm")]
+    pub name: Option<String>,
+    /// The GM's own link instead: every character, like the board; it records nothing.
+    #[arg(long, conflicts_with = "name")]
+    pub gm: bool,
+    /// End the link: its page shows nothing and records nothing from now on (its device is
+    /// revoked on the roster).
+    #[arg(long)]
+    pub revoke: bool,
+    /// What the page shows of the rest of the party (default: conditions; given for a live
+    /// link, it changes what that link shows).
+    #[arg(long, value_enum)]
+    pub party: Option<PartyArg>,
+    /// The hub's address as the phones reach it (default: where `sync serve` last served,
+    /// else this machine's address on the table's network, port 3030).
+    #[arg(long, value_name = "URL")]
+    pub hub: Option<String>,
+    /// Print the link without its QR code.
+    #[arg(long)]
+    pub no_qr: bool,
+}
 
 /// The port `sync serve` listens on by default.
 const DEFAULT_PORT: u16 = 3030;

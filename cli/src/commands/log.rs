@@ -1,7 +1,7 @@
 //! `leechbook log`: every event in the fold's order, narrated; void events with their reason.
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::Args;
 
 /// List the ledger's events.

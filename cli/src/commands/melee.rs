@@ -2,9 +2,9 @@
 //! Injury Sequence, every die given or rolled.
 
 use super::find;
+use crate::ctx::Ctx;
 use crate::dice::{parse_dice, rolled_faces, roller, TableDice};
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::dice::Die;
 use leechbook_core::harnmaster::exchange::{DefenceDecl, MeleeExchange, Situation, StrikeDecl};

@@ -38,8 +38,8 @@ pub mod whatif;
 pub mod why;
 pub mod wi;
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::Subcommand;
 use leechbook_core::fold::{CharacterState, Ledger};
 use leechbook_core::harnmaster::state::HmCharacter;
@@ -227,17 +227,7 @@ pub(crate) fn system_arg() -> impl clap::builder::TypedValueParser<Value = Syste
         .try_map(|name| SystemId::from_name(&name).ok_or("not a system Leechbook knows"))
 }
 
-/// A word as a hint writes it into a command line: quoted when it holds a space or a quote,
-/// so that the hinted command runs as printed ("Old Tom").
-pub(crate) fn shell_word(s: &str) -> String {
-    if s.chars()
-        .any(|c| c.is_whitespace() || c == '\'' || c == '"')
-    {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    } else {
-        s.to_string()
-    }
-}
+pub(crate) use crate::error::shell_word;
 
 /// A TOML file's text and how to name it in a message: the file given, or what ships with
 /// the binary (`arms load --starter`, `table load --destrier`).

@@ -2,9 +2,9 @@
 //! test for moving with a Serious head, torso or leg injury.
 
 use super::find;
+use crate::ctx::Ctx;
 use crate::dice::{one_d100, parse_dice};
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::harnmaster::healing::{MovePace, MoveTest};
 use leechbook_core::harnmaster::HmEvent;

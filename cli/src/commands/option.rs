@@ -1,7 +1,7 @@
 //! `leechbook option NAME on|off`: the campaign's optional rules.
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::Event;

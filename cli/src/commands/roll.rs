@@ -1,9 +1,9 @@
 //! `leechbook roll NAME KIND [INJURY]`: record a roll the character owes.
 
 use super::find;
+use crate::ctx::Ctx;
 use crate::dice::{parse_dice, roller, TableDice};
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::fold::CharacterState;
 use leechbook_core::harnmaster::healing::SeqRollKind;

@@ -3,9 +3,9 @@
 
 use super::find;
 use super::roll::find_injury;
+use crate::ctx::Ctx;
 use crate::dice::parse_dice;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::dice::DiceExpr;
 use leechbook_core::fold::Ledger;

@@ -3,9 +3,9 @@
 
 use super::find;
 use super::melee::TaArg;
+use crate::ctx::Ctx;
 use crate::dice::{parse_dice, rolled_faces, roller, TableDice};
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::Args;
 use leechbook_core::dice::Die;
 use leechbook_core::harnmaster::injury::STRIKE_DICE;

@@ -1,8 +1,8 @@
 //! `leechbook show NAME`: a character's injuries, shock state, impairment and owed rolls.
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
 use crate::views;
-use crate::Ctx;
 use clap::Args;
 
 /// Show a character.

@@ -1,9 +1,9 @@
 //! `leechbook strike`: one strike through the Injury Sequence, every die given or rolled.
 
 use super::find;
+use crate::ctx::Ctx;
 use crate::dice::{parse_dice, rolled_faces, roller, TableDice};
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::{Args, ValueEnum};
 use leechbook_core::dice::{DiceExpr, Die};
 use leechbook_core::harnmaster::injury::{ImpactInput, SideRule, Strike, Targeting, STRIKE_DICE};

@@ -2,9 +2,9 @@
 //! stabilising and healing. Dice ace: give a die's faces as `6+6+2` (each ace and the roll
 //! after it), several dice as `6+3/4`; any die not given is rolled (aces included).
 
+use crate::ctx::Ctx;
 use crate::dice::roller;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::{Args, Subcommand, ValueEnum};
 use leechbook_core::savage::{SwAttributes, SwCharacter, SwEvent};
 use leechbook_core::Event;

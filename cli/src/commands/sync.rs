@@ -3,8 +3,8 @@
 //! sync protocol over WebSocket), through any automerge-repo sync server or a device serving
 //! as the hub.
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::{Args, Subcommand};
 use leechbook_sync::net::{interrupted, serve_with, sync_with, HubReport};
 use leechbook_sync::{export, import, FileTransport, Transport};

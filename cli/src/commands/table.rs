@@ -1,7 +1,7 @@
 //! `leechbook table list|show|load`: body location tables as data.
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::{Args, Subcommand};
 use leechbook_core::harnmaster::body::BodyTable;
 use leechbook_core::harnmaster::healing::TreatmentTable;

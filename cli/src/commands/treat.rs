@@ -2,9 +2,9 @@
 
 use super::find;
 use super::roll::injury_or_only;
+use crate::ctx::Ctx;
 use crate::dice::{one_d100, parse_dice};
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::Args;
 use leechbook_core::harnmaster::healing::Treatment;
 use leechbook_core::harnmaster::HmEvent;

@@ -3,9 +3,9 @@
 //! columns against the payload and the sync document against the log, and reports. Stale or
 //! wrong snapshots are dropped (they are a cache).
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
 use crate::views::JSON_SCHEMA;
-use crate::Ctx;
 use clap::Args;
 use leechbook_ledger::verify::{verify, Verified};
 

@@ -3,9 +3,9 @@
 //! that interrupts them), restoring Shock and replacements. Dice: determination (one d6 per
 //! Toughness), memorable, traumatic, side; any not given are rolled.
 
+use crate::ctx::Ctx;
 use crate::dice::{parse_dice, rolled_faces, roller, TableDice};
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::{Args, Subcommand};
 use leechbook_core::dice::Drawing;
 use leechbook_core::fold::Ledger;

@@ -2,8 +2,8 @@
 //! diff against the record now; nothing is recorded.
 
 use super::ruling;
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::Subcommand;
 use leechbook_story::diff::{flat_view, in_words};
 

@@ -1,8 +1,8 @@
 //! `leechbook why NAME INJURY`: the chain of events, rules and rulings that produced an
 //! injury's state, from the strike to today.
 
+use crate::ctx::Ctx;
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::Args;
 
 /// Explain an injury.

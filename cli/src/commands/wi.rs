@@ -1,9 +1,9 @@
 //! `leechbook wi ...`: Witch Iron's Quarrels, injuries, the end-of-round Hardship, conditions
 //! and the Arms & Legs table the GM supplies.
 
+use crate::ctx::Ctx;
 use crate::dice::{parse_dice, roller, Roller, TableDice};
 use crate::error::CommandError;
-use crate::Ctx;
 use clap::{Args, Subcommand, ValueEnum};
 use leechbook_core::dice::Die;
 use leechbook_core::fold::Ledger;

@@ -80,7 +80,7 @@ pub fn keys_proven(store: &Store) -> Result<bool, SyncError> {
 
 /// The keys of the junk entries this ledger has listed.
 pub fn ignored(store: &Store) -> Result<std::collections::BTreeSet<String>, SyncError> {
-    Ok(crate::state_lines(store, IGNORED_KEY)?
+    Ok(crate::mirror::state_lines(store, IGNORED_KEY)?
         .into_iter()
         .collect())
 }

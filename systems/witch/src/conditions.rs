@@ -1,7 +1,6 @@
 //! The Conditions (rules text 003): their ratings, what each inflicts, how each is
 //! reduced, and what care removes a marked effect.
 
-use crate::tables::Cell;
 use serde::{Deserialize, Serialize};
 
 /// The Conditions.
@@ -55,35 +54,13 @@ impl Care {
         }
     }
 
-    fn of(s: Option<&str>) -> Option<Care> {
+    pub(crate) fn of(s: Option<&str>) -> Option<Care> {
         match s {
             Some("healing") => Some(Care::Healing),
             Some("surgery") => Some(Care::Surgery),
             _ => None,
         }
     }
-}
-
-/// A cell's effects, each with the care that removes it (see the module's readings).
-pub fn effects(c: &Cell) -> Vec<(String, Option<Care>)> {
-    let inline = c.effects.contains(['‡', '*']);
-    c.effects
-        .split('|')
-        .map(str::trim)
-        .filter(|e| !e.is_empty())
-        .map(|e| {
-            let care = if e.contains('‡') {
-                Some(Care::Surgery)
-            } else if e.contains('*') {
-                Some(Care::Healing)
-            } else if inline {
-                None
-            } else {
-                Care::of(c.requires.as_deref())
-            };
-            (e.replace(['‡', '*'], "").trim().to_string(), care)
-        })
-        .collect()
 }
 
 /// A rated effect (`Pain 5`): its condition and rating.
@@ -154,3 +131,7 @@ impl Condition {
         }
     }
 }
+
+/// The most one condition event changes a rating by (the tables give 1-5; a larger number
+/// is a typo, refused before it can make the Check penalties meaningless).
+pub const MAX_CONDITION_STEP: i32 = 100;

@@ -11,6 +11,7 @@
 pub(crate) use leechbook_kernel::{ids, time};
 
 mod conditions;
+mod error;
 mod events;
 mod outcome;
 mod rules;
@@ -19,6 +20,7 @@ pub mod system;
 mod tables;
 
 pub use conditions::*;
+pub use error::*;
 pub use events::*;
 pub use outcome::*;
 pub use rules::*;

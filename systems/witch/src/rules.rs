@@ -1,11 +1,12 @@
 //! The rules: an injury looked up in its part's table and suffered, a Quarrel's net hits,
 //! and an event applied to the characters it concerns.
 
-use crate::conditions::{effects, rated, Care, Condition};
+use crate::conditions::{rated, Care, Condition, MAX_CONDITION_STEP};
+use crate::error::WiError;
 use crate::events::{WiDefence, WiEvent};
-use crate::outcome::{Injured, WiError, WiStep};
+use crate::outcome::{Injured, WiStep};
 use crate::state::{WiCharacter, WiInjury};
-use crate::tables::{head, torso, Cell, PartTable};
+use crate::tables::{effects, head, torso, Cell, PartTable};
 use crate::time::CampaignTime;
 
 /// Looks up an injury: the part's table, the location by the units die, the row by damage.
@@ -111,10 +112,6 @@ pub(crate) fn suffer(
     });
     injured
 }
-
-/// The most one condition event changes a rating by (the tables give 1-5; a larger number
-/// is a typo, refused before it can make the Check penalties meaningless).
-pub const MAX_CONDITION_STEP: i32 = 100;
 
 /// Exploding d6 faces: every 6 but the last continues.
 pub(crate) fn d6e(faces: &[u16]) -> Result<i32, WiError> {

@@ -1,8 +1,9 @@
 //! A Witch Iron character's state: its sheet, the Conditions it holds, its injuries, and the
 //! Check penalties they inflict at a moment.
 
-use crate::conditions::{effects, rated, Care, Condition};
+use crate::conditions::{rated, Care, Condition};
 use crate::ids::CharacterId;
+use crate::tables::effects;
 use crate::tables::Cell;
 use crate::time::{CampaignTime, DAY, HOUR};
 use serde::{Deserialize, Serialize};

@@ -2,7 +2,8 @@
 //! and severity rows, and the Head and Torso tables from the text (the other parts' the GM
 //! supplies).
 
-use crate::outcome::WiError;
+use crate::conditions::Care;
+use crate::error::WiError;
 use serde::{Deserialize, Serialize};
 
 /// One injury table cell: the injury's name and effects, and its mark.
@@ -317,4 +318,26 @@ pub fn torso() -> PartTable {
             ),
         ],
     }
+}
+
+/// A cell's effects, each with the care that removes it (see the module's readings).
+pub fn effects(c: &Cell) -> Vec<(String, Option<Care>)> {
+    let inline = c.effects.contains(['‡', '*']);
+    c.effects
+        .split('|')
+        .map(str::trim)
+        .filter(|e| !e.is_empty())
+        .map(|e| {
+            let care = if e.contains('‡') {
+                Some(Care::Surgery)
+            } else if e.contains('*') {
+                Some(Care::Healing)
+            } else if inline {
+                None
+            } else {
+                Care::of(c.requires.as_deref())
+            };
+            (e.replace(['‡', '*'], "").trim().to_string(), care)
+        })
+        .collect()
 }
