@@ -302,3 +302,24 @@ impl From<leechbook_story::StoryError> for CommandError {
         }
     }
 }
+
+/// The hints for lines a library reported (an import's refusals and gaps, `verify`'s
+/// problems): each once, naming the command that answers it.
+pub fn hints_for<'a>(lines: impl IntoIterator<Item = &'a String>) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for l in lines {
+        let hint = if l.contains(leechbook_sync::COPIED_LEDGER) {
+            "on the copy, `leechbook device reset --yes`; then a GM's device rosters its new identity (`leechbook device add DEVICE KEY`)"
+        } else if l.contains(leechbook_store::codec::NOT_ROSTERED) {
+            "a GM's device rosters a device with `leechbook device add DEVICE KEY`"
+        } else if l.contains(leechbook_sync::WRONG_KEY) {
+            "take the campaign's keys again from the GM's `leechbook sync invite`: `leechbook sync key CODE`"
+        } else {
+            continue;
+        };
+        if !out.contains(&hint) {
+            out.push(hint);
+        }
+    }
+    out
+}

@@ -476,7 +476,7 @@ async fn roll(
                 return said(
                     StatusCode::OK,
                     false,
-                    &format!("{}; but the GM revoked this link as it was recorded: `log` says whether it stands", answer.line),
+                    &format!("{}; but the GM revoked this link as it was recorded: the GM's record says whether it stands", answer.line),
                 );
             }
             said(StatusCode::OK, true, &answer.line)

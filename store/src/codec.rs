@@ -439,6 +439,10 @@ pub fn decode_envelope(bytes: &[u8]) -> Result<leechbook_core::Envelope, CodecEr
     Ok(env)
 }
 
+/// What [`signature_problem`] names when an event's device is not on the roster: a front
+/// end adds how a GM rosters one.
+pub const NOT_ROSTERED: &str = "which is not on the roster";
+
 /// Why the roster (in use) does not vouch for `e`: its device is not on it, or the signature
 /// is not over its bytes. The one judgement an import and `verify` both make.
 pub fn signature_problem(
@@ -447,7 +451,7 @@ pub fn signature_problem(
 ) -> Option<String> {
     match roster.key(e.device) {
         None => Some(format!(
-            "event {} from device {}, which is not on the roster (the GM adds it with `leechbook device add DEVICE KEY`)",
+            "event {} from device {}, {NOT_ROSTERED} (a GM device rosters it)",
             e.id.short(),
             e.device.short()
         )),

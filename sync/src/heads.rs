@@ -262,7 +262,7 @@ pub fn gaps(
             if h.seq > last {
                 out.push(if d == own {
                     format!(
-                        "a ledger under this device's identity ({}) signed its #{}, but this ledger's last is #{last}: a copy of this ledger file records as this device; on one of them run `leechbook device reset --yes` and have the GM roster its new identity",
+                        "a ledger under this device's identity ({}) signed its #{}, but this ledger's last is #{last}: a copy of this ledger file records as this device (a copied ledger file); reset the identity of one of them and have the GM roster the new one",
                         d.short(),
                         h.seq
                     )
@@ -307,7 +307,7 @@ fn fork(store: &Store, h: &Head) -> Result<Option<String>, SyncError> {
         .filter(|held| held.link != h.link)
         .map(|_| {
             format!(
-                "device {} signed another event as its #{} than the one this ledger holds: two ledgers share its identity (a copied ledger file); on the copy, run `leechbook device reset --yes` and have the GM roster its new identity",
+                "device {} signed another event as its #{} than the one this ledger holds: two ledgers share its identity (a copied ledger file); on the copy, reset the device's identity and have the GM roster the new one",
                 h.device.short(),
                 h.seq
             )

@@ -40,6 +40,14 @@ pub use take::{
 
 use leechbook_store::StoreError;
 
+/// What every refusal or problem that a copied ledger file causes names as its cause: a
+/// front end adds how to part the copies.
+pub const COPIED_LEDGER: &str = "(a copied ledger file)";
+
+/// What a problem names when no entry opens under this device's key: a front end adds how
+/// to take the campaign's keys again.
+pub const WRONG_KEY: &str = "the key is wrong";
+
 /// What went wrong in a sync.
 #[derive(Debug, thiserror::Error)]
 pub enum SyncError {

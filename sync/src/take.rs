@@ -215,6 +215,82 @@ pub(crate) fn take_in(
     entries: Vec<Entry>,
     mode: Acceptance,
 ) -> Result<(Imported, Vec<String>), SyncError> {
+    let Sorted {
+        mut incoming,
+        mut refused,
+        mut dropped,
+        junk,
+        ignored,
+        known_ignored,
+        key_of,
+    } = sort_entries(store, entries, mode)?;
+    let mut dropped_ids: Vec<EventId> = Vec::new();
+    incoming.sort_by_key(|e| e.order_key());
+    let checked = check_signatures(&store.roster_events()?, incoming);
+    if let (Acceptance::Whole, Some((_, first))) = (mode, checked.refused.first()) {
+        return Err(SyncError::Unsigned(first.clone()));
+    }
+    for (id, r) in checked.refused {
+        refused.push(format!("the sync data holds {r}"));
+        dropped_ids.push(id);
+    }
+    let checked_in = order::accounted(store, checked.accepted, &mut refused, &mut dropped_ids)?;
+    let checked_in = rising_clocks(store, checked_in, &mut refused, &mut dropped_ids)?;
+    dropped.extend(dropped_ids.iter().filter_map(|id| key_of.get(id).cloned()));
+    let accepted = follow_numbers(store, checked_in, &mut refused)?;
+    // The ceiling counts only what this import takes in (padding it with events refused
+    // above raises no ceiling).
+    let accepted = order::under_ceiling(store, accepted, &mut refused, &mut dropped_ids)?;
+    dropped.extend(
+        dropped_ids
+            .iter()
+            .filter_map(|id| key_of.get(id).cloned())
+            .filter(|k| !dropped.contains(k))
+            .collect::<Vec<_>>(),
+    );
+    let added = if accepted.is_empty() {
+        0
+    } else {
+        store.import(&accepted)?
+    };
+    if mode == Acceptance::EachEvent {
+        refused = keep_refused(store, refused)?;
+    }
+    // Junk is listed by the sync that met it, never kept to be listed again.
+    if ignored.len() != known_ignored {
+        crypt::keep_ignored(store, &ignored)?;
+    }
+    refused.extend(junk);
+    Ok((
+        Imported {
+            added,
+            refused,
+            ..Imported::default()
+        },
+        dropped,
+    ))
+}
+
+/// An import's entries sorted: the events of this campaign the log lacks (`incoming`), what
+/// is refused and which keys to drop from the documents, the junk listed once, and each
+/// event's entry key (for the events refused after they decoded).
+struct Sorted {
+    incoming: Vec<Envelope>,
+    refused: Vec<String>,
+    dropped: Vec<String>,
+    junk: Vec<String>,
+    ignored: std::collections::BTreeSet<String>,
+    known_ignored: usize,
+    key_of: std::collections::HashMap<EventId, String>,
+}
+
+/// Sorts an import's entries (see [`Sorted`]); in [`Acceptance::Whole`] the first entry
+/// refused refuses the import.
+fn sort_entries(
+    store: &mut Store,
+    entries: Vec<Entry>,
+    mode: Acceptance,
+) -> Result<Sorted, SyncError> {
     let mut refused = Vec::new();
     let mut dropped = Vec::new();
     let mut incoming = Vec::new();
@@ -251,7 +327,6 @@ pub(crate) fn take_in(
         .iter()
         .filter_map(|(k, d)| Some((d.as_ref().ok()?.id, k.clone())))
         .collect();
-    let mut dropped_ids: Vec<EventId> = Vec::new();
     for (key, decoded) in entries {
         if let Ok(env) = &decoded {
             if store.holds(env.id)? {
@@ -306,29 +381,34 @@ pub(crate) fn take_in(
             }
         }
     }
-    incoming.sort_by_key(|e| e.order_key());
-    let checked = check_signatures(&store.roster_events()?, incoming);
-    if let (Acceptance::Whole, Some((_, first))) = (mode, checked.refused.first()) {
-        return Err(SyncError::Unsigned(first.clone()));
-    }
-    for (id, r) in checked.refused {
-        refused.push(format!("the sync data holds {r}"));
-        dropped_ids.push(id);
-    }
-    // A device numbers its events 1, 2, 3, ...: another event under a number already taken
-    // means two ledgers share the device's identity (a copied ledger file). Both events are
-    // genuinely signed, so the clash is refused event by event in either mode (refusing a
-    // file whole would block the copy's files for good, even after it takes a new identity)
-    // and left in the document, where `verify` reports it; dropping it would delete the other
-    // copy's genuine event from every document. Past the fork, each event's chain link (the
-    // hash of its device's previous number, which it signs) says which branch it follows: an
-    // event that does not follow the number this ledger holds before it, or that the number
-    // held after it does not follow, is the other branch's and is refused, in this import or
-    // any later one. An unchained event (signed before chains) has no link to tell by: the
-    // device's later unchained events in the same import are refused.
-    let checked_in = order::accounted(store, checked.accepted, &mut refused, &mut dropped_ids)?;
-    let checked_in = rising_clocks(store, checked_in, &mut refused, &mut dropped_ids)?;
-    dropped.extend(dropped_ids.iter().filter_map(|id| key_of.get(id).cloned()));
+    Ok(Sorted {
+        incoming,
+        refused,
+        dropped,
+        junk,
+        ignored,
+        known_ignored,
+        key_of,
+    })
+}
+
+/// The events of `checked_in` that follow their device's numbers: a device numbers its events
+/// 1, 2, 3, ...; another event under a number already taken means two ledgers share the
+/// device's identity (a copied ledger file). Both events are genuinely signed, so the clash
+/// is refused event by event in either mode (refusing a file whole would block the copy's
+/// files for good, even after it takes a new identity) and left in the document, where
+/// `verify` reports it; dropping it would delete the other copy's genuine event from every
+/// document. Past the fork, each event's chain link (the hash of its device's previous
+/// number, which it signs) says which branch it follows: an event that does not follow the
+/// number this ledger holds before it, or that the number held after it does not follow, is
+/// the other branch's and is refused, in this import or any later one. An unchained event
+/// (signed before chains) has no link to tell by: the device's later unchained events in the
+/// same import are refused.
+fn follow_numbers(
+    store: &Store,
+    checked_in: Vec<Envelope>,
+    refused: &mut Vec<String>,
+) -> Result<Vec<Envelope>, SyncError> {
     let mut accepted = Vec::with_capacity(checked_in.len());
     let mut claimed: std::collections::HashMap<(DeviceId, u64), leechbook_store::Numbered> =
         std::collections::HashMap::new();
@@ -336,7 +416,7 @@ pub(crate) fn take_in(
     let mut last_held: std::collections::HashMap<DeviceId, u64> = std::collections::HashMap::new();
     let copied = |env: &Envelope| {
         format!(
-            "two ledgers share device {}'s identity (a copied ledger file). On the copy, run `leechbook device reset --yes` and have the GM roster its new identity (`leechbook device add DEVICE KEY`)",
+            "two ledgers share device {}'s identity (a copied ledger file); on the copy, reset the device's identity and have the GM roster the new one",
             env.device.short()
         )
     };
@@ -424,47 +504,23 @@ pub(crate) fn take_in(
         claimed.insert((env.device, env.seq), leechbook_store::Numbered::of(&env));
         accepted.push(env);
     }
-    // The ceiling counts only what this import takes in (padding it with events refused
-    // above raises no ceiling).
-    let accepted = order::under_ceiling(store, accepted, &mut refused, &mut dropped_ids)?;
-    dropped.extend(
-        dropped_ids
-            .iter()
-            .filter_map(|id| key_of.get(id).cloned())
-            .filter(|k| !dropped.contains(k))
-            .collect::<Vec<_>>(),
-    );
-    let added = if accepted.is_empty() {
-        0
-    } else {
-        store.import(&accepted)?
-    };
-    if mode == Acceptance::EachEvent {
-        let mut all = state_lines(store, REFUSED_KEY)?;
-        let known = all.len();
-        for r in &refused {
-            if !all.contains(r) {
-                all.push(r.clone());
-            }
+    Ok(accepted)
+}
+
+/// The refusals of a network import added to those kept from earlier ones (each listed
+/// once), kept, and the whole list returned.
+fn keep_refused(store: &mut Store, refused: Vec<String>) -> Result<Vec<String>, SyncError> {
+    let mut all = state_lines(store, REFUSED_KEY)?;
+    let known = all.len();
+    for r in refused {
+        if !all.contains(&r) {
+            all.push(r);
         }
-        if all.len() != known {
-            store.put_sync_state(REFUSED_KEY, all.join("\n").as_bytes())?;
-        }
-        refused = all;
     }
-    // Junk is listed by the sync that met it, never kept to be listed again.
-    if ignored.len() != known_ignored {
-        crypt::keep_ignored(store, &ignored)?;
+    if all.len() != known {
+        store.put_sync_state(REFUSED_KEY, all.join("\n").as_bytes())?;
     }
-    refused.extend(junk);
-    Ok((
-        Imported {
-            added,
-            refused,
-            ..Imported::default()
-        },
-        dropped,
-    ))
+    Ok(all)
 }
 
 /// The events whose Lamport clock rises above that of their device's previous number (in
@@ -604,7 +660,7 @@ pub fn document_problems(store: &Store) -> Result<Vec<String>, SyncError> {
                 }
                 held => out.push(match held.map(|h| h.id) {
                     Some(held) => format!(
-                        "event {} (device {} #{}) is in the sync document, but the log holds event {held} as that number: two ledgers share device {}'s identity (a copied ledger file); on the copy, run `leechbook device reset --yes` and have the GM roster its new identity",
+                        "event {} (device {} #{}) is in the sync document, but the log holds event {held} as that number: two ledgers share device {}'s identity (a copied ledger file); on the copy, reset the device's identity and have the GM roster the new one",
                         env.id,
                         env.device.short(),
                         env.seq,
@@ -631,7 +687,7 @@ pub fn document_problems(store: &Store) -> Result<Vec<String>, SyncError> {
     out.extend(heads::forks(store)?);
     if opened == 0 && unopened > 0 {
         out.push(format!(
-            "none of the {unopened} entries of the sync documents opens under this device's campaign key: the key is wrong (ask the GM for a join code: `leechbook sync key CODE`)"
+            "none of the {unopened} entries of the sync documents opens under this device's campaign key: the key is wrong (ask the GM for a join code)"
         ));
     }
     Ok(out)

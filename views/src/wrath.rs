@@ -25,7 +25,7 @@ pub(crate) fn owed(w: &leechbook_core::wrath::WgCharacter) -> Vec<OwedView> {
         eml_parts: vec![format!("{} Wrath Dice in every pool", w.wrath_dice())],
         decision: false,
         automatic: false,
-        note: "any Wound is a Traumatic Injury; a complication on a Wrath Die too (wg complication); recovering a Wound ends it",
+        note: "any Wound is a Traumatic Injury; a complication on a Wrath Die too; recovering a Wound ends it",
     }]
 }
 

@@ -97,101 +97,9 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     let mut rotated = None;
     let change = match c {
         DeviceCommand::Link(a) => return super::link::cmd_link(a, ctx),
-        DeviceCommand::Show => {
-            let (replica, ledger) = ctx.load_head()?;
-            let store = replica.store();
-            let role = ledger
-                .roster
-                .entries
-                .get(&store.device())
-                .map(|e| match e.role {
-                    Role::Gm => "GM",
-                    Role::Player => "player",
-                });
-            ctx.say(format!("device {}", store.device()));
-            ctx.say(format!("key    {}", hex(&store.public_key())));
-            ctx.say(format!("campaign {}", store.campaign()));
-            ctx.say(format!(
-                "role   {}",
-                role.unwrap_or("not on the roster yet")
-            ));
-            return Ok(());
-        }
-        DeviceCommand::Reset(a) => {
-            if !a.yes {
-                return Err(CommandError::user(
-                    "device reset gives this ledger a new identity for good (the old key is discarded and the GM must roster the new one): pass --yes",
-                ));
-            }
-            let mut store = ctx.open()?;
-            let old = store.device();
-            let (device, key) = store.new_identity()?;
-            ctx.say(format!(
-                "this ledger was device {old}; its events so far keep that identity"
-            ));
-            ctx.say(format!("device {device}"));
-            ctx.say(format!("key    {}", hex(&key)));
-            ctx.say(format!(
-                "the GM rosters it: leechbook device add {device} {} --role player (or --role gm)",
-                hex(&key)
-            ));
-            return Ok(());
-        }
-        DeviceCommand::List => {
-            let (replica, ledger) = ctx.load_head()?;
-            let store = replica.store();
-            if ledger.roster.entries.is_empty() {
-                ctx.say("no roster: this ledger predates device signatures");
-            }
-            let links: Vec<leechbook_core::ids::DeviceId> = store
-                .links()?
-                .iter()
-                .filter_map(|l| l.device.map(|(d, _)| d))
-                .collect();
-            let lines: Vec<String> = ledger
-                .roster
-                .entries
-                .iter()
-                .map(|(device, e)| {
-                    let mut line = format!(
-                        "{device}  {}",
-                        match e.role {
-                            Role::Gm => "GM",
-                            Role::Player => "player",
-                        }
-                    );
-                    if e.role == Role::Player {
-                        let names: Vec<&str> = e
-                            .characters
-                            .iter()
-                            .map(|c| {
-                                // The roll names every character, held or not.
-                                ledger
-                                    .roll()
-                                    .iter()
-                                    .find(|(id, _)| id == c)
-                                    .map_or("?", |(_, n)| n.as_str())
-                            })
-                            .collect();
-                        line.push_str(&format!(" for {}", names.join(", ")));
-                    }
-                    if links.contains(device) {
-                        line.push_str("  (a players' page link)");
-                    }
-                    if e.revoked.is_some() {
-                        line.push_str("  (revoked)");
-                    }
-                    if *device == store.device() {
-                        line.push_str("  (this device)");
-                    }
-                    line
-                })
-                .collect();
-            for l in lines {
-                ctx.say(l);
-            }
-            return Ok(());
-        }
+        DeviceCommand::Show => return show(ctx),
+        DeviceCommand::Reset(a) => return reset(a, ctx),
+        DeviceCommand::List => return list(ctx),
         DeviceCommand::Add(a) => {
             let device = device_id(&a.device)?;
             let key = unhex(&a.key)?;
@@ -259,6 +167,101 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         ctx.say(format!(
             "rotated the campaign key (epoch {epoch}): the devices still on the roster take it in at their next sync"
         ));
+    }
+    Ok(())
+}
+
+/// `device show`: this device's id, key, campaign and role.
+fn show(ctx: &mut Ctx) -> Result<(), CommandError> {
+    let (replica, ledger) = ctx.load_head()?;
+    let store = replica.store();
+    let role = ledger
+        .roster
+        .entries
+        .get(&store.device())
+        .map(|e| match e.role {
+            Role::Gm => "GM",
+            Role::Player => "player",
+        });
+    ctx.say(format!("device {}", store.device()));
+    ctx.say(format!("key    {}", hex(&store.public_key())));
+    ctx.say(format!("campaign {}", store.campaign()));
+    ctx.say(format!(
+        "role   {}",
+        role.unwrap_or("not on the roster yet")
+    ));
+    Ok(())
+}
+
+/// `device reset --yes`: a new identity for this ledger.
+fn reset(a: ResetArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    if !a.yes {
+        return Err(CommandError::user(
+            "device reset gives this ledger a new identity for good (the old key is discarded and the GM must roster the new one): pass --yes",
+        ));
+    }
+    let mut store = ctx.open()?;
+    let old = store.device();
+    let (device, key) = store.new_identity()?;
+    ctx.say(format!(
+        "this ledger was device {old}; its events so far keep that identity"
+    ));
+    ctx.say(format!("device {device}"));
+    ctx.say(format!("key    {}", hex(&key)));
+    ctx.say(format!(
+        "the GM rosters it: leechbook device add {device} {} --role player (or --role gm)",
+        hex(&key)
+    ));
+    Ok(())
+}
+
+/// `device list`: the roster, each device with its role, characters and marks.
+fn list(ctx: &mut Ctx) -> Result<(), CommandError> {
+    let (replica, ledger) = ctx.load_head()?;
+    let store = replica.store();
+    if ledger.roster.entries.is_empty() {
+        ctx.say("no roster: this ledger predates device signatures");
+    }
+    let links: Vec<leechbook_core::ids::DeviceId> = store
+        .links()?
+        .iter()
+        .filter_map(|l| l.device.map(|(d, _)| d))
+        .collect();
+    let lines: Vec<String> = ledger
+        .roster
+        .entries
+        .iter()
+        .map(|(device, e)| {
+            let mut line = format!(
+                "{device}  {}",
+                match e.role {
+                    Role::Gm => "GM",
+                    Role::Player => "player",
+                }
+            );
+            if e.role == Role::Player {
+                let names: Vec<&str> = e
+                    .characters
+                    .iter()
+                    // The roll names every character, held or not.
+                    .map(|c| ledger.name_of(*c).unwrap_or("?"))
+                    .collect();
+                line.push_str(&format!(" for {}", names.join(", ")));
+            }
+            if links.contains(device) {
+                line.push_str("  (a players' page link)");
+            }
+            if e.revoked.is_some() {
+                line.push_str("  (revoked)");
+            }
+            if *device == store.device() {
+                line.push_str("  (this device)");
+            }
+            line
+        })
+        .collect();
+    for l in lines {
+        ctx.say(l);
     }
     Ok(())
 }

@@ -100,222 +100,243 @@ fn events(n: usize, what: &str) -> String {
 /// Runs a sync command.
 pub fn cmd_sync(c: SyncCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     match c {
-        SyncCommand::Export(a) => {
-            let to = a.to.as_deref().map(super::device::device_id).transpose()?;
-            let mut store = ctx.open()?;
-            let x = export(&mut store, &mut FileTransport { path: &a.file }, to)?;
-            let what = if x.incremental {
-                format!(
-                    "the changes device {} lacks",
-                    to.map(|d| d.short()).unwrap_or_default()
-                )
-            } else {
-                format!("all {}", events(x.events, "event"))
-            };
-            ctx.say(format!(
-                "exported {what} to {} ({} bytes)",
-                a.file.display(),
-                x.bytes
-            ));
-        }
-        SyncCommand::Import(a) => {
-            let _progress = crate::progress::Progress::start(
-                ctx,
-                &format!("importing {}", a.file.display()),
-                None,
-                false,
-            );
-            let mut store = ctx.open()?;
-            let after = store.extent()?;
-            let got = import(&mut store, &mut FileTransport { path: &a.file })?;
-            drop(store);
-            report(ctx, &got);
-            if got.added > 0 {
-                for line in taken_in(&ctx.db_path()?, after) {
-                    ctx.note(line);
-                }
-            }
-            ctx.say(format!(
-                "imported {} from {}",
-                events(got.added, "new event"),
-                a.file.display()
-            ));
-        }
-        SyncCommand::Connect(a) if a.watch => {
-            let mut store = ctx.open()?;
-            let db = ctx.db_path()?;
-            let url = a.url.clone();
-            let mut left_out = None;
-            let mut seen_row = store.extent()?;
-            println!(
-                "watching {url}: in sync whenever this ledger or the hub moves (Ctrl-C stops)"
-            );
-            leechbook_sync::net::watch(
-                &mut store,
-                &a.url,
-                Duration::from_secs(a.timeout),
-                WATCH_EVERY,
-                interrupted(),
-                &mut |done| {
-                    for r in &done.imported.refused {
-                        eprintln!("refused: {r}");
-                    }
-                    for g in &done.imported.gaps {
-                        eprintln!("gap: {g}");
-                    }
-                    if done.imported.restored > 0 {
-                        eprintln!(
-                            "put back {}: the other side had deleted them (this ledger's log holds them, and it offers them again)",
-                            events(done.imported.restored, "event")
-                        );
-                    }
-                    if done.imported.added > 0 {
-                        println!(
-                            "took in {}; the ledger holds {}",
-                            events(done.imported.added, "new event"),
-                            events(done.events as usize, "event")
-                        );
-                        // The projection brought up to date, as after a one-shot sync.
-                        for line in taken_in(&db, seen_row) {
-                            eprintln!("{line}");
-                        }
-                        if let Ok(s) = leechbook_store::Store::open(&db) {
-                            seen_row = s.extent().unwrap_or(seen_row);
-                        }
-                    }
-                    left_out = done.left_out_by;
-                    let _ = std::io::Write::flush(&mut std::io::stdout());
-                },
-            )?;
-            refresh(ctx.open()?);
-            revoked_here(&store, left_out)?;
-        }
-        SyncCommand::Connect(a) => {
-            let _progress = crate::progress::Progress::start(
-                ctx,
-                &format!("syncing with {}", a.url),
-                None,
-                false,
-            );
-            let mut store = ctx.open()?;
-            let after = store.extent()?;
-            let done = sync_with(&mut store, &a.url, Duration::from_secs(a.timeout))?;
-            let revoked = revoked_here(&store, done.left_out_by);
-            let gm = leechbook_sync::crypt::is_gm_device(&store)?;
-            drop(store);
-            report(ctx, &done.imported);
-            if done.imported.added > 0 {
-                for line in taken_in(&ctx.db_path()?, after) {
-                    ctx.note(line);
-                }
-            }
-            if let Some((generation, why)) = &done.moved {
-                ctx.note(format!(
-                    "moved: {why}; this device moved the campaign's documents on that hub to generation {generation} of ids, which its operator does not know"
-                ));
-                // A GM's device puts the move on the record, signed, for every device.
-                if gm {
-                    let generation = *generation;
-                    let (ledger, env, applied) = ctx.record(|_, _| {
-                        Ok((
-                            leechbook_core::Event::Roster(
-                                leechbook_core::roster::RosterChange::Places { generation },
-                            ),
-                            None,
-                        ))
-                    })?;
-                    ctx.note(leechbook_views::narrate::event(&ledger, &env, &applied));
-                }
-            }
-            ctx.say(format!(
-                "synced with {}: took in {}; the ledger holds {}",
-                a.url,
-                events(done.imported.added, "new event"),
-                events(done.events as usize, "event")
-            ));
-            revoked?;
-        }
-        SyncCommand::Invite(a) => {
-            let mut store = ctx.open()?;
-            gm_only(&store)?;
-            match a.file {
-                Some(file) => {
-                    let bytes = leechbook_sync::invite(&mut store)?;
-                    FileTransport { path: &file }.send(&bytes)?;
-                    ctx.say(format!(
-                        "wrote a join file to {} ({} bytes): on the new device, `leechbook init --join '{}'`; it holds the campaign's keys, so hand it over like one",
-                        file.display(),
-                        bytes.len(),
-                        file.display()
-                    ));
-                }
-                None => {
-                    let code = leechbook_sync::join_code(&mut store)?;
-                    ctx.say(code);
-                }
-            }
-        }
-        SyncCommand::Key(a) => {
-            let mut store = ctx.open()?;
-            let gained = leechbook_sync::adopt_code(&mut store, &a.code)?;
-            // What this ledger's documents hold that it could not open before.
-            let got = leechbook_sync::rescan(&mut store)?;
-            if got.added > 0 {
-                ctx.say(format!("took in {}", events(got.added, "new event")));
-            }
-            ctx.say(format!(
-                "took in {} of the campaign's keys",
-                if gained == 1 {
-                    "1 new epoch".to_string()
-                } else {
-                    format!("{gained} new epochs")
-                }
-            ));
-        }
-        SyncCommand::Serve(a) => {
-            let mut store = ctx.open()?;
-            let listener = std::net::TcpListener::bind(&a.listen)
-                .map_err(|e| CommandError::user(format!("cannot listen on {}: {e}", a.listen)))?;
-            // The players' page is served on the same address; its links start here.
-            let page = leechbook_page::routes(&ctx.db_path()?)?;
-            let address = page_address(&listener)?;
-            store.keep_page_address(&address)?;
-            let links = store.links()?.iter().filter(|l| l.live()).count();
-            let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
-            // What each round took in is settled and said as after any sync.
-            let db = ctx.db_path()?;
-            let mut seen_row = store.extent()?;
-            serve_with(
-                &mut store,
-                listener,
-                interrupted(),
-                &mut |r| {
-                    let line = match r {
-                        HubReport::Listening { url, campaign } => {
-                            format!("serving campaign {campaign} at {url} (Ctrl-C stops; a new device joins with `leechbook init --join {url} --campaign CODE`, CODE from `leechbook sync invite`)\nplayers' page at {address}/p/... ({links} live link(s); `leechbook device link NAME` prints a player's){}", if loopback { "\nthis address serves only this machine: for phones on the table's network, --listen 0.0.0.0:3030" } else { "" })
-                        }
-                        HubReport::TookIn(i) => {
-                            for r in &i.refused {
-                                eprintln!("refused: {r}");
-                            }
-                            for line in taken_in(&db, seen_row) {
-                                eprintln!("{line}");
-                            }
-                            if let Ok(s) = leechbook_store::Store::open(&db) {
-                                seen_row = s.extent().unwrap_or(seen_row);
-                            }
-                            format!("took in {}", events(i.added, "new event"))
-                        }
-                        HubReport::Offered(n) => format!("offered {}", events(n, "new event")),
-                        HubReport::Trouble(t) => format!("trouble (will retry): {t}"),
-                    };
-                    println!("{line}");
-                    let _ = std::io::Write::flush(&mut std::io::stdout());
-                },
-                page,
-            )?;
+        SyncCommand::Export(a) => export_file(a, ctx),
+        SyncCommand::Import(a) => import_file(a, ctx),
+        SyncCommand::Connect(a) if a.watch => connect_watch(a, ctx),
+        SyncCommand::Connect(a) => connect(a, ctx),
+        SyncCommand::Invite(a) => invite(a, ctx),
+        SyncCommand::Key(a) => key(a, ctx),
+        SyncCommand::Serve(a) => serve(a, ctx),
+    }
+}
+
+/// `sync export FILE`: the events to a file.
+fn export_file(a: ExportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let to = a.to.as_deref().map(super::device::device_id).transpose()?;
+    let mut store = ctx.open()?;
+    let x = export(&mut store, &mut FileTransport { path: &a.file }, to)?;
+    let what = if x.incremental {
+        format!(
+            "the changes device {} lacks",
+            to.map(|d| d.short()).unwrap_or_default()
+        )
+    } else {
+        format!("all {}", events(x.events, "event"))
+    };
+    ctx.say(format!(
+        "exported {what} to {} ({} bytes)",
+        a.file.display(),
+        x.bytes
+    ));
+    Ok(())
+}
+
+/// `sync import FILE`: the events of a file taken in.
+fn import_file(a: FileArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let _progress = crate::progress::Progress::start(
+        ctx,
+        &format!("importing {}", a.file.display()),
+        None,
+        false,
+    );
+    let mut store = ctx.open()?;
+    let after = store.extent()?;
+    let got = import(&mut store, &mut FileTransport { path: &a.file })?;
+    drop(store);
+    report(ctx, &got);
+    if got.added > 0 {
+        for line in taken_in(&ctx.db_path()?, after) {
+            ctx.note(line);
         }
     }
+    ctx.say(format!(
+        "imported {} from {}",
+        events(got.added, "new event"),
+        a.file.display()
+    ));
+    Ok(())
+}
+
+/// `sync connect URL --watch`: in sync whenever either side moves, until interrupted.
+fn connect_watch(a: ConnectArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let mut store = ctx.open()?;
+    let db = ctx.db_path()?;
+    let url = a.url.clone();
+    let mut left_out = None;
+    let mut seen_row = store.extent()?;
+    println!("watching {url}: in sync whenever this ledger or the hub moves (Ctrl-C stops)");
+    leechbook_sync::net::watch(
+        &mut store,
+        &a.url,
+        Duration::from_secs(a.timeout),
+        WATCH_EVERY,
+        interrupted(),
+        &mut |done| {
+            for r in &done.imported.refused {
+                eprintln!("refused: {r}");
+            }
+            for g in &done.imported.gaps {
+                eprintln!("gap: {g}");
+            }
+            if done.imported.restored > 0 {
+                eprintln!(
+                    "put back {}: the other side had deleted them (this ledger's log holds them, and it offers them again)",
+                    events(done.imported.restored, "event")
+                );
+            }
+            if done.imported.added > 0 {
+                println!(
+                    "took in {}; the ledger holds {}",
+                    events(done.imported.added, "new event"),
+                    events(done.events as usize, "event")
+                );
+                // The projection brought up to date, as after a one-shot sync.
+                for line in taken_in(&db, seen_row) {
+                    eprintln!("{line}");
+                }
+                if let Ok(s) = leechbook_store::Store::open(&db) {
+                    seen_row = s.extent().unwrap_or(seen_row);
+                }
+            }
+            left_out = done.left_out_by;
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+        },
+    )?;
+    refresh(ctx.open()?);
+    revoked_here(&store, left_out)?;
+    Ok(())
+}
+
+/// `sync connect URL`: one sync with a hub.
+fn connect(a: ConnectArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let _progress =
+        crate::progress::Progress::start(ctx, &format!("syncing with {}", a.url), None, false);
+    let mut store = ctx.open()?;
+    let after = store.extent()?;
+    let done = sync_with(&mut store, &a.url, Duration::from_secs(a.timeout))?;
+    let revoked = revoked_here(&store, done.left_out_by);
+    let gm = leechbook_sync::crypt::is_gm_device(&store)?;
+    drop(store);
+    report(ctx, &done.imported);
+    if done.imported.added > 0 {
+        for line in taken_in(&ctx.db_path()?, after) {
+            ctx.note(line);
+        }
+    }
+    if let Some((generation, why)) = &done.moved {
+        ctx.note(format!(
+            "moved: {why}; this device moved the campaign's documents on that hub to generation {generation} of ids, which its operator does not know"
+        ));
+        // A GM's device puts the move on the record, signed, for every device.
+        if gm {
+            let generation = *generation;
+            let (ledger, env, applied) = ctx.record(|_, _| {
+                Ok((
+                    leechbook_core::Event::Roster(leechbook_core::roster::RosterChange::Places {
+                        generation,
+                    }),
+                    None,
+                ))
+            })?;
+            ctx.note(leechbook_views::narrate::event(&ledger, &env, &applied));
+        }
+    }
+    ctx.say(format!(
+        "synced with {}: took in {}; the ledger holds {}",
+        a.url,
+        events(done.imported.added, "new event"),
+        events(done.events as usize, "event")
+    ));
+    revoked?;
+    Ok(())
+}
+
+/// `sync invite [FILE]`: a join code, or a join file, for a new device.
+fn invite(a: InviteArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let mut store = ctx.open()?;
+    gm_only(&store)?;
+    match a.file {
+        Some(file) => {
+            let bytes = leechbook_sync::invite(&mut store)?;
+            FileTransport { path: &file }.send(&bytes)?;
+            ctx.say(format!(
+                "wrote a join file to {} ({} bytes): on the new device, `leechbook init --join '{}'`; it holds the campaign's keys, so hand it over like one",
+                file.display(),
+                bytes.len(),
+                file.display()
+            ));
+        }
+        None => {
+            let code = leechbook_sync::join_code(&mut store)?;
+            ctx.say(code);
+        }
+    }
+    Ok(())
+}
+
+/// `sync key CODE`: the campaign's keys from a join code.
+fn key(a: KeyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let mut store = ctx.open()?;
+    let gained = leechbook_sync::adopt_code(&mut store, &a.code)?;
+    // What this ledger's documents hold that it could not open before.
+    let got = leechbook_sync::rescan(&mut store)?;
+    if got.added > 0 {
+        ctx.say(format!("took in {}", events(got.added, "new event")));
+    }
+    ctx.say(format!(
+        "took in {} of the campaign's keys",
+        if gained == 1 {
+            "1 new epoch".to_string()
+        } else {
+            format!("{gained} new epochs")
+        }
+    ));
+    Ok(())
+}
+
+/// `sync serve`: this device as the hub, with the players' page.
+fn serve(a: ServeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    let mut store = ctx.open()?;
+    let listener = std::net::TcpListener::bind(&a.listen)
+        .map_err(|e| CommandError::user(format!("cannot listen on {}: {e}", a.listen)))?;
+    // The players' page is served on the same address; its links start here.
+    let page = leechbook_page::routes(&ctx.db_path()?)?;
+    let address = page_address(&listener)?;
+    store.keep_page_address(&address)?;
+    let links = store.links()?.iter().filter(|l| l.live()).count();
+    let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
+    // What each round took in is settled and said as after any sync.
+    let db = ctx.db_path()?;
+    let mut seen_row = store.extent()?;
+    serve_with(
+        &mut store,
+        listener,
+        interrupted(),
+        &mut |r| {
+            let line = match r {
+                HubReport::Listening { url, campaign } => {
+                    format!("serving campaign {campaign} at {url} (Ctrl-C stops; a new device joins with `leechbook init --join {url} --campaign CODE`, CODE from `leechbook sync invite`)\nplayers' page at {address}/p/... ({links} live link(s); `leechbook device link NAME` prints a player's){}", if loopback { "\nthis address serves only this machine: for phones on the table's network, --listen 0.0.0.0:3030" } else { "" })
+                }
+                HubReport::TookIn(i) => {
+                    for r in &i.refused {
+                        eprintln!("refused: {r}");
+                    }
+                    for line in taken_in(&db, seen_row) {
+                        eprintln!("{line}");
+                    }
+                    if let Ok(s) = leechbook_store::Store::open(&db) {
+                        seen_row = s.extent().unwrap_or(seen_row);
+                    }
+                    format!("took in {}", events(i.added, "new event"))
+                }
+                HubReport::Offered(n) => format!("offered {}", events(n, "new event")),
+                HubReport::Trouble(t) => format!("trouble (will retry): {t}"),
+            };
+            println!("{line}");
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+        },
+        page,
+    )?;
     Ok(())
 }
 
@@ -386,6 +407,9 @@ fn report(ctx: &mut Ctx, got: &leechbook_sync::Imported) {
             "put back {}: the other side had deleted them (this ledger's log holds them, and it offers them again)",
             events(got.restored, "event")
         ));
+    }
+    for h in crate::error::hints_for(got.refused.iter().chain(&got.gaps)) {
+        ctx.note(format!("hint: {h}"));
     }
 }
 

@@ -66,6 +66,9 @@ fn print(a: &VerifyArgs, ctx: &mut Ctx, v: &Verified) -> Result<(), CommandError
     for line in &v.report {
         ctx.say(line);
     }
+    for h in crate::error::hints_for(&v.report) {
+        ctx.note(format!("hint: {h}"));
+    }
     let summary = match &v.record {
         Some(r) => format!(
             "{} events, {} characters, {} void, {} struck by rulings, {} amended; {}",
