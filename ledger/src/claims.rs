@@ -119,6 +119,24 @@ impl Replica<Store> {
         Ok(struck && !self.fates()?.void.iter().any(|v| v.id == gm))
     }
 
+    /// Runs `import` (a sync taking events into the log), then the ledger's own bookkeeping
+    /// after it: the projection brought up to date and the contests settled
+    /// ([`Replica::taken_in`]). What the import gave comes back with what that did, or why
+    /// the bookkeeping failed (the events taken in stay: the next command catches up).
+    pub fn import<T, E: From<LedgerError>>(
+        &mut self,
+        import: impl FnOnce(&mut Store) -> Result<T, E>,
+    ) -> Result<(T, Result<TakenIn, LedgerError>), E> {
+        let after = self.store().extent().map_err(LedgerError::from)?;
+        let got = import(self.store_mut())?;
+        // An import that took nothing in leaves the ledger as it was, unwritten.
+        let taken = match self.store().extent() {
+            Ok(now) if now == after => Ok(TakenIn::default()),
+            _ => self.taken_in(after),
+        };
+        Ok((got, taken))
+    }
+
     /// After a sync took in the log's rows after `after`: the projection brought up to date,
     /// the contests settled, and what that did (see [`TakenIn`]). A ledger that had no
     /// projection before (one that has just joined) tells no void events.

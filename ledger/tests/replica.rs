@@ -99,9 +99,31 @@ fn folded<L: Log>(r: &Replica<L>) -> (Vec<Envelope>, Ledger) {
 }
 
 fn contract<L: Log>(mut r: Replica<L>, log: &[Envelope]) {
+    let (c7, struck) = states_and_a_recording(&mut r, log);
+    dice_drawn_once(&mut r, c7);
+    refusals_write_nothing(&mut r, c7, struck);
+    rulings_rederive_the_record(&mut r, c7, struck);
+}
+
+/// c7 as the fold holds it, without the records of its archive.
+fn bare(
+    l: &Ledger,
+    c7: leechbook_core::ids::CharacterId,
+) -> leechbook_core::harnmaster::state::HmCharacter {
+    let mut c = l.character(c7).unwrap().hm().unwrap().clone();
+    c.archive = Default::default();
+    c
+}
+
+/// The state, the open state, and a recording (the event as appended, the state after it,
+/// the checkpoint policy). Returns c7 and the strike recorded on it.
+fn states_and_a_recording<L: Log>(
+    r: &mut Replica<L>,
+    log: &[Envelope],
+) -> (leechbook_core::ids::CharacterId, EventId) {
     r.store_mut().import(log).unwrap();
     r.refresh().unwrap();
-    let (_, full) = folded(&r);
+    let (_, full) = folded(r);
     assert!(
         r.state().unwrap() == full,
         "the state is the fold of the log"
@@ -126,7 +148,7 @@ fn contract<L: Log>(mut r: Replica<L>, log: &[Envelope]) {
         })
         .unwrap();
     let struck = done.envelope.id;
-    let (events, full) = folded(&r);
+    let (events, full) = folded(r);
     assert_eq!(events.len(), log.len() + 1);
     assert_eq!(
         events.last().unwrap().id,
@@ -136,13 +158,8 @@ fn contract<L: Log>(mut r: Replica<L>, log: &[Envelope]) {
     assert!(r.state().unwrap() == full, "the projection is the fold");
     // The recorded state holds c7 as the fold does (it reads no archive records: only a
     // view that lists them does).
-    let bare = |l: &Ledger| {
-        let mut c = l.character(c7).unwrap().hm().unwrap().clone();
-        c.archive = Default::default();
-        c
-    };
     assert!(
-        bare(&done.ledger) == bare(&full),
+        bare(&done.ledger, c7) == bare(&full, c7),
         "the recorded state is the fold"
     );
     let c7_now = full.character(c7).unwrap().hm().unwrap();
@@ -159,6 +176,12 @@ fn contract<L: Log>(mut r: Replica<L>, log: &[Envelope]) {
         .unwrap();
     assert!(at_checkpoint == full, "the checkpoint is the fold up to it");
 
+    (c7, struck)
+}
+
+/// One pass: a strike recorded with the table's dice is decided once, drawing them; a die
+/// given that the sequence never asks for refuses the recording.
+fn dice_drawn_once<L: Log>(r: &mut Replica<L>, c7: leechbook_core::ids::CharacterId) {
     // One pass: a strike recorded with the table's dice is decided once, drawing them; the
     // event appended holds the faces drawn, signed as it reads, and folds to the same state.
     let mut fives = Fives;
@@ -186,7 +209,7 @@ fn contract<L: Log>(mut r: Replica<L>, log: &[Envelope]) {
         "and the dice not given drawn: {:?}",
         s.dice
     );
-    let (events, full) = folded(&r);
+    let (events, full) = folded(r);
     assert_eq!(events.last(), Some(&drawn.envelope), "appended as drawn");
     assert_eq!(
         leechbook_store::codec::signature_problem(&full.roster, &drawn.envelope),
@@ -214,7 +237,16 @@ fn contract<L: Log>(mut r: Replica<L>, log: &[Envelope]) {
         "{why}"
     );
     assert_eq!(r.store().events().unwrap(), before, "nothing was written");
+}
 
+/// A refusal leaves the log as it was; a forced roll is recorded.
+fn refusals_write_nothing<L: Log>(
+    r: &mut Replica<L>,
+    c7: leechbook_core::ids::CharacterId,
+    struck: EventId,
+) {
+    let wound = InjuryId(struck.0);
+    let (_, full) = folded(r);
     // A refusal leaves the log as it was: an unforced Healing Roll before it falls due.
     let before = r.store().events().unwrap();
     let refused = r.record_for(Some(&["c7"]), |_| {
@@ -233,14 +265,24 @@ fn contract<L: Log>(mut r: Replica<L>, log: &[Envelope]) {
         Ok::<_, LedgerError>((healing(c7, wound, true), None))
     })
     .unwrap();
-    let (events, full) = folded(&r);
+    let (events, full) = folded(r);
     assert!(r.state().unwrap() == full);
     let upto = events.iter().position(|e| e.id == struck).unwrap();
     assert!(
         r.state_upto(events[upto].order_key()).unwrap() == Ledger::fold(&events[..=upto]),
         "as of the strike"
     );
+}
 
+/// What-if records nothing; the ruling re-derives the record, the projection and the fates;
+/// a ruling that cannot stand writes nothing.
+fn rulings_rederive_the_record<L: Log>(
+    r: &mut Replica<L>,
+    c7: leechbook_core::ids::CharacterId,
+    struck: EventId,
+) {
+    let wound = InjuryId(struck.0);
+    let (events, full) = folded(r);
     // What-if: the record as it would be, with nothing recorded.
     let retract = Ruling::Retract {
         target: struck,
@@ -277,10 +319,13 @@ fn contract<L: Log>(mut r: Replica<L>, log: &[Envelope]) {
             Ok::<_, LedgerError>((Event::Ruling(retract), None))
         })
         .unwrap();
-    let (events, full) = folded(&r);
+    let (events, full) = folded(r);
     assert!(ruled.ledger == full, "the ruling's record is the fold");
     // As what-if said (its ruling was another envelope: only the characters compare).
-    assert!(bare(&ruled.ledger) == bare(&then), "as what-if said");
+    assert!(
+        bare(&ruled.ledger, c7) == bare(&then, c7),
+        "as what-if said"
+    );
     assert!(r.state().unwrap() == full);
     let fates = r.fates().unwrap();
     assert!(

@@ -293,6 +293,15 @@ fn synthetic() -> (CampaignId, Vec<Envelope>) {
 }
 
 fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
+    imports_and_cuts(log, all);
+    lookups(log, all);
+    refusals_and_checkpoints(log, all);
+    projection(log, all);
+}
+
+/// Imported out of order and read back in the total order, again adding nothing;
+/// streamed; cut by order keys and by rows.
+fn imports_and_cuts(log: &mut impl WriteLog, all: &[Envelope]) {
     assert!(log.events().unwrap().is_empty());
     assert_eq!(log.last_row().unwrap(), 0);
     assert_eq!(log.projection_mark().unwrap(), None);
@@ -329,6 +338,11 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
     let (after, last) = log.events_after_row(second.len() as i64).unwrap();
     assert_eq!(after, first);
     assert_eq!(last, all.len() as i64);
+}
+
+/// Lookups by id, by number, by subject and by the end of an id; the roster and the
+/// rulings read by kind; every row's columns.
+fn lookups(log: &mut impl WriteLog, all: &[Envelope]) {
     // Lookups.
     let e = &all[1_234];
     assert!(log.holds(e.id).unwrap());
@@ -411,6 +425,11 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
         all,
         "in the total order"
     );
+}
+
+/// Refused whole: another campaign's event and another under a taken number; the
+/// checkpoints, the times around them, and those a ruling rules into.
+fn refusals_and_checkpoints(log: &mut impl WriteLog, all: &[Envelope]) {
     // Refused whole: another campaign's event, and another event under a taken number.
     let mut foreign = all[5].clone();
     foreign.id = EventId(uuid::Uuid::from_u128(7));
@@ -543,6 +562,11 @@ fn log_contract(log: &mut impl WriteLog, all: &[Envelope]) {
             log.drop_snapshot(position as u64).unwrap();
         }
     }
+}
+
+/// The projection (head, entries, mark) and the fates kept apart for it and for each
+/// checkpoint.
+fn projection(log: &mut impl WriteLog, all: &[Envelope]) {
     // The projection: head, entries, mark; a partial write keeps the others, a whole one
     // drops them.
     let (a, b) = (
@@ -694,81 +718,6 @@ fn archive_contract(
     assert_eq!(log.archived(None, None).unwrap(), vec![rows[1].clone()]);
 }
 
-#[test]
-fn the_log_contract_on_a_sqlite_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let (campaign, all) = synthetic();
-    let mut store = Store::create_joining(&dir.path().join("log.db"), campaign).unwrap();
-    log_contract(&mut store, &all);
-}
-
-#[test]
-fn the_log_contract_in_memory() {
-    let (campaign, all) = synthetic();
-    log_contract(&mut MemoryLog::new(campaign), &all);
-}
-
-/// The roster's events and the rulings are read through the partial index of the events
-/// about the record (`class = 1`, migration 16), which SQLite uses only while the reads say
-/// what its condition says.
-#[test]
-fn the_roster_and_the_rulings_are_read_through_their_partial_index() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("ledger.db");
-    drop(Store::create(&path).unwrap());
-    let conn = raw(&path);
-    for (condition, index) in [
-        (leechbook_store::ROSTER_KINDS, "events_rare"),
-        (leechbook_store::RULING_KINDS, "events_rare"),
-    ] {
-        let plan: Vec<String> = conn
-            .prepare(&format!(
-                "EXPLAIN QUERY PLAN SELECT payload FROM events {condition} \
-                 ORDER BY clock, device, seq"
-            ))
-            .unwrap()
-            .query_map([], |r| r.get::<_, String>(3))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect();
-        assert!(
-            plan.iter()
-                .any(|p| p.contains(&format!("USING INDEX {index}"))),
-            "{condition}: {plan:?}"
-        );
-    }
-}
-
-/// The log keeps exactly the indexes its reads use: each costs every append a b-tree insert
-/// (migration 11 dropped the index by character, which no read used then; migration 15
-/// brought it back for the audits of one character, `events_about`).
-#[test]
-fn the_log_keeps_only_the_indexes_its_reads_use() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("ledger.db");
-    drop(Store::create(&path).unwrap());
-    let conn = raw(&path);
-    let mut names: Vec<String> = conn
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'")
-        .unwrap()
-        .query_map([], |r| r.get::<_, String>(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
-    names.sort();
-    assert_eq!(
-        names,
-        [
-            "events_about",
-            "events_order",
-            "events_rare",
-            // UNIQUE (id) and UNIQUE (device, seq).
-            "sqlite_autoindex_events_1",
-            "sqlite_autoindex_events_2",
-        ]
-    );
-}
-
 /// The write transaction every backend gives a replica: its reads see its writes, a commit
 /// keeps them all and a drop none; `prepare` numbers the device's events on from the log's
 /// (one clock past every clock, the device's next sequence number) and signs them.
@@ -849,156 +798,5 @@ fn transaction_contract<L: leechbook_store::Log>(log: &mut L, all: &[Envelope], 
     assert_eq!((c.clock, c.seq), (b.clock + 1, b.seq + 1));
 }
 
-#[test]
-fn the_transaction_contract_on_a_sqlite_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let (campaign, all) = synthetic();
-    let mut store = Store::create_joining(&dir.path().join("log.db"), campaign).unwrap();
-    let public = store.public_key();
-    transaction_contract(&mut store, &all, public);
-}
-
-#[test]
-fn the_transaction_contract_in_memory() {
-    let (campaign, all) = synthetic();
-    let secret = [3u8; 32];
-    let public = ed25519_dalek::SigningKey::from_bytes(&secret)
-        .verifying_key()
-        .to_bytes();
-    let device = DeviceId(uuid::Uuid::from_u128(77));
-    let mut log = MemoryLog::with_device(campaign, device, secret);
-    transaction_contract(&mut log, &all, public);
-}
-
-/// The checkpoints a ledger kept before the store tracked the times around each (migrations
-/// 12 and 14) learn them when the ledger is opened: one pass over the log gives each the
-/// earliest campaign and wall times after it and the latest wall time at or before it.
-#[test]
-fn checkpoints_kept_before_learn_the_earliest_time_after_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("old.db");
-    let (campaign, mut all) = synthetic();
-    // Two events entered late in the story and by a clock behind the others': before what
-    // precedes them in the log; one by a clock ahead.
-    // The checkpoints, each where no later ruling rules into it (the store keeps none that
-    // one does).
-    let stands = |p: usize| stands(&all, p);
-    let at: Vec<u64> = [500, 1_000, 2_000, 3_000]
-        .into_iter()
-        .map(|p| (p..).find(|&p| stands(p)).unwrap() as u64)
-        .collect();
-    let second = at[2] as usize;
-    for (i, before) in [(1_200, 1_000), (2_600, second)] {
-        all[i].at = CampaignTime(all[before].at.0 - 60);
-        all[i].wall = all[before].wall - chrono::Duration::seconds(1);
-    }
-    all[700].wall = all[1_500].wall;
-    {
-        let mut store = Store::create_joining(&path, campaign).unwrap();
-        store.import(&all).unwrap();
-        for &p in &at {
-            store
-                .save_snapshot(&Snapshot {
-                    position: p,
-                    last: all[p as usize - 1].order_key(),
-                    fold_version: 1,
-                    payload: vec![1],
-                })
-                .unwrap();
-        }
-    }
-    // As the ledger was before migration 12.
-    raw(&path)
-        .execute_batch(
-            "ALTER TABLE snapshots DROP COLUMN earliest_after;
-             ALTER TABLE snapshots DROP COLUMN latest_wall_upto;
-             ALTER TABLE snapshots DROP COLUMN earliest_wall_after;
-             DROP TABLE log_bounds;
-             DROP INDEX events_about;
-             DROP TABLE reach;
-             DROP INDEX events_rare;
-             ALTER TABLE events DROP COLUMN class;
-             DROP TABLE links;
-             CREATE INDEX events_rare ON events (clock, device, seq, kind)
-                 WHERE kind = 'campaign-created' OR (kind > 'r' AND kind < 's');
-             PRAGMA user_version = 11;",
-        )
-        .unwrap();
-    // The migrations since 11 to apply over the log's events (what the CLI says it is doing).
-    assert_eq!(
-        Store::migrations_pending(&path),
-        (
-            leechbook_store::schema::MIGRATIONS.len() - 11,
-            all.len() as u64
-        )
-    );
-    let store = Store::open(&path).unwrap();
-    assert_eq!(Store::migrations_pending(&path), (0, 0));
-    // Migration 16 classed the record's events: the roster's and the rulings' reads, which
-    // go through `class = 1`, find every one of them.
-    let rulings = all
-        .iter()
-        .filter(|e| e.event.kind().starts_with("ruling."))
-        .count();
-    let roster = all
-        .iter()
-        .filter(|e| e.event.kind() == "campaign-created" || e.event.kind().starts_with("roster."))
-        .count();
-    assert!(rulings > 0 && roster > 0);
-    let read = leechbook_store::ReadLog::roster_events(&store).unwrap();
-    assert_eq!(read.len(), roster);
-    let read = leechbook_store::ReadLog::rulings_and_targets(&store).unwrap();
-    assert_eq!(
-        read.iter()
-            .filter(|e| e.event.kind().starts_with("ruling."))
-            .count(),
-        rulings
-    );
-    let heads: Vec<(u64, CampaignTime)> = leechbook_store::ReadLog::snapshot_heads(&store)
-        .unwrap()
-        .iter()
-        .map(|h| (h.position, h.earliest_after))
-        .collect();
-    let earliest = |p: u64| {
-        all[p as usize..]
-            .iter()
-            .map(|e| e.at)
-            .min()
-            .unwrap_or(CampaignTime(i64::MAX))
-    };
-    assert_eq!(
-        heads,
-        at.iter()
-            .rev()
-            .map(|&p| (p, earliest(p)))
-            .collect::<Vec<_>>()
-    );
-    assert_eq!(
-        earliest(at[2]),
-        all[2_600].at,
-        "the late event is the earliest after 2,000"
-    );
-    let ms = |e: &Envelope| e.wall.timestamp_millis();
-    let walls: Vec<(u64, i64, i64)> = leechbook_store::ReadLog::snapshot_heads(&store)
-        .unwrap()
-        .iter()
-        .map(|h| (h.position, h.latest_wall_upto_ms, h.earliest_wall_after_ms))
-        .collect();
-    let bounds = |p: u64| {
-        let p = p as usize;
-        (
-            p as u64,
-            all[..p].iter().map(ms).max().unwrap(),
-            all[p..].iter().map(ms).min().unwrap_or(i64::MAX),
-        )
-    };
-    assert_eq!(
-        walls,
-        at.iter().rev().map(|&p| bounds(p)).collect::<Vec<_>>()
-    );
-    assert_eq!(
-        bounds(1_000).1,
-        ms(&all[700]),
-        "a clock ahead is the latest by 1,000"
-    );
-}
+#[path = "conformance/contract.rs"]
+mod contract;

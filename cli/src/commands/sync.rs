@@ -6,6 +6,7 @@
 use crate::ctx::Ctx;
 use crate::error::CommandError;
 use clap::{Args, Subcommand};
+use leechbook_ledger::LedgerError;
 use leechbook_sync::net::{interrupted, serve_with, sync_with, HubReport};
 use leechbook_sync::{export, import, FileTransport, Transport};
 use std::path::PathBuf;
@@ -139,15 +140,12 @@ fn import_file(a: FileArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         None,
         false,
     );
-    let mut store = ctx.open()?;
-    let after = store.extent()?;
-    let got = import(&mut store, &mut FileTransport { path: &a.file })?;
-    drop(store);
+    let (got, taken) = ctx.replica()?.import(|store| {
+        Ok::<_, CommandError>(import(store, &mut FileTransport { path: &a.file })?)
+    })?;
     report(ctx, &got);
-    if got.added > 0 {
-        for line in taken_in(&ctx.db_path()?, after) {
-            ctx.note(line);
-        }
+    for line in taken_lines(taken) {
+        ctx.note(line);
     }
     ctx.say(format!(
         "imported {} from {}",
@@ -202,7 +200,6 @@ fn connect_watch(a: ConnectArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             let _ = std::io::Write::flush(&mut std::io::stdout());
         },
     )?;
-    refresh(ctx.open()?);
     revoked_here(&store, left_out)?;
     Ok(())
 }
@@ -211,17 +208,16 @@ fn connect_watch(a: ConnectArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
 fn connect(a: ConnectArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let _progress =
         crate::progress::Progress::start(ctx, &format!("syncing with {}", a.url), None, false);
-    let mut store = ctx.open()?;
-    let after = store.extent()?;
-    let done = sync_with(&mut store, &a.url, Duration::from_secs(a.timeout))?;
-    let revoked = revoked_here(&store, done.left_out_by);
-    let gm = leechbook_sync::crypt::is_gm_device(&store)?;
-    drop(store);
+    let mut replica = ctx.replica()?;
+    let (done, taken) = replica.import(|store| {
+        Ok::<_, CommandError>(sync_with(store, &a.url, Duration::from_secs(a.timeout))?)
+    })?;
+    let revoked = revoked_here(replica.store(), done.left_out_by);
+    let gm = leechbook_sync::crypt::is_gm_device(replica.store())?;
+    drop(replica);
     report(ctx, &done.imported);
-    if done.imported.added > 0 {
-        for line in taken_in(&ctx.db_path()?, after) {
-            ctx.note(line);
-        }
+    for line in taken_lines(taken) {
+        ctx.note(line);
     }
     if let Some((generation, why)) = &done.moved {
         ctx.note(format!(
@@ -368,20 +364,11 @@ fn gm_only(store: &leechbook_store::Store) -> Result<(), CommandError> {
     }
 }
 
-/// Brings the projection up to date after a sync took events in (the cost lands on the
-/// sync, not on the next command). A cache: failing is no error.
-fn refresh(store: leechbook_store::Store) {
-    let _ = leechbook_ledger::Replica::from_store(store).refresh();
-}
-
-/// What the events a sync took in (the log's rows after `after`) did, a line each: each
-/// event the fold now voids, with why, and each contest of rolls, settled by authority
-/// (`leechbook_ledger::claims`).
-fn taken_in(db: &std::path::Path, after: u64) -> Vec<String> {
-    let Ok(mut r) = leechbook_ledger::Replica::open(db) else {
-        return Vec::new();
-    };
-    match r.taken_in(after) {
+/// What the events a sync took in did, a line each: each event the fold now voids, with
+/// why, and each contest of rolls, settled by authority (`leechbook_ledger::claims`); or why
+/// the record could not be brought up to date.
+fn taken_lines(taken: Result<leechbook_ledger::claims::TakenIn, LedgerError>) -> Vec<String> {
+    match taken {
         Ok(t) => t
             .voided
             .iter()
@@ -391,6 +378,15 @@ fn taken_in(db: &std::path::Path, after: u64) -> Vec<String> {
         Err(e) => vec![format!(
             "the record after this sync could not be brought up to date: {e}"
         )],
+    }
+}
+
+/// [`taken_lines`] for the rows of the ledger at `db` after `after`, which a round of a
+/// long-lived sync (its own connection to the log) took in.
+fn taken_in(db: &std::path::Path, after: u64) -> Vec<String> {
+    match leechbook_ledger::Replica::open(db) {
+        Ok(mut r) => taken_lines(r.taken_in(after)),
+        Err(_) => Vec::new(),
     }
 }
 
