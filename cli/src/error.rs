@@ -46,7 +46,12 @@ impl ErrorKind {
     }
 }
 
-/// A failed command: its kind, a one-line message and what to try (hints).
+/// What a command error came from: the library's typed error, kept whole.
+pub type Source = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// A failed command: its kind, a one-line message and what to try (hints), and the library
+/// error it came from ([`std::error::Error::source`]), kept for the chain an internal error
+/// prints and for programs that drive the CLI in-process.
 #[derive(Debug)]
 pub struct CommandError {
     /// The kind.
@@ -56,6 +61,8 @@ pub struct CommandError {
     /// What the user might do, each a short phrase naming a command or a flag; printed
     /// after the message, on the same line, in parentheses.
     pub hints: Vec<String>,
+    /// The library error this one came from, if one.
+    pub source: Option<Source>,
 }
 
 impl CommandError {
@@ -65,6 +72,7 @@ impl CommandError {
             kind: ErrorKind::User,
             message: message.into(),
             hints: Vec::new(),
+            source: None,
         }
     }
 
@@ -74,6 +82,7 @@ impl CommandError {
             kind: ErrorKind::Internal,
             message: message.into(),
             hints: Vec::new(),
+            source: None,
         }
     }
 
@@ -81,6 +90,40 @@ impl CommandError {
     pub fn hint(mut self, hint: impl Into<String>) -> CommandError {
         self.hints.push(hint.into());
         self
+    }
+
+    /// The same error, kept with the library error it came from (unless it keeps one).
+    pub fn from_source(mut self, e: impl std::error::Error + Send + Sync + 'static) -> Self {
+        if self.source.is_none() {
+            self.source = Some(Box::new(e));
+        }
+        self
+    }
+
+    /// The causes below the message, each once and none the message already says: what an
+    /// internal error prints after its line.
+    pub fn causes(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut next: Option<&(dyn std::error::Error + 'static)> = self
+            .source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static));
+        while let Some(e) = next {
+            let text = e.to_string();
+            if !self.message.contains(&text) && !out.iter().any(|o| o.contains(&text)) {
+                out.push(text);
+            }
+            next = e.source();
+        }
+        out
+    }
+}
+
+impl std::error::Error for CommandError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
     }
 }
 
@@ -98,7 +141,9 @@ impl fmt::Display for CommandError {
 impl From<StoreError> for CommandError {
     fn from(e: StoreError) -> CommandError {
         if let StoreError::NotFound(_) = e {
-            return CommandError::user(e.to_string()).hint("create one with `leechbook init`");
+            return CommandError::user(e.to_string())
+                .hint("create one with `leechbook init`")
+                .from_source(e);
         }
         let kind = match e {
             StoreError::NotFound(_)
@@ -118,7 +163,9 @@ impl From<StoreError> for CommandError {
             kind,
             message: e.to_string(),
             hints: Vec::new(),
+            source: None,
         }
+        .from_source(e)
     }
 }
 
@@ -130,11 +177,14 @@ impl From<FoldError> for CommandError {
                 let more = leechbook_core::time::format_duration(more).replace(' ', "");
                 CommandError::user(e.to_string())
                     .hint(format!("move the clock first: `leechbook advance {more}`"))
+                    .from_source(e)
             }
             FoldError::WitchIron(leechbook_core::witch::WiError::TableNotLoaded { .. }) => {
-                CommandError::user(e.to_string()).hint("leechbook wi table FILE")
+                CommandError::user(e.to_string())
+                    .hint("leechbook wi table FILE")
+                    .from_source(e)
             }
-            e => CommandError::user(e.to_string()),
+            e => CommandError::user(e.to_string()).from_source(e),
         }
     }
 }
@@ -154,6 +204,7 @@ impl From<HmError> for CommandError {
             Some(h) => error.hint(h),
             None => error,
         }
+        .from_source(e)
     }
 }
 
@@ -170,6 +221,7 @@ impl From<StrikeError> for CommandError {
             Some(h) => error.hint(h),
             None => error,
         }
+        .from_source(e)
     }
 }
 
@@ -179,22 +231,28 @@ impl From<leechbook_ledger::LedgerError> for CommandError {
         match e {
             L::Store(s) => s.into(),
             L::Fold(f) => f.into(),
-            L::NotAMoment(m) => CommandError::user(format!(
+            L::NotAMoment(ref m) => CommandError::user(format!(
                 "'{m}' is not a moment: give an event id, a campaign time ('day 3 08:00') or a wall time (2026-11-22T10:00:00Z)"
-            )),
-            L::Internal(m) => CommandError::internal(m),
+            ))
+            .from_source(e),
+            L::Internal(ref m) => CommandError::internal(m.clone()).from_source(e),
             L::NotAnEventId(_) => CommandError::user(e.to_string())
-                .hint("give the number `log` prints, as #12, or six or more hex digits of the id"),
-            L::AmbiguousEvent(_) => {
-                CommandError::user(e.to_string()).hint("`log --json` prints them whole")
-            }
-            other => CommandError::user(other.to_string()),
+                .hint("give the number `log` prints, as #12, or six or more hex digits of the id")
+                .from_source(e),
+            L::AmbiguousEvent(_) => CommandError::user(e.to_string())
+                .hint("`log --json` prints them whole")
+                .from_source(e),
+            other => CommandError::user(other.to_string()).from_source(other),
         }
     }
 }
 
 impl From<leechbook_sync::SyncError> for CommandError {
     fn from(e: leechbook_sync::SyncError) -> CommandError {
+        if let leechbook_sync::SyncError::Store(s) = e {
+            return s.into();
+        }
+        let words = e.to_string();
         match e {
             leechbook_sync::SyncError::MissingChanges => CommandError::user(e.to_string())
                 .hint("`leechbook sync export FILE` without --to, on the other device"),
@@ -209,9 +267,9 @@ impl From<leechbook_sync::SyncError> for CommandError {
                 .hint("copy it again from what the GM's `leechbook sync invite` printed"),
             leechbook_sync::SyncError::KeysUnreadable => CommandError::user(e.to_string())
                 .hint("take them again with `leechbook sync key CODE` from the GM's `sync invite`"),
-            leechbook_sync::SyncError::Store(s) => s.into(),
-            e => CommandError::user(e.to_string()),
+            _ => CommandError::user(words),
         }
+        .from_source(e)
     }
 }
 
@@ -219,19 +277,19 @@ impl From<leechbook_sync::SyncError> for CommandError {
 /// asked: the user's to correct.
 impl From<leechbook_core::dice::DiceError> for CommandError {
     fn from(e: leechbook_core::dice::DiceError) -> CommandError {
-        CommandError::user(e.to_string())
+        CommandError::user(e.to_string()).from_source(e)
     }
 }
 
 impl From<std::io::Error> for CommandError {
     fn from(e: std::io::Error) -> CommandError {
-        CommandError::internal(format!("i/o error: {e}"))
+        CommandError::internal(format!("i/o error: {e}")).from_source(e)
     }
 }
 
 impl From<serde_json::Error> for CommandError {
     fn from(e: serde_json::Error) -> CommandError {
-        CommandError::internal(format!("JSON error: {e}"))
+        CommandError::internal(format!("JSON error: {e}")).from_source(e)
     }
 }
 
@@ -257,6 +315,7 @@ impl From<leechbook_ledger::lookup::Lookup> for CommandError {
             }
             _ => CommandError::user(e.to_string()),
         }
+        .from_source(e)
     }
 }
 
@@ -264,32 +323,34 @@ impl From<leechbook_ledger::lookup::Lookup> for CommandError {
 impl From<leechbook_ledger::owed::RollError> for CommandError {
     fn from(e: leechbook_ledger::owed::RollError) -> CommandError {
         use leechbook_ledger::owed::RollError as R;
-        match e {
-            R::Lookup(l) => l.into(),
-            R::Dice(d) => d.into(),
-            R::Ledger(l) => l.into(),
+        let words = e.to_string();
+        let error = match e {
+            R::Lookup(l) => return l.into(),
+            R::Dice(d) => return d.into(),
+            R::Ledger(l) => return l.into(),
             R::ForcedOutOfSequence => CommandError::user(
                 "--force is for the Healing Sequence's rolls; shock and Morale rolls follow the state",
             ),
             R::ShockMlGiven => CommandError::user(
                 "a shock roll's EML comes from the sheet: give no --ml or --outcome",
             ),
-            R::Automatic { character, what } => CommandError::user(format!(
+            R::Automatic { ref character, what } => CommandError::user(format!(
                 "{character}'s {what} is an automatic failure: give no dice, only --outcome"
             )),
             R::NotYetDue { .. } => {
-                CommandError::user(format!("{e}: move the clock first (leechbook advance 1r)"))
+                CommandError::user(format!("{words}: move the clock first (leechbook advance 1r)"))
             }
             R::NoTraitDie {
-                character,
+                ref character,
                 attribute,
             } => CommandError::user(format!(
                 "which die is {character}'s {attribute}? give it (--trait d8), or record the sheet's dice once (leechbook sw attributes {} --{} d8)",
-                shell_word(&character),
+                shell_word(character),
                 attribute.to_ascii_lowercase()
             )),
-            e => CommandError::user(e.to_string()),
-        }
+            _ => CommandError::user(words),
+        };
+        error.from_source(e)
     }
 }
 
@@ -322,4 +383,44 @@ pub fn hints_for<'a>(lines: impl IntoIterator<Item = &'a String>) -> Vec<&'stati
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error;
+
+    /// A library error keeps its type under the CLI's words and hints: a program driving the
+    /// CLI in-process can still match on it.
+    #[test]
+    fn an_error_keeps_its_source() {
+        let e = CommandError::from(leechbook_ledger::LedgerError::NotAnEventId("zz".into()));
+        assert_eq!(e.kind, ErrorKind::User);
+        assert!(e.to_string().contains("'zz' is not an event id ("), "{e}");
+        let source = e.source().expect("the ledger's error is kept");
+        assert!(matches!(
+            source.downcast_ref::<leechbook_ledger::LedgerError>(),
+            Some(leechbook_ledger::LedgerError::NotAnEventId(_))
+        ));
+        // Through a conversion that goes a level down (a story's lookup), the error that
+        // says what was wrong is the one kept.
+        let e = CommandError::from(leechbook_story::StoryError::Lookup(
+            leechbook_ledger::lookup::Lookup::NotLoaded("Osric".into()),
+        ));
+        assert_eq!(e.kind, ErrorKind::Internal);
+        assert!(e
+            .source()
+            .and_then(|s| s.downcast_ref::<leechbook_ledger::lookup::Lookup>())
+            .is_some());
+    }
+
+    /// An internal error's causes below its line: each once, none its line already says.
+    #[test]
+    fn an_internal_error_tells_its_causes_once() {
+        let io = std::io::Error::other("disk on fire");
+        let e = CommandError::internal("the ledger could not be read").from_source(io);
+        assert_eq!(e.causes(), vec!["disk on fire".to_string()]);
+        let said = CommandError::from(std::io::Error::other("disk on fire"));
+        assert!(said.causes().is_empty(), "its line says it already");
+    }
 }

@@ -18,7 +18,7 @@ pub mod views;
 pub use ctx::{default_db_path, Ctx, Output, Program};
 
 use clap::Parser;
-use error::{CommandError, ErrorKind};
+use error::ErrorKind;
 use leechbook_core::ids::DeviceId;
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -158,16 +158,17 @@ where
                 .map(|l| format!("{l}\n"))
                 .collect();
             // A file-system failure names the ledger's file, which the store's words leave out.
-            let e = match (e.message.strip_prefix("the ledger file "), ctx.db_path()) {
-                (Some(rest), Ok(p)) => CommandError {
-                    kind: e.kind,
-                    message: format!("{} {rest}", p.display()),
-                    hints: e.hints,
-                },
-                _ => e,
-            };
+            let mut e = e;
+            if let (Some(rest), Ok(p)) = (e.message.strip_prefix("the ledger file "), ctx.db_path())
+            {
+                e.message = format!("{} {rest}", p.display());
+            }
             if e.kind == ErrorKind::Internal {
+                // A bug or the environment: its line, then what it came from.
                 ctx.note(format!("internal error: {e}"));
+                for cause in e.causes() {
+                    ctx.note(format!("  caused by: {cause}"));
+                }
             } else {
                 ctx.note(format!("error: {e}"));
             }
