@@ -364,6 +364,39 @@ impl From<leechbook_story::StoryError> for CommandError {
     }
 }
 
+/// A ruling's refusals, in the words the commands have always used (naming the flag that
+/// answers each).
+impl From<leechbook_ledger::rulings::RulingError> for CommandError {
+    fn from(e: leechbook_ledger::rulings::RulingError) -> CommandError {
+        use leechbook_ledger::rulings::RulingError as R;
+        let error = match &e {
+            R::Ledger(_) => {
+                let R::Ledger(l) = e else { unreachable!() };
+                return l.into();
+            }
+            R::UnknownDie { name, known, .. } => CommandError::user(format!(
+                "--dice: unknown die '{name}' (this command's dice: {})",
+                known.join(", ")
+            )),
+            R::OneFace { kind, name } => CommandError::user(format!(
+                "the {kind} records one roll: give one face (--dice {name}=N)"
+            )),
+            R::NoOutcome(kind) => CommandError::user(format!(
+                "the {kind} takes no --outcome: only a roll the GM resolves (Morale, Fumble, Stumble) records one"
+            )),
+            R::Nothing(kind) => CommandError::user(format!(
+                "nothing to amend in the {kind}: name what changes (--dice, --av, ...)"
+            )),
+            R::Impact(why) => CommandError::user(format!("--impact: {why}")),
+            R::NothingToUndo => CommandError::user(
+                "this device has recorded nothing that stands to undo (the campaign's creation and the roster are not undone: `device revoke` takes a device off)",
+            ),
+            _ => CommandError::user(e.to_string()),
+        };
+        error.from_source(e)
+    }
+}
+
 /// The hints for lines a library reported (an import's refusals and gaps, `verify`'s
 /// problems): each once, naming the command that answers it.
 pub fn hints_for<'a>(lines: impl IntoIterator<Item = &'a String>) -> Vec<&'static str> {

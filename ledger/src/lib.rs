@@ -19,6 +19,7 @@
 //! - [`audit`]: what each roll's outcome was when recorded against what it is after every
 //!   ruling in force.
 //! - [`lookup`]: a character by name, an injury by id, for every front end alike.
+//! - [`rulings`]: the GM's rulings built from typed requests, and what one changed.
 //! - [`owed`]: the typed path from a roll a character owes to the event recording it (the
 //!   terminal's roll commands, the board and the players' page all go through it).
 
@@ -36,6 +37,7 @@ mod numbering;
 pub mod owed;
 mod projection;
 pub mod replica;
+pub mod rulings;
 pub mod verify;
 
 pub use checkpoint::{fold_latest, full_fold, replay, snapshots_kept, SNAPSHOT_EVERY};

@@ -12,6 +12,7 @@ use crate::lookup::Lookup;
 use crate::LedgerError;
 use leechbook_core::dice::{DiceError, Die, RecordedDie, Roll, Table};
 use leechbook_core::fold::{CharacterState, Ledger};
+use leechbook_core::harnmaster::agenda::DueRoll;
 use leechbook_core::harnmaster::healing::{SeqRoll, SeqRollKind};
 use leechbook_core::harnmaster::shock::{owed_gm_roll, GmRoll, ShockRoll};
 use leechbook_core::harnmaster::state::HmCharacter;
@@ -123,6 +124,58 @@ pub enum RollError {
         /// How many faces were given.
         got: usize,
     },
+}
+
+/// A roll Leechbook can make by itself as the clock moves (`advance --roll`): a Shock
+/// Reroll, a stun recovery, or a roll of the Healing Sequence's schedules but aggravation
+/// (which falls due only on a CF or a move).
+#[derive(Clone, Debug)]
+pub struct NextDue {
+    /// Who owes it.
+    pub character: CharacterId,
+    /// Their name.
+    pub name: String,
+    /// The roll.
+    pub due: DueRoll,
+    /// When it falls due.
+    pub at: CampaignTime,
+}
+
+/// Whether Leechbook makes the owed roll `d` by itself as the clock moves.
+pub fn rollable_as_time_passes(d: &DueRoll) -> bool {
+    match d.roll {
+        HmRoll::ShockReroll | HmRoll::StunRecovery => true,
+        HmRoll::Seq(k) => k != SeqRollKind::Aggravation,
+        _ => false,
+    }
+}
+
+/// The earliest roll of a HârnMaster character that Leechbook makes by itself, due by
+/// `until` (the first in the characters' order among those due at the same time).
+pub fn next_due(ledger: &Ledger, until: CampaignTime) -> Option<NextDue> {
+    let mut best: Option<NextDue> = None;
+    for c in &ledger.characters {
+        let Some(h) = c.hm() else { continue };
+        for d in leechbook_core::harnmaster::agenda::agenda(
+            h,
+            ledger.treatment_table(),
+            ledger.options(),
+        ) {
+            let Some(at) = d.due_at else { continue };
+            if !rollable_as_time_passes(&d) || at > until {
+                continue;
+            }
+            if best.as_ref().is_none_or(|b| at < b.at) {
+                best = Some(NextDue {
+                    character: h.id,
+                    name: h.name.clone(),
+                    due: d,
+                    at,
+                });
+            }
+        }
+    }
+    best
 }
 
 /// The faces the table gives for an owed roll: none (Leechbook rolls every die), or one per

@@ -150,3 +150,141 @@ impl Export {
         })
     }
 }
+
+/// Why an import of characters from an export is refused before anything is written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImportRefused {
+    /// A character asked for that the export does not hold.
+    #[error("the export holds no character named '{0}'")]
+    NoSuchCharacter(String),
+    /// The campaign records no campaign yet.
+    #[error("the ledger holds no campaign yet")]
+    NoCampaign,
+    /// A character of another rules system than the campaign plays.
+    #[error("{name} is a {system} character; this campaign plays {campaign}")]
+    OtherSystem {
+        /// Its name.
+        name: String,
+        /// Its system.
+        system: &'static str,
+        /// The campaign's.
+        campaign: &'static str,
+    },
+    /// A name the campaign has already.
+    #[error("the campaign already has a character named '{0}'")]
+    NameTaken(String),
+    /// Equipment the campaign's arms do not define (and the sheet alone was not asked for).
+    #[error("{name} carries {}, which this campaign's arms do not define", .missing.join(", "))]
+    UnknownArms {
+        /// The character.
+        name: String,
+        /// What it carries that is not defined.
+        missing: Vec<String>,
+    },
+    /// A state beyond the sheet (and the sheet alone was not asked for).
+    #[error("{name} carries what an import cannot bring ({})", .more.join(", "))]
+    BeyondTheSheet {
+        /// The character.
+        name: String,
+        /// What it carries beyond its sheet.
+        more: Vec<String>,
+    },
+}
+
+/// What an import of an export into a campaign does: the characters it adds (each from its
+/// sheet), the equipment each carries that the campaign's arms define, and what is left
+/// behind (with the sheet alone asked for).
+#[derive(Debug)]
+pub struct ImportPlan<'a> {
+    /// The characters to add, in the export's order.
+    pub chosen: Vec<&'a ExportedCharacter>,
+    /// The equipment to record for each, by name.
+    pub equip: Vec<(String, leechbook_core::harnmaster::state::Gear)>,
+    /// What stays behind, a line each (`NAME: what`).
+    pub behind: Vec<String>,
+}
+
+impl Export {
+    /// The import of this export's characters (`wanted`: those named, or every one) into
+    /// the campaign `ledger` holds, every check made before anything is written: the names
+    /// are the export's and free in the campaign, the system is the campaign's, and what
+    /// only the sheet cannot carry is refused (or, with `sheet_only`, left behind).
+    pub fn plan<'a>(
+        &'a self,
+        ledger: &Ledger,
+        wanted: &[String],
+        sheet_only: bool,
+    ) -> Result<ImportPlan<'a>, ImportRefused> {
+        use leechbook_core::name::same_name;
+        if let Some(want) = wanted
+            .iter()
+            .find(|w| !self.characters.iter().any(|c| same_name(&c.name, w)))
+        {
+            return Err(ImportRefused::NoSuchCharacter(want.clone()));
+        }
+        let chosen: Vec<&ExportedCharacter> = self
+            .characters
+            .iter()
+            .filter(|c| wanted.is_empty() || wanted.iter().any(|w| same_name(&c.name, w)))
+            .collect();
+        let system = ledger
+            .campaign
+            .as_ref()
+            .ok_or(ImportRefused::NoCampaign)?
+            .system;
+        for c in &chosen {
+            if c.sheet.system() != system {
+                return Err(ImportRefused::OtherSystem {
+                    name: c.name.clone(),
+                    system: c.sheet.system().name(),
+                    campaign: system.name(),
+                });
+            }
+            if ledger.id_named(&c.name).is_some() {
+                return Err(ImportRefused::NameTaken(c.name.clone()));
+            }
+        }
+        // Equipment is carried when this campaign's arms define what it names.
+        let mut behind = Vec::new();
+        let mut equip = Vec::new();
+        for c in &chosen {
+            let Some(g) = &c.gear else { continue };
+            let arms = &ledger.settings.hm.arms;
+            let missing: Vec<String> = g
+                .weapons
+                .iter()
+                .filter(|w| arms.weapon(w).is_none())
+                .chain(g.armour.iter().filter(|x| arms.armour(x).is_none()))
+                .cloned()
+                .collect();
+            if missing.is_empty() {
+                equip.push((c.name.clone(), g.clone()));
+            } else if sheet_only {
+                behind.push(format!("{}: equipment ({})", c.name, missing.join(", ")));
+            } else {
+                return Err(ImportRefused::UnknownArms {
+                    name: c.name.clone(),
+                    missing,
+                });
+            }
+        }
+        for c in &chosen {
+            let more = beyond_the_sheet(&c.state);
+            if more.is_empty() {
+                continue;
+            }
+            if !sheet_only {
+                return Err(ImportRefused::BeyondTheSheet {
+                    name: c.name.clone(),
+                    more,
+                });
+            }
+            behind.push(format!("{}: {}", c.name, more.join(", ")));
+        }
+        Ok(ImportPlan {
+            chosen,
+            equip,
+            behind,
+        })
+    }
+}

@@ -7,14 +7,12 @@ use crate::error::CommandError;
 use clap::Args;
 use leechbook_core::dice::Die;
 use leechbook_core::fold::{CharacterState, Ledger};
-use leechbook_core::harnmaster::agenda::{agenda, DueRoll, HmRoll};
 use leechbook_core::harnmaster::healing::SeqRollKind;
 use leechbook_core::harnmaster::state::HmCharacter;
 use leechbook_core::harnmaster::HmEvent;
-use leechbook_core::ids::CharacterId;
 use leechbook_core::time::{parse_duration, CampaignTime, MINUTE};
 use leechbook_core::Event;
-use leechbook_core::HmLedger;
+use leechbook_ledger::owed::{next_due, NextDue as Next};
 use leechbook_views::narrate;
 
 /// Move the clock by a duration (30s, 10m, 4h, 5d, 2r for rounds, 1d4h) or --to an instant.
@@ -71,14 +69,6 @@ impl AdvanceArgs {
 /// The longest move `advance` makes without --yes.
 const LONGEST: i64 = 365 * leechbook_core::time::DAY;
 
-/// A roll `advance` can make by itself.
-struct Next {
-    character: CharacterId,
-    name: String,
-    due: DueRoll,
-    at: CampaignTime,
-}
-
 fn target(a: &AdvanceArgs, ledger: &Ledger) -> Result<CampaignTime, CommandError> {
     if a.by
         .as_deref()
@@ -129,37 +119,6 @@ fn by_only(a: &AdvanceArgs, ledger: &Ledger) -> Result<Option<i64>, CommandError
         Some(_) => Some(target(a, ledger)?.0 - ledger.now.0),
         None => None,
     })
-}
-
-fn rollable(d: &DueRoll) -> bool {
-    match d.roll {
-        HmRoll::ShockReroll | HmRoll::StunRecovery => true,
-        HmRoll::Seq(k) => k != SeqRollKind::Aggravation,
-        _ => false,
-    }
-}
-
-/// The earliest roll due by `until`, and whether a decision must come first.
-fn next_due(ledger: &Ledger, until: CampaignTime) -> Option<Next> {
-    let mut best: Option<Next> = None;
-    for c in &ledger.characters {
-        let Some(h) = c.hm() else { continue };
-        for d in agenda(h, ledger.treatment_table(), ledger.options()) {
-            let Some(at) = d.due_at else { continue };
-            if !rollable(&d) || at > until {
-                continue;
-            }
-            if best.as_ref().is_none_or(|b| at < b.at) {
-                best = Some(Next {
-                    character: h.id,
-                    name: h.name.clone(),
-                    due: d,
-                    at,
-                });
-            }
-        }
-    }
-    best
 }
 
 /// The earliest roll with a due time that Leechbook does not roll itself (another system's:

@@ -7,7 +7,7 @@ use crate::ctx::Ctx;
 use crate::error::CommandError;
 use clap::Args;
 use leechbook_core::Event;
-pub use leechbook_views::export::{beyond_the_sheet, Export, ExportedCharacter, EXPORT_VERSION};
+pub use leechbook_views::export::{Export, ImportRefused, EXPORT_VERSION};
 use std::path::PathBuf;
 
 /// `export`.
@@ -32,6 +32,27 @@ pub struct ImportArgs {
     /// conditions): what stays behind is listed.
     #[arg(long)]
     pub sheet_only: bool,
+}
+
+/// An import's refusal in the command's words: the file named, and the flag or command that
+/// answers it.
+fn import_refused(e: ImportRefused, file: &std::path::Path) -> CommandError {
+    let file = file.display();
+    let error = match &e {
+        ImportRefused::NoSuchCharacter(want) => {
+            CommandError::user(format!("{file} holds no character named '{want}'"))
+        }
+        ImportRefused::UnknownArms { name, missing } => CommandError::user(format!(
+            "{name} carries {}, which this campaign's arms do not define: load them first (leechbook arms load --starter, or a file), or pass --sheet-only",
+            missing.join(", ")
+        )),
+        ImportRefused::BeyondTheSheet { name, more } => CommandError::user(format!(
+            "{name} carries what an import cannot bring ({}): an import makes a new character from the sheet; pass --sheet-only to bring the sheet alone",
+            more.join(", ")
+        )),
+        _ => CommandError::user(e.to_string()),
+    };
+    error.from_source(e)
 }
 
 /// Writes the export to standard output.
@@ -91,92 +112,11 @@ pub fn cmd_import(a: ImportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             a.file.display()
         )));
     }
-    for want in &a.characters {
-        if !export
-            .characters
-            .iter()
-            .any(|c| leechbook_core::name::same_name(&c.name, want))
-        {
-            return Err(CommandError::user(format!(
-                "{} holds no character named '{want}'",
-                a.file.display()
-            )));
-        }
-    }
-    let chosen: Vec<&ExportedCharacter> = export
-        .characters
-        .iter()
-        .filter(|c| {
-            a.characters.is_empty()
-                || a.characters
-                    .iter()
-                    .any(|w| leechbook_core::name::same_name(&c.name, w))
-        })
-        .collect();
-    // Every check before anything is written: the system, and names free.
     let (_, ledger) = ctx.load()?;
-    let system = ledger
-        .campaign
-        .as_ref()
-        .ok_or_else(|| CommandError::user("the ledger holds no campaign yet"))?
-        .system;
-    for c in &chosen {
-        if c.sheet.system() != system {
-            return Err(CommandError::user(format!(
-                "{} is a {} character; this campaign plays {}",
-                c.name,
-                c.sheet.system().name(),
-                system.name()
-            )));
-        }
-        if ledger.id_named(&c.name).is_some() {
-            return Err(CommandError::user(format!(
-                "the campaign already has a character named '{}'",
-                c.name
-            )));
-        }
-    }
-    // Equipment is carried when this campaign's arms define what it names; else refused in
-    // one line (or left behind with --sheet-only).
-    let mut behind = Vec::new();
-    let mut equip = Vec::new();
-    for c in &chosen {
-        let Some(g) = &c.gear else { continue };
-        let arms = &ledger.settings.hm.arms;
-        let missing: Vec<&str> = g
-            .weapons
-            .iter()
-            .filter(|w| arms.weapon(w).is_none())
-            .chain(g.armour.iter().filter(|x| arms.armour(x).is_none()))
-            .map(String::as_str)
-            .collect();
-        if missing.is_empty() {
-            equip.push((c.name.clone(), g.clone()));
-        } else if a.sheet_only {
-            behind.push(format!("{}: equipment ({})", c.name, missing.join(", ")));
-        } else {
-            return Err(CommandError::user(format!(
-                "{} carries {}, which this campaign's arms do not define: load them first (leechbook arms load --starter, or a file), or pass --sheet-only",
-                c.name,
-                missing.join(", ")
-            )));
-        }
-    }
-    // What only the sheet cannot carry: refused in one line, or left behind when asked.
-    for c in &chosen {
-        let more = beyond_the_sheet(&c.state);
-        if more.is_empty() {
-            continue;
-        }
-        if !a.sheet_only {
-            return Err(CommandError::user(format!(
-                "{} carries what an import cannot bring ({}): an import makes a new character from the sheet; pass --sheet-only to bring the sheet alone",
-                c.name,
-                more.join(", ")
-            )));
-        }
-        behind.push(format!("{}: {}", c.name, more.join(", ")));
-    }
+    let plan = export
+        .plan(&ledger, &a.characters, a.sheet_only)
+        .map_err(|e| import_refused(e, &a.file))?;
+    let (chosen, equip, behind) = (plan.chosen, plan.equip, plan.behind);
     // All or nothing: every character in one transaction, each applied after the ones
     // before it (two names in the file that differ only in case, a name the fold refuses, a
     // sheet whose body table this campaign lacks: nothing is written).

@@ -7,13 +7,11 @@ use crate::ctx::Ctx;
 use crate::dice::parse_dice;
 use crate::error::CommandError;
 use clap::{Args, ValueEnum};
-use leechbook_core::dice::DiceExpr;
 use leechbook_core::fold::Ledger;
-use leechbook_core::harnmaster::injury::{ImpactInput, Targeting, STRIKE_DICE};
 use leechbook_core::harnmaster::state::ShockState;
-use leechbook_core::harnmaster::HmEvent;
-use leechbook_core::ruling::{Decree, Ruling, Rulings};
+use leechbook_core::ruling::{Decree, Ruling};
 use leechbook_core::{Envelope, Event};
+use leechbook_ledger::rulings::{self, Amendment, Downstream};
 use leechbook_views::narrate;
 
 /// Finds an event by its full id or a unique tail of at least six hex digits.
@@ -153,26 +151,21 @@ fn record_ruling(
         Ok((Event::Ruling(ruling), None))
     })?;
     ctx.say(narrate::event(&ledger, &env, &applied));
-    if let Event::Ruling(r) = &env.event {
-        if let Some(target) = r.target() {
-            let void_now: Vec<String> = ledger
-                .void
-                .iter()
-                .filter(|v| v.id != target && !before.void.iter().any(|b| b.id == v.id))
-                .map(|v| format!("  now void: {} {} ({})", v.kind, v.id.short(), v.reason))
-                .collect();
-            for line in void_now {
-                ctx.say(line);
-            }
-            let back: Vec<String> = before
-                .void
-                .iter()
-                .filter(|v| !ledger.void.iter().any(|b| b.id == v.id))
-                .map(|v| format!("  applies again: {} {}", v.kind, v.id.short()))
-                .collect();
-            for line in back {
-                ctx.say(line);
-            }
+    if let Some(target) = match &env.event {
+        Event::Ruling(r) => r.target(),
+        _ => None,
+    } {
+        let d = Downstream::of(target, &before.void, &ledger.void);
+        for v in &d.void_now {
+            ctx.say(format!(
+                "  now void: {} {} ({})",
+                v.kind,
+                v.id.short(),
+                v.reason
+            ));
+        }
+        for v in &d.applies_again {
+            ctx.say(format!("  applies again: {} {}", v.kind, v.id.short()));
         }
     }
     Ok(())
@@ -185,19 +178,7 @@ pub fn cmd_retract(a: RetractArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
 
 /// Builds a retraction.
 pub fn build_retract(events: &[Envelope], a: &RetractArgs) -> Result<Ruling, CommandError> {
-    {
-        let target = find_event(events, &a.event)?;
-        if Rulings::from_log(events).retracted.contains_key(&target.id) {
-            return Err(CommandError::user(format!(
-                "event {} is already retracted",
-                target.id.short()
-            )));
-        }
-        Ok(Ruling::Retract {
-            target: target.id,
-            reason: a.reason.clone(),
-        })
-    }
+    Ok(rulings::retract(events, &a.event, &a.reason)?)
 }
 
 /// `undo`: the last event this device recorded that stands (neither struck nor void), struck
@@ -208,35 +189,12 @@ pub fn cmd_undo(a: UndoArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let target = {
         let replica = ctx.replica()?;
         let fates = replica.fates()?;
-        let store = replica.store();
-        let me = store.device();
         let gone = |id: &leechbook_core::ids::EventId| {
             fates.retracted.iter().any(|(e, _, _)| e == id)
                 || fates.void.iter().any(|v| v.id == *id)
         };
-        // The campaign's creation and the roster's changes are not undone so (a device is
-        // taken off the roster with `device revoke`).
-        let undoable = |e: &leechbook_core::Envelope| {
-            use leechbook_core::roster::LedgerEvent;
-            !e.event.creates_campaign() && e.event.roster_change().is_none() && !gone(&e.id)
-        };
-        let mut seq = store.last_number(me)?;
-        loop {
-            let found = if seq > 0 {
-                store.events_numbered(me, seq, seq)?.pop()
-            } else {
-                None
-            };
-            let Some(e) = found else {
-                return Err(CommandError::user(
-                    "this device has recorded nothing that stands to undo (the campaign's creation and the roster are not undone: `device revoke` takes a device off)",
-                ));
-            };
-            if undoable(&e) {
-                break e.id;
-            }
-            seq -= 1;
-        }
+        let store = replica.store();
+        rulings::undo_target(store, store.device(), gone)?
     };
     let args = RetractArgs {
         event: target.to_string(),
@@ -254,19 +212,7 @@ pub fn cmd_reinstate(a: ReinstateArgs, ctx: &mut Ctx) -> Result<(), CommandError
 
 /// Builds a reinstatement.
 pub fn build_reinstate(events: &[Envelope], a: &ReinstateArgs) -> Result<Ruling, CommandError> {
-    {
-        let target = find_event(events, &a.event)?;
-        if !Rulings::from_log(events).retracted.contains_key(&target.id) {
-            return Err(CommandError::user(format!(
-                "event {} is not retracted",
-                target.id.short()
-            )));
-        }
-        Ok(Ruling::Reinstate {
-            target: target.id,
-            reason: a.reason.clone(),
-        })
-    }
+    Ok(rulings::reinstate(events, &a.event, &a.reason)?)
 }
 
 /// `amend`.
@@ -274,178 +220,29 @@ pub fn cmd_amend(a: AmendArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     record_ruling(ctx, Some(&a.event), |events, _| build_amend(events, &a))
 }
 
-/// A strike's inputs amended: its dice, AV, rigidity, aim and impact, as given. Returns
-/// whether anything was given.
-fn amend_strike(
-    s: &mut leechbook_core::harnmaster::injury::Strike,
-    a: &AmendArgs,
-    no: impl Fn(&str) -> CommandError,
-) -> Result<bool, CommandError> {
-    let mut changed = false;
-    for d in parse_dice(a.dice.as_deref(), &STRIKE_DICE)? {
-        match s.dice.iter_mut().find(|x| x.name == d.name) {
-            Some(x) => x.faces = d.faces,
-            None => s.dice.push(d),
-        }
-        changed = true;
-    }
-    if let Some(av) = a.av {
-        s.av = av;
-        changed = true;
-    }
-    if let Some(r) = a.rigid {
-        s.rigid = r;
-        changed = true;
-    }
-    if let Some(new) = a.aim {
-        match &mut s.targeting {
-            Targeting::Rolled { aim, .. } => *aim = new,
-            _ => return Err(no("aim")),
-        }
-        changed = true;
-    }
-    if a.impact.is_some() || a.str_mod.is_some() || a.impact_ta.is_some() {
-        let (mut roll, mut sm, mut ta) = match &s.impact {
-            ImpactInput::Rolled {
-                roll,
-                strength_mod,
-                impact_ta,
-            } => (*roll, *strength_mod, *impact_ta),
-            ImpactInput::Effective(_) => (
-                "0".parse::<DiceExpr>()
-                    .map_err(|e| CommandError::internal(e.to_string()))?,
-                0,
-                0,
-            ),
-        };
-        if let Some(i) = &a.impact {
-            roll = i
-                .parse()
-                .map_err(|e| CommandError::user(format!("--impact: {e}")))?;
-        }
-        sm = a.str_mod.unwrap_or(sm);
-        ta = a.impact_ta.unwrap_or(ta);
-        s.impact = ImpactInput::Rolled {
-            roll,
-            strength_mod: sm,
-            impact_ta: ta,
-        };
-        changed = true;
-    }
-    if let Some(e) = a.effective {
-        s.impact = ImpactInput::Effective(e);
-        changed = true;
-    }
-    Ok(changed)
-}
-
-/// Builds an amendment from the content in force and the changes asked for.
+/// Builds an amendment from the content in force and the changes asked for: `--dice` read
+/// against the dice the event named records.
 pub fn build_amend(events: &[Envelope], a: &AmendArgs) -> Result<Ruling, CommandError> {
-    {
-        let target = find_event(events, &a.event)?;
-        let rulings = Rulings::from_log(events);
-        // Start from the content in force (an earlier amendment, if any).
-        let mut event = rulings
-            .amended
-            .get(&target.id)
-            .map(|(_, e, _)| e.clone())
-            .unwrap_or_else(|| target.event.clone());
-        let mut changed = false;
-        let no = |what: &str| {
-            CommandError::user(format!("a {} has no {what} to amend", target.event.kind()))
-        };
-        match &mut event {
-            Event::HarnMaster(HmEvent::Strike(s)) => changed = amend_strike(s, a, no)?,
-            Event::HarnMaster(hm) => {
-                let names: &[&str] = match hm {
-                    HmEvent::Treatment(_) => &["treatment", "roll"],
-                    _ => &["roll"],
-                };
-                let given = parse_dice(a.dice.as_deref(), names)?;
-                // One roll, one face: a second die or face would be dropped, so refuse it.
-                if given.len() > 1 || given.iter().any(|d| d.faces.len() != 1) {
-                    return Err(CommandError::user(format!(
-                        "the {} records one roll: give one face (--dice {}=N)",
-                        target.event.kind(),
-                        names[0]
-                    )));
-                }
-                let face = given.first().and_then(|d| d.faces.first().copied());
-                match hm {
-                    HmEvent::ShockReroll(r) | HmEvent::StunRecovery(r) => {
-                        if let Some(f) = face {
-                            r.roll = f;
-                            changed = true;
-                        }
-                    }
-                    HmEvent::SeqRoll(r) => {
-                        if let Some(f) = face {
-                            r.roll = f;
-                            changed = true;
-                        }
-                    }
-                    HmEvent::BloodStoppage(b) => {
-                        if let Some(f) = face {
-                            b.roll = f;
-                            changed = true;
-                        }
-                        if let Some(p) = a.physician {
-                            b.physician_ml = p;
-                            changed = true;
-                        }
-                    }
-                    HmEvent::Treatment(t) => {
-                        if let Some(f) = face {
-                            t.roll = f;
-                            changed = true;
-                        }
-                        if let Some(p) = a.physician {
-                            t.physician_ml = p;
-                            changed = true;
-                        }
-                    }
-                    HmEvent::GmRoll(g) => {
-                        if face.is_some() {
-                            g.roll = face;
-                            changed = true;
-                        }
-                        if a.ml.is_some() {
-                            g.ml = a.ml;
-                            changed = true;
-                        }
-                        if a.outcome.is_some() {
-                            g.outcome = a.outcome.clone();
-                            changed = true;
-                        }
-                    }
-                    _ => return Err(no("roll or input")),
-                }
-            }
-            _ => return Err(no("roll or input")),
-        }
-        if !changed {
-            // An option the event does not take is named, not met by "nothing to amend".
-            if a.outcome.is_some() && !matches!(target.event, Event::HarnMaster(HmEvent::GmRoll(_)))
-            {
-                return Err(CommandError::user(format!(
-                    "the {} takes no --outcome: only a roll the GM resolves (Morale, Fumble, Stumble) records one",
-                    target.event.kind()
-                )));
-            }
-            return Err(CommandError::user(format!(
-                "nothing to amend in the {}: name what changes (--dice, --av, ...)",
-                target.event.kind()
-            )));
-        }
-        // The corrected event must still resolve (a new die it now needs must be given):
-        // the ledger refuses an amendment whose amended event is void in the record it
-        // leaves (`LedgerError::AmendmentCannotStand`).
-        Ok(Ruling::Amend {
-            target: target.id,
-            replacement: Box::new(event),
-            reason: a.reason.clone(),
-        })
-    }
+    let known = rulings::dice_of(&leechbook_ledger::find_event(events, &a.event)?.event);
+    let dice = if known.is_empty() {
+        Vec::new()
+    } else {
+        parse_dice(a.dice.as_deref(), known)?
+    };
+    let amendment = Amendment {
+        dice,
+        av: a.av,
+        aim: a.aim,
+        impact: a.impact.clone(),
+        effective: a.effective,
+        str_mod: a.str_mod,
+        impact_ta: a.impact_ta,
+        rigid: a.rigid,
+        physician: a.physician,
+        ml: a.ml,
+        outcome: a.outcome.clone(),
+    };
+    Ok(rulings::amend(events, &a.event, &amendment, &a.reason)?)
 }
 
 /// `override`.
