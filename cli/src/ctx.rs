@@ -4,7 +4,6 @@
 
 use crate::error::CommandError;
 use leechbook_core::fold::{Applied, Ledger};
-use leechbook_core::ids::DeviceId;
 use leechbook_core::Envelope;
 use leechbook_ledger::{Draft, Replica};
 use leechbook_store::Store;
@@ -48,8 +47,6 @@ pub struct Ctx {
     /// What the events recorded so far did that the table must hear (a death, a Shock
     /// State, Extended Shock ...), not yet said: said after the command's own words.
     pub told: Vec<String>,
-    /// The device this run records as, with its signing key, in place of the ledger's own.
-    pub acting: Option<(DeviceId, [u8; 32])>,
     /// The program the command runs in: its command line's definition (for completions and
     /// the manual) and how it runs a command line (the demo's script); None for a command
     /// run on its own (the board's clock keys).
@@ -79,7 +76,6 @@ impl Ctx {
             terminal: false,
             live: false,
             told: Vec::new(),
-            acting: None,
             program: None,
         }
     }
@@ -96,11 +92,7 @@ impl Ctx {
 
     /// Opens the existing ledger.
     pub fn open(&self) -> Result<Store, CommandError> {
-        let mut store = Store::open(&self.db_path()?)?;
-        if let Some((device, key)) = self.acting {
-            store.act_as(device, key);
-        }
-        Ok(store)
+        Ok(Store::open(&self.db_path()?)?)
     }
 
     /// The ledger's replica: the services every command reads and records through.

@@ -19,7 +19,6 @@ pub use ctx::{default_db_path, Ctx, Output, Program};
 
 use clap::Parser;
 use error::ErrorKind;
-use leechbook_core::ids::DeviceId;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -69,18 +68,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    run_with(args, false, false, None)
-}
-
-/// [`run`] recording as the device `acting` (its id and signing key) instead of the
-/// ledger's own: what a players' page link records goes through the same command, rules and
-/// refusals as the terminal's, signed by the device made for the link.
-pub fn run_as<I, T>(args: I, acting: (DeviceId, [u8; 32])) -> Output
-where
-    I: IntoIterator<Item = T>,
-    T: Into<OsString> + Clone,
-{
-    run_with(args, false, false, Some(acting))
+    run_with(args, false, false)
 }
 
 /// [`run`] as the program: progress on long work is drawn on standard error when it is a
@@ -91,15 +79,10 @@ where
     T: Into<OsString> + Clone,
 {
     use std::io::IsTerminal;
-    run_with(args, std::io::stderr().is_terminal(), true, None)
+    run_with(args, std::io::stderr().is_terminal(), true)
 }
 
-fn run_with<I, T>(
-    args: I,
-    terminal: bool,
-    live: bool,
-    acting: Option<(DeviceId, [u8; 32])>,
-) -> Output
+fn run_with<I, T>(args: I, terminal: bool, live: bool) -> Output
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
@@ -133,7 +116,6 @@ where
         terminal,
         live,
         told: Vec::new(),
-        acting,
         program: Some(Program {
             command: <Cli as clap::CommandFactory>::command,
             run: |args| run(args),

@@ -62,7 +62,7 @@ impl std::fmt::Display for Contest {
         if let Some(s) = self.struck {
             write!(
                 f,
-                " ({} struck by this GM device's ruling; `reinstate` undoes it)",
+                " ({} struck by this GM device's ruling, which a reinstatement undoes)",
                 s.short()
             )?;
         }

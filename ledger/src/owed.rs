@@ -18,7 +18,7 @@ use leechbook_core::harnmaster::shock::{owed_gm_roll, GmRoll, ShockRoll};
 use leechbook_core::harnmaster::state::HmCharacter;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::{CharacterId, InjuryId};
-use leechbook_core::owed::{HmRoll, Owed, SwRoll, WiRoll};
+use leechbook_core::owed::{HmRoll, Owed, SwRoll, WgRoll, WiRoll};
 use leechbook_core::savage::{Attribute, Chain, SwCharacter, SwEvent, TraitRoll};
 use leechbook_core::time::CampaignTime;
 use leechbook_core::witch::{WiCharacter, WiEvent};
@@ -267,8 +267,17 @@ pub fn owed_event(
             })
             .collect()
     };
-    match (owed, c) {
-        (Owed::HarnMaster(r), CharacterState::HarnMaster(ch)) => {
+    let decision = || RollError::Decision {
+        character: c.name().to_string(),
+        owed,
+    };
+    // Every owed roll has its arm: a new one (or a new system's) is a compile error here
+    // until its typed path is written.
+    match owed {
+        Owed::HarnMaster(r) => {
+            let CharacterState::HarnMaster(ch) = c else {
+                return Err(decision());
+            };
             let mut table = Table::new("the roll", recorded(), roll);
             let event = hm_roll(ledger, ch, r, injury, &HmRollOptions::default(), &mut table)?;
             table.refuse_unused()?;
@@ -278,7 +287,10 @@ pub fn owed_event(
                 rolled,
             })
         }
-        (Owed::SavageWorlds(r), CharacterState::SavageWorlds(ch)) => {
+        Owed::SavageWorlds(r) => {
+            let CharacterState::SavageWorlds(ch) = c else {
+                return Err(decision());
+            };
             let mut given = Chains::new();
             for (n, f) in named() {
                 given.entry(n.to_string()).or_default().push(f.clone());
@@ -291,7 +303,10 @@ pub fn owed_event(
                 rolled,
             })
         }
-        (Owed::WitchIron(WiRoll::EndOfRound), CharacterState::WitchIron(ch)) => {
+        Owed::WitchIron(WiRoll::EndOfRound) => {
+            let CharacterState::WitchIron(ch) = c else {
+                return Err(decision());
+            };
             let mut table = Table::new("the roll", recorded(), roll);
             let event = end_of_round(ledger, ch, None, &mut table)?;
             table.refuse_unused()?;
@@ -301,10 +316,9 @@ pub fn owed_event(
                 rolled,
             })
         }
-        _ => Err(RollError::Decision {
-            character: c.name().to_string(),
-            owed,
-        }),
+        Owed::WitchIron(WiRoll::Corruption | WiRoll::Stress) | Owed::WrathGlory(WgRoll::Dying) => {
+            Err(decision())
+        }
     }
 }
 

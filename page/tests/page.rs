@@ -3,110 +3,12 @@
 //! and a roll posted from the page reaching the ledger through the typed path, signed by the
 //! link's device.
 
-use leechbook_core::dice::RecordedDie;
-use leechbook_core::harnmaster::injury::{ImpactInput, Strike, Targeting};
-use leechbook_core::harnmaster::state::{Aspect, Sheet};
+mod common;
+
+use common::{campaign, http, http_whole, player_link, serve};
 use leechbook_core::harnmaster::HmEvent;
-use leechbook_core::roster::{Role, RosterChange};
-use leechbook_core::time::CampaignTime;
-use leechbook_core::{Event, SheetKind, SystemId};
-use leechbook_ledger::{LedgerError, Replica};
+use leechbook_core::Event;
 use leechbook_store::Store;
-use std::io::{Read, Write};
-use std::path::Path;
-
-/// A HârnMaster campaign with Osric (Shock ML65), struck in the abdomen and failing his
-/// Shock Roll (99): he owes a Shock Reroll.
-fn campaign(path: &Path) -> Replica {
-    let mut store = Store::create(path).unwrap();
-    let (device, key) = (store.device(), store.public_key().to_vec());
-    let mut w = store.write().unwrap();
-    for event in [
-        Event::CampaignCreated {
-            name: "page".into(),
-            system: SystemId::HarnMaster,
-            round_seconds: 10,
-        },
-        Event::Roster(RosterChange::Device {
-            device,
-            key,
-            role: Role::Gm,
-            characters: Vec::new(),
-        }),
-    ] {
-        let env = w
-            .prepare(event, CampaignTime::START, chrono::Utc::now())
-            .unwrap();
-        w.append(&env).unwrap();
-    }
-    w.commit().unwrap();
-    let mut r = Replica::from_store(store);
-    let sheet = Sheet {
-        strength: 12,
-        endurance: 12,
-        shock_ml: 65,
-        healing_base: 13,
-        strength_ml: 60,
-        body: "human".into(),
-        beast: false,
-        fatigue: 0,
-    };
-    let added = r
-        .record(|_| {
-            Ok::<_, LedgerError>((
-                Event::CharacterAdded {
-                    name: "Osric".into(),
-                    sheet: SheetKind::HarnMaster(sheet),
-                },
-                None,
-            ))
-        })
-        .unwrap();
-    let osric = added.ledger.id_named("Osric").unwrap();
-    r.record(|_| {
-        Ok::<_, LedgerError>((
-            Event::HarnMaster(HmEvent::Strike(Strike {
-                target: osric,
-                aspect: Aspect::Edge,
-                targeting: Targeting::Chosen {
-                    location: "abdomen".into(),
-                    side: None,
-                },
-                impact: ImpactInput::Effective(12),
-                av: 0,
-                rigid: false,
-                projectile: false,
-                face_option: false,
-                dice: vec![RecordedDie {
-                    name: "shock".into(),
-                    faces: vec![99],
-                }],
-            })),
-            None,
-        ))
-    })
-    .unwrap();
-    r
-}
-
-/// One HTTP/1.1 request on loopback: the status and the body.
-fn http(host: &str, method: &str, path: &str, body: &str) -> (u16, String) {
-    let mut s = std::net::TcpStream::connect(host).unwrap();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut out = String::new();
-    s.read_to_string(&mut out).unwrap();
-    let status = out[9..12].parse().unwrap();
-    let body = out
-        .split_once("\r\n\r\n")
-        .map_or("", |(_, b)| b)
-        .to_string();
-    (status, body)
-}
 
 #[test]
 fn a_roll_posted_on_the_page_is_recorded_as_the_links_device() {
@@ -116,23 +18,7 @@ fn a_roll_posted_on_the_page_is_recorded_as_the_links_device() {
     // A player's link: a device of its own, rostered for Osric, whose key stays here.
     let ledger = r.state().unwrap();
     let osric = ledger.id_named("Osric").unwrap();
-    let (device, secret) = Store::link_identity();
-    r.record(|_| {
-        Ok::<_, LedgerError>((
-            Event::Roster(RosterChange::Device {
-                device,
-                key: Store::public_key_of(&secret).to_vec(),
-                role: Role::Player,
-                characters: vec![osric],
-            }),
-            None,
-        ))
-    })
-    .unwrap();
-    let link = r
-        .store_mut()
-        .add_link(Some(osric), Some((device, secret)), "names")
-        .unwrap();
+    let (link, device) = player_link(&mut r, osric);
     let owed = leechbook_views::owed_any(&ledger, ledger.character(osric).unwrap());
     let reroll = owed
         .iter()
@@ -141,17 +27,7 @@ fn a_roll_posted_on_the_page_is_recorded_as_the_links_device() {
     let injury = reroll.injury.clone().unwrap_or_default();
     drop(r);
 
-    let routes = leechbook_page::routes(&db).unwrap();
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let host = listener.local_addr().unwrap().to_string();
-    listener.set_nonblocking(true).unwrap();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Runtime::new().unwrap();
-        rt.block_on(async {
-            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-            axum::serve(listener, routes).await.unwrap();
-        });
-    });
+    let host = serve(&db);
 
     let page = format!("/p/{}/", link.token);
     let (status, html) = http(&host, "GET", &page, "");
@@ -185,4 +61,40 @@ fn a_roll_posted_on_the_page_is_recorded_as_the_links_device() {
         panic!("a Shock Reroll")
     };
     assert_eq!(roll.roll, 30, "the face the player typed");
+}
+
+/// Every answer keeps the page to the hub's own script and style, tells no referrer (the URL
+/// is the secret), is never cached and never framed; a form larger than a roll's is refused
+/// before it is read.
+#[test]
+fn the_page_is_guarded_and_a_huge_form_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("page.db");
+    let mut r = campaign(&db);
+    let osric = r.state().unwrap().id_named("Osric").unwrap();
+    let (link, _) = player_link(&mut r, osric);
+    drop(r);
+    let host = serve(&db);
+    let page = format!("/p/{}/", link.token);
+    for path in [
+        page.as_str(),
+        "/p/00000000000000000000000000000000/",
+        "/page.css",
+    ] {
+        let (_, head, _) = http_whole(&host, "GET", path, "");
+        for header in [
+            "content-security-policy: default-src 'none'; script-src 'self'; style-src 'self'",
+            "frame-ancestors 'none'",
+            "referrer-policy: no-referrer",
+            "cache-control: no-store",
+            "x-content-type-options: nosniff",
+        ] {
+            assert!(head.contains(header), "{path}: {header} in\n{head}");
+        }
+    }
+    let before = Store::open(&db).unwrap().events().unwrap().len();
+    let huge = format!("kind=shock-reroll&face=30&pad={}", "x".repeat(4096));
+    let (status, _) = http(&host, "POST", &format!("{page}roll"), &huge);
+    assert_eq!(status, 413, "a form over 2 KB is refused");
+    assert_eq!(Store::open(&db).unwrap().events().unwrap().len(), before);
 }

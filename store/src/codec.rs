@@ -339,17 +339,13 @@ fn sign_seen_bytes(
 
 /// Signs a prepared envelope again with the chain link (and the heads) its signature
 /// holds, once its event has changed (the faces a recording drew written into it). An
-/// envelope that holds no chained signature was not prepared by this log, and is refused.
-pub fn sign_again(
-    env: &mut leechbook_core::Envelope,
-    key: &ed25519_dalek::SigningKey,
-) -> Result<(), crate::StoreError> {
-    let link = chain_link(env).ok_or_else(|| {
-        crate::StoreError::Database(format!(
-            "event {} holds no chained signature to sign again",
-            env.id
-        ))
-    })?;
+/// envelope that holds no chained signature was not prepared by this log, and is refused
+/// (`false`: nothing was signed).
+#[must_use]
+pub fn sign_again(env: &mut leechbook_core::Envelope, key: &ed25519_dalek::SigningKey) -> bool {
+    let Some(link) = chain_link(env) else {
+        return false;
+    };
     match env
         .signature
         .as_deref()
@@ -359,7 +355,7 @@ pub fn sign_again(
         Some(heads) => sign_seen_bytes(env, link, &heads, key),
         None => sign_chained(env, link, key),
     }
-    Ok(())
+    true
 }
 
 /// Signs an envelope with its device's key, unchained (codec 1: how events were signed

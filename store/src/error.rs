@@ -153,3 +153,16 @@ impl From<rusqlite::types::FromSqlError> for StoreError {
         StoreError::Column(e.to_string())
     }
 }
+
+/// A prepared envelope signed again ([`crate::codec::sign_again`]), or why not: it holds no
+/// chained signature, so this log did not prepare it.
+pub(crate) fn signed_again(env: &leechbook_core::Envelope, signed: bool) -> Result<(), StoreError> {
+    if signed {
+        Ok(())
+    } else {
+        Err(StoreError::Database(format!(
+            "event {} holds no chained signature to sign again",
+            env.id
+        )))
+    }
+}

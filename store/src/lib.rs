@@ -15,7 +15,8 @@
 //! numbers, the sync state, the snapshots), `log` (the storage contract: [`ReadLog`],
 //! [`WriteLog`], [`Transaction`], [`Log`] and the rows they hand out), `sql` (the SQL behind
 //! [`ReadLog`], forwarded once for the store and both transactions), `rows` (the
-//! transactions, inserting an event and decoding a row), `codec` (the frozen encodings),
+//! transactions, inserting an event and decoding a row), `sqlite` (the contract as the SQLite
+//! store keeps it), `links` (the players' page links), `codec` (the frozen encodings),
 //! `schema` (the migrations), `memory` (the same contract in memory) and `through` (a log
 //! read through a cache).
 

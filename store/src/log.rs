@@ -1,7 +1,7 @@
 //! The storage contract: the row types a log hands out ([`Numbered`], [`ArchiveRow`],
 //! [`SnapshotHead`], [`Skipped`]), the kind filters the partial index needs, and the traits
-//! every backend implements ([`ReadLog`], [`WriteLog`], [`Transaction`], [`Log`]), with the
-//! SQLite store's write side.
+//! every backend implements ([`ReadLog`], [`WriteLog`], [`Transaction`], [`Log`]). The SQLite
+//! store's implementations are `sqlite`; the in-memory one is [`crate::memory`].
 
 use crate::codec;
 use crate::error::StoreError;

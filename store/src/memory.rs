@@ -607,7 +607,8 @@ impl Transaction for MemoryTransaction<'_> {
     }
 
     fn sign(&self, env: &mut Envelope) -> Result<(), StoreError> {
-        crate::codec::sign_again(env, &self.log.key)
+        let signed = crate::codec::sign_again(env, &self.log.key);
+        crate::error::signed_again(env, signed)
     }
 
     fn append(&mut self, env: &Envelope) -> Result<(), StoreError> {

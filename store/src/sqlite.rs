@@ -31,7 +31,8 @@ impl Transaction for Writer<'_> {
         Writer::prepare(self, event, at, wall)
     }
     fn sign(&self, env: &mut Envelope) -> Result<(), StoreError> {
-        crate::codec::sign_again(env, self.key)
+        let signed = crate::codec::sign_again(env, self.key);
+        crate::error::signed_again(env, signed)
     }
     fn append(&mut self, env: &Envelope) -> Result<(), StoreError> {
         Writer::append(self, env)

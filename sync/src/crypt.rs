@@ -23,6 +23,7 @@ use sha2::{Digest, Sha256};
 
 mod kept;
 mod rotation;
+pub(crate) use kept::state_lines;
 pub use kept::{
     generation_of, ignored, is_gm_device, keep_ignored, keep_keyring, keyring_of, keys_proven,
     prove_keys, put_generation, ring_for_sync,

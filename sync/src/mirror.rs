@@ -317,19 +317,6 @@ impl Transport for FileTransport<'_> {
 
 pub(crate) const REFUSED_KEY: &str = "sync-refused";
 
-/// A value of the sync state kept as lines (what was refused, what was ignored).
-pub(crate) fn state_lines(store: &Store, key: &str) -> Result<Vec<String>, SyncError> {
-    Ok(store
-        .sync_state(key)?
-        .map(|b| {
-            String::from_utf8_lossy(&b)
-                .lines()
-                .map(str::to_string)
-                .collect()
-        })
-        .unwrap_or_default())
-}
-
 pub(crate) fn peer_key(peer: DeviceId) -> String {
     format!("peer-counts:{peer}")
 }

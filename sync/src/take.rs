@@ -6,9 +6,9 @@
 use crate::{
     crypt, entry::deletes, entry::entries_of, entry::entry_at, entry::is_rotation,
     entry::open_entries, entry::rotations_in, entry::unannounced_epochs_as_junk, entry::Entry,
-    entry::Undecoded, heads, layout, mirror::relay_heads, mirror::state_lines,
-    mirror::unheld_entries, mirror::Mirror, mirror::REFUSED_KEY, order, order::without,
-    signed::check_signatures, Keyring, SyncError, Transport,
+    entry::Undecoded, heads, layout, mirror::relay_heads, mirror::unheld_entries, mirror::Mirror,
+    mirror::REFUSED_KEY, order, order::without, signed::check_signatures, Keyring, SyncError,
+    Transport,
 };
 use automerge::{ReadDoc, ROOT};
 use layout::{Shelf, VolumeId};
@@ -510,7 +510,7 @@ fn follow_numbers(
 /// The refusals of a network import added to those kept from earlier ones (each listed
 /// once), kept, and the whole list returned.
 fn keep_refused(store: &mut Store, refused: Vec<String>) -> Result<Vec<String>, SyncError> {
-    let mut all = state_lines(store, REFUSED_KEY)?;
+    let mut all = crypt::state_lines(store, REFUSED_KEY)?;
     let known = all.len();
     for r in refused {
         if !all.contains(&r) {

@@ -596,11 +596,7 @@ pub fn narrate_exchange(
                 .map(|t| t.word())
                 .collect::<Vec<_>>()
                 .join(", "),
-            if o.default_tas {
-                " (default; --ta to choose)"
-            } else {
-                ""
-            }
+            if o.default_tas { " (the default)" } else { "" }
         ));
     }
     if o.outcome.weapon_damage {

@@ -350,7 +350,7 @@ pub fn svg(title: &str, samples: &[Sample]) -> String {
 }
 
 /// The font PNG pictures are drawn with (DejaVu Sans, under the Bitstream Vera licence in
-/// `cli/assets/DejaVuSans.LICENSE`): carried in the binary, so a picture's labels never
+/// `views/assets/DejaVuSans.LICENSE`): carried in the binary, so a picture's labels never
 /// depend on the fonts a machine happens to have.
 const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 

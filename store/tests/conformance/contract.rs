@@ -231,3 +231,83 @@ fn checkpoints_kept_before_learn_the_earliest_time_after_them() {
         "a clock ahead is the latest by 1,000"
     );
 }
+
+/// The write transaction every backend gives a replica: its reads see its writes, a commit
+/// keeps them all and a drop none; `prepare` numbers the device's events on from the log's
+/// (one clock past every clock, the device's next sequence number) and signs them.
+fn transaction_contract<L: leechbook_store::Log>(log: &mut L, all: &[Envelope], public: [u8; 32]) {
+    use leechbook_store::{ReadLog, Transaction};
+    let wall = chrono::DateTime::<chrono::Utc>::UNIX_EPOCH;
+    log.import(all).unwrap();
+    let clocks = all.iter().map(|e| e.clock).max().unwrap();
+    log.save_snapshot(&Snapshot {
+        position: all.len() as u64,
+        last: all.last().unwrap().order_key(),
+        fold_version: 1,
+        payload: b"state".to_vec(),
+    })
+    .unwrap();
+    // Dropped: nothing kept, not the event nor the projection, and the checkpoint its append
+    // made stale is back.
+    {
+        let mut tx = log.write().unwrap();
+        // A ruling on an event the checkpoint folds makes the checkpoint stale.
+        let ruling = Event::Ruling(leechbook_core::ruling::Ruling::Retract {
+            target: all[100].id,
+            reason: "a mistake".into(),
+        });
+        let env = tx.prepare(ruling, CampaignTime(5), wall).unwrap();
+        assert_eq!((env.clock, env.seq), (clocks + 1, 1));
+        assert!(
+            leechbook_store::codec::verify(&env, &public),
+            "signed by the device"
+        );
+        tx.append(&env).unwrap();
+        assert!(
+            tx.snapshot_heads().unwrap().is_empty(),
+            "the ruling's append made it stale"
+        );
+        assert!(tx.append(&env).is_err(), "an id the log holds is refused");
+        tx.put_projection(b"head", &[], true, (1, 1)).unwrap();
+        assert_eq!(
+            tx.events().unwrap().len(),
+            all.len() + 1,
+            "the transaction reads its write"
+        );
+        assert!(tx.holds(env.id).unwrap());
+    }
+    assert_eq!(
+        log.events().unwrap(),
+        all,
+        "a dropped transaction keeps nothing"
+    );
+    assert_eq!(log.projection_mark().unwrap(), None);
+    assert_eq!(
+        log.snapshot_heads().unwrap().len(),
+        1,
+        "the checkpoint is back"
+    );
+    // Committed: both events kept, numbered on from each other.
+    let mut tx = log.write().unwrap();
+    let a = tx.prepare(character("A"), CampaignTime(5), wall).unwrap();
+    tx.append(&a).unwrap();
+    let b = tx.prepare(character("B"), CampaignTime(5), wall).unwrap();
+    tx.append(&b).unwrap();
+    assert_eq!((b.clock, b.seq), (a.clock + 1, a.seq + 1));
+    tx.commit().unwrap();
+    {
+        let read = log.read().unwrap();
+        let events = read.events().unwrap();
+        assert_eq!(events.len(), all.len() + 2);
+        assert_eq!(&events[all.len()..], &[a, b.clone()]);
+    }
+    assert_eq!(
+        log.snapshot_heads().unwrap()[0].earliest_after,
+        CampaignTime(5),
+        "an append is after every checkpoint"
+    );
+    // The next transaction numbers on from the device's events the log holds.
+    let mut tx = log.write().unwrap();
+    let c = tx.prepare(character("C"), CampaignTime(5), wall).unwrap();
+    assert_eq!((c.clock, c.seq), (b.clock + 1, b.seq + 1));
+}

@@ -80,9 +80,7 @@ pub fn keys_proven(store: &Store) -> Result<bool, SyncError> {
 
 /// The keys of the junk entries this ledger has listed.
 pub fn ignored(store: &Store) -> Result<std::collections::BTreeSet<String>, SyncError> {
-    Ok(crate::mirror::state_lines(store, IGNORED_KEY)?
-        .into_iter()
-        .collect())
+    Ok(state_lines(store, IGNORED_KEY)?.into_iter().collect())
 }
 
 /// The most junk keys kept as listed: a flood of junk must not grow the ledger without end
@@ -119,4 +117,17 @@ pub fn generation_of(store: &Store, url: &str) -> Result<u32, SyncError> {
 pub fn put_generation(store: &mut Store, url: &str, generation: u32) -> Result<(), SyncError> {
     store.put_sync_state(&generation_key(url), &generation.to_le_bytes())?;
     Ok(())
+}
+
+/// A value of the sync state kept as lines (what was refused, what was ignored).
+pub(crate) fn state_lines(store: &Store, key: &str) -> Result<Vec<String>, SyncError> {
+    Ok(store
+        .sync_state(key)?
+        .map(|b| {
+            String::from_utf8_lossy(&b)
+                .lines()
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default())
 }
