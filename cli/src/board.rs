@@ -51,7 +51,10 @@ pub fn draw(f: &mut Frame<'_>, board: &Board, selected: Option<usize>, message: 
         .max()
         .unwrap_or(20) as u16
         + 2;
-    let party_width = widest.clamp(24, rows[1].width * 45 / 100);
+    // At most 45% of the width, at least 24 columns where there are (a terminal narrower
+    // than 54 columns gives it less, never a panic).
+    let most = rows[1].width * 45 / 100;
+    let party_width = widest.min(most).max(24.min(most));
     let cols = Layout::default()
         .direction(Direction::Horizontal)
         .constraints([Constraint::Length(party_width), Constraint::Min(20)])
@@ -178,7 +181,7 @@ fn record(db: &Path, o: &OwedView, typed: &str) -> String {
         Ok(record_owed(&mut replica, o, &faces, &mut Dice::new())?)
     })();
     match recorded {
-        Ok(a) => a.line,
+        Ok(a) => a.said(!faces.rolled()),
         Err(e) => refused(&e),
     }
 }
@@ -191,7 +194,8 @@ fn refused(e: &CommandError) -> String {
 /// The command that records what the GM or a healer decides (a Morale roll at the GM's ML,
 /// a treatment, a blood stoppage, a Wrath & Glory complication, a Quarrel).
 fn hint(o: &OwedView) -> String {
-    use leechbook_core::owed::{HmRoll, Owed, WgRoll};
+    use leechbook_core::harnmaster::healing::SeqRollKind;
+    use leechbook_core::owed::{HmRoll, Owed, WgRoll, WiRoll};
     let who = o.character.as_str();
     let k = o.kind();
     let injury = o.injury.as_deref().unwrap_or("INJURY");
@@ -205,6 +209,12 @@ fn hint(o: &OwedView) -> String {
         Owed::HarnMaster(HmRoll::Treatment) => {
             format!("leechbook treat '{who}' {injury} --physician ML")
         }
+        Owed::HarnMaster(HmRoll::Seq(SeqRollKind::Aggravation)) => format!(
+            "leechbook roll '{who}' aggravation {injury} (when a CF test using the zone, or a move, calls for it)"
+        ),
+        Owed::WitchIron(WiRoll::EndOfRound) => format!(
+            "leechbook wi round '{who}' (with --hardship-hits N when the d6 calls a Hardship Quarrel)"
+        ),
         Owed::WrathGlory(WgRoll::Dying) => format!(
             "leechbook wg complication '{who}' (a complication on a Wrath Die), or wg regroup / wg respite to recover a Wound"
         ),

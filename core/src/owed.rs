@@ -53,9 +53,14 @@ impl Owed {
     /// The dice the table rolls for it, one name per die in the order they are given (a
     /// Savage Worlds trait roll: the trait die, then the wild die; Incapacitation adds the
     /// Injury Table's two d6 and its sub-table's d6); none for what the GM or a healer
-    /// records (a treatment, a blood stoppage, a Morale roll at the GM's ML, a Quarrel).
+    /// records: a treatment, a blood stoppage, a Morale roll at the GM's ML, a Quarrel, the
+    /// aggravation roll (owed when a CF test or a move calls for it, which the GM rules) and
+    /// Witch Iron's end-of-round d6 (whose Hardship Quarrel's Hits only the GM gives: rolled
+    /// alone, a d6 that calls for one is refused and could be rolled again until it spares).
     pub fn dice(self) -> &'static [&'static str] {
+        use leechbook_harnmaster::healing::SeqRollKind;
         match self {
+            Owed::HarnMaster(HmRoll::Seq(SeqRollKind::Aggravation)) => &[],
             Owed::HarnMaster(HmRoll::ShockReroll | HmRoll::StunRecovery | HmRoll::Seq(_)) => {
                 &["roll"]
             }
@@ -63,7 +68,6 @@ impl Owed {
                 &["trait", "wild", "injury", "injury", "sub"]
             }
             Owed::SavageWorlds(_) => &["trait", "wild"],
-            Owed::WitchIron(WiRoll::EndOfRound) => &["d6"],
             _ => &[],
         }
     }

@@ -18,7 +18,7 @@ use leechbook_core::harnmaster::shock::{owed_gm_roll, GmRoll, ShockRoll};
 use leechbook_core::harnmaster::state::HmCharacter;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::{CharacterId, InjuryId};
-use leechbook_core::owed::{HmRoll, Owed, SwRoll, WgRoll, WiRoll};
+use leechbook_core::owed::{HmRoll, Owed, SwRoll, WgRoll};
 use leechbook_core::savage::{Attribute, Chain, SwCharacter, SwEvent, TraitRoll};
 use leechbook_core::time::CampaignTime;
 use leechbook_core::witch::{WiCharacter, WiEvent};
@@ -112,6 +112,12 @@ pub enum RollError {
         /// How many were given.
         got: usize,
     },
+    /// A face chained as an ace on a die that does not ace (the Injury Table's d6s).
+    #[error("die '{0}' does not ace: give one face for each of its dice")]
+    NoAce(String),
+    /// A die given with no face.
+    #[error("die '{0}' was given no face")]
+    NoFace(String),
     /// The faces given do not match the dice the owed roll takes.
     #[error("{character}'s {roll} takes {} face(s) ({}), got {got}: give them all, or none to have them rolled", .dice.len(), .dice.join(", "))]
     Faces {
@@ -218,6 +224,18 @@ impl Faces {
     }
 }
 
+/// The dice the table gives for `owed` in this campaign: [`Owed::dice`], and the d3 of the
+/// next healing period after a Healing Roll when the random healing period option is on.
+pub fn dice_for(ledger: &Ledger, owed: Owed) -> Vec<&'static str> {
+    let mut dice = owed.dice().to_vec();
+    if owed == Owed::HarnMaster(HmRoll::Seq(SeqRollKind::Healing))
+        && ledger.options().random_healing_period
+    {
+        dice.push("period");
+    }
+    dice
+}
+
 /// What [`owed_event`] made: the event, and the dice Leechbook rolled for it (`name=faces`).
 #[derive(Debug)]
 pub struct Made {
@@ -241,7 +259,7 @@ pub fn owed_event(
     let c = ledger
         .character(character)
         .ok_or_else(|| Lookup::NotLoaded(character.to_string()))?;
-    let dice = owed.dice();
+    let dice = dice_for(ledger, owed);
     if dice.is_empty() {
         return Err(RollError::Decision {
             character: c.name().to_string(),
@@ -252,13 +270,13 @@ pub fn owed_event(
         return Err(RollError::Faces {
             character: c.name().to_string(),
             roll: owed.kind(),
-            dice: dice.to_vec(),
+            dice: dice.clone(),
             got: faces.0.len(),
         });
     }
     // Each die's faces under its name, as the terminal's --dice gives them (a name that
     // comes twice, the Injury Table's two d6, holds both).
-    let named = || dice.iter().zip(&faces.0);
+    let named = || dice.iter().copied().zip(&faces.0);
     let recorded = || -> Vec<RecordedDie> {
         named()
             .map(|(n, f)| RecordedDie {
@@ -303,22 +321,9 @@ pub fn owed_event(
                 rolled,
             })
         }
-        Owed::WitchIron(WiRoll::EndOfRound) => {
-            let CharacterState::WitchIron(ch) = c else {
-                return Err(decision());
-            };
-            let mut table = Table::new("the roll", recorded(), roll);
-            let event = end_of_round(ledger, ch, None, &mut table)?;
-            table.refuse_unused()?;
-            let rolled = rolled_faces(&table.recorded, &table.rolled).collect();
-            Ok(Made {
-                event: Event::WitchIron(event),
-                rolled,
-            })
-        }
-        Owed::WitchIron(WiRoll::Corruption | WiRoll::Stress) | Owed::WrathGlory(WgRoll::Dying) => {
-            Err(decision())
-        }
+        // The GM's: Witch Iron's end of round takes the Hardship Quarrel's Hits, and its
+        // Quarrels and Wrath & Glory's Dying are the GM's to resolve.
+        Owed::WitchIron(_) | Owed::WrathGlory(WgRoll::Dying) => Err(decision()),
     }
 }
 
@@ -513,6 +518,9 @@ pub fn chains(
     rolled: &mut Vec<String>,
 ) -> Result<Vec<Chain>, RollError> {
     if let Some(faces) = given.remove(name) {
+        if faces.iter().any(Vec::is_empty) {
+            return Err(RollError::NoFace(name.to_string()));
+        }
         if faces.len() != dice.len() {
             return Err(RollError::ChainCount {
                 name: name.to_string(),
@@ -542,7 +550,10 @@ pub fn chains(
             faces.join("+")
         })
         .collect();
-    rolled.push(format!("{name}={}", written.join("/")));
+    // Faces asked for at the table (--ask) are not Leechbook's rolls.
+    if roll.rolls() {
+        rolled.push(format!("{name}={}", written.join("/")));
+    }
     Ok(c)
 }
 
@@ -595,38 +606,51 @@ pub fn sw_roll(
         Some(s) => s,
         None => in_effect(ch, kind, ledger.now)?,
     };
+    // "At the start of his turn ... must roll again next turn": not before, and no die is
+    // drawn (or asked for) for a roll refused.
+    if kind == SwRoll::BleedingOut {
+        if let Some(due) = ch
+            .bleeding_due(ledger.round_seconds())
+            .filter(|d| *d > ledger.now)
+        {
+            return Err(RollError::NotYetDue {
+                character: ch.name.clone(),
+                due,
+                now: ledger.now,
+            });
+        }
+    }
     let r = trait_roll(given, sides, modifier, roll, rolled)?;
     Ok(match kind {
         SwRoll::SpiritRecovery => SwEvent::SpiritRecovery {
             character: ch.id,
             roll: r,
         },
-        SwRoll::BleedingOut => {
-            // "At the start of his turn ... must roll again next turn": not before.
-            if let Some(due) = ch
-                .bleeding_due(ledger.round_seconds())
-                .filter(|d| *d > ledger.now)
-            {
-                return Err(RollError::NotYetDue {
-                    character: ch.name.clone(),
-                    due,
-                    now: ledger.now,
-                });
-            }
-            SwEvent::BleedingOut {
-                character: ch.id,
-                roll: r,
-            }
-        }
+        SwRoll::BleedingOut => SwEvent::BleedingOut {
+            character: ch.id,
+            roll: r,
+        },
         SwRoll::Incapacitation => {
-            let inj = chains(given, "injury", &[6, 6], roll, rolled)?;
-            let sub = chains(given, "sub", &[6], roll, rolled)?;
-            // The Injury Table's d6s do not ace: the first face of each.
+            // The Injury Table's d6s do not ace: one face each, 1 to 6.
+            // One rolled here takes its first face.
+            let mut d6 = |name: &'static str, count: usize| -> Result<Vec<u16>, RollError> {
+                let typed = given.contains_key(name);
+                chains(given, name, &vec![6; count], roll, rolled)?
+                    .into_iter()
+                    .map(|c| match (typed, c.faces.as_slice()) {
+                        (false, [f, ..]) => Ok(*f),
+                        (true, [f]) => Ok(Die::D6.check(name, u32::from(*f))?),
+                        _ => Err(RollError::NoAce(name.to_string())),
+                    })
+                    .collect()
+            };
+            let inj = d6("injury", 2)?;
+            let sub = d6("sub", 1)?;
             SwEvent::Incapacitation {
                 character: ch.id,
                 roll: r,
-                injury: [inj[0].faces[0], inj[1].faces[0]],
-                sub: sub[0].faces[0],
+                injury: [inj[0], inj[1]],
+                sub: sub[0],
             }
         }
     })
@@ -654,6 +678,7 @@ pub fn end_of_round(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use leechbook_core::owed::WiRoll;
 
     #[test]
     fn faces_read_as_typed() {
@@ -683,7 +708,8 @@ mod tests {
             Owed::SavageWorlds(SwRoll::Incapacitation).dice(),
             ["trait", "wild", "injury", "injury", "sub"]
         );
-        assert_eq!(Owed::WitchIron(WiRoll::EndOfRound).dice(), ["d6"]);
+        assert!(!Owed::WitchIron(WiRoll::EndOfRound).rollable());
+        assert!(!Owed::HarnMaster(HmRoll::Seq(SeqRollKind::Aggravation)).rollable());
         assert!(!Owed::HarnMaster(HmRoll::Treatment).rollable());
         assert!(!Owed::HarnMaster(HmRoll::BloodStoppage).rollable());
         assert!(!Owed::HarnMaster(HmRoll::Gm(GmRollKind::Morale)).rollable());

@@ -415,10 +415,11 @@ async fn roll(
             &format!("'{face}' is not a face: type the number the die showed (00 is 100)"),
         )
     };
+    // Faces typed (never none: "Roll for me" is its own button).
     let faces = if auto {
         Faces::default()
     } else {
-        match Faces::parse(&face) {
+        match Faces::parse(&face).filter(|f| !f.rolled()) {
             Some(f) => f,
             None => return not_faces(),
         }
@@ -457,8 +458,13 @@ async fn roll(
             ),
         );
     }
-    // One number where the roll takes one die: a list is not its face.
-    if o.roll.dice().len() == 1 && faces.0.len() > 1 {
+    // One number for each die that does not ace (HârnMaster's d100 and d3): a list or a
+    // chain is not its face.
+    let acing = matches!(o.roll, leechbook_core::owed::Owed::SavageWorlds(_));
+    if !acing && faces.0.iter().any(|chain| chain.len() > 1) {
+        return not_faces();
+    }
+    if faces.0.len() > 1 && leechbook_ledger::owed::dice_for(&ledger, o.roll).len() == 1 {
         return not_faces();
     }
     let db = page.db.clone();
@@ -479,7 +485,7 @@ async fn roll(
                     &format!("{}; but the GM revoked this link as it was recorded: the GM's record says whether it stands", answer.line),
                 );
             }
-            said(StatusCode::OK, true, &answer.line)
+            said(StatusCode::OK, true, &answer.said(!auto))
         }
         Ok(Err(e)) => said(
             StatusCode::OK,

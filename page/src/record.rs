@@ -23,6 +23,22 @@ pub struct Answer {
     pub rolled: Vec<String>,
 }
 
+impl Answer {
+    /// The line to show: the event's, and (`typed`: the table gave faces) the dice Leechbook
+    /// rolled beside them, so a die the player did not type is never rolled unseen.
+    pub fn said(&self, typed: bool) -> String {
+        if typed && !self.rolled.is_empty() {
+            format!(
+                "{} (rolled by Leechbook: {})",
+                self.line,
+                self.rolled.join(", ")
+            )
+        } else {
+            self.line.clone()
+        }
+    }
+}
+
 /// Records the roll `o` owes with `faces` (none: every die drawn from `roll`) in `replica`,
 /// signed by the replica's device (a link's, on the page).
 pub fn record_owed<L: Log>(

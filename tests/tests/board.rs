@@ -297,3 +297,13 @@ fn a_dead_bleeder_shows_once_as_dead() {
     let dead = text.lines().find(|l| l.contains("DEAD")).unwrap();
     assert!(!dead.contains("bleeder"), "{text}");
 }
+
+/// A terminal narrower than the party's least width (54 columns give 24) draws the board
+/// anyway, the party as wide as there is room for.
+#[test]
+fn a_narrow_terminal_draws_the_board() {
+    for width in [20, 40, 53] {
+        let text = screen_sized("harnmaster", &[], width, 20);
+        assert!(text.lines().count() >= 20, "{width}: {text}");
+    }
+}

@@ -132,6 +132,14 @@ fn a_roll_the_page_may_not_record_is_refused_in_one_line_and_nothing_is_written(
     ));
     assert_eq!(status, 400);
     assert!(line.contains("is not a face"), "{line}");
+    // Only separators: no face, and not "Roll for me" either (nothing is rolled for it).
+    let (status, line) = post(&format!("kind=shock-reroll&injury={injury}&face=%2C"));
+    assert_eq!(status, 400);
+    assert!(line.contains("is not a face"), "{line}");
+    // A chain on a die that does not ace.
+    let (status, line) = post(&format!("kind=shock-reroll&injury={injury}&face=4%2B5"));
+    assert_eq!(status, 400);
+    assert!(line.contains("is not a face"), "{line}");
     // No face and no "roll for me".
     let (_, line) = post(&format!("kind=shock-reroll&injury={injury}"));
     assert!(line.contains("type the face"), "{line}");

@@ -592,3 +592,42 @@ fn damage_takes_a_number_of_dice() {
         out.stderr
     );
 }
+
+/// The Injury Table's d6s do not ace and show 1 to 6: a chained or impossible face given for
+/// them is refused in one line (even on a roll whose failure ends before the table is read),
+/// and nothing is written.
+#[test]
+fn the_injury_tables_dice_take_one_face_each_from_one_to_six() {
+    let s = campaign();
+    s.ok(&[
+        "sw",
+        "damage",
+        "Grunt",
+        "--damage",
+        "d6+d4",
+        "--dice",
+        "damage=6+1/2",
+    ]);
+    let before = s.bytes();
+    for (dice, says) in [
+        ("trait=2,wild=3,injury=3+5/4,sub=2", "does not ace"),
+        ("trait=2,wild=3,injury=7/4,sub=2", "injury"),
+        // A critical failure (both dice 1) ends before the table: its faces still checked.
+        ("trait=1,wild=1,injury=999/999,sub=999", "injury"),
+    ] {
+        let out = s.run(&[
+            "sw",
+            "roll",
+            "Grunt",
+            "incapacitation",
+            "--trait",
+            "d6",
+            "--dice",
+            dice,
+        ]);
+        assert_eq!(out.code, 1, "{dice}: {}", out.stdout);
+        assert!(out.stderr.contains(says), "{dice}: {}", out.stderr);
+        assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+        assert_eq!(s.bytes(), before, "{dice} wrote the ledger");
+    }
+}

@@ -150,17 +150,8 @@ impl Board {
             .iter()
             .flat_map(|c| views::owed_any(ledger, c))
             .collect();
-        // Due now first, then by the time they fall due (campaign times sort as written
-        // only within a day, so sort on the parsed time).
-        agenda.sort_by_key(|o| {
-            (
-                !o.due_now,
-                o.due_at
-                    .as_deref()
-                    .and_then(|t| leechbook_core::time::CampaignTime::parse(t).ok())
-                    .map_or(i64::MIN, |t| t.0),
-            )
-        });
+        // Due now first, then by the time they fall due.
+        agenda.sort_by_key(|o| (!o.due_now, o.due.map_or(i64::MIN, |t| t.0)));
         Board {
             header,
             party,

@@ -205,6 +205,19 @@ pub struct ImportPlan<'a> {
 }
 
 impl Export {
+    /// Refuses a character asked for that this export does not hold (checked before the
+    /// campaign is read).
+    pub fn wanted(&self, wanted: &[String]) -> Result<(), ImportRefused> {
+        use leechbook_core::name::same_name;
+        match wanted
+            .iter()
+            .find(|w| !self.characters.iter().any(|c| same_name(&c.name, w)))
+        {
+            Some(want) => Err(ImportRefused::NoSuchCharacter(want.clone())),
+            None => Ok(()),
+        }
+    }
+
     /// The import of this export's characters (`wanted`: those named, or every one) into
     /// the campaign `ledger` holds, every check made before anything is written: the names
     /// are the export's and free in the campaign, the system is the campaign's, and what
@@ -216,12 +229,7 @@ impl Export {
         sheet_only: bool,
     ) -> Result<ImportPlan<'a>, ImportRefused> {
         use leechbook_core::name::same_name;
-        if let Some(want) = wanted
-            .iter()
-            .find(|w| !self.characters.iter().any(|c| same_name(&c.name, w)))
-        {
-            return Err(ImportRefused::NoSuchCharacter(want.clone()));
-        }
+        self.wanted(wanted)?;
         let chosen: Vec<&ExportedCharacter> = self
             .characters
             .iter()

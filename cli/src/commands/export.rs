@@ -82,6 +82,9 @@ pub fn cmd_export(a: ExportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         Some(n) => ctx.load_for(&[n.as_str()])?,
         None => ctx.load()?,
     };
+    if ledger.campaign.is_none() {
+        return Err(CommandError::user("the ledger holds no campaign yet"));
+    }
     let chosen: Vec<&leechbook_core::CharacterState> = match &a.name {
         Some(n) => vec![find_any(&ledger, n)?],
         None => ledger.characters.iter().collect(),
@@ -112,6 +115,9 @@ pub fn cmd_import(a: ImportArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             a.file.display()
         )));
     }
+    export
+        .wanted(&a.characters)
+        .map_err(|e| import_refused(e, &a.file))?;
     let (_, ledger) = ctx.load()?;
     let plan = export
         .plan(&ledger, &a.characters, a.sheet_only)

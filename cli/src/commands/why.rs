@@ -19,7 +19,15 @@ pub struct WhyArgs {
 
 /// Prints the chain.
 pub fn cmd_why(a: WhyArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let why = leechbook_story::why::why(&ctx.replica()?, &a.name, &a.injury)?;
+    let why = leechbook_story::why::why(&ctx.replica()?, &a.name, &a.injury).map_err(|e| {
+        // An injury `why` does not find (a retracted one's id is found too): said plainly.
+        match e {
+            leechbook_story::StoryError::Lookup(
+                l @ leechbook_ledger::lookup::Lookup::NoInjury { .. },
+            ) => CommandError::user(l.to_string()).from_source(l),
+            e => e.into(),
+        }
+    })?;
     if a.json {
         return ctx.json(&serde_json::to_value(&why)?);
     }
