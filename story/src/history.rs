@@ -143,6 +143,19 @@ fn outcome_of(applied: &leechbook_core::Applied) -> Option<&'static str> {
     }
 }
 
+/// How a character of any system died, and when.
+fn death_of(
+    c: &leechbook_core::CharacterState,
+) -> Option<(String, leechbook_core::time::CampaignTime)> {
+    use leechbook_core::CharacterState as C;
+    match c {
+        C::HarnMaster(h) => h.death.clone(),
+        C::SavageWorlds(s) => s.death.clone(),
+        C::WrathGlory(w) => w.death.clone(),
+        C::WitchIron(w) => w.death.clone(),
+    }
+}
+
 /// The story of `name` (of one injury of theirs, if `injury` names one), with the wound's
 /// samples for its plot: what `history` prints and the players' page shows.
 pub fn story<L: Log>(
@@ -154,9 +167,25 @@ pub fn story<L: Log>(
     // whole log (`leechbook_ledger::about`).
     let full = replica.state_for(&[name])?;
     let store = replica.store();
-    let ch = lookup::harnmaster(&full, name)?;
-    let who = ch.id;
-    let injury = injury.map(|i| lookup::injury(ch, i)).transpose()?;
+    // A character of any system has a whole story; a wound's alone is HârnMaster's (its
+    // injuries have ids, levels and healing rates to follow).
+    let any = lookup::character(&full, name)?;
+    let ch = match (any, injury) {
+        (leechbook_core::CharacterState::HarnMaster(h), _) => Some(h),
+        (_, None) => None,
+        (other, Some(_)) => {
+            return Err(lookup::Lookup::OtherSystem {
+                name: other.name().to_string(),
+                wanted: leechbook_core::SystemId::HarnMaster,
+            }
+            .into())
+        }
+    };
+    let who = any.id();
+    let injury = match (ch, injury) {
+        (Some(ch), Some(i)) => Some(lookup::injury(ch, i)?),
+        _ => None,
+    };
     let mut entries = Vec::new();
     let mut samples: Vec<Sample> = Vec::new();
     leechbook_ledger::about::replay_about(store, who, |ledger, env, rulings| {
@@ -211,11 +240,17 @@ pub fn story<L: Log>(
             },
         );
     })?;
-    let (view, ending) = ending(&full, ch, injury);
+    let (view, ending) = match ch {
+        Some(ch) => ending(&full, ch, injury),
+        None => (
+            None,
+            death_of(any).map(|(cause, at)| format!("{} died ({cause}) at {at}", any.name())),
+        ),
+    };
     let story = Story {
         ty: "history",
         schema_version: JSON_SCHEMA,
-        character: ch.name.clone(),
+        character: any.name().to_string(),
         injury: view,
         entries,
         ending,

@@ -631,3 +631,58 @@ fn the_injury_tables_dice_take_one_face_each_from_one_to_six() {
         assert_eq!(s.bytes(), before, "{dice} wrote the ledger");
     }
 }
+
+/// A Savage Worlds character's story: every event about them, told as the terminal told it,
+/// in the fold's order (issue 40: stories for every system); a wound's own story is
+/// HârnMaster's, and is refused in one line.
+#[test]
+fn a_savage_worlds_characters_history_tells_every_event_about_them() {
+    let s = campaign();
+    let damage = s.ok(&[
+        "sw",
+        "damage",
+        "Grunt",
+        "--damage",
+        "d6+d4",
+        "--dice",
+        "damage=6+1/2",
+    ]);
+    let incapacitation = s.ok(&[
+        "sw",
+        "roll",
+        "Grunt",
+        "incapacitation",
+        "--trait",
+        "d6",
+        "--dice",
+        "trait=2,wild=3,injury=1/2,sub=5",
+    ]);
+    let story: serde_json::Value =
+        serde_json::from_str(&s.ok(&["history", "Grunt", "--json"])).unwrap();
+    let kinds: Vec<&str> = story["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["character-added", "sw.damage", "sw.incapacitation"], "{story}");
+    // Each told in the words the command said when it was recorded.
+    assert_eq!(
+        story["entries"][1]["summary"].as_str().unwrap(),
+        damage.lines().next().unwrap()
+    );
+    assert_eq!(
+        story["entries"][2]["summary"].as_str().unwrap(),
+        incapacitation.lines().next().unwrap()
+    );
+    assert!(story["ending"].is_null(), "Grunt lives: {story}");
+    let text = s.ok(&["history", "Grunt"]);
+    assert!(text.starts_with("Grunt:"), "{text}");
+    let out = s.run(&["history", "Grunt", "abcd"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("Grunt is not a HârnMaster character"),
+        "{}",
+        out.stderr
+    );
+}
