@@ -530,4 +530,101 @@ fn advance_roll_announces_a_death_and_stops_there() {
     assert_eq!(s.show("Old Tom")["campaign_time"], "day 1 01:00");
 }
 
+/// The owed list is what the rules owe now (issue 40): no treatment while the patient bleeds
+/// or is in Extended Shock (000 l.737, l.890: `treat` refuses it), and no second blood
+/// stoppage once one has succeeded (l.747: the bleeding stops after one more Blood Loss
+/// roll, which stays owed).
+#[test]
+fn the_owed_list_holds_no_treatment_or_stoppage_the_rules_refuse() {
+    let kinds = |s: &Scratch| -> Vec<String> {
+        due(s, "Osric")
+            .iter()
+            .map(|o| o["kind"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // A: right shoulder, 16 edge: G4E, a bleeder; Shock Roll 72 vs 65 fails: 3 + 4 + 1 = 8,
+    // INC. A round later the Shock Reroll (65 - 20 = 45) of 62 fails: Extended Shock. A
+    // staunch of 35 vs 40 ending in 5 is a CS: the bleeding stops at once.
+    let s = Scratch::with_osric();
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "edge",
+        "--location",
+        "shoulder",
+        "--side",
+        "right",
+        "--effective",
+        "16",
+        "--dice",
+        "shock=72",
+    ]);
+    assert!(kinds(&s).contains(&"blood-stoppage".to_string()));
+    assert!(
+        !kinds(&s).contains(&"treatment".to_string()),
+        "not while it bleeds"
+    );
+    s.ok(&["advance", "1r"]);
+    s.ok(&["roll", "Osric", "shock-reroll", "--dice", "roll=62"]);
+    assert_eq!(s.show("Osric")["extended_shock_hr"], 5);
+    s.ok(&[
+        "staunch",
+        "Osric",
+        "--physician",
+        "40",
+        "--healer",
+        "Ally",
+        "--dice",
+        "roll=35",
+    ]);
+    let owed = kinds(&s);
+    assert!(owed.contains(&"extended-shock".to_string()), "{owed:?}");
+    assert!(
+        !owed.contains(&"treatment".to_string()),
+        "not in Extended Shock: {owed:?}"
+    );
+    let out = s.run(&[
+        "treat",
+        "Osric",
+        "--physician",
+        "60",
+        "--dice",
+        "treatment=44",
+    ]);
+    assert_eq!(out.code, 1, "and treat refuses it: {}", out.stdout);
+
+    // B: the same strike with a Shock Roll of 12 (S): STN. Five minutes on, a staunch of 33
+    // vs 40 succeeds: one more Blood Loss roll is owed, no other stoppage.
+    let s = Scratch::with_osric();
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "edge",
+        "--location",
+        "shoulder",
+        "--side",
+        "right",
+        "--effective",
+        "16",
+        "--dice",
+        "shock=12",
+    ]);
+    s.ok(&["advance", "5m", "--skip-owed"]);
+    s.ok(&[
+        "staunch",
+        "Osric",
+        "--physician",
+        "40",
+        "--healer",
+        "Ally",
+        "--dice",
+        "roll=33",
+    ]);
+    let owed = kinds(&s);
+    assert!(owed.contains(&"blood-loss".to_string()), "{owed:?}");
+    assert!(!owed.contains(&"blood-stoppage".to_string()), "{owed:?}");
+}
+
 mod stories;

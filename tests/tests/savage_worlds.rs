@@ -665,7 +665,11 @@ fn a_savage_worlds_characters_history_tells_every_event_about_them() {
         .iter()
         .map(|e| e["kind"].as_str().unwrap())
         .collect();
-    assert_eq!(kinds, ["character-added", "sw.damage", "sw.incapacitation"], "{story}");
+    assert_eq!(
+        kinds,
+        ["character-added", "sw.damage", "sw.incapacitation"],
+        "{story}"
+    );
     // Each told in the words the command said when it was recorded.
     assert_eq!(
         story["entries"][1]["summary"].as_str().unwrap(),

@@ -593,3 +593,46 @@ fn the_sample_arm_table_ships_with_the_binary() {
     let out = injure(&s, "Gerd", "arm", "3", "1");
     assert!(out.contains("hand"), "{out}");
 }
+
+/// Stun and Helpless prevent Actions, and an attack is an Action (003 l.24; l.179-184): a
+/// stunned or helpless attacker's Quarrel is refused in one line and nothing is written; the
+/// condition wears off by one a round (Stun 1 is gone after a round of ten seconds).
+#[test]
+fn a_stunned_or_helpless_attacker_takes_no_action() {
+    let s = campaign();
+    let quarrel = |s: &crate::common::Scratch| {
+        s.run(&[
+            "wi",
+            "quarrel",
+            "Gerd",
+            "Ana",
+            "--defence",
+            "light-foot",
+            "--attack-hits",
+            "0",
+            "--defence-hits",
+            "2",
+        ])
+    };
+    s.ok(&["wi", "condition", "Gerd", "stun", "--add", "1"]);
+    let before = s.bytes();
+    let out = quarrel(&s);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stderr
+            .contains("Gerd is Stun 1: attacking is an Action"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before, "nothing was written");
+    // A round later the Stun has worn off (1 - 1): Net Hits 0 - 2 = -2, Ana gives way.
+    s.ok(&["advance", "1r"]);
+    assert_eq!(quarrel(&s).code, 0);
+    // Helpless 2: refused now and a round later (2 - 1 = 1), taken two rounds later.
+    s.ok(&["wi", "condition", "Gerd", "helpless", "--add", "2"]);
+    assert!(quarrel(&s).stderr.contains("Gerd is Helpless 2"));
+    s.ok(&["advance", "1r"]);
+    assert!(quarrel(&s).stderr.contains("Gerd is Helpless 1"));
+    s.ok(&["advance", "1r"]);
+    assert_eq!(quarrel(&s).code, 0);
+}

@@ -178,7 +178,13 @@ fn decision(h: &HmCharacter, n: &Next, a: &AdvanceArgs) -> Option<String> {
                 )
             })
         }
-        Some(SeqRollKind::Healing) if !a.untreated && inj.heal.treatment.is_none() => Some(format!(
+        // Untreated, when a treatment may be made (not while bleeding or in Extended Shock:
+        // 000 l.737, l.890).
+        Some(SeqRollKind::Healing)
+            if !a.untreated
+                && inj.heal.treatment.is_none()
+                && !h.bleeding()
+                && h.extended_shock.is_none() => Some(format!(
             "{}'s {} {} is untreated: treat it (leechbook treat {} {} --physician ML) or pass --untreated",
             h.name,
             inj.code(),

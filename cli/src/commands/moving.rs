@@ -49,16 +49,25 @@ pub fn cmd_move(a: MoveArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let names = [a.name.as_str()];
     let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
         let ch = find(ledger, &a.name)?;
+        let pace = match a.pace {
+            Pace::Half => MovePace::Half,
+            Pace::Full => MovePace::Full,
+            Pace::Charge => MovePace::Charge,
+            Pace::Double => MovePace::Double,
+        };
+        // The shock state says what move there may be, before any die is drawn.
+        if let Some(why) = leechbook_core::harnmaster::healing::move_refused(ch.shock, pace) {
+            return Err(CommandError::user(format!(
+                "{} is {}: {why}",
+                ch.name,
+                ch.shock.code()
+            )));
+        }
         let roll = one_d100(ctx, given, "roll")?;
         Ok((
             Event::HarnMaster(HmEvent::MoveTest(MoveTest {
                 character: ch.id,
-                pace: match a.pace {
-                    Pace::Half => MovePace::Half,
-                    Pace::Full => MovePace::Full,
-                    Pace::Charge => MovePace::Charge,
-                    Pace::Double => MovePace::Double,
-                },
+                pace,
                 ml: a.ml,
                 roll,
             })),

@@ -219,6 +219,14 @@ fn quarrel(
     r: &mut Roller,
 ) -> Result<WiEvent, CommandError> {
     let (attacker, defender) = (wi_char(ledger, &a.attacker)?, wi_char(ledger, &a.defender)?);
+    if let Some((c, n)) = attacker.action_prevented(ledger.now, ledger.round_seconds()) {
+        return Err(CommandError::user(format!(
+            "{} is {} {n}: attacking is an Action, and {} prevents Actions (it wears off by one a round)",
+            attacker.name,
+            c.word(),
+            c.word()
+        )));
+    }
     let defence = match a.defence {
         DefenceArg::Melee => WiDefence::Melee,
         DefenceArg::LightFoot => WiDefence::LightFoot,

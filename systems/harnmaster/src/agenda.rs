@@ -232,12 +232,16 @@ pub fn agenda(ch: &HmCharacter, table: &TreatmentTable, options: Options) -> Vec
     }
     // Step 1: bleeding.
     for inj in ch.injuries.iter().filter(|i| i.bleeder && !i.healed()) {
-        out.push(DueRoll {
-            injury: Some(inj.id),
-            decision: true,
-            note: "a healer may try to stop it every five minutes (staunch or cauterise)",
-            ..DueRoll::new(HmRoll::BloodStoppage)
-        });
+        // A stoppage that succeeded stops the bleeding after one more Blood Loss roll
+        // (000 l.747): that roll is owed, another stoppage is not.
+        if !inj.heal.stops_after_next_loss {
+            out.push(DueRoll {
+                injury: Some(inj.id),
+                decision: true,
+                note: "a healer may try to stop it every five minutes (staunch or cauterise)",
+                ..DueRoll::new(HmRoll::BloodStoppage)
+            });
+        }
         out.push(periodic(
             ch,
             SeqRollKind::BloodLoss,
@@ -270,11 +274,14 @@ pub fn agenda(ch: &HmCharacter, table: &TreatmentTable, options: Options) -> Vec
             "every ten days; -20 if not sheltered",
         ));
     }
-    // Step 5: untreated injuries await a healer.
+    // Step 5: untreated injuries await a healer, once the bleeding and Extended Shock have
+    // ended (000 l.737, l.890: until then a treatment is refused, and the injury heals as
+    // an untreated one).
+    let treatable = !ch.bleeding() && ch.extended_shock.is_none();
     for inj in ch
         .injuries
         .iter()
-        .filter(|i| !i.healed() && i.heal.treatment.is_none())
+        .filter(|i| treatable && !i.healed() && i.heal.treatment.is_none())
     {
         out.push(DueRoll {
             injury: Some(inj.id),

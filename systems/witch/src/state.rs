@@ -176,6 +176,22 @@ impl WiCharacter {
         }
     }
 
+    /// What keeps the character from taking an Action now, an attack among them: a Stun or a
+    /// Helpless rating above 0 (003 l.24: attacking is an Action; l.179-184: Stun prevents
+    /// Actions, Helpless Actions and Movement). The condition and its rating; None when it
+    /// may act. Reading: every Quarrel the character starts is its Action, the free attack
+    /// on a foe who disengages (l.125) too (a Quarrel records no such distinction).
+    pub fn action_prevented(
+        &self,
+        now: CampaignTime,
+        round_seconds: i64,
+    ) -> Option<(Condition, i32)> {
+        [Condition::Helpless, Condition::Stun]
+            .into_iter()
+            .map(|c| (c, self.rating(c, now, round_seconds)))
+            .find(|(_, n)| *n > 0)
+    }
+
     /// A condition's rating at `now`: what passive reduction left of it (Trauma: at every
     /// location together), plus what injuries hold by a mark until their care.
     pub fn rating(&self, c: Condition, now: CampaignTime, round_seconds: i64) -> i32 {

@@ -392,3 +392,53 @@ fn like_wounds_read_apart_and_refused_dice_are_not_shown() {
     );
     assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
 }
+
+/// An INC character may make only an assisted, Difficult half move; an UNC one no action at
+/// all (000 l.544, l.554): `move` refuses what the shock state forbids, before any die.
+#[test]
+fn the_shock_state_limits_the_move() {
+    // The README's strike: shock 4+2+2 = 8 with the roll 75 a CF against EML65: INC.
+    let s = crate::common::Scratch::with_osric();
+    s.ok(&crate::common::OSRIC_STRUCK);
+    s.ok(&["option", "aggravation", "on"]);
+    let before = s.bytes();
+    let out = s.run(&[
+        "move", "Osric", "--pace", "full", "--ml", "50", "--dice", "roll=33",
+    ]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("Osric is INC: only an assisted, Difficult half move is allowed"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before, "nothing was written");
+    // A half move is allowed: 33 vs EML50, S.
+    s.ok(&[
+        "move", "Osric", "--pace", "half", "--ml", "50", "--dice", "roll=33",
+    ]);
+    // Struck again while INC: a new INC makes UNC (000 l.548), and no move at all.
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "blunt",
+        "--location",
+        "thigh",
+        "--side",
+        "left",
+        "--effective",
+        "10",
+        "--dice",
+        "shock=75",
+    ]);
+    assert_eq!(s.show("Osric")["shock_state"], "UNC");
+    let out = s.run(&[
+        "move", "Osric", "--pace", "half", "--ml", "50", "--dice", "roll=33",
+    ]);
+    assert!(
+        out.stderr.contains("Osric is UNC: no actions are allowed"),
+        "{}",
+        out.stderr
+    );
+}

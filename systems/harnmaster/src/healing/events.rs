@@ -172,6 +172,20 @@ pub enum MovePace {
     Double,
 }
 
+/// Why a shock state allows no move at this pace (000 l.544: INC, "only assisted Difficult
+/// Half Move is allowed"; l.554: UNC, "no actions allowed"), or None when it allows it.
+pub fn move_refused(shock: ShockState, pace: MovePace) -> Option<&'static str> {
+    match (shock, pace) {
+        (ShockState::Unconscious | ShockState::Killed, _) => {
+            Some("no actions are allowed, a move among them (000 l.554)")
+        }
+        (ShockState::Incapacitated, MovePace::Full | MovePace::Charge | MovePace::Double) => {
+            Some("only an assisted, Difficult half move is allowed (000 l.544)")
+        }
+        _ => None,
+    }
+}
+
 impl MovePace {
     /// Its word.
     pub fn word(self) -> &'static str {
