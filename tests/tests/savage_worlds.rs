@@ -690,3 +690,94 @@ fn a_savage_worlds_characters_history_tells_every_event_about_them() {
         out.stderr
     );
 }
+
+/// Stabilising a bleeder is another's Healing roll, an action (004 l.50): the healer is a
+/// character of the campaign who may act (a Shaken one takes only free actions, l.20), not
+/// the bleeder; one the campaign does not hold is named with --npc. Refusals write nothing.
+#[test]
+fn the_healer_who_stabilises_is_checked() {
+    let s = campaign();
+    s.ok(&["character", "add", "Doc", "--toughness", "5"]);
+    // 27 against Toughness 6: five raises, Incapacitated; Vigor 3 - 3 = 0 fails: Bleeding Out.
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d8+d6",
+        "--dice",
+        "damage=8+8+6/5",
+    ]);
+    s.ok(&[
+        "sw",
+        "roll",
+        "Red",
+        "incapacitation",
+        "--trait",
+        "d8",
+        "--dice",
+        "trait=2,wild=3,injury=3/4,sub=1",
+    ]);
+    assert_eq!(s.show("Red")["bleeding_out"], true);
+    // Doc meets his Toughness exactly: Shaken.
+    s.ok(&[
+        "sw", "damage", "Doc", "--damage", "d6", "--dice", "damage=5",
+    ]);
+    let before = s.bytes();
+    let stabilise = |healer: &str, npc: bool| {
+        let mut args = vec![
+            "sw",
+            "stabilise",
+            "Red",
+            "--healer",
+            healer,
+            "--trait",
+            "d6",
+            "--dice",
+            "trait=5,wild=2",
+        ];
+        if npc {
+            args.push("--npc");
+        }
+        s.run(&args)
+    };
+    for (healer, npc, says) in [
+        ("Doc", false, "Doc is Shaken: only free actions"),
+        ("Red", false, "Red cannot stabilise themselves"),
+        ("Old Mag", false, "no character named 'Old Mag'"),
+        (
+            "Doc",
+            true,
+            "Doc is a character of the campaign: give no --npc",
+        ),
+    ] {
+        let out = stabilise(healer, npc);
+        assert_eq!(out.code, 1, "{healer}: {}", out.stdout);
+        assert!(out.stderr.contains(says), "{healer}: {}", out.stderr);
+        assert_eq!(s.bytes(), before, "{healer}: nothing was written");
+    }
+    // Spirit 4 >= 4: Doc recovers, and stabilises: 5 >= 4.
+    s.ok(&[
+        "sw",
+        "roll",
+        "Doc",
+        "spirit-recovery",
+        "--trait",
+        "d6",
+        "--dice",
+        "trait=4,wild=1",
+    ]);
+    let out = s.ok(&[
+        "sw",
+        "stabilise",
+        "Red",
+        "--healer",
+        "Doc",
+        "--trait",
+        "d6",
+        "--dice",
+        "trait=5,wild=2",
+    ]);
+    assert!(out.contains("stabilised"), "{out}");
+    assert_eq!(s.show("Red")["bleeding_out"], false);
+}

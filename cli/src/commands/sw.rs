@@ -111,9 +111,14 @@ pub struct RollArgs {
 pub struct StabiliseArgs {
     /// Who bleeds.
     pub name: String,
-    /// The healer.
+    /// The healer: a Savage Worlds character of the campaign (their wound penalty applies,
+    /// and one who is Shaken takes no action), or with --npc someone the campaign does not
+    /// hold.
     #[arg(long)]
     pub healer: String,
+    /// The healer is not a character of the campaign (an NPC): taken as named, unchecked.
+    #[arg(long)]
+    pub npc: bool,
     /// The healer's Healing die.
     #[arg(long = "trait", value_name = "DIE")]
     pub trait_die: String,
@@ -185,6 +190,43 @@ fn sw<'a>(
     Ok(leechbook_ledger::lookup::savage(ledger, name)?)
 }
 
+/// The healer of a stabilisation, checked: another character of the campaign who may act
+/// (stabilising is an action, 004 l.50), whose wound penalty (004 l.21) the roll takes; or,
+/// with --npc, someone the campaign does not hold (no penalty known). Returns the penalty.
+fn healer_penalty(
+    ledger: &leechbook_core::fold::Ledger,
+    bleeder: leechbook_core::ids::CharacterId,
+    a: &StabiliseArgs,
+) -> Result<i32, CommandError> {
+    let found = match leechbook_ledger::lookup::savage(ledger, &a.healer) {
+        Ok(h) => h,
+        Err(leechbook_ledger::lookup::Lookup::NoCharacter { .. }) if a.npc => return Ok(0),
+        Err(e @ leechbook_ledger::lookup::Lookup::NoCharacter { .. }) => {
+            return Err(CommandError::from(e).hint("--npc for a healer the campaign does not hold"))
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if a.npc {
+        return Err(CommandError::user(format!(
+            "{} is a character of the campaign: give no --npc",
+            found.name
+        )));
+    }
+    if found.id == bleeder {
+        return Err(CommandError::user(format!(
+            "{} cannot stabilise themselves: it takes another's Healing roll (004 l.50)",
+            found.name
+        )));
+    }
+    if let Some(why) = found.action_prevented() {
+        return Err(CommandError::user(format!(
+            "{} {why}, and a Healing roll to stabilise is an action (004 l.50)",
+            found.name
+        )));
+    }
+    Ok(found.wound_penalty())
+}
+
 /// Runs a Savage Worlds command.
 pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     let name = match &c {
@@ -194,7 +236,11 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         SwCommand::Heal(a) => a.name.clone(),
         SwCommand::Attributes(a) => a.name.clone(),
     };
-    let names = [name.as_str()];
+    // A stabilisation reads its healer too.
+    let mut names = vec![name.as_str()];
+    if let SwCommand::Stabilise(a) = &c {
+        names.push(a.healer.as_str());
+    }
     let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
         let mut rng = roller(ctx, 0);
         let mut rolled = Vec::new();
@@ -264,11 +310,12 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             }
             SwCommand::Stabilise(a) => {
                 let id = sw_id(ledger, &a.name)?;
+                let penalty = healer_penalty(ledger, id, a)?;
                 let mut given = parse(a.dice.as_deref(), &["trait", "wild"])?;
                 let roll = owed::trait_roll(
                     &mut given,
                     sides(&a.trait_die)?,
-                    a.modifier,
+                    a.modifier + penalty,
                     &mut rng,
                     &mut rolled,
                 )?;
