@@ -124,6 +124,7 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let mut r2 = roller(ctx, 1);
     let mut dice = TableDice::new("the attack", other, &mut r2);
     let drawing = &mut dice;
+    let mut notes = Vec::new();
     let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, _| {
         let shooter = find(ledger, &a.shooter)?;
         let target = a
@@ -136,6 +137,19 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             .as_deref()
             .map(|t| find(ledger, t).map(|c| c.id))
             .transpose()?;
+        // A target with a Grievous injury is considered Still against missiles (000 l.626):
+        // what the GM typed of its moving or evading is not used, and said so.
+        let still = match a.target.as_deref() {
+            Some(name) => find(ledger, name)?.still_against_missiles(),
+            None => false,
+        };
+        if still && (a.moving || a.evading.is_some()) {
+            notes.push(format!(
+                "{} has a Grievous injury: considered Still against missiles (000 l.626), so {} is not used",
+                a.target.as_deref().unwrap_or_default(),
+                if a.moving { "--moving" } else { "--evading" }
+            ));
+        }
         let roll = t.one("attack", Die::D100)?;
         let x = Shot {
             shooter: shooter.id,
@@ -145,11 +159,12 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             wet: a.wet,
             overhead_ft: a.overhead,
             movement: match (a.moving, a.evading) {
+                _ if still => Movement::Still,
                 (true, _) => Movement::Moving,
                 (_, Some(_)) => Movement::Evading,
                 _ => Movement::Still,
             },
-            dodge_index: a.evading.unwrap_or(0),
+            dodge_index: if still { 0 } else { a.evading.unwrap_or(0) },
             moving_shooter: a.moving_shooter,
             aimed: a.aimed,
             windforce: a.windforce,
@@ -194,6 +209,9 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         if !faces.is_empty() {
             ctx.note(format!("rolled by Leechbook: {}", faces.join(",")));
         }
+    }
+    for n in notes {
+        ctx.note(n);
     }
     ctx.say(narrate::event(&ledger, &env, &applied));
     Ok(())

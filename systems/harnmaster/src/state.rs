@@ -669,6 +669,16 @@ impl HmCharacter {
         }
     }
 
+    /// Whether the character is considered Still against missile attacks: a Grievous injury
+    /// leaves a zone it cannot use (000 l.626: "Against missile attacks, such an injured
+    /// target is considered Still"). Reading (missile.md): any open Grievous injury, whatever
+    /// its zone.
+    pub fn still_against_missiles(&self) -> bool {
+        self.injuries
+            .iter()
+            .any(|i| !i.healed() && i.severity() == Severity::Grievous)
+    }
+
     /// Returns true while any injury bleeds.
     pub fn bleeding(&self) -> bool {
         self.injuries.iter().any(|i| i.bleeder && !i.healed())

@@ -568,3 +568,51 @@ fn dice_and_numbers_that_do_not_apply_are_refused_in_one_line() {
         assert_eq!(s.bytes(), before, "{args:?} changed the ledger");
     }
 }
+
+/// A target with a Grievous injury (a zone it cannot use) is considered Still against
+/// missile attacks (000 l.626): the Dodge index the GM gave is not used, the shot says so,
+/// and a hit takes the still target's automatic Precision TA.
+#[test]
+fn a_grievously_injured_target_is_still_against_missiles() {
+    let s = nolora_and_horse();
+    // 18 blunt to the left thigh: G4B (not a bleeder).
+    s.ok(&[
+        "strike",
+        "Brigand",
+        "--aspect",
+        "blunt",
+        "--location",
+        "thigh",
+        "--side",
+        "left",
+        "--effective",
+        "18",
+        "--dice",
+        "shock=12",
+    ]);
+    // Evading at Dodge 3 would be 75 + 10 - 15 = 70, and 78 a miss; Still it is 75 + 10 = 85,
+    // and 78 an S: a strike, with the automatic Precision TA.
+    let out = bow(
+        &s,
+        &[
+            "Brigand",
+            "--range",
+            "20",
+            "--evading",
+            "3",
+            "--seed",
+            "7",
+            "--dice",
+            "attack=78",
+        ],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("Brigand has a Grievous injury: considered Still against missiles (000 l.626), so --evading is not used"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.contains("78 vs EML85"), "{}", out.stdout);
+    assert!(out.stdout.contains("precision"), "{}", out.stdout);
+}
