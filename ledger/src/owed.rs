@@ -315,6 +315,17 @@ pub fn owed_event(
             }
             let mut rolled = Vec::new();
             let event = sw_roll(ledger, ch, r, None, 0, &mut given, roll, &mut rolled)?;
+            // The page and the board take every die the roll may read before its result is
+            // known: the Injury Table's faces its result did not read (on a critical failure,
+            // or the sub-roll of a row without one) are set aside, not refused.
+            if let SwEvent::Incapacitation { injury, sub, .. } = &event {
+                if *injury == [0, 0] {
+                    given.remove("injury");
+                }
+                if *sub == 0 {
+                    given.remove("sub");
+                }
+            }
             refuse_unused(&given)?;
             Ok(Made {
                 event: Event::SavageWorlds(event),
@@ -631,8 +642,13 @@ pub fn sw_roll(
             roll: r,
         },
         SwRoll::Incapacitation => {
-            // The Injury Table's d6s do not ace: one face each, 1 to 6.
-            // One rolled here takes its first face.
+            // Only the dice the rules read are drawn (or asked for): none of the Injury
+            // Table's on a critical failure, which kills (004 l.26); its sub-roll only for the
+            // rows that roll one (`injury_rolls_sub`). One not drawn is recorded as 0.
+            let critical = leechbook_core::savage::trait_roll(&r, ch.wound_penalty())
+                .is_ok_and(|t| t.outcome == leechbook_core::savage::Outcome::CriticalFailure);
+            // The Injury Table's d6s do not ace: one face each, 1 to 6; one rolled here takes
+            // its first face.
             let mut d6 = |name: &'static str, count: usize| -> Result<Vec<u16>, RollError> {
                 let typed = given.contains_key(name);
                 chains(given, name, &vec![6; count], roll, rolled)?
@@ -644,13 +660,23 @@ pub fn sw_roll(
                     })
                     .collect()
             };
-            let inj = d6("injury", 2)?;
-            let sub = d6("sub", 1)?;
+            let (injury, sub) = if critical {
+                ([0, 0], 0)
+            } else {
+                let inj = d6("injury", 2)?;
+                let total = inj[0] + inj[1];
+                let sub = if leechbook_core::savage::injury_rolls_sub(total) {
+                    d6("sub", 1)?[0]
+                } else {
+                    0
+                };
+                ([inj[0], inj[1]], sub)
+            };
             SwEvent::Incapacitation {
                 character: ch.id,
                 roll: r,
-                injury: [inj[0], inj[1]],
-                sub: sub[0],
+                injury,
+                sub,
             }
         }
     })

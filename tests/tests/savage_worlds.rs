@@ -333,7 +333,7 @@ fn only_a_leg_injury_in_effect_makes_the_next_major() {
         "--dice",
         "damage=12+12+11/1",
     ]);
-    let out = incapacitated(&s, "trait=8+7,wild=2,injury=5/5,sub=1");
+    let out = incapacitated(&s, "trait=8+7,wild=2,injury=5/5");
     assert!(
         out.contains("Injury 10 Leg: the Slow Hindrance (Minor) (for 24 hours"),
         "{out}"
@@ -349,7 +349,7 @@ fn only_a_leg_injury_in_effect_makes_the_next_major() {
         "--dice",
         "damage=3/3",
     ]); // a 4th Wound
-    let out = incapacitated(&s, "trait=8+7,wild=2,injury=6/4,sub=1");
+    let out = incapacitated(&s, "trait=8+7,wild=2,injury=6/4");
     assert!(
         out.contains("Injury 10 Leg: the Slow Hindrance (Minor)"),
         "{out}"
@@ -365,7 +365,7 @@ fn only_a_leg_injury_in_effect_makes_the_next_major() {
         "--dice",
         "damage=12+12+11/1",
     ]);
-    incapacitated(&s, "trait=7,wild=2,injury=5/5,sub=1");
+    incapacitated(&s, "trait=7,wild=2,injury=5/5");
     s.ok(&["sw", "heal", "Red", "--wounds", "7"]);
     s.ok(&[
         "sw",
@@ -377,7 +377,7 @@ fn only_a_leg_injury_in_effect_makes_the_next_major() {
         "damage=12+12+11/1",
     ]);
     assert_eq!(s.show("Red")["injuries"][0]["active"], false);
-    let out = incapacitated(&s, "trait=7,wild=2,injury=4/6,sub=1");
+    let out = incapacitated(&s, "trait=7,wild=2,injury=4/6");
     assert!(
         out.contains("Injury 10 Leg: the Slow Hindrance (Minor)"),
         "{out}"
@@ -393,7 +393,7 @@ fn only_a_leg_injury_in_effect_makes_the_next_major() {
         "--dice",
         "damage=3/3",
     ]);
-    let out = incapacitated(&s, "trait=7,wild=2,injury=5/6,sub=1");
+    let out = incapacitated(&s, "trait=7,wild=2,injury=5/6");
     assert!(
         out.contains("Injury 11 Leg: the Slow Hindrance (Major)"),
         "{out}"
@@ -544,7 +544,7 @@ fn a_die_type_lost_on_the_injury_table_is_the_die_of_later_trait_rolls_while_it_
         "--trait",
         "d8",
         "--dice",
-        "trait=5,wild=1,injury=1/1,sub=1",
+        "trait=5,wild=1,injury=1/1",
     ]);
     assert_eq!(
         out.stderr.trim(),
@@ -594,8 +594,8 @@ fn damage_takes_a_number_of_dice() {
 }
 
 /// The Injury Table's d6s do not ace and show 1 to 6: a chained or impossible face given for
-/// them is refused in one line (even on a roll whose failure ends before the table is read),
-/// and nothing is written.
+/// them is refused in one line, and nothing is written (on a critical failure the table is
+/// not read at all, and faces given for it are refused as not needed).
 #[test]
 fn the_injury_tables_dice_take_one_face_each_from_one_to_six() {
     let s = campaign();
@@ -612,7 +612,7 @@ fn the_injury_tables_dice_take_one_face_each_from_one_to_six() {
     for (dice, says) in [
         ("trait=2,wild=3,injury=3+5/4,sub=2", "does not ace"),
         ("trait=2,wild=3,injury=7/4,sub=2", "injury"),
-        // A critical failure (both dice 1) ends before the table: its faces still checked.
+        // A critical failure (both dice 1) reads no table: its faces are not needed.
         ("trait=1,wild=1,injury=999/999,sub=999", "injury"),
     ] {
         let out = s.run(&[
@@ -780,4 +780,85 @@ fn the_healer_who_stabilises_is_checked() {
     ]);
     assert!(out.contains("stabilised"), "{out}");
     assert_eq!(s.show("Red")["bleeding_out"], false);
+}
+
+/// Dice the rules do not read are neither asked for nor rolled (issue 40): the Injury
+/// Table's sub-roll is rolled only by the rows that have one (004 l.33-40: an arm's side, the
+/// guts, the head), not by Unmentionables (2) or a leg (10-11); a critical failure on the
+/// Vigor roll kills and reads no table at all.
+#[test]
+fn the_injury_tables_sub_roll_and_dice_only_when_the_rules_read_them() {
+    let s = campaign();
+    let incapacitated = |who: &str| {
+        s.ok(&[
+            "sw",
+            "damage",
+            who,
+            "--damage",
+            "d12+d12",
+            "--dice",
+            "damage=12+12+11/1",
+        ]);
+    };
+    incapacitated("Red");
+    // Vigor d8 5 (wild 2) - 3 wounds = 2: a failure; the table's 1 + 1 = 2, Unmentionables.
+    let before = s.bytes();
+    let out = s.run(&[
+        "sw",
+        "roll",
+        "Red",
+        "incapacitation",
+        "--trait",
+        "d8",
+        "--dice",
+        "trait=5,wild=2,injury=1/1,sub=4",
+    ]);
+    assert_eq!(
+        out.code, 1,
+        "a sub-roll the row does not read: {}",
+        out.stdout
+    );
+    assert!(out.stderr.contains("sub"), "{}", out.stderr);
+    assert_eq!(s.bytes(), before);
+    // Given the two dice the row reads, nothing is rolled for it (with a seed, Leechbook
+    // would roll and say so).
+    let out = s.run(&[
+        "sw",
+        "roll",
+        "Red",
+        "incapacitation",
+        "--trait",
+        "d8",
+        "--seed",
+        "3",
+        "--dice",
+        "trait=5,wild=2,injury=1/1",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("Unmentionables"), "{}", out.stdout);
+    assert!(
+        !out.stderr.contains("rolled by Leechbook"),
+        "{}",
+        out.stderr
+    );
+    // A critical failure (both dice 1) kills; no table die is drawn or wanted.
+    s.ok(&["character", "add", "Blue", "--toughness", "6"]);
+    incapacitated("Blue");
+    let out = s.run(&[
+        "sw",
+        "roll",
+        "Blue",
+        "incapacitation",
+        "--trait",
+        "d8",
+        "--dice",
+        "trait=1,wild=1",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        !out.stderr.contains("rolled by Leechbook"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.show("Blue")["dead"], true);
 }

@@ -418,21 +418,32 @@ impl SwEvent {
     }
 }
 
-/// Reads the Injury Table: 2d6 and the d6 sub-roll.
+/// Whether the Injury Table's row for a 2d6 total rolls the sub-table's d6: an arm (3-4,
+/// which side), the guts (5-9) and the head (12) do; Unmentionables (2) and a leg (10-11)
+/// do not (004 l.33-40).
+pub fn injury_rolls_sub(total: u16) -> bool {
+    matches!(total, 3..=9 | 12)
+}
+
+/// Reads the Injury Table: 2d6 and, for the rows that roll one, the d6 sub-roll.
 pub fn injury_table(
     d: [u16; 2],
     sub: u16,
     has_leg: bool,
     lasting: Lasting,
 ) -> Result<SwInjury, SwError> {
-    for f in d.iter().chain(std::iter::once(&sub)) {
+    // The sub-roll d6 is read only by the rows that roll it (004 l.35-40: an arm's side, the
+    // guts, the head); Unmentionables and a leg roll none, and record none (0).
+    let roll_sum = d[0].saturating_add(d[1]);
+    let sub_used = injury_rolls_sub(roll_sum);
+    for f in d.iter().chain(sub_used.then_some(&sub)) {
         if !(1..=6).contains(f) {
             return Err(SwError::Dice(format!(
                 "the Injury Table's dice are d6s, not {f}"
             )));
         }
     }
-    let roll = (d[0] + d[1]) as u8;
+    let roll = roll_sum as u8;
     let side = if sub <= 3 { "left" } else { "right" };
     let (what, effect, leg) = match roll {
         2 => (
