@@ -348,6 +348,9 @@ impl From<leechbook_ledger::owed::RollError> for CommandError {
                 shell_word(character),
                 attribute.to_ascii_lowercase()
             )),
+            R::NpcIsCharacter(ref name) => CommandError::user(format!(
+                "{name} is a character of the campaign: give no --npc"
+            )),
             _ => CommandError::user(words),
         };
         error.from_source(e)

@@ -112,6 +112,20 @@ pub enum RollError {
         /// How many were given.
         got: usize,
     },
+    /// A healer named as not in the campaign who is one of its characters.
+    #[error("{0} is a character of the campaign, not one it does not hold")]
+    NpcIsCharacter(String),
+    /// A bleeder named as their own healer.
+    #[error("{0} cannot stabilise themselves: it takes another's Healing roll (004 l.50)")]
+    HealerIsBleeder(String),
+    /// A healer who may take no action now.
+    #[error("{healer} {why}, and a Healing roll to stabilise is an action (004 l.50)")]
+    HealerCannotAct {
+        /// The healer.
+        healer: String,
+        /// Why they may not act.
+        why: &'static str,
+    },
     /// A face chained as an ace on a die that does not ace (the Injury Table's d6s).
     #[error("die '{0}' does not ace: give one face for each of its dice")]
     NoAce(String),
@@ -680,6 +694,36 @@ pub fn sw_roll(
             }
         }
     })
+}
+
+/// The healer of a Savage Worlds stabilisation, checked: another character of the campaign
+/// who may act (a Healing roll to stabilise is an action, 004 l.50; not dead, not Shaken,
+/// l.20), whose wound penalty (l.21) the roll takes; or, `npc`, someone the campaign does
+/// not hold (no penalty known). Returns the penalty.
+pub fn healer_penalty(
+    ledger: &Ledger,
+    bleeder: CharacterId,
+    healer: &str,
+    npc: bool,
+) -> Result<i32, RollError> {
+    let found = match crate::lookup::savage(ledger, healer) {
+        Ok(h) => h,
+        Err(Lookup::NoCharacter { .. }) if npc => return Ok(0),
+        Err(e) => return Err(e.into()),
+    };
+    if npc {
+        return Err(RollError::NpcIsCharacter(found.name.clone()));
+    }
+    if found.id == bleeder {
+        return Err(RollError::HealerIsBleeder(found.name.clone()));
+    }
+    if let Some(why) = found.action_prevented() {
+        return Err(RollError::HealerCannotAct {
+            healer: found.name.clone(),
+            why,
+        });
+    }
+    Ok(found.wound_penalty())
 }
 
 /// The end of a Witch Iron character's round: its d6 drawn from `dice`, and the Hardship

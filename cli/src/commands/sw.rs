@@ -190,43 +190,6 @@ fn sw<'a>(
     Ok(leechbook_ledger::lookup::savage(ledger, name)?)
 }
 
-/// The healer of a stabilisation, checked: another character of the campaign who may act
-/// (stabilising is an action, 004 l.50), whose wound penalty (004 l.21) the roll takes; or,
-/// with --npc, someone the campaign does not hold (no penalty known). Returns the penalty.
-fn healer_penalty(
-    ledger: &leechbook_core::fold::Ledger,
-    bleeder: leechbook_core::ids::CharacterId,
-    a: &StabiliseArgs,
-) -> Result<i32, CommandError> {
-    let found = match leechbook_ledger::lookup::savage(ledger, &a.healer) {
-        Ok(h) => h,
-        Err(leechbook_ledger::lookup::Lookup::NoCharacter { .. }) if a.npc => return Ok(0),
-        Err(e @ leechbook_ledger::lookup::Lookup::NoCharacter { .. }) => {
-            return Err(CommandError::from(e).hint("--npc for a healer the campaign does not hold"))
-        }
-        Err(e) => return Err(e.into()),
-    };
-    if a.npc {
-        return Err(CommandError::user(format!(
-            "{} is a character of the campaign: give no --npc",
-            found.name
-        )));
-    }
-    if found.id == bleeder {
-        return Err(CommandError::user(format!(
-            "{} cannot stabilise themselves: it takes another's Healing roll (004 l.50)",
-            found.name
-        )));
-    }
-    if let Some(why) = found.action_prevented() {
-        return Err(CommandError::user(format!(
-            "{} {why}, and a Healing roll to stabilise is an action (004 l.50)",
-            found.name
-        )));
-    }
-    Ok(found.wound_penalty())
-}
-
 /// Runs a Savage Worlds command.
 pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
     let name = match &c {
@@ -310,7 +273,14 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             }
             SwCommand::Stabilise(a) => {
                 let id = sw_id(ledger, &a.name)?;
-                let penalty = healer_penalty(ledger, id, a)?;
+                let penalty =
+                    owed::healer_penalty(ledger, id, &a.healer, a.npc).map_err(|e| match e {
+                        owed::RollError::Lookup(
+                            l @ leechbook_ledger::lookup::Lookup::NoCharacter { .. },
+                        ) => CommandError::from(l)
+                            .hint("--npc for a healer the campaign does not hold"),
+                        e => e.into(),
+                    })?;
                 let mut given = parse(a.dice.as_deref(), &["trait", "wild"])?;
                 let roll = owed::trait_roll(
                     &mut given,
