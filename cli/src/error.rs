@@ -337,7 +337,7 @@ impl From<leechbook_ledger::owed::RollError> for CommandError {
             R::Automatic { ref character, what } => CommandError::user(format!(
                 "{character}'s {what} is an automatic failure: give no dice, only --outcome"
             )),
-            R::NotYetDue { .. } => {
+            R::NotYetDue { .. } | R::SpiritNotYetDue { .. } => {
                 CommandError::user(format!("{words}: move the clock first (leechbook advance 1r)"))
             }
             R::NoTraitDie {

@@ -43,8 +43,9 @@ pub type Fate = leechbook_kernel::fold::Fate<Applied>;
 /// HârnMaster refusals name no flag (a side not given, a pick beyond the dice, a test without
 /// its ML, a count roll's creature not named), so a void event's reason reads otherwise; 12:
 /// only the GM's clock events move the clock, a player's event dated past it is void, and
-/// so is an envelope out of bounds (`leechbook_core::OutOfBounds`).)
-pub const FOLD_VERSION: u32 = 12;
+/// so is an envelope out of bounds (`leechbook_core::OutOfBounds`); 13: a Savage Worlds
+/// character keeps when its last Spirit roll to recover from Shaken was made.)
+pub const FOLD_VERSION: u32 = 13;
 
 /// What HârnMaster's commands read of a folded campaign.
 pub trait HmLedger {

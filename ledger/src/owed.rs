@@ -91,6 +91,16 @@ pub enum RollError {
         /// The campaign clock.
         now: CampaignTime,
     },
+    /// A Spirit roll to recover from Shaken is made once, at the start of a turn.
+    #[error("{character}'s Spirit roll to recover from Shaken is made once a turn: the next is due at {due}, a round after the last; it is {now}")]
+    SpiritNotYetDue {
+        /// Who.
+        character: String,
+        /// When it falls due.
+        due: CampaignTime,
+        /// The campaign clock.
+        now: CampaignTime,
+    },
     /// The trait's die was neither given nor recorded on the sheet.
     #[error("which die is {character}'s {attribute}? the sheet records none")]
     NoTraitDie {
@@ -631,6 +641,20 @@ pub fn sw_roll(
         Some(s) => s,
         None => in_effect(ch, kind, ledger.now)?,
     };
+    // A Spirit roll to recover from Shaken, once a turn (004 l.4, l.20): not before a round
+    // after the last, and no die drawn for a roll refused.
+    if kind == SwRoll::SpiritRecovery {
+        if let Some(due) = ch
+            .spirit_due(ledger.round_seconds())
+            .filter(|d| *d > ledger.now)
+        {
+            return Err(RollError::SpiritNotYetDue {
+                character: ch.name.clone(),
+                due,
+                now: ledger.now,
+            });
+        }
+    }
     // "At the start of his turn ... must roll again next turn": not before, and no die is
     // drawn (or asked for) for a roll refused.
     if kind == SwRoll::BleedingOut {

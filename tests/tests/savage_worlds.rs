@@ -862,3 +862,64 @@ fn the_injury_tables_sub_roll_and_dice_only_when_the_rules_read_them() {
     );
     assert_eq!(s.show("Blue")["dead"], true);
 }
+
+/// Shaken characters try to recover at the start of their turn, once (004 l.4, l.20): a
+/// second Spirit roll in the same round is refused in one line, naming when the next falls
+/// due; a round later it is taken.
+#[test]
+fn the_spirit_roll_to_recover_from_shaken_is_once_a_turn() {
+    let s = campaign();
+    // 6 against Toughness 6: Shaken.
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d4+d4",
+        "--dice",
+        "damage=3/3",
+    ]);
+    assert_eq!(s.show("Red")["shaken"], true);
+    // Spirit d6: max(2, 3) = 3 < 4, a failure.
+    let out = s.ok(&[
+        "sw",
+        "roll",
+        "Red",
+        "spirit-recovery",
+        "--trait",
+        "d6",
+        "--dice",
+        "trait=2,wild=3",
+    ]);
+    assert!(
+        out.contains("still Shaken") || !out.contains("recovers"),
+        "{out}"
+    );
+    let before = s.bytes();
+    let again = || {
+        s.run(&[
+            "sw",
+            "roll",
+            "Red",
+            "spirit-recovery",
+            "--trait",
+            "d6",
+            "--dice",
+            "trait=5,wild=1",
+        ])
+    };
+    let out = again();
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains(
+            "Red's Spirit roll to recover from Shaken is made once a turn: the next is due at day 1 00:00:10"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before, "nothing was written");
+    // A round later: 5 >= 4, Red recovers.
+    s.ok(&["advance", "1r"]);
+    assert_eq!(again().code, 0);
+    assert_eq!(s.show("Red")["shaken"], false);
+}

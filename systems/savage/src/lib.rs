@@ -108,6 +108,10 @@ pub struct SwCharacter {
     /// Bleeding Out since: the roll that began it or the last one survived; the next roll is
     /// due a round after.
     pub bleeding_since: Option<CampaignTime>,
+    /// When the last Spirit roll to recover from Shaken was made: the next is due a round
+    /// after (fold version 13).
+    #[serde(default)]
+    pub spirit_tried: Option<CampaignTime>,
 }
 
 /// An attribute, as the Injury Table and the trait rolls name it.
@@ -226,6 +230,7 @@ impl SwCharacter {
             injuries: Vec::new(),
             attributes: SwAttributes::default(),
             bleeding_since: None,
+            spirit_tried: None,
         }
     }
 
@@ -251,6 +256,18 @@ impl SwCharacter {
             return None;
         }
         self.bleeding_since.map(|t| t.plus(round_seconds.max(1)))
+    }
+
+    /// When the next Spirit roll to recover from Shaken is due (004 l.4: "start of turn
+    /// only"; l.20: "At the start of their turn, Shaken characters must attempt to recover"):
+    /// once a turn. Reading: Leechbook records no initiative, so a turn is a round of the
+    /// clock counted from the last try; the first try after becoming Shaken is due at once
+    /// (the character's turn may still be to come this round). None while not Shaken.
+    pub fn spirit_due(&self, round_seconds: i64) -> Option<CampaignTime> {
+        if !self.shaken || self.death.is_some() {
+            return None;
+        }
+        self.spirit_tried.map(|t| t.plus(round_seconds.max(1)))
     }
 
     /// Refuses a trait roll on `a` whose trait die is not the die in effect (when recorded).
@@ -591,6 +608,7 @@ pub fn apply(ch: &mut SwCharacter, e: &SwEvent, now: CampaignTime) -> Result<SwO
             if recovered {
                 ch.shaken = false;
             }
+            ch.spirit_tried = Some(now);
             SwOutcome::SpiritRecovery {
                 total: r.total,
                 wound_penalty: r.wound_penalty,
