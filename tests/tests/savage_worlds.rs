@@ -685,7 +685,9 @@ fn a_savage_worlds_characters_history_tells_every_event_about_them() {
     let out = s.run(&["history", "Grunt", "abcd"]);
     assert_eq!(out.code, 1);
     assert!(
-        out.stderr.contains("Grunt is not a HârnMaster character"),
+        out.stderr.contains(
+            "Grunt is not a HârnMaster character: only a HârnMaster injury has a story of its own"
+        ),
         "{}",
         out.stderr
     );
@@ -922,4 +924,98 @@ fn the_spirit_roll_to_recover_from_shaken_is_once_a_turn() {
     s.ok(&["advance", "1r"]);
     assert_eq!(again().code, 0);
     assert_eq!(s.show("Red")["shaken"], false);
+}
+
+/// The healer's own wounds are on the stabilising roll (004 l.21: -1 a Wound), and said;
+/// an Incapacitated healer takes no action.
+#[test]
+fn a_wounded_healer_rolls_with_their_penalty_and_an_incapacitated_one_not_at_all() {
+    let s = campaign();
+    s.ok(&["character", "add", "Doc", "--toughness", "5"]);
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d8+d6",
+        "--dice",
+        "damage=8+8+6/5",
+    ]);
+    s.ok(&[
+        "sw",
+        "roll",
+        "Red",
+        "incapacitation",
+        "--trait",
+        "d8",
+        "--dice",
+        "trait=2,wild=3,injury=3/4,sub=1",
+    ]);
+    // 9 against Toughness 5: one raise, a Wound (and Shaken); Spirit 4 recovers.
+    s.ok(&[
+        "sw",
+        "damage",
+        "Doc",
+        "--damage",
+        "d6+d4",
+        "--dice",
+        "damage=6+1/2",
+    ]);
+    s.ok(&[
+        "sw",
+        "roll",
+        "Doc",
+        "spirit-recovery",
+        "--trait",
+        "d6",
+        "--dice",
+        "trait=5,wild=1",
+    ]);
+    assert_eq!(s.show("Doc")["wounds"], 1);
+    // Healing 4 - 1 = 3: a failure, said with the penalty.
+    let out = s.run(&[
+        "sw",
+        "stabilise",
+        "Red",
+        "--healer",
+        "Doc",
+        "--trait",
+        "d6",
+        "--dice",
+        "trait=4,wild=1",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("Doc's wound penalty -1 is on the roll"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.show("Red")["bleeding_out"], true, "{}", out.stdout);
+    // Grunt, an Extra, is Incapacitated by his first Wound: he stabilises no one.
+    s.ok(&[
+        "sw",
+        "damage",
+        "Grunt",
+        "--damage",
+        "d6+d4",
+        "--dice",
+        "damage=6+1/2",
+    ]);
+    let out = s.run(&[
+        "sw",
+        "stabilise",
+        "Red",
+        "--healer",
+        "Grunt",
+        "--trait",
+        "d6",
+        "--dice",
+        "trait=6+4,wild=2",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("Grunt is Incapacitated"),
+        "{}",
+        out.stderr
+    );
 }

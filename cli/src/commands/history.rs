@@ -27,7 +27,17 @@ pub struct HistoryArgs {
 
 /// Prints the story.
 pub fn cmd_history(a: HistoryArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let (story, samples) = history::story(&ctx.replica()?, &a.name, a.injury.as_deref())?;
+    let (story, samples) = history::story(&ctx.replica()?, &a.name, a.injury.as_deref())
+        .map_err(|e| match e {
+            // Only a wound's own story is HârnMaster's: said so, not "a HârnMaster command".
+            leechbook_story::StoryError::Lookup(
+                l @ leechbook_ledger::lookup::Lookup::OtherSystem { .. },
+            ) => CommandError::user(format!(
+                "{l}: only a HârnMaster injury has a story of its own (leave out INJURY for the whole story)"
+            ))
+            .from_source(l),
+            e => e.into(),
+        })?;
     if let (Some(file), Some(v)) = (&a.plot, &story.injury) {
         draw(file, &story.character, v, &samples, ctx)?;
     }

@@ -56,7 +56,9 @@ pub fn cmd_move(a: MoveArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             Pace::Double => MovePace::Double,
         };
         // The shock state says what move there may be, before any die is drawn.
-        if let Some(why) = leechbook_core::harnmaster::healing::move_refused(ch.shock, pace) {
+        if let Some(why) =
+            leechbook_core::harnmaster::healing::move_refused(ch.shock, ch.coma.is_some(), pace)
+        {
             return Err(CommandError::user(format!(
                 "{} is {}: {why}",
                 ch.name,

@@ -281,6 +281,12 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                             .hint("--npc for a healer the campaign does not hold"),
                         e => e.into(),
                     })?;
+                if penalty != 0 {
+                    ctx.note(format!(
+                        "{}'s wound penalty {penalty} is on the roll (not to be given in --mod)",
+                        a.healer
+                    ));
+                }
                 let mut given = parse(a.dice.as_deref(), &["trait", "wild"])?;
                 let roll = owed::trait_roll(
                     &mut given,

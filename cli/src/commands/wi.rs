@@ -221,7 +221,7 @@ fn quarrel(
     let (attacker, defender) = (wi_char(ledger, &a.attacker)?, wi_char(ledger, &a.defender)?);
     if let Some((c, n)) = attacker.action_prevented(ledger.now, ledger.round_seconds()) {
         return Err(CommandError::user(format!(
-            "{} is {} {n}: attacking is an Action, and {} prevents Actions (it wears off by one a round)",
+            "{} is {} {n}: attacking is an Action, and {} prevents Actions (003 l.179-184)",
             attacker.name,
             c.word(),
             c.word()

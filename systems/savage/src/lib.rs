@@ -292,13 +292,15 @@ impl SwCharacter {
         Ok(())
     }
 
-    /// The wound penalty to trait rolls: -1 per Wound, at most -3.
     /// Why the character takes no action now, only free ones (a Healing roll to stabilise
-    /// another is an action, 004 l.50): dead, Incapacitated, or Shaken (l.20: "when shaken, a
-    /// character can only take free actions"). None when it may act.
+    /// another is an action, 004 l.50): dead, Incapacitated (reading: the text lets an
+    /// Incapacitated character roll only what Incapacitation and Bleeding Out owe), or Shaken
+    /// (l.20: "when shaken, a character can only take free actions"). None when it may act.
     pub fn action_prevented(&self) -> Option<&'static str> {
         if self.death.is_some() {
             Some("is dead")
+        } else if self.incapacitated {
+            Some("is Incapacitated")
         } else if self.shaken {
             Some("is Shaken: only free actions until they recover (004 l.20)")
         } else {
@@ -306,7 +308,7 @@ impl SwCharacter {
         }
     }
 
-    /// The wound penalty on every trait roll (-1 a Wound, at most -3; 004 l.21).
+    /// The wound penalty to trait rolls: -1 per Wound, at most -3 (004 l.21).
     pub fn wound_penalty(&self) -> i32 {
         -(i32::from(self.wounds).min(3))
     }

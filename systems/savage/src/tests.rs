@@ -185,3 +185,21 @@ fn broken_ace_chains_are_refused() {
         Ok(13)
     );
 }
+
+/// 004 l.34-46: the arm (3-4, its side), the guts (5-9) and the head (12) roll the sub-table's
+/// d6; Unmentionables (2) and a leg (10-11) roll none.
+#[test]
+fn the_injury_table_rows_that_roll_a_sub_die() {
+    for (total, rolls) in [
+        (2, false),
+        (3, true),
+        (4, true),
+        (5, true),
+        (9, true),
+        (10, false),
+        (11, false),
+        (12, true),
+    ] {
+        assert_eq!(injury_rolls_sub(total), rolls, "{total}");
+    }
+}

@@ -172,11 +172,16 @@ pub enum MovePace {
     Double,
 }
 
-/// Why a shock state allows no move at this pace (000 l.544: INC, "only assisted Difficult
-/// Half Move is allowed"; l.554: UNC, "no actions allowed"), or None when it allows it.
-pub fn move_refused(shock: ShockState, pace: MovePace) -> Option<&'static str> {
+/// Why a shock state (or a coma) allows no move at this pace (000 l.544: INC, "only assisted
+/// Difficult Half Move is allowed"; l.554: UNC, "no actions allowed"; l.843: a coma), or
+/// None when it allows it.
+pub fn move_refused(shock: ShockState, coma: bool, pace: MovePace) -> Option<&'static str> {
     match (shock, pace) {
-        (ShockState::Unconscious | ShockState::Killed, _) => {
+        // l.843: a coma patient "may neither move themselves nor take actions", whatever a
+        // ruling made of the Shock State.
+        _ if coma => Some("in a coma: they may neither move nor take actions (000 l.843)"),
+        (ShockState::Killed, _) => Some("no move"),
+        (ShockState::Unconscious, _) => {
             Some("no actions are allowed, a move among them (000 l.554)")
         }
         (ShockState::Incapacitated, MovePace::Full | MovePace::Charge | MovePace::Double) => {
