@@ -136,6 +136,9 @@ pub enum RollError {
         /// Why they may not act.
         why: &'static str,
     },
+    /// Dice given that the rules did not read, and why.
+    #[error("{0}")]
+    Unread(String),
     /// A face chained as an ace on a die that does not ace (the Injury Table's d6s).
     #[error("die '{0}' does not ace: give one face for each of its dice")]
     NoAce(String),
@@ -541,6 +544,31 @@ pub fn refuse_unused(given: &Chains) -> Result<(), RollError> {
         names,
     }
     .into())
+}
+
+/// [`refuse_unused`] for a Savage Worlds roll's `event`, naming why the Injury Table's dice
+/// given were not read: a critical failure reads no table, and Unmentionables and a leg roll
+/// no sub-roll (004 l.34-46).
+pub fn refuse_unread(event: &SwEvent, given: &Chains) -> Result<(), RollError> {
+    if let SwEvent::Incapacitation { injury, sub, .. } = event {
+        if *injury == [0, 0] && (given.contains_key("injury") || given.contains_key("sub")) {
+            return Err(RollError::Unread(
+                "a critical failure on the Incapacitation roll kills and reads no Injury Table: give no injury or sub dice".into(),
+            ));
+        }
+        if *sub == 0 && given.contains_key("sub") {
+            let total = injury[0] + injury[1];
+            let row = if total == 2 {
+                "Unmentionables"
+            } else {
+                "a leg"
+            };
+            return Err(RollError::Unread(format!(
+                "the Injury Table's {total} is {row}, which rolls no sub-roll: give no sub die"
+            )));
+        }
+    }
+    refuse_unused(given)
 }
 
 /// Takes the chains given for `name` (one per die of `dice`), or rolls them, adding what it

@@ -613,7 +613,10 @@ fn the_injury_tables_dice_take_one_face_each_from_one_to_six() {
         ("trait=2,wild=3,injury=3+5/4,sub=2", "does not ace"),
         ("trait=2,wild=3,injury=7/4,sub=2", "injury"),
         // A critical failure (both dice 1) reads no table: its faces are not needed.
-        ("trait=1,wild=1,injury=999/999,sub=999", "injury"),
+        (
+            "trait=1,wild=1,injury=999/999,sub=999",
+            "reads no Injury Table",
+        ),
     ] {
         let out = s.run(&[
             "sw",

@@ -268,7 +268,7 @@ pub fn cmd_sw(c: SwCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                     &mut rng,
                     &mut rolled,
                 )?;
-                owed::refuse_unused(&given)?;
+                owed::refuse_unread(&event, &given)?;
                 event
             }
             SwCommand::Stabilise(a) => {
