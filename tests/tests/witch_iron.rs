@@ -625,6 +625,21 @@ fn a_stunned_or_helpless_attacker_takes_no_action() {
         out.stderr
     );
     assert_eq!(s.bytes(), before, "nothing was written");
+    // The free attack a foe's disengaging gives is not an Action (003 l.125): taken.
+    let free = [
+        "wi",
+        "quarrel",
+        "Gerd",
+        "Ana",
+        "--defence",
+        "light-foot",
+        "--attack-hits",
+        "0",
+        "--defence-hits",
+        "2",
+        "--free-attack",
+    ];
+    assert_eq!(s.run(&free).code, 0);
     // A round later the Stun has worn off (1 - 1): Net Hits 0 - 2 = -2, Ana gives way.
     s.ok(&["advance", "1r"]);
     assert_eq!(quarrel(&s).code, 0);

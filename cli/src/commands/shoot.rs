@@ -47,6 +47,10 @@ pub struct ShootArgs {
     /// The target is evading: its Dodge index (-5 each).
     #[arg(long, allow_negative_numbers = true)]
     pub evading: Option<i32>,
+    /// The target is carried (a rider on a moving mount): its movement as given, even with
+    /// a Grievous injury, which otherwise makes it Still against missiles (000 l.626).
+    #[arg(long)]
+    pub carried: bool,
     /// The shooter moved (-10, not for throwers).
     #[arg(long)]
     pub moving_shooter: bool,
@@ -140,8 +144,8 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         // A target with a Grievous injury is considered Still against missiles (000 l.626):
         // what the GM typed of its moving or evading is not used, and said so.
         let still = match a.target.as_deref() {
-            Some(name) => find(ledger, name)?.still_against_missiles(),
-            None => false,
+            Some(name) if !a.carried => find(ledger, name)?.still_against_missiles(),
+            _ => false,
         };
         if still && (a.moving || a.evading.is_some()) {
             notes.push(format!(

@@ -79,6 +79,10 @@ pub enum DefenceArg {
 pub struct QuarrelArgs {
     /// The attacker.
     pub attacker: String,
+    /// The attack is the free attack a foe's disengaging gives (003 l.125), not the
+    /// attacker's Action: taken even while Stun or Helpless prevents Actions.
+    #[arg(long)]
+    pub free_attack: bool,
     /// The defender.
     pub defender: String,
     /// The defence.
@@ -219,7 +223,10 @@ fn quarrel(
     r: &mut Roller,
 ) -> Result<WiEvent, CommandError> {
     let (attacker, defender) = (wi_char(ledger, &a.attacker)?, wi_char(ledger, &a.defender)?);
-    if let Some((c, n)) = attacker.action_prevented(ledger.now, ledger.round_seconds()) {
+    if let Some((c, n)) = attacker
+        .action_prevented(ledger.now, ledger.round_seconds())
+        .filter(|_| !a.free_attack)
+    {
         return Err(CommandError::user(format!(
             "{} is {} {n}: attacking is an Action, and {} prevents Actions (003 l.179-184)",
             attacker.name,

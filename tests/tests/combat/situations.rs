@@ -615,4 +615,65 @@ fn a_grievously_injured_target_is_still_against_missiles() {
     );
     assert!(out.stdout.contains("78 vs EML85"), "{}", out.stdout);
     assert!(out.stdout.contains("precision"), "{}", out.stdout);
+    // Carried by a moving mount, the same target moves: 75 + 10 - 10 = 75.
+    let out = bow(
+        &s,
+        &[
+            "Brigand",
+            "--range",
+            "20",
+            "--moving",
+            "--carried",
+            "--seed",
+            "7",
+            "--dice",
+            "attack=78",
+        ],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("considered Still"), "{}", out.stderr);
+    assert!(out.stdout.contains("78 vs EML75"), "{}", out.stdout);
+    // A target whose injuries are only Serious evades as the GM says: 75 + 10 - 15 = 70.
+    s.ok(&[
+        "character",
+        "add",
+        "Archer",
+        "--str",
+        "11",
+        "--end",
+        "12",
+        "--shock",
+        "60",
+        "--hb",
+        "12",
+    ]);
+    s.ok(&[
+        "strike",
+        "Archer",
+        "--aspect",
+        "blunt",
+        "--location",
+        "thigh",
+        "--side",
+        "left",
+        "--effective",
+        "8",
+        "--dice",
+        "shock=12",
+    ]);
+    let out = bow(
+        &s,
+        &[
+            "Archer",
+            "--range",
+            "20",
+            "--evading",
+            "3",
+            "--seed",
+            "7",
+            "--dice",
+            "attack=78",
+        ],
+    );
+    assert!(out.stdout.contains("78 vs EML70"), "{}", out.stdout);
 }
