@@ -147,10 +147,16 @@ fn a_player_with_only_a_phone_follows_the_fight_and_the_healing_and_rolls_their_
     rt.block_on(async {
         let c = browser(d.port, profile.path()).await;
         c.goto(&format!("{base}{link}")).await.unwrap();
-        let name = text(&c, "section.character h2").await;
-        assert!(name.starts_with("Osric"), "{name}");
-        let state = text(&c, "section.character dl.state").await;
-        assert!(state.contains("INC"), "{state}");
+        // Waited for, not read once: the page's first live update may be replacing the
+        // section as it is read (on a loaded machine the first read found none).
+        until(&c, "section.character h2", "Osric's section", |t| {
+            t.starts_with("Osric")
+        })
+        .await;
+        until(&c, "section.character dl.state", "Osric's state", |t| {
+            t.contains("INC")
+        })
+        .await;
         // The Shock Reroll, EML 45 (Shock ML65 - 20), with the face rolled at the table:
         // 30 is a critical success.
         let form = "form[data-kind=\"shock-reroll\"]";
