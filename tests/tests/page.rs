@@ -563,3 +563,57 @@ fn a_link_keeps_at_most_eight_live_pages_open() {
     let _ = stop.send(());
     hub.join().unwrap();
 }
+
+/// The page takes every die a Savage Worlds Incapacitation roll may read before its result
+/// is known; those its result did not read are set aside, not refused (a critical failure
+/// reads no Injury Table; Unmentionables rolls no sub-roll), and not recorded.
+#[test]
+fn the_injury_table_faces_a_result_did_not_read_are_set_aside_on_the_page() {
+    let setup = |who: &str| {
+        campaign(&[
+            &["init", "--system", "savage-worlds"],
+            &["character", "add", who, "--toughness", "6"],
+            &["sw", "attributes", who, "--vigor", "d6", "--spirit", "d6"],
+            &[
+                "sw",
+                "damage",
+                who,
+                "--damage",
+                "d8+d6",
+                "--dice",
+                "damage=8+8+6/5",
+            ],
+        ])
+    };
+    let incapacitation = |s: &Scratch| -> serde_json::Value {
+        let log: Vec<serde_json::Value> = serde_json::from_str(&s.ok(&["log", "--json"])).unwrap();
+        log.into_iter()
+            .find(|e| e["kind"] == "sw.incapacitation")
+            .expect("the roll was recorded")
+    };
+    for (faces, what) in [
+        // Both dice 1: a critical failure kills and reads no table.
+        ("1+1+1+3+4", "dies"),
+        // Vigor 5 - 3 = 2 fails; the table's 1 + 1 = 2 is Unmentionables: no sub-roll.
+        ("5+2+1+1+4", "Unmentionables"),
+    ] {
+        let s = setup("Red");
+        let link = page_link(&s.db, "Red", &[]);
+        let (base, stop, hub) = serving_page(&s.db);
+        let (_, said) = http(
+            &base,
+            "POST",
+            &format!("{link}roll"),
+            &format!("kind=incapacitation&injury=&face={faces}"),
+        );
+        let said: serde_json::Value = serde_json::from_str(&said).unwrap();
+        assert_eq!(said["ok"], true, "{faces}: {said}");
+        let _ = stop.send(());
+        hub.join().unwrap();
+        let event = incapacitation(&s);
+        assert!(
+            event["summary"].as_str().unwrap().contains(what),
+            "{faces}: {event}"
+        );
+    }
+}
