@@ -77,5 +77,20 @@ pub fn cmd_move(a: MoveArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         ))
     })?;
     ctx.say(narrate::event(&ledger, &env, &applied));
+    // Each aggravation Shock SR the CF called for, with the command that records it.
+    if let Some(leechbook_core::harnmaster::system::HmApplied::Heal { outcome, .. }) = applied.hm()
+    {
+        if let leechbook_core::harnmaster::healing::Effect::MoveTest { aggravating, .. } =
+            &outcome.effect
+        {
+            for id in aggravating {
+                ctx.say(format!(
+                    "  record it: leechbook roll {} aggravation {}",
+                    super::shell_word(&a.name),
+                    id.short()
+                ));
+            }
+        }
+    }
     Ok(())
 }

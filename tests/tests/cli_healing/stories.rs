@@ -179,6 +179,14 @@ fn moving_with_a_serious_torso_injury_asks_an_agility_test_whose_cf_calls_aggrav
         "{}",
         out.stdout
     );
+    // The narration names no command; the terminal adds the one that records the roll.
+    assert!(
+        out.stdout.contains(&format!(
+            "  record it: leechbook roll Osric aggravation {short}"
+        )),
+        "{}",
+        out.stdout
+    );
     // A Grievous zone used anyway "automatically achieves a CF" (text 000, the option's last
     // paragraph): a G4B thigh makes even 33 a CF, and both injuries owe the Shock SR.
     s.ok(&[

@@ -17,7 +17,7 @@ pub(super) fn effect(e: &Effect) -> String {
             } else {
                 let ids: Vec<String> = aggravating.iter().map(|i| i.short()).collect();
                 format!(
-                    "{}: {}: an aggravation Shock SR for injury {} (roll NAME aggravation INJURY)",
+                    "{}: {}: an aggravation Shock SR for injury {}",
                     pace.word(),
                     if *automatic {
                         "an automatic CF (a Grievous zone used)"
