@@ -514,8 +514,12 @@ fn defence_test(
                 &d.name,
             );
             if sit.defence_setup && !trauma.unusable {
+                let before = t.level;
                 t.level = raised(t.level);
-                notes.push(format!("{} spends a setup: {}", d.name, t.level));
+                notes.push(format!(
+                    "{} spends a setup: {before} becomes {}",
+                    d.name, t.level
+                ));
             }
             (Some(t), parts, trauma, counter_aim)
         }
@@ -660,8 +664,12 @@ pub fn resolve(
         &a.name,
     );
     if sit.attack_setup && !a_trauma.unusable {
+        let before = attack.level;
         attack.level = raised(attack.level);
-        notes.push(format!("{} spends a setup: {}", a.name, attack.level));
+        notes.push(format!(
+            "{} spends a setup: {before} becomes {}",
+            a.name, attack.level
+        ));
     }
     if d.shock == ShockState::Unconscious && attack.level != SuccessLevel::CF {
         attack.level = SuccessLevel::CS;

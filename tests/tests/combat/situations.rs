@@ -677,3 +677,34 @@ fn a_grievously_injured_target_is_still_against_missiles() {
     );
     assert!(out.stdout.contains("78 vs EML70"), "{}", out.stdout);
 }
+
+/// A setup raises a Melee test by one Success Level (000 l.294): the line says what the roll
+/// was and what the setup made of it, as it says of a stunned test (issue 40: it printed the
+/// raised level alone, as if the roll had made it).
+#[test]
+fn a_spent_setup_says_what_it_raised() {
+    let s = duel();
+    // 44 vs EML60 is an S; the setup makes it a CS; the Block's 71 fails.
+    let out = s.ok(&[
+        "melee",
+        "Attacker",
+        "Defender",
+        "--weapon",
+        "broadsword",
+        "--mode",
+        "edge",
+        "--defence",
+        "block",
+        "--with",
+        "broadsword",
+        "--attack-setup",
+        "--seed",
+        "1",
+        "--dice",
+        "attack=44,defence=71",
+    ]);
+    assert!(
+        out.contains("Attacker spends a setup: S becomes CS"),
+        "{out}"
+    );
+}
