@@ -345,13 +345,8 @@ pub fn owed_event(
             // The page and the board take every die the roll may read before its result is
             // known: the Injury Table's faces its result did not read (on a critical failure,
             // or the sub-roll of a row without one) are set aside, not refused.
-            if let SwEvent::Incapacitation { injury, sub, .. } = &event {
-                if *injury == [0, 0] {
-                    given.remove("injury");
-                }
-                if *sub == 0 {
-                    given.remove("sub");
-                }
+            for name in unread(&event) {
+                given.remove(*name);
             }
             refuse_unused(&given)?;
             Ok(Made {
@@ -550,25 +545,34 @@ pub fn refuse_unused(given: &Chains) -> Result<(), RollError> {
 /// given were not read: a critical failure reads no table, and Unmentionables and a leg roll
 /// no sub-roll (004 l.34-46).
 pub fn refuse_unread(event: &SwEvent, given: &Chains) -> Result<(), RollError> {
-    if let SwEvent::Incapacitation { injury, sub, .. } = event {
-        if *injury == [0, 0] && (given.contains_key("injury") || given.contains_key("sub")) {
-            return Err(RollError::Unread(
-                "a critical failure on the Incapacitation roll kills and reads no Injury Table: give no injury or sub dice".into(),
-            ));
-        }
-        if *sub == 0 && given.contains_key("sub") {
+    let unread = unread(event);
+    if unread.iter().any(|n| given.contains_key(*n)) {
+        let SwEvent::Incapacitation { injury, .. } = event else {
+            return refuse_unused(given);
+        };
+        return Err(RollError::Unread(if unread.contains(&"injury") {
+            "a critical failure on the Incapacitation roll kills and reads no Injury Table: give no injury or sub dice".into()
+        } else {
             let total = injury[0] + injury[1];
             let row = if total == 2 {
                 "Unmentionables"
             } else {
                 "a leg"
             };
-            return Err(RollError::Unread(format!(
-                "the Injury Table's {total} is {row}, which rolls no sub-roll: give no sub die"
-            )));
-        }
+            format!("the Injury Table's {total} is {row}, which rolls no sub-roll: give no sub die")
+        }));
     }
     refuse_unused(given)
+}
+
+/// The Injury Table's dice a Savage Worlds roll did not read, as `sw_roll` records them (0):
+/// none of the table on a critical failure, the sub-roll on a row without one.
+fn unread(event: &SwEvent) -> &'static [&'static str] {
+    match event {
+        SwEvent::Incapacitation { injury: [0, 0], .. } => &["injury", "sub"],
+        SwEvent::Incapacitation { sub: 0, .. } => &["sub"],
+        _ => &[],
+    }
 }
 
 /// Takes the chains given for `name` (one per die of `dice`), or rolls them, adding what it
