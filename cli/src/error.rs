@@ -388,9 +388,9 @@ impl From<leechbook_ledger::rulings::RulingError> for CommandError {
                 "the {kind} takes no --outcome: only a roll the GM resolves (Morale, Fumble, Stumble) records one"
             )),
             R::Nothing(kind) => CommandError::user(format!(
-                "nothing to amend in the {kind}: name what changes (--dice, --av, ...)"
-            )),
-            R::Impact(why) => CommandError::user(format!("--impact: {why}")),
+                "nothing to amend in the {kind}: name what changes (--dice, --set, --av, ...)"
+            ))
+            .hint("`amend EVENT --list` names what the event records"),
             R::NothingToUndo => CommandError::user(
                 "this device has recorded nothing that stands to undo (the campaign's creation and the roster are not undone: `device revoke` takes a device off)",
             ),

@@ -45,7 +45,7 @@ pub type Fate = leechbook_kernel::fold::Fate<Applied>;
 /// only the GM's clock events move the clock, a player's event dated past it is void, and
 /// so is an envelope out of bounds (`leechbook_core::OutOfBounds`); 13: a Savage Worlds
 /// character keeps when its last Spirit roll to recover from Shaken was made.)
-pub const FOLD_VERSION: u32 = 13;
+pub const FOLD_VERSION: u32 = 14;
 
 /// What HârnMaster's commands read of a folded campaign.
 pub trait HmLedger {

@@ -223,6 +223,15 @@ macro_rules! rules_systems {
                 self.touched().as_slice().contains(&id)
             }
 
+            /// What a GM's amendment may correct in the event: its dice and inputs by name
+            /// (none for an event outside every system, which takes no amendment).
+            pub fn amendable(&mut self) -> Option<&mut dyn $crate::__kernel::amend::Amendable> {
+                match self {
+                    $( Event::$v(e) => <$s as $crate::__kernel::system::RulesSystem>::amendable(e), )+
+                    _ => None,
+                }
+            }
+
             /// Checks the faces the event records (an amendment: its replacement's).
             pub fn check_faces(&self) -> Result<(), $crate::__kernel::dice::DiceError> {
                 match self {

@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+pub mod amend;
 pub mod claim;
 pub mod dice;
 pub mod dispute;

@@ -394,6 +394,10 @@ pub trait RulesSystem {
     /// gives them back. An event that records no dice is left as it is (its sequence draws
     /// none, so there is nothing to write).
     fn record(e: &mut Self::Event, dice: Vec<RecordedDie>);
+    /// What a GM's amendment may correct in an event (none: it records nothing to correct).
+    fn amendable(_: &mut Self::Event) -> Option<&mut dyn crate::amend::Amendable> {
+        None
+    }
     /// Writes what [`RulesSystem::decide`] found, and says what happened.
     fn apply(
         settings: &mut Self::Settings,

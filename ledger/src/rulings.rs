@@ -6,10 +6,8 @@
 //! [`RulingError`]s, which name no command.
 
 use crate::{find_event, LedgerError};
-use leechbook_core::dice::{DiceExpr, RecordedDie};
+use leechbook_core::amend::{AmendError, Correction, Field};
 use leechbook_core::fold::VoidEvent;
-use leechbook_core::harnmaster::injury::{ImpactInput, Strike, Targeting, STRIKE_DICE};
-use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::ids::{DeviceId, EventId};
 use leechbook_core::ruling::{Ruling, Rulings};
 use leechbook_core::{Envelope, Event};
@@ -59,9 +57,17 @@ pub enum RulingError {
     /// An amendment that changes nothing.
     #[error("nothing to amend in the {0}: name what changes")]
     Nothing(&'static str),
-    /// An impact roll that does not read as dice.
-    #[error("impact: {0}")]
-    Impact(String),
+    /// A correction that does not fit the field it names.
+    #[error("the {kind} {error}")]
+    Correction {
+        /// The event's kind.
+        kind: &'static str,
+        /// Why.
+        error: AmendError,
+    },
+    /// Corrections that leave the event as it stands.
+    #[error("the {0} already records that: nothing changes")]
+    Unchanged(&'static str),
     /// Nothing this device recorded stands to undo (the campaign's creation and the roster
     /// are not undone so).
     #[error("this device has recorded nothing that stands to undo (the campaign's creation and the roster are not undone)")]
@@ -92,171 +98,62 @@ pub fn reinstate(events: &[Envelope], spec: &str, reason: &str) -> Result<Ruling
     })
 }
 
-/// What an amendment changes of an event: its faces and its inputs; what is not named stays
-/// as it was.
+/// What an amendment changes of an event: corrections of its dice and inputs, each by the
+/// name the event's system gives it ([`Amendable::fields`]); what is not named stays as it
+/// was.
 #[derive(Clone, Debug, Default)]
 pub struct Amendment {
-    /// Corrected faces by die name (a strike's dice by name; `roll` or `treatment` for a
-    /// roll).
-    pub dice: Vec<RecordedDie>,
-    /// A strike's armour value.
-    pub av: Option<i32>,
-    /// A strike's aim (ZN).
-    pub aim: Option<u8>,
-    /// A strike's impact roll (`d10+3`).
-    pub impact: Option<String>,
-    /// A strike's entered effective impact.
-    pub effective: Option<i32>,
-    /// A strike's Strength impact modifier.
-    pub str_mod: Option<i32>,
-    /// A strike's Impact TA bonus.
-    pub impact_ta: Option<i32>,
-    /// Whether the armour was rigid.
-    pub rigid: Option<bool>,
-    /// A treatment's or stoppage's Physician ML.
-    pub physician: Option<i32>,
-    /// A Morale or mishap roll's ML.
-    pub ml: Option<i32>,
-    /// A Morale or mishap roll's outcome as the GM ruled it.
-    pub outcome: Option<String>,
+    /// The corrections, in the order given.
+    pub corrections: Vec<(String, Correction)>,
 }
 
-/// The names of the dice an event records, as an amendment names them (empty: none can be
-/// amended).
-pub fn dice_of(event: &Event) -> &'static [&'static str] {
-    match event {
-        Event::HarnMaster(HmEvent::Strike(_)) => &STRIKE_DICE,
-        Event::HarnMaster(HmEvent::Treatment(_)) => &["treatment", "roll"],
-        Event::HarnMaster(_) => &["roll"],
-        _ => &[],
+impl Amendment {
+    /// Adds a correction of the input `name` when `value` is given.
+    pub fn input(&mut self, name: &str, value: Option<impl ToString>) -> &mut Amendment {
+        if let Some(v) = value {
+            self.corrections
+                .push((name.to_string(), Correction::Value(v.to_string())));
+        }
+        self
     }
 }
 
-/// A strike's inputs amended. Returns whether anything was given.
-fn amend_strike(
-    s: &mut Strike,
-    a: &Amendment,
-    no: impl Fn(&'static str) -> RulingError,
-) -> Result<bool, RulingError> {
-    let mut changed = false;
-    for d in &a.dice {
-        match s.dice.iter_mut().find(|x| x.name == d.name) {
-            Some(x) => x.faces = d.faces.clone(),
-            None => s.dice.push(d.clone()),
-        }
-        changed = true;
-    }
-    if let Some(av) = a.av {
-        s.av = av;
-        changed = true;
-    }
-    if let Some(r) = a.rigid {
-        s.rigid = r;
-        changed = true;
-    }
-    if let Some(new) = a.aim {
-        match &mut s.targeting {
-            Targeting::Rolled { aim, .. } => *aim = new,
-            _ => return Err(no("aim")),
-        }
-        changed = true;
-    }
-    if a.impact.is_some() || a.str_mod.is_some() || a.impact_ta.is_some() {
-        let (mut roll, mut sm, mut ta) = match &s.impact {
-            ImpactInput::Rolled {
-                roll,
-                strength_mod,
-                impact_ta,
-            } => (*roll, *strength_mod, *impact_ta),
-            ImpactInput::Effective(_) => (
-                "0".parse::<DiceExpr>()
-                    .map_err(|e| RulingError::Impact(e.to_string()))?,
-                0,
-                0,
-            ),
-        };
-        if let Some(i) = &a.impact {
-            roll = i.parse().map_err(|e| RulingError::Impact(format!("{e}")))?;
-        }
-        sm = a.str_mod.unwrap_or(sm);
-        ta = a.impact_ta.unwrap_or(ta);
-        s.impact = ImpactInput::Rolled {
-            roll,
-            strength_mod: sm,
-            impact_ta: ta,
-        };
-        changed = true;
-    }
-    if let Some(e) = a.effective {
-        s.impact = ImpactInput::Effective(e);
-        changed = true;
-    }
-    Ok(changed)
+/// What an event records that an amendment may name (none: it takes no amendment).
+pub fn fields_of(event: &Event) -> Vec<Field> {
+    event
+        .clone()
+        .amendable()
+        .map_or_else(Vec::new, |a| a.fields())
 }
 
-/// A HârnMaster roll's face and inputs amended. Returns whether anything was given.
-fn amend_roll(
-    hm: &mut HmEvent,
-    kind: &'static str,
-    a: &Amendment,
-    no: impl Fn(&'static str) -> RulingError,
-) -> Result<bool, RulingError> {
-    let names = dice_of(&Event::HarnMaster(hm.clone()));
-    // One roll, one face: a second die or face would be dropped, so refuse it.
-    if a.dice.len() > 1 || a.dice.iter().any(|d| d.faces.len() != 1) {
-        return Err(RulingError::OneFace {
+/// A correction refused, in the ruling's terms.
+fn refused(kind: &'static str, name: &str, c: &Correction, e: AmendError) -> RulingError {
+    match e {
+        AmendError::Unknown {
+            what: "die", known, ..
+        } => RulingError::UnknownDie {
             kind,
-            name: names[0],
-        });
+            name: name.to_string(),
+            known,
+        },
+        // An outcome is a GM-resolved roll's alone: said so, not "no such input".
+        AmendError::Unknown { .. } if name == "outcome" => RulingError::NoOutcome(kind),
+        AmendError::Unknown { known, .. } if known.is_empty() => RulingError::NoSuch {
+            kind,
+            what: "input",
+        },
+        AmendError::NotHere(what) => RulingError::NoSuch { kind, what },
+        AmendError::OneFace(die) if matches!(c, Correction::Faces(_)) => {
+            RulingError::OneFace { kind, name: die }
+        }
+        e => RulingError::Correction { kind, error: e },
     }
-    let face = a.dice.first().and_then(|d| d.faces.first().copied());
-    let mut changed = false;
-    let mut set = |slot: &mut u16| {
-        if let Some(f) = face {
-            *slot = f;
-            changed = true;
-        }
-    };
-    match hm {
-        HmEvent::ShockReroll(r) | HmEvent::StunRecovery(r) => set(&mut r.roll),
-        HmEvent::SeqRoll(r) => set(&mut r.roll),
-        HmEvent::BloodStoppage(b) => {
-            set(&mut b.roll);
-            if let Some(p) = a.physician {
-                b.physician_ml = p;
-                changed = true;
-            }
-        }
-        HmEvent::Treatment(t) => {
-            set(&mut t.roll);
-            if let Some(p) = a.physician {
-                t.physician_ml = p;
-                changed = true;
-            }
-        }
-        HmEvent::GmRoll(g) => {
-            if face.is_some() {
-                g.roll = face;
-                changed = true;
-            }
-            if a.ml.is_some() {
-                g.ml = a.ml;
-                changed = true;
-            }
-            if a.outcome.is_some() {
-                g.outcome = a.outcome.clone();
-                changed = true;
-            }
-        }
-        _ => return Err(no("roll or input")),
-    }
-    Ok(changed)
 }
 
 /// An amendment of the event `spec` names among `events`, from the content in force (an
-/// earlier amendment, if any) and the changes asked for. The corrected event must still
-/// resolve: the replica refuses an amendment whose amended event is void in the record it
-/// leaves ([`LedgerError::AmendmentCannotStand`]).
+/// earlier amendment, if any) and the corrections asked for, for an event of any system.
+/// The corrected event must still resolve: the replica refuses an amendment whose amended
+/// event is void in the record it leaves ([`LedgerError::AmendmentCannotStand`]).
 pub fn amend(
     events: &[Envelope],
     spec: &str,
@@ -265,33 +162,28 @@ pub fn amend(
 ) -> Result<Ruling, RulingError> {
     let target = find_event(events, spec)?;
     let kind = target.event.kind();
-    let known = dice_of(&target.event);
-    let unknown = a.dice.iter().find(|d| !known.contains(&d.name.as_str()));
-    if let Some(d) = unknown.filter(|_| !known.is_empty()) {
-        return Err(RulingError::UnknownDie {
-            kind,
-            name: d.name.clone(),
-            known: known.to_vec(),
-        });
-    }
     let rulings = Rulings::from_log(events);
     let mut event = rulings
         .amended
         .get(&target.id)
         .map(|(_, e, _)| e.clone())
         .unwrap_or_else(|| target.event.clone());
-    let no = |what: &'static str| RulingError::NoSuch { kind, what };
-    let changed = match &mut event {
-        Event::HarnMaster(HmEvent::Strike(s)) => amend_strike(s, a, no)?,
-        Event::HarnMaster(hm) => amend_roll(hm, kind, a, no)?,
-        _ => return Err(no("roll or input")),
+    let Some(amendable) = event.amendable().filter(|a| !a.fields().is_empty()) else {
+        return Err(RulingError::NoSuch {
+            kind,
+            what: "roll or input",
+        });
     };
-    if !changed {
-        // An option the event does not take is named, not met by "nothing to amend".
-        if a.outcome.is_some() && !matches!(target.event, Event::HarnMaster(HmEvent::GmRoll(_))) {
-            return Err(RulingError::NoOutcome(kind));
-        }
+    if a.corrections.is_empty() {
         return Err(RulingError::Nothing(kind));
+    }
+    for (name, c) in &a.corrections {
+        amendable
+            .correct(name, c)
+            .map_err(|e| refused(kind, name, c, e))?;
+    }
+    if event == target.event {
+        return Err(RulingError::Unchanged(kind));
     }
     Ok(Ruling::Amend {
         target: target.id,

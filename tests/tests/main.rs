@@ -3,6 +3,7 @@
 
 mod common;
 
+mod amend_any;
 mod archive;
 mod audit_about;
 mod board;

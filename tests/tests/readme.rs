@@ -204,7 +204,9 @@ impl Walk {
                     let event = if a == "STRIKE" {
                         log.iter().find(|e| e["kind"] == "hm.strike")
                     } else {
-                        log.iter().rev().find(|e| e["kind"] == "hm.seq-roll")
+                        log.iter()
+                            .rev()
+                            .find(|e| e["kind"] == "hm.seq-roll" || e["kind"] == "sw.bleeding-out")
                     };
                     let event = event.unwrap_or_else(|| panic!("no {a} in {log:?}"));
                     format!("#{}", event["clock"])

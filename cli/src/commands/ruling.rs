@@ -4,9 +4,9 @@
 use super::find;
 use super::roll::find_injury;
 use crate::ctx::Ctx;
-use crate::dice::parse_dice;
 use crate::error::CommandError;
 use clap::{Args, ValueEnum};
+use leechbook_core::amend::Correction;
 use leechbook_core::fold::Ledger;
 use leechbook_core::harnmaster::state::ShockState;
 use leechbook_core::ruling::{Decree, Ruling};
@@ -54,12 +54,20 @@ pub struct AmendArgs {
     /// The event.
     pub event: String,
     /// Why.
-    #[arg(long)]
+    #[arg(long, required_unless_present = "list", default_value = "")]
     pub reason: String,
-    /// Corrected faces: name=face,... (a strike's dice by name; `roll` or `treatment` for a
-    /// roll).
+    /// Name the event's dice and inputs, each with its value as recorded, and amend nothing.
+    #[arg(long, conflicts_with_all = ["dice", "set"])]
+    pub list: bool,
+    /// Corrected faces: NAME=FACE,... by the dice's names (`roll` for a roll, a strike's
+    /// dice by name, Savage Worlds' `trait=8+3,wild=2`, several dice as `damage=6+2/4`).
+    /// `amend EVENT --reason R --list` names them.
     #[arg(long, value_name = "LIST")]
     pub dice: Option<String>,
+    /// A corrected input of any system's event, by its name: `--set mod=-2`,
+    /// `--set net-damage=9`, `--set mortal=true` (repeatable; `--list` names them).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
     /// A strike's armour value.
     #[arg(long)]
     pub av: Option<i32>,
@@ -217,32 +225,93 @@ pub fn build_reinstate(events: &[Envelope], a: &ReinstateArgs) -> Result<Ruling,
 
 /// `amend`.
 pub fn cmd_amend(a: AmendArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    if a.list {
+        let replica = ctx.replica()?;
+        let events = leechbook_ledger::ruling_context(replica.store(), &a.event)?;
+        let target = find_event(&events, &a.event)?;
+        let rulings = leechbook_core::ruling::Rulings::from_log(&events);
+        let event = rulings
+            .amended
+            .get(&target.id)
+            .map_or(&target.event, |(_, e, _)| e);
+        let fields = rulings::fields_of(event);
+        if fields.is_empty() {
+            return Err(CommandError::user(format!(
+                "the {} records no die or input to amend",
+                event.kind()
+            )));
+        }
+        drop(replica);
+        for f in fields {
+            let how = if f.die { "--dice" } else { "--set" };
+            ctx.say(format!("{how} {}={}", f.name, f.now));
+        }
+        return Ok(());
+    }
     record_ruling(ctx, Some(&a.event), |events, _| build_amend(events, &a))
 }
 
-/// Builds an amendment from the content in force and the changes asked for: `--dice` read
-/// against the dice the event named records.
+/// Builds an amendment from the content in force and the corrections asked for: `--dice`
+/// and `--set` by the names the event's system gives its dice and inputs, and the
+/// HârnMaster flags (`--av`, `--physician`, ...) as the inputs they name.
 pub fn build_amend(events: &[Envelope], a: &AmendArgs) -> Result<Ruling, CommandError> {
-    let known = rulings::dice_of(&leechbook_ledger::find_event(events, &a.event)?.event);
-    let dice = if known.is_empty() {
-        Vec::new()
-    } else {
-        parse_dice(a.dice.as_deref(), known)?
+    let mut amendment = Amendment {
+        corrections: parse_chains(a.dice.as_deref())?,
     };
-    let amendment = Amendment {
-        dice,
-        av: a.av,
-        aim: a.aim,
-        impact: a.impact.clone(),
-        effective: a.effective,
-        str_mod: a.str_mod,
-        impact_ta: a.impact_ta,
-        rigid: a.rigid,
-        physician: a.physician,
-        ml: a.ml,
-        outcome: a.outcome.clone(),
-    };
+    amendment
+        .input("av", a.av)
+        .input("aim", a.aim)
+        .input("impact", a.impact.as_ref())
+        .input("str-mod", a.str_mod)
+        .input("impact-ta", a.impact_ta)
+        .input("effective", a.effective)
+        .input("rigid", a.rigid)
+        .input("physician", a.physician)
+        .input("ml", a.ml)
+        .input("outcome", a.outcome.as_ref());
+    for set in &a.set {
+        let (name, value) = set
+            .split_once('=')
+            .ok_or_else(|| CommandError::user(format!("--set '{set}': expected NAME=VALUE")))?;
+        amendment.input(name.trim(), Some(value.trim()));
+    }
     Ok(rulings::amend(events, &a.event, &amendment, &a.reason)?)
+}
+
+/// Parses `--dice NAME=FACES,...` for an amendment: several dice of one name apart by `/`,
+/// an acing die's chain by `+` (`damage=6+2/4`), `00` as 100.
+fn parse_chains(spec: Option<&str>) -> Result<Vec<(String, Correction)>, CommandError> {
+    let mut out: Vec<(String, Correction)> = Vec::new();
+    for part in spec.unwrap_or_default().split(',').map(str::trim) {
+        if part.is_empty() {
+            continue;
+        }
+        let (name, faces) = part.split_once('=').ok_or_else(|| {
+            CommandError::user(format!(
+                "--dice '{part}': expected NAME=FACE (several dice as FACE/FACE, an ace as 6+2)"
+            ))
+        })?;
+        let name = name.trim().to_ascii_lowercase();
+        if out.iter().any(|(n, _)| *n == name) {
+            return Err(CommandError::user(format!(
+                "--dice: die '{name}' given twice"
+            )));
+        }
+        let face = |f: &str| -> Result<u16, CommandError> {
+            match f.trim() {
+                "00" => Ok(100),
+                f => f.parse::<u16>().map_err(|_| {
+                    CommandError::user(format!("--dice: '{f}' is not a face of die '{name}'"))
+                }),
+            }
+        };
+        let chains = faces
+            .split('/')
+            .map(|chain| chain.split('+').map(face).collect())
+            .collect::<Result<Vec<Vec<u16>>, _>>()?;
+        out.push((name, Correction::Faces(chains)));
+    }
+    Ok(out)
 }
 
 /// `override`.

@@ -348,13 +348,20 @@ pub fn agenda(ch: &HmCharacter, table: &TreatmentTable, options: Options) -> Vec
         for inj in ch
             .injuries
             .iter()
-            .filter(|i| !i.healed() && i.severity() == Severity::Serious)
+            .filter(|i| !i.healed() && i.severity() != Severity::Minor)
+            .filter(|i| i.heal.aggravation_called)
         {
             out.push(DueRoll {
                 seq: Some(SeqRollKind::Aggravation),
                 injury: Some(inj.id),
-                eml_parts: parts(ch, SeqRollKind::Aggravation, Some(inj.id), table, CampaignTime::START),
-                note: "when an impaired test using the zone is a CF, or moving (AGL test per turn at full Move, per four hours at half Move)",
+                eml_parts: parts(
+                    ch,
+                    SeqRollKind::Aggravation,
+                    Some(inj.id),
+                    table,
+                    CampaignTime::START,
+                ),
+                note: "a CF on moving called for it",
                 ..DueRoll::new(HmRoll::Seq(SeqRollKind::Aggravation))
             });
         }

@@ -10,6 +10,7 @@
 pub(crate) use leechbook_kernel::{dice, ids, test_roll, time};
 
 pub mod agenda;
+pub mod amend;
 pub mod arms;
 pub mod body;
 pub mod effect;

@@ -246,6 +246,10 @@ pub struct HealState {
     pub next_grim: CampaignTime,
     /// A Healing Rate the GM decreed (an override ruling).
     pub rate_override: Option<i32>,
+    /// A CF on moving called for the aggravation Shock SR, not rolled yet (the option's
+    /// "A CF triggers an aggravation Shock SR").
+    #[serde(default)]
+    pub aggravation_called: bool,
 }
 
 impl Injury {

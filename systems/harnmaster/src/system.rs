@@ -486,6 +486,10 @@ impl RulesSystem for HarnMaster {
         }
     }
 
+    fn amendable(e: &mut Self::Event) -> Option<&mut dyn leechbook_kernel::amend::Amendable> {
+        Some(e)
+    }
+
     fn apply(
         settings: &mut HmSettings,
         cs: &mut [&mut HmCharacter],

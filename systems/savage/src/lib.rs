@@ -12,6 +12,7 @@ use crate::ids::CharacterId;
 use crate::time::{CampaignTime, HOUR};
 use serde::{Deserialize, Serialize};
 
+pub mod amend;
 mod roll;
 pub mod system;
 

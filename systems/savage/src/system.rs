@@ -80,6 +80,10 @@ impl RulesSystem for SavageWorlds {
 
     fn record(_: &mut Self::Event, _: Vec<RecordedDie>) {}
 
+    fn amendable(e: &mut Self::Event) -> Option<&mut dyn leechbook_kernel::amend::Amendable> {
+        Some(e)
+    }
+
     fn apply(
         _: &mut (),
         characters: &mut [&mut Self::Character],

@@ -10,6 +10,7 @@
 /// The kernel's modules this system reads, at the paths its modules name them by.
 pub(crate) use leechbook_kernel::{ids, time};
 
+pub mod amend;
 mod conditions;
 mod error;
 mod events;

@@ -128,6 +128,10 @@ impl RulesSystem for WitchIron {
 
     fn record(_: &mut Self::Event, _: Vec<RecordedDie>) {}
 
+    fn amendable(e: &mut Self::Event) -> Option<&mut dyn leechbook_kernel::amend::Amendable> {
+        Some(e)
+    }
+
     fn apply(
         settings: &mut WiSettings,
         characters: &mut [&mut Self::Character],

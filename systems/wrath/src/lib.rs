@@ -15,6 +15,7 @@ use crate::ids::CharacterId;
 use crate::time::CampaignTime;
 use serde::{Deserialize, Serialize};
 
+pub mod amend;
 mod rest;
 pub mod system;
 

@@ -87,6 +87,10 @@ impl RulesSystem for WrathGlory {
         }
     }
 
+    fn amendable(e: &mut Self::Event) -> Option<&mut dyn leechbook_kernel::amend::Amendable> {
+        Some(e)
+    }
+
     fn apply(
         _: &mut (),
         characters: &mut [&mut Self::Character],

@@ -450,3 +450,31 @@ fn the_shock_state_limits_the_move() {
         out.stderr
     );
 }
+
+/// STN: "Impaired tests (step 5) are reduced by one Success Level" (000 l.536), and moving on
+/// a Serious torso injury is one: a stunned mover's 52 against EML50, an F, becomes a CF,
+/// which calls the aggravation Shock SR; the same roll unstunned calls none.
+#[test]
+fn a_stunned_movers_agility_test_is_one_success_level_lower() {
+    let (s, _) = s2e_abdomen();
+    s.ok(&["option", "aggravation", "on"]);
+    let mv = |s: &Scratch| {
+        s.ok(&[
+            "move", "Osric", "--pace", "half", "--ml", "50", "--dice", "roll=52",
+        ])
+    };
+    let owed = |s: &Scratch| due(s, "Osric").iter().any(|o| o["kind"] == "aggravation");
+    let out = mv(&s);
+    assert!(
+        out.contains("52 vs EML50: F -> half Move: no aggravation"),
+        "{out}"
+    );
+    assert!(!owed(&s), "an F calls for no aggravation roll");
+    s.ok(&["override", "Osric", "--shock", "stn", "--reason", "dazed"]);
+    let out = mv(&s);
+    assert!(
+        out.contains("stunned: F becomes CF; half Move: a CF: an aggravation Shock SR"),
+        "{out}"
+    );
+    assert!(owed(&s), "the CF calls for the aggravation roll");
+}

@@ -11,13 +11,17 @@ pub(super) fn effect(e: &Effect) -> String {
             pace,
             aggravating,
             automatic,
+            stunned,
         } => {
+            let stunned = stunned
+                .map(|was| format!("stunned: {was} becomes {}; ", was.lowered()))
+                .unwrap_or_default();
             if aggravating.is_empty() {
-                format!("{}: no aggravation", pace.word())
+                format!("{stunned}{}: no aggravation", pace.word())
             } else {
                 let ids: Vec<String> = aggravating.iter().map(|i| i.short()).collect();
                 format!(
-                    "{}: {}: an aggravation Shock SR for injury {}",
+                    "{stunned}{}: {}: an aggravation Shock SR for injury {}",
                     pace.word(),
                     if *automatic {
                         "an automatic CF (a Grievous zone used)"

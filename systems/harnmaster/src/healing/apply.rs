@@ -158,15 +158,22 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
                 }
             }
         }
-        // The test calls the aggravation Shock SRs; each is its own roll.
-        Effect::MoveTest { .. } => {}
+        // The CF calls the aggravation Shock SRs; each is its own roll, owed from now.
+        Effect::MoveTest { aggravating, .. } => {
+            for id in aggravating {
+                if let Some(inj) = injury_mut(ch, Some(*id)) {
+                    inj.heal.aggravation_called = true;
+                }
+            }
+        }
         Effect::Fatigue { kind, total, .. } => match kind {
             FatigueKind::Personal => ch.personal_fatigue = *total,
             FatigueKind::Weariness => ch.weariness = *total,
         },
         Effect::Aggravation { worse } => {
-            if *worse {
-                if let Some(inj) = injury_mut(ch, out.injury) {
+            if let Some(inj) = injury_mut(ch, out.injury) {
+                inj.heal.aggravation_called = false;
+                if *worse {
                     inj.heal.aggravation += 1;
                 }
             }

@@ -275,6 +275,9 @@ pub enum Effect {
         aggravating: Vec<InjuryId>,
         /// The CF is automatic: a Grievous head, torso or leg zone was used.
         automatic: bool,
+        /// The mover was stunned: the level the roll made before STN lowered it one Success
+        /// Level (000 l.536).
+        stunned: Option<crate::test_roll::SuccessLevel>,
     },
     /// Fatigue gained or recovered: `total` of that kind after it.
     Fatigue {

@@ -472,8 +472,15 @@ pub fn check_move_test(ch: &HmCharacter, m: &MoveTest) -> Result<HealOutcome, Ro
         ));
     }
     let mut test = d100_test(m.ml, m.roll);
+    // STN: "Impaired tests (step 5) are reduced by one Success Level" (000 l.536). The move
+    // test is one: it tests moving on an impaired head, torso or leg (the reading is in
+    // readings.md), as `melee` lowers a stunned attacker's.
+    let mut stunned = None;
     if automatic {
         test.level = SuccessLevel::CF;
+    } else if ch.shock == crate::state::ShockState::Stunned {
+        stunned = Some(test.level);
+        test.level = test.level.lowered();
     }
     let aggravating = if test.level == SuccessLevel::CF {
         ch.injuries
@@ -493,6 +500,7 @@ pub fn check_move_test(ch: &HmCharacter, m: &MoveTest) -> Result<HealOutcome, Ro
             pace: m.pace,
             aggravating,
             automatic,
+            stunned,
         },
     })
 }
