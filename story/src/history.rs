@@ -4,6 +4,7 @@
 
 use crate::StoryError;
 use leechbook_core::fold::{Applied, Fate, Ledger};
+use leechbook_core::harnmaster::healing::Effect;
 use leechbook_core::harnmaster::state::HmCharacter;
 use leechbook_core::harnmaster::system::HmApplied;
 use leechbook_core::ids::{CharacterId, InjuryId};
@@ -123,6 +124,9 @@ pub fn concerns(before: Before, who: CharacterId, applied: &Applied, injury: Inj
         }) => {
             *character == who
                 && (outcome.injury == Some(injury)
+                    // A move whose CF called the injury's aggravation roll.
+                    || matches!(&outcome.effect, Effect::MoveTest { aggravating, .. }
+                        if aggravating.contains(&injury))
                     || match *kind {
                         "extended-shock" | "coma" => before.shock_injury == Some(injury),
                         "blood-regeneration" => before.regenerating,

@@ -7,7 +7,7 @@ use crate::StoryError;
 use leechbook_core::fold::{CharacterState, Fate, Ledger};
 use leechbook_core::harnmaster::healing::{self, SeqRollKind};
 use leechbook_core::harnmaster::HmEvent;
-use leechbook_core::ids::{EventId, InjuryId};
+use leechbook_core::ids::{CharacterId, EventId, InjuryId};
 use leechbook_core::ruling::Ruling;
 use leechbook_core::HmLedger;
 use leechbook_core::{Envelope, Event};
@@ -15,7 +15,7 @@ use leechbook_ledger::audit::flags_for;
 use leechbook_ledger::lookup::{self, Lookup};
 use leechbook_ledger::Replica;
 use leechbook_store::Log;
-use leechbook_views::{narrate, JSON_SCHEMA};
+use leechbook_views::{marks, narrate, JSON_SCHEMA};
 use serde::Serialize;
 
 /// One link of the chain.
@@ -65,7 +65,24 @@ pub fn rule(e: &Event) -> &'static str {
             _ => "campaign setting",
         },
         Event::Ruling(_) => "ruling",
-        _ => "",
+        other => match other.kind() {
+            "sw.damage" => "Damage vs Toughness (004 l.10-20)",
+            "sw.spirit-recovery" => "Spirit roll to end Shaken (004 l.19)",
+            "sw.incapacitation" => "Incapacitation (004 l.22-46)",
+            "sw.bleeding-out" => "Bleeding Out: Vigor (004 l.48-50)",
+            "sw.stabilise" => "Bleeding Out: Healing (004 l.50)",
+            "sw.wounds-healed" => "Wounds healed (the GM's ruling)",
+            "wg.damage" => "Damage: Resilience, Wounds, Shock",
+            "wg.dying-complication" => "Dying: a Wrath Die complication",
+            "wg.regroup" | "wg.respite" => "Rest: Regroup or Respite",
+            "wg.restore-shock" => "Restoring Shock",
+            "wi.quarrel" => "Quarrel: Net Hits, Net Damage",
+            "wi.injure" => "Injury tables: Net Damage",
+            "wi.end-of-round" => "End of round: Aflame, Bleed, Poison",
+            "wi.condition" => "Conditions",
+            "wi.care" => "Healing and Surgery",
+            _ => "",
+        },
     }
 }
 
@@ -101,12 +118,14 @@ pub struct Why {
     pub chain: Vec<Link>,
     /// The character.
     pub character: String,
-    /// The injury's id.
-    pub injury: String,
-    /// The same, typed.
+    /// The injury's id (a HârnMaster injury's chain only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub injury: Option<String>,
+    /// What the chain explains, in words (`Osric's injury 1a2b3c4d`, `Red`, `Red's
+    /// Bleeding Out`).
     #[serde(skip)]
-    pub injury_id: InjuryId,
-    /// The injury now, in a line.
+    pub heading: String,
+    /// The injury (or the character's state, or the marks named) now, in a line.
     pub now: String,
     /// The rulings about the chain's events.
     pub rulings: Vec<Link>,
@@ -117,13 +136,148 @@ pub struct Why {
     pub ty: &'static str,
 }
 
-/// The chain of `name`'s injury `injury` (its id or short id; a retracted injury's too).
-pub fn why<L: Log>(replica: &Replica<L>, name: &str, injury: &str) -> Result<Why, StoryError> {
+/// Why `name` is as they are: for a HârnMaster character and an injury (its id or short
+/// id; a retracted injury's too), that injury's chain; otherwise, for a character of any
+/// system, the chain of the events that changed its state, or of those that changed the
+/// marks `what` names (`Bleeding Out`, `wounds`, `rib cage`: see [`marks`]).
+pub fn why<L: Log>(
+    replica: &Replica<L>,
+    name: &str,
+    what: Option<&str>,
+) -> Result<Why, StoryError> {
     // The character now, and the events about it and those its story reads: never the
     // whole log (`leechbook_ledger::about`).
     let full = replica.state_for(&[name])?;
+    match (lookup::character(&full, name)?, what) {
+        (CharacterState::HarnMaster(ch), Some(injury))
+            if lookup::injury(ch, injury).is_ok() || !names_a_mark(&full, ch.id, injury) =>
+        {
+            let ch = ch.clone();
+            injury_chain(replica, &full, ch, injury)
+        }
+        (c, what) => {
+            let (who, name) = (c.id(), c.name().to_string());
+            state_chain(replica, &full, who, name, what)
+        }
+    }
+}
+
+/// Whether `text` names one of the marks of the character `who` (rather than an injury).
+fn names_a_mark(full: &Ledger, who: CharacterId, text: &str) -> bool {
+    full.character(who)
+        .is_some_and(|c| marks::of(c).iter().any(|m| wanted(Some(text), &m.what)))
+}
+
+/// Whether a mark's name is one `what` asks for (all when none is named).
+fn wanted(what: Option<&str>, mark: &str) -> bool {
+    what.is_none_or(|w| mark.to_lowercase().contains(&w.trim().to_lowercase()))
+}
+
+/// The chain of the events that changed the marks of `who` (those `what` names, if it names
+/// any), each with the rule it applies, what it changed and the rulings on it.
+fn state_chain<L: Log>(
+    replica: &Replica<L>,
+    full: &Ledger,
+    who: CharacterId,
+    name: String,
+    what: Option<&str>,
+) -> Result<Why, StoryError> {
+    let leechbook_ledger::about::About {
+        events, rulings, ..
+    } = leechbook_ledger::about::about(replica.store(), who)?;
+    let mut chain: Vec<Link> = Vec::new();
+    let mut ids: Vec<EventId> = Vec::new();
+    let mut ledger = Ledger::new();
+    for env in &events {
+        let told = about(env, &rulings, who);
+        let before = if told {
+            ledger.character(who).map(marks::of).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        ledger.step(
+            env,
+            &rulings,
+            &mut |l: &Ledger, e: &Envelope, fate: &Fate| {
+                if !told {
+                    return;
+                }
+                let after = l.character(who).map(marks::of).unwrap_or_default();
+                let changed: Vec<String> = marks::changes(&before, &after)
+                    .into_iter()
+                    .filter(|c| wanted(what, c))
+                    .collect();
+                let amended = rulings.amended.get(&e.id);
+                let summary = match fate {
+                    // An event that changed nothing asked for is left out, unless a ruling
+                    // amended it (the ruling is part of why things stand as they do).
+                    Fate::Applied(_) if changed.is_empty() && amended.is_none() => return,
+                    Fate::Applied(applied) => {
+                        let mut s = narrate::event(l, e, applied);
+                        if let Some(by) = narrate::by_player(full, e) {
+                            s.push_str(&format!(" ({by})"));
+                        }
+                        s
+                    }
+                    // What no longer counts is told: it says why a mark is not there.
+                    Fate::Retracted(why) => format!("struck from the record: {why}"),
+                    Fate::Void(why) => format!("void: {why}"),
+                };
+                let mut flags = Vec::new();
+                if let Some((r, _, reason)) = amended {
+                    flags.push(format!("amended by ruling {} ({reason})", r.short()));
+                }
+                ids.push(e.id);
+                chain.push(Link {
+                    at: e.at.to_string(),
+                    event: e.id.to_string(),
+                    kind: e.event.kind(),
+                    rule: rule(&e.event),
+                    summary,
+                    flags,
+                    consequences: changed,
+                });
+            },
+        );
+    }
+    let now: Vec<String> = full
+        .character(who)
+        .map(marks::of)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|m| wanted(what, &m.what))
+        .map(|m| match m.value.as_str() {
+            "yes" => m.what,
+            v => format!("{}: {v}", m.what),
+        })
+        .collect();
+    Ok(Why {
+        rulings: rulings_about(&events, &rulings, &ids),
+        chain,
+        heading: match what {
+            Some(w) => format!("{name}'s {}", w.trim()),
+            None => name.clone(),
+        },
+        character: name,
+        injury: None,
+        now: if now.is_empty() {
+            "now: nothing of that on the record".into()
+        } else {
+            format!("now: {}", now.join("; "))
+        },
+        schema_version: JSON_SCHEMA,
+        ty: "why",
+    })
+}
+
+/// The chain of a HârnMaster character's injury `injury`.
+fn injury_chain<L: Log>(
+    replica: &Replica<L>,
+    full: &Ledger,
+    ch: leechbook_core::harnmaster::state::HmCharacter,
+    injury: &str,
+) -> Result<Why, StoryError> {
     let store = replica.store();
-    let ch = lookup::harnmaster(&full, name)?.clone();
     let leechbook_ledger::about::About {
         events, rulings, ..
     } = leechbook_ledger::about::about(store, ch.id)?;
@@ -161,7 +315,7 @@ pub fn why<L: Log>(replica: &Replica<L>, name: &str, injury: &str) -> Result<Why
                                 let mut s = narrate::event(l, e, applied);
                                 // The roster as it stands: the story's events alone
                                 // carry no roster change.
-                                if let Some(by) = narrate::by_player(&full, e) {
+                                if let Some(by) = narrate::by_player(full, e) {
                                     s.push_str(&format!(" ({by})"));
                                 }
                                 s
@@ -214,12 +368,12 @@ pub fn why<L: Log>(replica: &Replica<L>, name: &str, injury: &str) -> Result<Why
     }
     // The rulings about those events, and the injury now.
     let about = rulings_about(&events, &rulings, &ids);
-    let now = injury_now(&full, ch.id, injury);
+    let now = injury_now(full, ch.id, injury);
     Ok(Why {
         chain,
+        heading: format!("{}'s injury {}", ch.name, injury.short()),
         character: ch.name.clone(),
-        injury: injury.to_string(),
-        injury_id: injury,
+        injury: Some(injury.to_string()),
         now,
         rulings: about,
         schema_version: JSON_SCHEMA,

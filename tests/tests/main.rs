@@ -3,7 +3,7 @@
 
 mod common;
 
-mod amend_any;
+mod any_system;
 mod archive;
 mod audit_about;
 mod board;

@@ -17,6 +17,7 @@ pub mod board;
 pub mod export;
 pub mod harnmaster;
 pub mod html;
+pub mod marks;
 pub mod narrate;
 pub mod plot;
 pub mod savage;

@@ -456,7 +456,7 @@ fn the_shock_state_limits_the_move() {
 /// which calls the aggravation Shock SR; the same roll unstunned calls none.
 #[test]
 fn a_stunned_movers_agility_test_is_one_success_level_lower() {
-    let (s, _) = s2e_abdomen();
+    let (s, id) = s2e_abdomen();
     s.ok(&["option", "aggravation", "on"]);
     let mv = |s: &Scratch| {
         s.ok(&[
@@ -477,4 +477,18 @@ fn a_stunned_movers_agility_test_is_one_success_level_lower() {
         "{out}"
     );
     assert!(owed(&s), "the CF calls for the aggravation roll");
+    // `why` tells the move whose CF called the wound's aggravation roll, and not the one
+    // that called none.
+    let why: Value = serde_json::from_str(&s.ok(&["why", "Osric", &id, "--json"])).unwrap();
+    let moves: Vec<&Value> = why["chain"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|l| l["kind"] == "hm.move-test")
+        .collect();
+    assert_eq!(moves.len(), 1, "{why}");
+    assert!(moves[0]["summary"]
+        .as_str()
+        .unwrap()
+        .contains("stunned: F becomes CF"));
 }

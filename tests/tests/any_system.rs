@@ -1,5 +1,6 @@
-//! Issue 40, item 2: `amend` corrects any recorded die or input of any system's event, and
-//! the fold re-derives what follows. Each outcome below is worked by hand from the text.
+//! Issue 40, item 2: rulings and stories for every system. `amend` corrects any recorded die
+//! or input of any system's event, and the fold re-derives what follows; `why` tells the
+//! chain behind any system's character's state. Each outcome is worked by hand from the text.
 
 use crate::common;
 use common::Scratch;
@@ -249,4 +250,145 @@ fn a_harnmaster_move_test_is_amended_into_a_cf() {
     s.ok(&["amend", &m, "--set", "ml=96", "--reason", "a better EML"]);
     // 95 against 96: an S again (95 ends in 5 but is no failure); nothing owed.
     assert!(!owes(&s));
+}
+
+/// `why` for a character of another system: the events that changed its state, each with
+/// its rule, what it changed and the rulings on it; `why NAME WHAT` keeps the marks named.
+#[test]
+fn why_tells_the_chain_behind_a_savage_worlds_characters_state() {
+    let s = Scratch::new();
+    s.ok(&["init", "--system", "savage-worlds"]);
+    s.ok(&["character", "add", "Red", "--toughness", "6"]);
+    // 36 against Toughness 6: seven raises: Shaken and Wounds, Incapacitated (004 l.10-22).
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "d12+d12",
+        "--dice",
+        "damage=12+12+11/1",
+    ]);
+    // Vigor 3 - 3 = 0: a failure: Guts (2+3 = 5), sub 1: Broken, permanent, Bleeding Out.
+    s.ok(&[
+        "sw",
+        "roll",
+        "Red",
+        "incapacitation",
+        "--trait",
+        "d6",
+        "--dice",
+        "trait=3,wild=2,injury=2/3,sub=1",
+    ]);
+    s.ok(&["advance", "1r"]);
+    s.ok(&[
+        "sw",
+        "roll",
+        "Red",
+        "bleeding-out",
+        "--trait",
+        "d6",
+        "--dice",
+        "trait=3,wild=2",
+    ]);
+    let roll = last(&s, "sw.bleeding-out");
+    s.ok(&["amend", &roll, "--dice", "trait=6+4", "--reason", "the ace"]);
+    let why: Value = serde_json::from_str(&s.ok(&["why", "Red", "--json"])).unwrap();
+    let kinds: Vec<&str> = why["chain"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["sw.damage", "sw.incapacitation", "sw.bleeding-out"],
+        "{why}"
+    );
+    assert_eq!(
+        why["chain"][1]["consequences"],
+        serde_json::json!(["Bleeding Out", "Guts: Broken: permanent"])
+    );
+    assert!(why["chain"][2]["flags"][0]
+        .as_str()
+        .unwrap()
+        .contains("amended by ruling"));
+    assert_eq!(why["rulings"][0]["kind"], "ruling.amend");
+    assert!(why.get("injury").is_none(), "no HârnMaster injury: {why}");
+    // One mark: only the events that moved it.
+    let out = s.ok(&["why", "Red", "guts"]);
+    assert!(out.starts_with("Red's guts:"), "{out}");
+    assert!(
+        out.contains("-> Guts: Broken: permanent")
+            && !out.contains("sw.damage")
+            && !out.contains("Shaken"),
+        "{out}"
+    );
+    assert!(
+        out.trim_end().ends_with("=> now: Guts: Broken: permanent"),
+        "{out}"
+    );
+}
+
+/// `why` for Wrath & Glory and Witch Iron characters, from the same marks.
+#[test]
+fn why_tells_wrath_and_witch_iron_characters_too() {
+    let s = Scratch::new();
+    s.ok(&["init", "--system", "wrath-glory"]);
+    s.ok(&[
+        "character",
+        "add",
+        "Vex",
+        "--tier",
+        "1",
+        "--wg-toughness",
+        "3",
+        "--resilience",
+        "6",
+        "--max-shock",
+        "4",
+    ]);
+    s.ok(&[
+        "wg",
+        "damage",
+        "Vex",
+        "--damage",
+        "11",
+        "--dice",
+        "determination=1/2/3",
+    ]);
+    let out = s.ok(&["why", "Vex", "wounds"]);
+    assert!(
+        out.contains("-> Wounds: 5") && out.contains("=> now: Wounds: 5"),
+        "{out}"
+    );
+    let s = Scratch::new();
+    s.ok(&["init", "--system", "witch-iron"]);
+    s.ok(&["character", "add", "Ana", "--rb", "1"]);
+    s.ok(&["character", "add", "Gerd", "--rb", "2"]);
+    s.ok(&[
+        "wi",
+        "quarrel",
+        "Ana",
+        "Gerd",
+        "--defence",
+        "melee",
+        "--attack-hits",
+        "2",
+        "--defence-hits",
+        "2",
+        "--part",
+        "torso",
+        "--damage",
+        "6",
+        "--av",
+        "1",
+        "--rb",
+        "2",
+        "--dice",
+        "units=5",
+    ]);
+    let out = s.ok(&["why", "Gerd", "trauma"]);
+    assert!(out.contains("-> Trauma (rib cage): 1"), "{out}");
+    assert!(out.contains("Quarrel: Net Hits, Net Damage"), "{out}");
 }
