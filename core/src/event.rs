@@ -54,6 +54,7 @@ impl Event {
                     Decree::InjuryLevel { injury, .. } | Decree::HealingRate { injury, .. } => {
                         Some(*injury)
                     }
+                    Decree::Waive { injury, .. } => *injury,
                     Decree::ShockState(_) => None,
                 }
             }

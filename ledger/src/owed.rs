@@ -193,6 +193,7 @@ pub fn next_due(ledger: &Ledger, until: CampaignTime) -> Option<NextDue> {
             h,
             ledger.treatment_table(),
             ledger.options(),
+            ledger.now,
         ) {
             let Some(at) = d.due_at else { continue };
             if !rollable_as_time_passes(&d) || at > until {
@@ -395,12 +396,16 @@ fn only_injury(
     ch: &HmCharacter,
     kind: SeqRollKind,
 ) -> Result<InjuryId, RollError> {
-    let owing: Vec<InjuryId> =
-        leechbook_core::harnmaster::agenda::agenda(ch, ledger.treatment_table(), ledger.options())
-            .into_iter()
-            .filter(|d| d.seq == Some(kind))
-            .filter_map(|d| d.injury)
-            .collect();
+    let owing: Vec<InjuryId> = leechbook_core::harnmaster::agenda::agenda(
+        ch,
+        ledger.treatment_table(),
+        ledger.options(),
+        ledger.now,
+    )
+    .into_iter()
+    .filter(|d| d.seq == Some(kind))
+    .filter_map(|d| d.injury)
+    .collect();
     match owing.as_slice() {
         [one] => Ok(*one),
         [] => Err(RollError::OwesNone {

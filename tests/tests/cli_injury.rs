@@ -419,3 +419,69 @@ fn fire_and_frost_are_told_apart() {
         "{shown}"
     );
 }
+
+/// The kinds of the rolls `due` lists for `name`.
+fn due_kinds(s: &Scratch, name: &str) -> Vec<String> {
+    let due: Value = serde_json::from_str(&s.ok(&["due", name, "--json"])).unwrap();
+    due.as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["kind"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Issue 40, item 3: a Morale Roll belongs to the fight that called for it ("to continue",
+/// 000 l.642): Leechbook reads a fight as the ten minutes the text gives its adrenaline
+/// (l.636), counted from when the character is out of its Shock State, so `due` no longer
+/// lists the roll ten minutes and a round later, nor on day 27.
+#[test]
+fn a_morale_roll_lapses_with_the_fight() {
+    let s = Scratch::with_osric();
+    s.ok(&crate::common::abdomen_strike("Osric"));
+    // Half an hour unconscious: the fight is not over for Osric, and the Morale Roll waits
+    // for him to come out of it (l.682); its ten minutes count from then.
+    s.ok(&[
+        "override", "Osric", "--shock", "unc", "--reason", "out cold",
+    ]);
+    s.ok(&["advance", "30m", "--skip-owed"]);
+    assert!(due_kinds(&s, "Osric").contains(&"morale".to_string()));
+    s.ok(&["override", "Osric", "--shock", "none", "--reason", "steady"]);
+    assert!(due_kinds(&s, "Osric").contains(&"morale".to_string()));
+    // Ten minutes on, the fight's moment still holds; a round later it has passed.
+    s.ok(&["advance", "10m"]);
+    assert!(due_kinds(&s, "Osric").contains(&"morale".to_string()));
+    s.ok(&["advance", "1r"]);
+    assert!(!due_kinds(&s, "Osric").contains(&"morale".to_string()));
+    s.ok(&["advance", "26d", "--skip-owed"]);
+    assert!(!due_kinds(&s, "Osric").contains(&"morale".to_string()));
+}
+
+/// Issue 40, item 3: `waive` drops a roll the GM resolves, as a ruling: recorded, and
+/// retracting it owes the roll again. Waiving what is not owed is refused, nothing written.
+#[test]
+fn the_gm_waives_a_morale_roll_and_can_take_the_waiver_back() {
+    let s = Scratch::with_osric();
+    s.ok(&crate::common::abdomen_strike("Osric"));
+    s.ok(&["override", "Osric", "--shock", "none", "--reason", "steady"]);
+    let out = s.ok(&["waive", "Osric", "morale", "--reason", "the brigands fled"]);
+    assert!(out.contains("the Morale roll is waived"), "{out}");
+    assert!(!due_kinds(&s, "Osric").contains(&"morale".to_string()));
+    let before = s.bytes();
+    let out = s.run(&["waive", "Osric", "morale", "--reason", "again"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("Osric owes no Morale roll to waive"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    let log: Vec<Value> = serde_json::from_str(&s.ok(&["log", "--json"])).unwrap();
+    let waiver = log
+        .iter()
+        .rev()
+        .find(|e| e["kind"] == "ruling.override")
+        .unwrap();
+    let waiver = format!("#{}", waiver["clock"]);
+    s.ok(&["retract", &waiver, "--reason", "they came back"]);
+    assert!(due_kinds(&s, "Osric").contains(&"morale".to_string()));
+}

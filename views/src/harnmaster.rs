@@ -119,7 +119,7 @@ pub struct ZoneView {
 /// Lists what a character owes, from the core's agenda.
 pub fn owed(ledger: &Ledger, ch: &HmCharacter) -> Vec<OwedView> {
     let now = ledger.now;
-    agenda(ch, ledger.treatment_table(), ledger.options())
+    agenda(ch, ledger.treatment_table(), ledger.options(), ledger.now)
         .into_iter()
         .map(|d| OwedView {
             roll: Owed::HarnMaster(d.roll),

@@ -112,6 +112,9 @@ pub enum Command {
     Amend(ruling::AmendArgs),
     /// Ruling: decree an injury's level or HR, or a shock state, from now on.
     Override(ruling::OverrideArgs),
+    /// Ruling: drop a Morale, Fumble or Stumble roll a character owes (retract it to owe the
+    /// roll again).
+    Waive(ruling::WaiveArgs),
     /// What changed about a character between two moments.
     Diff(diff::DiffArgs),
     /// The record as it would be if a ruling were made (nothing is recorded).
@@ -194,6 +197,7 @@ pub fn dispatch(command: Command, ctx: &mut Ctx) -> Result<(), CommandError> {
         Command::Reinstate(a) => ruling::cmd_reinstate(a, ctx),
         Command::Amend(a) => ruling::cmd_amend(a, ctx),
         Command::Override(a) => ruling::cmd_override(a, ctx),
+        Command::Waive(a) => ruling::cmd_waive(a, ctx),
         Command::Diff(a) => diff::cmd_diff(a, ctx),
         Command::WhatIf(w) => whatif::cmd_what_if(w, ctx),
         Command::Why(a) => why::cmd_why(a, ctx),

@@ -350,3 +350,55 @@ pub fn build_override(ledger: &Ledger, a: &OverrideArgs) -> Result<Ruling, Comma
         })
     }
 }
+
+/// The rolls a GM may waive: those the GM resolves, which belong to the fight's moment.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum WaivedRoll {
+    /// A Morale Roll (page 162).
+    Morale,
+    /// A Fumble Roll (page 161).
+    Fumble,
+    /// A Stumble Roll (page 161).
+    Stumble,
+}
+
+/// Ruling: drop a roll the GM resolves (Morale, a Fumble, a Stumble) from what a character
+/// owes. Recorded like any ruling: retracting it owes the roll again.
+#[derive(Args, Debug)]
+pub struct WaiveArgs {
+    /// The character.
+    pub name: String,
+    /// The roll.
+    #[arg(value_enum)]
+    pub roll: WaivedRoll,
+    /// The injury that called for it, when several did.
+    pub injury: Option<String>,
+    /// Why.
+    #[arg(long)]
+    pub reason: String,
+}
+
+/// `waive`.
+pub fn cmd_waive(a: WaiveArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    use leechbook_core::harnmaster::shock::GmRollKind;
+    use leechbook_core::harnmaster::state::MishapKind;
+    record_ruling(ctx, None, |_, ledger| {
+        let ch = find(ledger, &a.name)?;
+        let injury = match &a.injury {
+            Some(text) => Some(find_injury(ch, text)?),
+            None => None,
+        };
+        Ok(Ruling::Override {
+            character: ch.id,
+            decree: Decree::Waive {
+                kind: match a.roll {
+                    WaivedRoll::Morale => GmRollKind::Morale,
+                    WaivedRoll::Fumble => GmRollKind::Mishap(MishapKind::Fumble),
+                    WaivedRoll::Stumble => GmRollKind::Mishap(MishapKind::Stumble),
+                },
+                injury,
+            },
+            reason: a.reason.clone(),
+        })
+    })
+}

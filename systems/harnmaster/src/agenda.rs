@@ -193,12 +193,14 @@ fn owed_roll(ch: &HmCharacter, o: &Owed) -> DueRoll {
             note: "at the end of the next turn; retry every round",
             ..DueRoll::new(HmRoll::StunRecovery)
         },
-        Owed::Morale { injury } => DueRoll {
+        Owed::Morale { injury, .. } => DueRoll {
             injury: Some(*injury),
             note: "after the Shock State is recovered from; the GM gives the ML (page 162)",
             ..DueRoll::new(HmRoll::Gm(GmRollKind::Morale))
         },
-        Owed::TestMishap { kind, automatic } => DueRoll {
+        Owed::TestMishap {
+            kind, automatic, ..
+        } => DueRoll {
             automatic: *automatic,
             note: if *automatic {
                 "automatic failure after a CF forced by a Grievous zone: record the outcome (page 161)"
@@ -211,6 +213,7 @@ fn owed_roll(ch: &HmCharacter, o: &Owed) -> DueRoll {
             injury,
             kind,
             automatic,
+            ..
         } => DueRoll {
             injury: Some(*injury),
             automatic: *automatic,
@@ -224,8 +227,14 @@ fn owed_roll(ch: &HmCharacter, o: &Owed) -> DueRoll {
     }
 }
 
-/// Returns what `ch` owes, in the order of the sequences.
-pub fn agenda(ch: &HmCharacter, table: &TreatmentTable, options: Options) -> Vec<DueRoll> {
+/// Returns what `ch` owes at `now`, in the order of the sequences (a roll of the fight's
+/// moment that has lapsed is not owed: [`crate::state::MOMENT`]).
+pub fn agenda(
+    ch: &HmCharacter,
+    table: &TreatmentTable,
+    options: Options,
+    now: CampaignTime,
+) -> Vec<DueRoll> {
     let mut out = Vec::new();
     if ch.dead() {
         return out;
@@ -252,7 +261,7 @@ pub fn agenda(ch: &HmCharacter, table: &TreatmentTable, options: Options) -> Vec
         ));
     }
     // Injury step 4's shock rolls and step 5's GM-resolved rolls.
-    out.extend(ch.owed.iter().map(|o| owed_roll(ch, o)));
+    out.extend(ch.owed_now(now).map(|o| owed_roll(ch, o)));
     // Steps 2 and 3: Extended Shock and coma.
     if let Some(es) = ch.extended_shock {
         out.push(periodic(

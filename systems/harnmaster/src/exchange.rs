@@ -749,6 +749,7 @@ pub fn apply(
         who.owed.push(Owed::TestMishap {
             kind: m.kind,
             automatic: m.automatic,
+            at: ctx.at,
         });
     }
     if let Some((target, strike)) = &out.strike {

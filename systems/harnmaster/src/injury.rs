@@ -747,10 +747,14 @@ pub fn apply_strike(ch: &mut HmCharacter, out: &StrikeOutcome, ctx: Context) {
                 injury: id,
                 kind,
                 automatic,
+                at: ctx.at,
             });
         }
         if out.morale && !ch.owed.iter().any(|o| matches!(o, Owed::Morale { .. })) {
-            ch.owed.push(Owed::Morale { injury: id });
+            ch.owed.push(Owed::Morale {
+                injury: id,
+                at: ctx.at,
+            });
         }
     }
     if let Some(cause) = &out.death {

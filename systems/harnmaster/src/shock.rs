@@ -339,18 +339,22 @@ pub fn owed_gm_roll(
 ) -> Option<(usize, Option<crate::ids::InjuryId>, bool)> {
     ch.owed.iter().enumerate().find_map(|(i, o)| {
         match (o, kind) {
-            (Owed::Morale { injury }, GmRollKind::Morale) => Some((Some(*injury), false)),
+            (Owed::Morale { injury, .. }, GmRollKind::Morale) => Some((Some(*injury), false)),
             (
                 Owed::Mishap {
                     injury,
                     kind,
                     automatic,
+                    ..
                 },
                 GmRollKind::Mishap(k),
             ) if *kind == k => Some((Some(*injury), *automatic)),
-            (Owed::TestMishap { kind, automatic }, GmRollKind::Mishap(k)) if *kind == k => {
-                Some((None, *automatic))
-            }
+            (
+                Owed::TestMishap {
+                    kind, automatic, ..
+                },
+                GmRollKind::Mishap(k),
+            ) if *kind == k => Some((None, *automatic)),
             _ => None,
         }
         .filter(|(owed, _)| injury.is_none_or(|want| *owed == Some(want)))

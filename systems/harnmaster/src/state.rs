@@ -357,6 +357,9 @@ pub enum Owed {
     Morale {
         /// The injury that triggered it.
         injury: InjuryId,
+        /// The moment the injury called for it (it lapses with the fight: [`MOMENT`]).
+        #[serde(default)]
+        at: CampaignTime,
     },
     /// A Fumble or Stumble Roll after a CF in a Melee, Dodge or missile test (page 161; the
     /// GM resolves it), or its automatic failure when the CF was forced by a Grievous zone
@@ -366,6 +369,9 @@ pub enum Owed {
         kind: MishapKind,
         /// True when the INJURY MISHAP table makes it an automatic failure (no roll).
         automatic: bool,
+        /// The moment the test called for it (it lapses with the fight: [`MOMENT`]).
+        #[serde(default)]
+        at: CampaignTime,
     },
     /// A Fumble or Stumble Roll (page 161; the GM resolves it), or its automatic failure.
     Mishap {
@@ -375,7 +381,53 @@ pub enum Owed {
         kind: MishapKind,
         /// True when the table makes it an automatic failure (no roll).
         automatic: bool,
+        /// The moment the injury called for it (it lapses with the fight: [`MOMENT`]).
+        #[serde(default)]
+        at: CampaignTime,
     },
+}
+
+/// How long a roll of the fight's moment stays owed: a Morale Roll "to continue" fighting
+/// (000 l.642, l.646) and a Fumble or Stumble Roll (l.115, l.329, l.616-622) belong to the
+/// fight they came from. The text gives a fight no length; Leechbook reads it as the ten
+/// minutes the text gives the adrenaline of a fight (l.636, "about 10 minutes"), so such a
+/// roll not recorded within ten minutes of campaign time of the moment that called for it
+/// lapses: `due` no longer lists it (the GM may still record it, or `waive` it before).
+pub const MOMENT: i64 = 10 * crate::time::MINUTE;
+
+impl Owed {
+    /// Whether a roll of the fight's moment has lapsed by `now` ([`MOMENT`]); a timed roll
+    /// (a Shock Reroll, the stun recovery) never does.
+    pub fn lapsed(&self, now: CampaignTime) -> bool {
+        match self {
+            Owed::Morale { at, .. } | Owed::TestMishap { at, .. } | Owed::Mishap { at, .. } => {
+                now.0 - at.0 > MOMENT
+            }
+            Owed::ShockReroll { .. } | Owed::StunRecovery { .. } => false,
+        }
+    }
+}
+
+impl HmCharacter {
+    /// The character came out of its Shock State at `at`: the fight goes on for them from
+    /// there (a Morale Roll comes "after recovering from being Stunned", 000 l.682), so the
+    /// rolls of the fight's moment they still owe count their ten minutes from `at`.
+    pub fn fight_resumes(&mut self, now: CampaignTime) {
+        for o in &mut self.owed {
+            if let Owed::Morale { at, .. } | Owed::TestMishap { at, .. } | Owed::Mishap { at, .. } =
+                o
+            {
+                *at = now;
+            }
+        }
+    }
+
+    /// What the character owes at `now` that has not lapsed: while in a Shock State, no roll
+    /// of the fight's moment lapses (the fight is not over for them).
+    pub fn owed_now(&self, now: CampaignTime) -> impl Iterator<Item = &Owed> {
+        let shocked = self.shock != ShockState::None;
+        self.owed.iter().filter(move |o| shocked || !o.lapsed(now))
+    }
 }
 
 /// The two mishaps of the injury mishap table.
@@ -610,7 +662,7 @@ impl HmCharacter {
             self.shock_injury == Some(id)
                 || self.infection.is_some_and(|i| i.injury == id)
                 || self.owed.iter().any(|o| match o {
-                    Owed::Morale { injury } | Owed::Mishap { injury, .. } => *injury == id,
+                    Owed::Morale { injury, .. } | Owed::Mishap { injury, .. } => *injury == id,
                     _ => false,
                 })
         };

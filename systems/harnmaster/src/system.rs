@@ -45,6 +45,14 @@ pub enum Decree {
         /// The HR, 1-6.
         rate: i32,
     },
+    /// A roll the GM resolves (Morale, a Fumble, a Stumble) dropped from what the character
+    /// owes: the GM waives it (`waive`). Retracting the ruling owes it again.
+    Waive {
+        /// Which roll.
+        kind: super::shock::GmRollKind,
+        /// The injury that called for it (None: the one owed, or a test's mishap).
+        injury: Option<InjuryId>,
+    },
 }
 
 /// What applying a HârnMaster event did, for narration.
@@ -497,8 +505,14 @@ impl RulesSystem for HarnMaster {
         world: &World,
     ) -> HmApplied {
         let filing = Filing::after(&outcome);
+        // Who was in a Shock State before the event (at most three characters are touched).
+        let shocked: [bool; 3] =
+            std::array::from_fn(|i| cs.get(i).is_some_and(|c| c.shock != ShockState::None));
         let applied = apply_outcome(settings, cs, outcome, world);
-        for c in cs.iter_mut() {
+        for (i, c) in cs.iter_mut().enumerate() {
+            if shocked.get(i) == Some(&true) && c.shock == ShockState::None {
+                c.fight_resumes(world.now);
+            }
             match filing {
                 Filing::Scan => c.file_healed(world.order),
                 Filing::Injury(id) => c.file_healed_injury(id, world.order),
@@ -539,6 +553,9 @@ impl RulesSystem for HarnMaster {
             Decree::ShockState(s) => {
                 let before = ch.shock;
                 ch.shock = *s;
+                if before != ShockState::None && *s == ShockState::None {
+                    ch.fight_resumes(ctx.at);
+                }
                 ch.blood_loss_shock = false;
                 if *s == ShockState::Killed {
                     injury::kill(ch, "the GM's ruling", ctx.at);
@@ -559,6 +576,21 @@ impl RulesSystem for HarnMaster {
                 let before = healing::healing_rate(i, settings.treatment_table());
                 i.heal.rate_override = Some(*rate);
                 format!("HR{before} becomes HR{rate}")
+            }
+            Decree::Waive { kind, injury } => {
+                let (at, _, _) = shock::owed_gm_roll(ch, *kind, *injury).ok_or_else(|| {
+                    HmError::Setting(format!(
+                        "{name} owes no {}{} to waive",
+                        kind.word(),
+                        injury.map_or(String::new(), |i| format!(" for injury {}", i.short()))
+                    ))
+                })?;
+                ch.owed.remove(at);
+                format!(
+                    "the {}{} is waived",
+                    kind.word(),
+                    injury.map_or(String::new(), |i| format!(" for injury {}", i.short()))
+                )
             }
         };
         ch.file_healed(world.order);
@@ -692,6 +724,7 @@ fn apply_outcome(
                     vec![Owed::TestMishap {
                         kind: *kind,
                         automatic: false,
+                        at: ctx.at,
                     }]
                 }
                 MissileResult::AutomaticMishap(kinds) => kinds
@@ -699,6 +732,7 @@ fn apply_outcome(
                     .map(|&kind| Owed::TestMishap {
                         kind,
                         automatic: true,
+                        at: ctx.at,
                     })
                     .collect(),
                 _ => Vec::new(),
