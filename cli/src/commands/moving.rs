@@ -65,7 +65,18 @@ pub fn cmd_move(a: MoveArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 ch.shock.code()
             )));
         }
-        let roll = one_d100(ctx, given, "roll")?;
+        // A Grievous head, torso or leg makes the move an automatic CF: no die is rolled.
+        let roll = if leechbook_core::harnmaster::healing::move_is_automatic_cf(ch) {
+            if !given.is_empty() {
+                return Err(CommandError::user(format!(
+                    "{}'s move is an automatic CF (a Grievous head, torso or leg injury): it takes no die",
+                    ch.name
+                )));
+            }
+            0
+        } else {
+            one_d100(ctx, given, "roll")?
+        };
         Ok((
             Event::HarnMaster(HmEvent::MoveTest(MoveTest {
                 character: ch.id,

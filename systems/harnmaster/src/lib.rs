@@ -165,6 +165,8 @@ impl HmEvent {
                 x.defence_roll.map_or(Ok(()), |f| d100("defence", f))
             }
             HmEvent::Shot(x) => d100("attack", x.roll),
+            // An automatic CF rolls no die: 0 (the fold checks it is automatic).
+            HmEvent::MoveTest(m) if m.roll == 0 => Ok(()),
             HmEvent::MoveTest(m) => d100("roll", m.roll),
             _ => Ok(()),
         }

@@ -203,12 +203,24 @@ fn moving_with_a_serious_torso_injury_asks_an_agility_test_whose_cf_calls_aggrav
         "--dice",
         "shock=12",
     ]);
+    // Dice the rules do not use are not asked for (issue 40, item 4): an automatic CF rolls
+    // none, and a face given is refused, nothing written.
+    let before = s.bytes();
     let out = move_test("half", "roll=33");
+    assert_eq!(out.code, 1);
     assert!(
-        out.stdout
-            .contains("33 vs EML50: CF -> half Move: an automatic CF (a Grievous zone used)"),
+        out.stderr.contains("Osric's move is an automatic CF (a Grievous head, torso or leg injury): it takes no die"),
         "{}",
-        out.stdout
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    let out = s.ok(&[
+        "move", "Osric", "--pace", "half", "--ml", "50", "--seed", "1",
+    ]);
+    assert!(
+        out.contains("-> half Move: an automatic CF (a Grievous zone used)")
+            && !out.contains("vs EML50"),
+        "{out}"
     );
     // The Shock SR: 90 vs Shock ML65 fails (a CF): the injury loses 1 HR to aggravation.
     let out = s.ok(&["roll", "Osric", "aggravation", &id, "--dice", "roll=90"]);

@@ -432,6 +432,21 @@ fn aggravation(
     ))
 }
 
+/// Whether moving is an automatic CF for `ch`: "A character who chooses to take action
+/// anyway [with a Grievous zone] automatically achieves a CF" (000, the aggravation option's
+/// last paragraph; l.626), so moving on a Grievous head, torso or leg is a CF with no roll.
+pub fn move_is_automatic_cf(ch: &HmCharacter) -> bool {
+    use crate::body::ZoneKind;
+    ch.injuries.iter().any(|i| {
+        !i.healed()
+            && matches!(
+                i.place.kind,
+                Some(ZoneKind::Head | ZoneKind::Torso | ZoneKind::Leg)
+            )
+            && i.severity() == Severity::Grievous
+    })
+}
+
 /// Checks the aggravation option's Agility test on moving: owed while a Serious head, torso
 /// or leg injury is open; a Double Move is not allowed. On a CF, every open Serious or
 /// Grievous head, torso or leg injury owes an aggravation Shock SR.
@@ -457,13 +472,7 @@ pub fn check_move_test(ch: &HmCharacter, m: &MoveTest) -> Result<HealOutcome, Ro
             "they have no Serious or Grievous head, torso or leg injury: moving asks no Agility test",
         ));
     }
-    // "A character who chooses to take action anyway [with a Grievous zone] automatically
-    // achieves a CF": moving on a Grievous head, torso or leg is a CF whatever the roll.
-    let automatic = ch
-        .injuries
-        .iter()
-        .filter(moving)
-        .any(|i| i.severity() == Severity::Grievous);
+    let automatic = move_is_automatic_cf(ch);
     if m.pace == MovePace::Double {
         return Err(not_owed(
             ch,
@@ -471,18 +480,26 @@ pub fn check_move_test(ch: &HmCharacter, m: &MoveTest) -> Result<HealOutcome, Ro
             "Double Moves are not allowed with a Serious head, torso or leg injury (the aggravation option)",
         ));
     }
-    let mut test = d100_test(m.ml, m.roll);
+    // An automatic CF rolls no die (recorded as 0); a move recorded before that with a face
+    // keeps it, as a CF.
+    if m.roll == 0 && !automatic {
+        return Err(not_owed(ch, what, "the Agility test needs its d100 face"));
+    }
+    let mut test = (m.roll != 0).then(|| d100_test(m.ml, m.roll));
     // STN: "Impaired tests (step 5) are reduced by one Success Level" (000 l.536). The move
     // test is one: it tests moving on an impaired head, torso or leg (the reading is in
     // readings.md), as `melee` lowers a stunned attacker's.
     let mut stunned = None;
-    if automatic {
-        test.level = SuccessLevel::CF;
-    } else if ch.shock == crate::state::ShockState::Stunned {
-        stunned = Some(test.level);
-        test.level = test.level.lowered();
+    if let Some(t) = &mut test {
+        if automatic {
+            t.level = SuccessLevel::CF;
+        } else if ch.shock == crate::state::ShockState::Stunned {
+            stunned = Some(t.level);
+            t.level = t.level.lowered();
+        }
     }
-    let aggravating = if test.level == SuccessLevel::CF {
+    let cf = automatic || test.is_some_and(|t| t.level == SuccessLevel::CF);
+    let aggravating = if cf {
         ch.injuries
             .iter()
             .filter(moving)
@@ -494,7 +511,7 @@ pub fn check_move_test(ch: &HmCharacter, m: &MoveTest) -> Result<HealOutcome, Ro
     };
     Ok(HealOutcome {
         injury: None,
-        test: Some(test),
+        test,
         eml_parts: vec![part(format!("Agility EML{}", m.ml), m.ml)],
         effect: Effect::MoveTest {
             pace: m.pace,
