@@ -75,6 +75,7 @@ pub fn rule(e: &Event) -> &'static str {
             "wg.damage" => "Damage: Resilience, Wounds, Shock",
             "wg.dying-complication" => "Dying: a Wrath Die complication",
             "wg.regroup" | "wg.respite" => "Rest: Regroup or Respite",
+            "wg.medicae" => "Regroup: a healer's Medicae (002 l.63)",
             "wg.restore-shock" => "Restoring Shock",
             "wi.quarrel" => "Quarrel: Net Hits, Net Damage",
             "wi.injure" => "Injury tables: Net Damage",

@@ -300,3 +300,85 @@ fn the_readings_are_shown_by_table_show_readings() {
         serde_json::from_str(&s.ok(&["table", "show", "readings", "--json"])).unwrap();
     assert_eq!(json[0]["title"], "Wrath & Glory");
 }
+
+/// Issue 40, item 5: "If you have a Medicae Rating you can heal a single character during a
+/// Regroup; they regain Wounds equal to your Medicae (Int) dice pool" (002 l.63-64). Vex takes
+/// 11 - 6 = 5 Wounds; an hour's rest later Doc's pool of 4 heals 4 (1 left). Doc heals no one
+/// else in that Regroup; an hour on, he may.
+#[test]
+fn a_medicae_healer_heals_a_single_character_a_regroup() {
+    let s = campaign();
+    for name in ["Kal", "Doc"] {
+        s.ok(&[
+            "character",
+            "add",
+            name,
+            "--tier",
+            "1",
+            "--wg-toughness",
+            "3",
+            "--resilience",
+            "6",
+            "--max-shock",
+            "4",
+        ]);
+    }
+    hit(&s, "Vex", "11", "determination=1/2/3");
+    hit(&s, "Kal", "8", "determination=1/2/3");
+    s.ok(&["advance", "1h"]);
+    let out = s.ok(&["wg", "regroup", "Vex", "--healer", "doc", "--medicae", "4"]);
+    assert!(
+        out.contains("Doc's Medicae: 4 dice")
+            && out.contains("Regroup: 4 Wound(s) regained, 1 left"),
+        "{out}"
+    );
+    assert_eq!(s.show("Vex")["wounds"], 1);
+    let before = s.bytes();
+    let out = s.run(&["wg", "regroup", "Kal", "--healer", "Doc", "--medicae", "4"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("Doc healed a character during this Regroup already"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    // A healer the campaign does not hold: named with --npc, or refused with the hint.
+    let out = s.run(&[
+        "wg",
+        "regroup",
+        "Kal",
+        "--healer",
+        "Sister Ana",
+        "--medicae",
+        "3",
+    ]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("--npc"), "{}", out.stderr);
+    let out = s.ok(&[
+        "wg",
+        "regroup",
+        "Kal",
+        "--healer",
+        "Sister Ana",
+        "--npc",
+        "--medicae",
+        "3",
+    ]);
+    assert!(
+        out.contains("Regroup: 2 Wound(s) regained, 0 left"),
+        "{out}"
+    );
+    s.ok(&["advance", "1h"]);
+    hit(&s, "Kal", "8", "determination=1/2/3");
+    s.ok(&["advance", "1h"]);
+    s.ok(&["wg", "regroup", "Kal", "--healer", "Doc", "--medicae", "4"]);
+    assert_eq!(s.show("Kal")["wounds"], 0);
+    // A pool of no dice is no Medicae rating.
+    let out = s.run(&["wg", "regroup", "Vex", "--healer", "Kal", "--medicae", "0"]);
+    assert!(out.stderr.contains("at least 1 die"), "{}", out.stderr);
+    // The healer's story holds the Regroups they gave, and the record checks whole.
+    let history = s.ok(&["history", "Doc"]);
+    assert_eq!(history.matches("Doc's Medicae: 4 dice").count(), 2, "{history}");
+    s.ok(&["verify", "--full"]);
+}

@@ -69,9 +69,20 @@ pub struct DiceArgs {
 pub struct RegroupArgs {
     /// Who.
     pub name: String,
-    /// Wounds regained (the healer's Medicae dice pool).
-    #[arg(long)]
-    pub regain: i32,
+    /// Wounds regained, as the GM rules them (with no healer named).
+    #[arg(long, required_unless_present = "healer", conflicts_with = "healer")]
+    pub regain: Option<i32>,
+    /// The healer with a Medicae rating who heals them during the Regroup (002 l.63): a
+    /// Wrath & Glory character of the campaign, who heals a single character a Regroup, or
+    /// with --npc someone the campaign does not hold.
+    #[arg(long, requires = "medicae")]
+    pub healer: Option<String>,
+    /// The healer is not a character of the campaign (an NPC): taken as named.
+    #[arg(long, requires = "healer")]
+    pub npc: bool,
+    /// The healer's Medicae (Int) dice pool: the Wounds regained (002 l.64).
+    #[arg(long, requires = "healer", value_name = "DICE")]
+    pub medicae: Option<i32>,
 }
 
 /// A character.
@@ -183,7 +194,7 @@ fn dice_given(c: &WgCommand, i: usize) -> Option<&str> {
 
 /// The event a command records for a character (a rolling one without its faces: the fold
 /// writes those in as it draws them).
-fn event_for(c: &WgCommand, ch: &WgCharacter) -> Result<WgEvent, CommandError> {
+fn event_for(c: &WgCommand, ch: &WgCharacter, ledger: &Ledger) -> Result<WgEvent, CommandError> {
     let character = ch.id;
     Ok(match c {
         WgCommand::Damage(a) => WgEvent::Damage {
@@ -196,9 +207,26 @@ fn event_for(c: &WgCommand, ch: &WgCharacter) -> Result<WgEvent, CommandError> {
             character,
             dice: vec![],
         },
-        WgCommand::Regroup(a) => WgEvent::RestedRegroup {
-            character,
-            regained: a.regain,
+        WgCommand::Regroup(a) => match (&a.healer, a.medicae) {
+            (Some(healer), Some(pool)) => {
+                let by = if a.npc {
+                    None
+                } else {
+                    let found = wg(ledger, healer)
+                        .map_err(|e| e.hint("--npc for a healer the campaign does not hold"))?;
+                    Some(found)
+                };
+                WgEvent::MedicaeRegroup {
+                    character,
+                    healer: by.map_or_else(|| healer.trim().to_string(), |h| h.name.clone()),
+                    by: by.map(|h| h.id),
+                    pool,
+                }
+            }
+            _ => WgEvent::RestedRegroup {
+                character,
+                regained: a.regain.unwrap_or(0),
+            },
         },
         WgCommand::Respite(_) => WgEvent::RestedRespite { character },
         WgCommand::RestoreShock(_) => WgEvent::SpendWrath { character },
@@ -246,7 +274,17 @@ pub fn cmd_wg(c: WgCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
         bad.push(error);
     }
     let drawings = &mut tables;
-    let (ledger, recorded) = ctx.record_all(Some(&names), |ledger, _| {
+    // The state read holds the named and a healer of the campaign.
+    let mut load = names.clone();
+    if let WgCommand::Regroup(RegroupArgs {
+        healer: Some(h),
+        npc: false,
+        ..
+    }) = &c
+    {
+        load.push(h);
+    }
+    let (ledger, recorded) = ctx.record_all(Some(&load), |ledger, _| {
         let mut events = Vec::new();
         for ((name, dice), bad) in names.iter().zip(drawings.iter_mut()).zip(bad) {
             let ch = wg(ledger, name)?;
@@ -254,7 +292,7 @@ pub fn cmd_wg(c: WgCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 return Err(e);
             }
             events.push(Draft {
-                event: Event::WrathGlory(event_for(&c, ch)?),
+                event: Event::WrathGlory(event_for(&c, ch, ledger)?),
                 at: None,
                 dice: Some(dice as &mut dyn Drawing),
             });

@@ -35,6 +35,7 @@ impl Amendable for WgEvent {
                 vec![Field::input("regained", regained)]
             }
             WgEvent::Wrath { points, .. } => vec![Field::input("points", points)],
+            WgEvent::MedicaeRegroup { pool, .. } => vec![Field::input("pool", pool)],
             _ => vec![],
         }
     }
@@ -58,6 +59,7 @@ impl Amendable for WgEvent {
                 *regained = value(field, c, NUMBER)?
             }
             WgEvent::Wrath { points, .. } => *points = value(field, c, NUMBER)?,
+            WgEvent::MedicaeRegroup { pool, .. } => *pool = value(field, c, NUMBER)?,
             _ => unreachable!("an event that lists no field takes no correction"),
         }
         Ok(())

@@ -91,6 +91,10 @@ pub struct WgCharacter {
     pub rest_from: Option<CampaignTime>,
     /// The last Regroup (a Regroup is an hour of rest after this and `rest_from`).
     pub regrouped: Option<CampaignTime>,
+    /// When this character last healed another with Medicae during a Regroup (one patient a
+    /// Regroup, 002 l.63).
+    #[serde(default)]
+    pub medicae_at: Option<CampaignTime>,
 }
 
 /// The most Wrath one event gains or spends (the game's pools are a few points).
@@ -130,6 +134,7 @@ impl WgCharacter {
             wrath: WRATH_AT_RESPITE,
             rest_from: None,
             regrouped: None,
+            medicae_at: None,
         }
     }
 
@@ -256,6 +261,19 @@ pub enum WgEvent {
         /// The side, for a part with one.
         side: Option<String>,
     },
+    /// A Regroup after an hour's rest in which a healer with a Medicae rating heals the
+    /// character: "They regain Wounds equal to your Medicae (Int) dice pool" (002 l.63-64).
+    /// A healer heals a single character during a Regroup.
+    MedicaeRegroup {
+        /// Who is healed.
+        character: CharacterId,
+        /// The healer's name.
+        healer: String,
+        /// The healer, when a character of the campaign (held to one patient a Regroup).
+        by: Option<CharacterId>,
+        /// The healer's Medicae (Int) dice pool: the Wounds regained.
+        pool: i32,
+    },
 }
 
 impl WgEvent {
@@ -272,7 +290,8 @@ impl WgEvent {
             | WgEvent::Strenuous { character }
             | WgEvent::RestedRegroup { character, .. }
             | WgEvent::RestedRespite { character }
-            | WgEvent::Replacement { character, .. } => *character,
+            | WgEvent::Replacement { character, .. }
+            | WgEvent::MedicaeRegroup { character, .. } => *character,
         }
     }
 
@@ -282,6 +301,8 @@ impl WgEvent {
             WgEvent::Damage { .. } => "wg.damage",
             WgEvent::DyingComplication { .. } => "wg.dying-complication",
             WgEvent::Regroup { .. } | WgEvent::RestedRegroup { .. } => "wg.regroup",
+            // Its own kind: it reaches the healer too (`REACHING`), which no other Regroup does.
+            WgEvent::MedicaeRegroup { .. } => "wg.medicae",
             WgEvent::Respite { .. } | WgEvent::RestedRespite { .. } => "wg.respite",
             WgEvent::RestoreShock { .. } | WgEvent::SpendWrath { .. } => "wg.restore-shock",
             WgEvent::Wrath { .. } => "wg.wrath",
@@ -423,6 +444,13 @@ pub enum WgStep {
         shock: i32,
         /// Max Shock.
         max_shock: i32,
+    },
+    /// A healer's Medicae during a Regroup (the Regroup step follows).
+    Medicae {
+        /// The healer.
+        healer: String,
+        /// Their Medicae (Int) dice pool.
+        pool: i32,
     },
     /// A Regroup.
     Regroup {
@@ -582,6 +610,22 @@ pub fn apply(
             let from = ch.rest_from.max(ch.regrouped);
             rested(ch, "Regroup", REGROUP_HOURS, from, now)?;
             let steps = regroup(ch, *regained)?;
+            ch.regrouped = Some(now);
+            steps
+        }
+        WgEvent::MedicaeRegroup { healer, pool, .. } => {
+            if *pool < 1 {
+                return Err(WgError::Refused(format!(
+                    "a Medicae (Int) dice pool is at least 1 die, not {pool}"
+                )));
+            }
+            let from = ch.rest_from.max(ch.regrouped);
+            rested(ch, "Regroup", REGROUP_HOURS, from, now)?;
+            let mut steps = vec![WgStep::Medicae {
+                healer: healer.clone(),
+                pool: *pool,
+            }];
+            steps.extend(regroup(ch, *pool)?);
             ch.regrouped = Some(now);
             steps
         }

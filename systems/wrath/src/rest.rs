@@ -2,8 +2,8 @@
 //! counts from; a Regroup regains Wounds, a Respite clears Wounds and Shock, and a Combat
 //! Action with a point of Wrath restores Shock.
 
-use crate::time::CampaignTime;
-use crate::{WgCharacter, WgError, WgStep, WRATH_AT_RESPITE};
+use crate::time::{CampaignTime, HOUR};
+use crate::{WgCharacter, WgError, WgStep, REGROUP_HOURS, WRATH_AT_RESPITE};
 
 /// Refuses a rest taken before `hours` of campaign time have passed since rest counts from.
 pub(crate) fn rested(
@@ -37,7 +37,9 @@ pub(crate) fn regroup(ch: &mut WgCharacter, regained: i32) -> Result<Vec<WgStep>
             "Wounds regained cannot be negative".into(),
         ));
     }
-    ch.wounds = (ch.wounds - regained).max(0);
+    // No more Wounds are regained than are held (a pool of 4 heals 2 Wounds of 2).
+    let regained = regained.min(ch.wounds);
+    ch.wounds -= regained;
     let no_longer_dying = regained > 0 && ch.dying;
     if no_longer_dying {
         ch.dying = false;
@@ -72,4 +74,25 @@ pub(crate) fn restore_shock(ch: &mut WgCharacter) -> Vec<WgStep> {
         restored: n,
         left: ch.shock,
     }]
+}
+
+/// A healer of the campaign heals with Medicae during a Regroup at `now`: one character a
+/// Regroup ("you can heal a single character during a Regroup", 002 l.63), so a second
+/// patient within the Regroup's hour is refused; a dead healer heals no one.
+pub(crate) fn heals(healer: &mut WgCharacter, now: CampaignTime) -> Result<(), WgError> {
+    if healer.death.is_some() {
+        return Err(WgError::Refused(format!("{} is dead", healer.name)));
+    }
+    if let Some(at) = healer
+        .medicae_at
+        .filter(|at| now.0 - at.0 < REGROUP_HOURS * HOUR)
+    {
+        return Err(WgError::Refused(format!(
+            "{} healed a character during this Regroup already (at {at}): a healer heals a \
+             single character a Regroup (002 l.63)",
+            healer.name
+        )));
+    }
+    healer.medicae_at = Some(now);
+    Ok(())
 }

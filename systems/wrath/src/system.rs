@@ -26,6 +26,7 @@ impl RulesSystem for WrathGlory {
     type Decree = std::convert::Infallible;
     type Sheet = crate::WgSheet;
     const NAME: &'static str = "wrath-glory";
+    const REACHING: &'static [&'static str] = &["wg.medicae"];
 
     fn readings() -> Vec<(&'static str, &'static str)> {
         vec![("Wrath & Glory", crate::READINGS)]
@@ -57,7 +58,12 @@ impl RulesSystem for WrathGlory {
     }
 
     fn touches(e: &Self::Event) -> Touched {
-        Touched::one(e.character())
+        match e {
+            crate::WgEvent::MedicaeRegroup { character, by, .. } => {
+                Touched::one(*character).and_maybe(*by)
+            }
+            _ => Touched::one(e.character()),
+        }
     }
 
     fn decide(
@@ -68,6 +74,10 @@ impl RulesSystem for WrathGlory {
         dice: &mut dyn DiceSource,
     ) -> Result<Self::Outcome, Self::Error> {
         let mut after = copies(characters);
+        // A healer of the campaign heals one character a Regroup (002 l.63).
+        if let (crate::WgEvent::MedicaeRegroup { .. }, Some(healer)) = (e, after.get_mut(1)) {
+            crate::rest::heals(healer, world.now)?;
+        }
         let outcome = crate::apply(&mut after[0], e, dice, world.now)?;
         Ok(Copies {
             characters: after,

@@ -65,6 +65,7 @@ fn step(s: &WgStep) -> String {
         WgStep::Exhausted { shock, max_shock } => {
             format!("Shock {shock} > Max Shock {max_shock}: Exhausted")
         }
+        WgStep::Medicae { healer, pool } => format!("{healer}'s Medicae: {pool} dice"),
         WgStep::Regroup {
             regained,
             left,
