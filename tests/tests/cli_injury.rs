@@ -485,3 +485,86 @@ fn the_gm_waives_a_morale_roll_and_can_take_the_waiver_back() {
     s.ok(&["retract", &waiver, "--reason", "they came back"]);
     assert!(due_kinds(&s, "Osric").contains(&"morale".to_string()));
 }
+
+/// Issue 40, item 5: "Evading Area Attacks: ... an evader tests Dodge and reduces the Shock
+/// State Index of the area attack by 1 (S) or 2 (CS). Whatever the test result, the evader
+/// then becomes prone" (000 l.362). A fire area attack of effective impact 8 is F2 (Injury
+/// Shock 2) on the area's Location Shock 6; the shock roll 12 against Shock ML65 is an S (+0):
+/// index 8, INC. Evading with Dodge EML55: 82 (F) leaves 8; 32 (S) makes 7, STN; 25 (CS:
+/// a 5 at or under the EML) makes 6, no Shock State.
+#[test]
+fn evading_an_area_attack_lowers_its_shock_index_and_the_evader_falls_prone() {
+    let area = |dodge: Option<&str>| {
+        let s = Scratch::with_osric();
+        let mut args = vec![
+            "strike",
+            "Osric",
+            "--aspect",
+            "fire",
+            "--area",
+            "--effective",
+            "8",
+            "--dice",
+        ];
+        let dice = match dodge {
+            Some(d) => format!("dodge={d},shock=12"),
+            None => "shock=12".to_string(),
+        };
+        args.push(&dice);
+        if dodge.is_some() {
+            args.extend(["--evade", "55"]);
+        }
+        let out = s.ok(&args);
+        (
+            out,
+            s.show("Osric")["shock_state"].as_str().unwrap().to_string(),
+        )
+    };
+    let (out, state) = area(None);
+    assert!(out.contains("shock 6+2+0 = 8 -> INC"), "{out}");
+    assert_eq!(state, "INC");
+    let (out, state) = area(Some("82"));
+    assert!(
+        out.contains("evades: Dodge 82 vs EML55: F -> falls prone"),
+        "{out}"
+    );
+    assert_eq!(state, "INC");
+    let (out, state) = area(Some("32"));
+    assert!(
+        out.contains("evades: Dodge 32 vs EML55: S -> Shock State Index -1, falls prone")
+            && out.contains("shock 6+2+0-1 evaded = 7 -> STN"),
+        "{out}"
+    );
+    assert_eq!(state, "STN");
+    let (out, state) = area(Some("25"));
+    assert!(
+        out.contains("6+2+0-2 evaded = 6 -> no shock state"),
+        "{out}"
+    );
+    assert_eq!(state, "none");
+    // Only a character who is not stunned may evade (l.360): refused, nothing written.
+    let s = Scratch::with_osric();
+    s.ok(&["override", "Osric", "--shock", "stn", "--reason", "dazed"]);
+    let before = s.bytes();
+    let out = s.run(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "fire",
+        "--area",
+        "--effective",
+        "8",
+        "--evade",
+        "55",
+        "--dice",
+        "dodge=30,shock=12",
+    ]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("Osric is STN: only a character who is not stunned may evade"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+}

@@ -379,6 +379,10 @@ fn a_medicae_healer_heals_a_single_character_a_regroup() {
     assert!(out.stderr.contains("at least 1 die"), "{}", out.stderr);
     // The healer's story holds the Regroups they gave, and the record checks whole.
     let history = s.ok(&["history", "Doc"]);
-    assert_eq!(history.matches("Doc's Medicae: 4 dice").count(), 2, "{history}");
+    assert_eq!(
+        history.matches("Doc's Medicae: 4 dice").count(),
+        2,
+        "{history}"
+    );
     s.ok(&["verify", "--full"]);
 }

@@ -180,6 +180,18 @@ pub fn strike(o: &StrikeOutcome, aspect_letter: char) -> String {
             }
         ));
     }
+    if let Some(t) = &o.evasion {
+        parts.push(format!(
+            "evades: Dodge {} vs EML{}: {} -> {}falls prone",
+            t.roll,
+            t.eml,
+            t.level,
+            match o.shock.as_ref().map_or(0, |s| s.evaded) {
+                0 => String::new(),
+                n => format!("Shock State Index -{n}, "),
+            }
+        ));
+    }
     if let Some(s) = &o.shock {
         let state = if s.after != s.table_state && s.table_state != ShockState::None {
             format!("{}, while {}: {}", s.table_state, s.before, s.after)
@@ -189,10 +201,14 @@ pub fn strike(o: &StrikeOutcome, aspect_letter: char) -> String {
             s.after.to_string()
         };
         parts.push(format!(
-            "shock {}+{}{} = {} -> {state} (roll {} vs EML{}: {})",
+            "shock {}+{}{}{} = {} -> {state} (roll {} vs EML{}: {})",
             s.location_shock,
             s.injury_shock,
             signed(s.modifier),
+            match s.evaded {
+                0 => String::new(),
+                n => format!("-{n} evaded"),
+            },
             s.index,
             s.test.roll,
             s.test.eml,

@@ -79,6 +79,10 @@ pub struct StrikeArgs {
     /// An area attack (fire or frost engulfing the whole body): step 1 is skipped.
     #[arg(long, conflicts_with_all = ["zone_die", "location"])]
     pub area: bool,
+    /// The target evades the area attack (000 l.362): their Dodge EML. The Dodge test (die
+    /// `dodge`) takes 1 (S) or 2 (CS) off the Shock State Index; the evader falls prone.
+    #[arg(long, requires = "area", value_name = "EML")]
+    pub evade: Option<i32>,
     /// The weapon's impact roll with its modifiers (`d10+3`, `2d6+1`).
     #[arg(long, value_name = "DICE")]
     pub impact: Option<String>,
@@ -150,7 +154,9 @@ pub fn cmd_strike(a: StrikeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 ch.name, ch.sheet.body
             ))
         })?;
-        let targeting = if a.area {
+        let targeting = if let Some(dodge) = a.evade {
+            Targeting::EvadedArea { dodge }
+        } else if a.area {
             Targeting::Area
         } else if let Some(loc) = &a.location {
             Targeting::Chosen {

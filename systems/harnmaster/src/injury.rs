@@ -22,7 +22,7 @@ pub use location::LocationStep;
 use location::{locate, Struck};
 
 /// The names of the dice a strike may roll, for validating `--dice`.
-pub const STRIKE_DICE: [&str; 8] = [
+pub const STRIKE_DICE: [&str; 9] = [
     "zone",
     "location",
     "side",
@@ -30,6 +30,7 @@ pub const STRIKE_DICE: [&str; 8] = [
     "impact",
     "compound",
     "amputation",
+    "dodge",
     "shock",
 ];
 
@@ -76,6 +77,15 @@ pub enum Targeting {
     },
     /// An area attack engulfs the whole body: step 1 is skipped.
     Area,
+    /// An area attack the target evades (000 l.362, "Evading Area Attacks"): as [`Area`],
+    /// and the evader tests Dodge (the die `dodge`), which lowers the Shock State Index by 1
+    /// on an S or 2 on a CS; whatever the result, the evader falls prone.
+    ///
+    /// [`Area`]: Targeting::Area
+    EvadedArea {
+        /// The evader's Dodge EML, as the GM gives it.
+        dodge: i32,
+    },
 }
 
 /// How step 2 finds the impact.
@@ -171,6 +181,15 @@ pub enum StrikeError {
     /// The target is dead.
     #[error("{0} is dead")]
     TargetDead(String),
+    /// An evasion by a character in a Shock State: "Characters who are not stunned may
+    /// select the Evade action" (000 l.360).
+    #[error("{name} is {shock}: only a character who is not stunned may evade (000 l.360)")]
+    CannotEvade {
+        /// Who.
+        name: String,
+        /// Their Shock State.
+        shock: ShockState,
+    },
 }
 
 /// The kernel's dice errors in the Injury Sequence's words: a die not recorded or not read
@@ -255,6 +274,9 @@ pub struct ShockStep {
     pub before: ShockState,
     /// The state after escalation.
     pub after: ShockState,
+    /// What evading an area attack took off the index (0, 1 or 2: 000 l.362).
+    #[serde(default)]
+    pub evaded: i32,
 }
 
 /// The whole of one resolved strike.
@@ -280,6 +302,10 @@ pub struct StrikeOutcome {
     pub amputation: Option<AmputationStep>,
     /// Step 4.
     pub shock: Option<ShockStep>,
+    /// Evading an area attack: the evader's Dodge test, which lowered step 4's index (000
+    /// l.362); the evader falls prone whatever its result.
+    #[serde(default)]
+    pub evasion: Option<TestResult>,
     /// Step 5 mishaps: kind and whether automatic.
     pub mishaps: Vec<(MishapKind, bool)>,
     /// A Morale roll is now owed.
@@ -301,6 +327,7 @@ impl StrikeOutcome {
             raised: None,
             amputation: None,
             shock: None,
+            evasion: None,
             mishaps: Vec::new(),
             morale: false,
             death: None,
@@ -596,7 +623,14 @@ pub fn resolve_strike_armoured(
     let Some(struck) = struck else {
         return Ok(StrikeOutcome::miss(location));
     };
-    let area = matches!(s.targeting, Targeting::Area);
+    let area = matches!(s.targeting, Targeting::Area | Targeting::EvadedArea { .. });
+    // "Characters who are not stunned may select the Evade action" (000 l.360).
+    if let (Targeting::EvadedArea { .. }, true) = (&s.targeting, target.shock != ShockState::None) {
+        return Err(StrikeError::CannotEvade {
+            name: target.name.clone(),
+            shock: target.shock,
+        });
+    }
     let (av, rigid) = match armour {
         Some(f) => f(&struck.place, s.aspect),
         None => (s.av, s.rigid),
@@ -620,6 +654,7 @@ pub fn resolve_strike_armoured(
         raised: None,
         amputation: None,
         shock: None,
+        evasion: None,
         mishaps: Vec::new(),
         morale: false,
         death: None,
@@ -665,10 +700,23 @@ pub fn resolve_strike_armoured(
     if out.death.is_none() {
         let raw = target.sheet.shock_ml - target.fatigue() + if glancing { 10 } else { 0 }
             - shock_penalty;
+        // Evading an area attack: the Dodge test takes 1 (S) or 2 (CS) off the index.
+        let evaded = match s.targeting {
+            Targeting::EvadedArea { dodge } => {
+                let t = d100_test(dodge, dice.faces("dodge", Die::D100, 1)?[0]);
+                out.evasion = Some(t);
+                match t.level {
+                    SuccessLevel::CS => 2,
+                    SuccessLevel::S => 1,
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        };
         let roll = dice.faces("shock", Die::D100, 1)?[0];
         let test = d100_test(raw, roll);
         let modifier = shock_modifier(test.level);
-        let index = i32::from(struck.shock) + injury_shock + modifier;
+        let index = i32::from(struck.shock) + injury_shock + modifier - evaded;
         let table_state = ShockState::of_index(index);
         let after = target.shock.escalate(table_state);
         if after == ShockState::Killed {
@@ -686,6 +734,7 @@ pub fn resolve_strike_armoured(
             table_state,
             before: target.shock,
             after,
+            evaded,
         });
     }
 

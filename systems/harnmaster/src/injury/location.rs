@@ -125,7 +125,7 @@ pub(super) fn locate(
     dice: &mut dyn DiceSource,
 ) -> Result<(LocationStep, Option<Struck>), StrikeError> {
     match &s.targeting {
-        Targeting::Area => Ok((
+        Targeting::Area | Targeting::EvadedArea { .. } => Ok((
             LocationStep::Area,
             Some(Struck {
                 place: Place {
