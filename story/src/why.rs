@@ -42,7 +42,7 @@ pub fn rule(e: &Event) -> &'static str {
     match e {
         Event::HarnMaster(h) => match h {
             HmEvent::Strike(_) => "Injury Sequence steps 1-5",
-            HmEvent::Melee(_) => "Melee Sequence, then Injury steps 1-5",
+            HmEvent::Melee(_) | HmEvent::NaturalMelee(_) => "Melee Sequence, then Injury steps 1-5",
             HmEvent::Shot(_) => "Missile Sequence, then Injury steps 1-5",
             HmEvent::ShockReroll(_) => "Injury step 4: Shock Reroll",
             HmEvent::StunRecovery(_) => "Injury step 4: STN",

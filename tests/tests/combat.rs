@@ -646,3 +646,80 @@ fn a_defenders_history_tells_the_exchange_that_wounded_them() {
 }
 
 mod situations;
+
+/// Issue 40, item 5: "Natural Strike versus armed Block: armed defenders who roll at least a
+/// one-star victory may automatically strike their attacker in the natural weapon's body zone
+/// (roll d10 for LN). A success tie is still a block" (001 l.420). Attacker's fist (the arm
+/// zone) against Defender's broadsword Block: 71 (F) against 35 (CS) is two stars to the
+/// blocker, whose broadsword edge (its first mode) strikes Attacker's arm: LD 3, impact 8+3+1.
+#[test]
+fn an_armed_block_that_wins_strikes_the_natural_weapons_zone() {
+    let s = duel();
+    let dir = tempfile::tempdir().unwrap();
+    let fist = dir.path().join("fist.toml");
+    std::fs::write(
+        &fist,
+        "[[weapons]]\nname = \"fist\"\nzone_die = 6\nreach = 0\nheft = 0\n\
+         modes = [{ name = \"punch\", aspect = \"Blunt\", impact = \"d4\" }]\n",
+    )
+    .unwrap();
+    s.ok(&["arms", "load", fist.to_str().unwrap()]);
+    s.ok(&[
+        "character",
+        "equip",
+        "Attacker",
+        "--weapon",
+        "fist",
+        "--melee",
+        "60",
+        "--dodge",
+        "60",
+    ]);
+    let punch = |dice: &str, rest: &[&str]| {
+        let mut args = vec![
+            "melee",
+            "Attacker",
+            "Defender",
+            "--weapon",
+            "fist",
+            "--mode",
+            "punch",
+            "--defence",
+            "block",
+            "--with",
+            "broadsword",
+            "--natural",
+            "arm",
+            "--dice",
+            dice,
+        ];
+        args.extend(rest);
+        s.run(&args)
+    };
+    let out = punch("attack=71,defence=35,location=3,impact=8,shock=12", &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("Defender's armed Block wins by 2 star(s) against a natural weapon: a strike at Attacker's arm (001 l.420)"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("the arm: LD 3"), "{}", out.stdout);
+    assert!(out.stdout.contains("impact 8+3+1 = 12E"), "{}", out.stdout);
+    let injuries = s.show("Attacker")["injuries"].as_array().unwrap().len();
+    assert_eq!(injuries, 1);
+    // A success tie is still only a block: no strike, and no die for one.
+    let out = punch("attack=41,defence=42", &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stdout.contains("a strike at"), "{}", out.stdout);
+    // The blocker may forgo the strike.
+    let out = punch("attack=71,defence=35", &["--forgo"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("Defender forgoes the strike at Attacker's arm"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(s.show("Attacker")["injuries"].as_array().unwrap().len(), 1);
+    s.ok(&["verify", "--full"]);
+}

@@ -98,6 +98,39 @@ fn samples() -> Vec<Event> {
                 fatigue: 5,
             },
         }),
+        // Issue 40's appended variants: an evaded area attack, a strike into a named zone,
+        // Wrath & Glory's Medicae Regroup.
+        Event::HarnMaster(HmEvent::Strike(Strike {
+            target: who,
+            aspect: Aspect::Fire,
+            targeting: Targeting::EvadedArea { dodge: 55 },
+            impact: ImpactInput::Effective(8),
+            av: 0,
+            rigid: false,
+            projectile: false,
+            face_option: false,
+            dice: vec![RecordedDie {
+                name: "dodge".into(),
+                faces: vec![32],
+            }],
+        })),
+        Event::HarnMaster(HmEvent::Strike(Strike {
+            target: who,
+            aspect: Aspect::Edge,
+            targeting: Targeting::InZone { zone: "arm".into() },
+            impact: ImpactInput::Effective(11),
+            av: 0,
+            rigid: false,
+            projectile: false,
+            face_option: false,
+            dice: vec![],
+        })),
+        Event::WrathGlory(leechbook_core::wrath::WgEvent::MedicaeRegroup {
+            character: who,
+            healer: "Doc".into(),
+            by: Some(who),
+            pool: 4,
+        }),
     ]
 }
 

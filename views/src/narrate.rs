@@ -247,6 +247,11 @@ fn location(o: &StrikeOutcome) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     let place = o.place.as_ref();
     match &o.location {
+        LocationStep::InZone { location_face } => {
+            let (zone, label) =
+                place.map_or(("?", String::new()), |p| (p.zone.as_str(), p.label()));
+            out.push(format!("the {zone}: LD {location_face} -> {label}"));
+        }
         LocationStep::Rolled {
             zone_die: _,
             aim,
@@ -426,8 +431,11 @@ fn harnmaster(
             defender,
             outcome,
         } => {
-            let (defence, aspect, target) = match &env.event {
-                Event::HarnMaster(HmEvent::Melee(x)) => {
+            let (defence, aspect, target) = match match &env.event {
+                Event::HarnMaster(h) => h.exchange(),
+                _ => None,
+            } {
+                Some(x) => {
                     let target = outcome
                         .strike
                         .as_ref()

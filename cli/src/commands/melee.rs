@@ -7,7 +7,9 @@ use crate::dice::{parse_dice, rolled_faces, roller, TableDice};
 use crate::error::CommandError;
 use clap::{Args, ValueEnum};
 use leechbook_core::dice::Die;
-use leechbook_core::harnmaster::exchange::{DefenceDecl, MeleeExchange, Situation, StrikeDecl};
+use leechbook_core::harnmaster::exchange::{
+    DefenceDecl, MeleeExchange, Natural, NaturalMelee, Situation, StrikeDecl,
+};
 use leechbook_core::harnmaster::injury::STRIKE_DICE;
 use leechbook_core::harnmaster::melee::{Grip, Ta};
 use leechbook_core::harnmaster::system::HmApplied;
@@ -101,6 +103,14 @@ pub struct MeleeArgs {
     /// The counterstrike's aim.
     #[arg(long)]
     pub counter_aim: Option<u8>,
+    /// The attacker strikes with a natural weapon (a fist, claw or bite) of this body zone
+    /// (`arm`, `head`): an armed Block that wins by a star strikes back at the zone, its
+    /// location rolled on the d10 (001 l.420), with --with-mode or the weapon's first mode.
+    #[arg(long, value_name = "ZONE")]
+    pub natural: Option<String>,
+    /// With --natural: the blocker forgoes the strike back the Block won.
+    #[arg(long, requires = "natural")]
+    pub forgo: bool,
     /// Standing foes threatening the defender, the attacker included unless prone; prone and
     /// Ignored foes do not count (-10 each beyond one).
     #[arg(long, default_value_t = 1)]
@@ -235,8 +245,35 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 .collect(),
             dice: Vec::new(),
         };
+        let event = match &a.natural {
+            None => HmEvent::Melee(Box::new(x)),
+            Some(zone) => {
+                // The blocker strikes back with the blocking weapon: the mode given, or its
+                // first.
+                let strike_back = match (&x.defence, a.forgo) {
+                    (DefenceDecl::Block { weapon, .. }, false) => match &a.with_mode {
+                        Some(m) => Some(m.clone()),
+                        None => ledger
+                            .settings
+                            .hm
+                            .arms
+                            .weapon(weapon)
+                            .and_then(|w| w.modes.first())
+                            .map(|m| m.name.clone()),
+                    },
+                    _ => None,
+                };
+                HmEvent::NaturalMelee(Box::new(NaturalMelee {
+                    exchange: x,
+                    natural: Natural {
+                        zone: zone.trim().to_ascii_lowercase(),
+                        strike_back,
+                    },
+                }))
+            }
+        };
         Ok(Draft {
-            event: Event::HarnMaster(HmEvent::Melee(Box::new(x))),
+            event: Event::HarnMaster(event),
             at: None,
             dice: Some(drawing),
         })
@@ -249,7 +286,10 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     if let (true, Some(d)) = (table.rolled.contains(&"defence"), defence_roll) {
         faces.push(format!("defence={d}"));
     }
-    if let Event::HarnMaster(HmEvent::Melee(x)) = &env.event {
+    if let Some(x) = match &env.event {
+        Event::HarnMaster(h) => h.exchange(),
+        _ => None,
+    } {
         faces.extend(rolled_faces(&x.dice, &strike.rolled));
     }
     if !faces.is_empty() {

@@ -132,7 +132,8 @@ impl Amendable for HmEvent {
                 Field::input("outcome", g.outcome.as_deref().unwrap_or("none")),
             ],
             HmEvent::MoveTest(m) => vec![d100("roll", m.roll), Field::input("ml", m.ml)],
-            HmEvent::Melee(x) => {
+            HmEvent::Melee(_) | HmEvent::NaturalMelee(_) => {
+                let x = self.exchange().expect("an exchange");
                 let mut f = vec![Field::die("attack", &[x.attack_roll])];
                 if let Some(d) = x.defence_roll {
                     f.push(Field::die("defence", &[d]));
@@ -183,9 +184,14 @@ impl Amendable for HmEvent {
             }
             (HmEvent::MoveTest(m), "roll") => m.roll = one_face(field, c)?,
             (HmEvent::MoveTest(m), _) => m.ml = value(field, c, NUMBER)?,
-            (HmEvent::Melee(x), "attack") => x.attack_roll = one_face(field, c)?,
-            (HmEvent::Melee(x), "defence") => x.defence_roll = Some(one_face(field, c)?),
-            (HmEvent::Melee(x), _) => set_die(&mut x.dice, field, faces(field, c)?),
+            (e @ (HmEvent::Melee(_) | HmEvent::NaturalMelee(_)), _) => {
+                let x = e.exchange_mut().expect("an exchange");
+                match field {
+                    "attack" => x.attack_roll = one_face(field, c)?,
+                    "defence" => x.defence_roll = Some(one_face(field, c)?),
+                    _ => set_die(&mut x.dice, field, faces(field, c)?),
+                }
+            }
             (HmEvent::Shot(x), "attack") => x.roll = one_face(field, c)?,
             (HmEvent::Shot(x), _) => set_die(&mut x.dice, field, faces(field, c)?),
             _ => unreachable!("every field listed has a correction"),

@@ -26,6 +26,9 @@
 //! MISHAP table (arm: Fumble; torso and legs: Stumble; head: both) instead of a Fumble or
 //! Stumble read off the face.
 
+mod natural;
+pub use natural::{Natural, NaturalMelee};
+
 use super::arms::{armour_at, arms_of, Arms};
 use super::body::BodyTable;
 use super::effect::{test_trauma, TestTrauma};
@@ -186,6 +189,8 @@ pub struct Sides<'a> {
     pub treatment: &'a TreatmentTable,
     /// The campaign clock.
     pub now: crate::time::CampaignTime,
+    /// The attacker strikes with a natural weapon.
+    pub natural: Option<&'a Natural>,
 }
 
 fn part(label: impl Into<String>, value: i32) -> EmlPart {
@@ -578,6 +583,17 @@ fn strike_at(
     dice: &mut dyn DiceSource,
 ) -> Result<(CharacterId, Box<StrikeOutcome>), ExchangeError> {
     let st = build_strike(s.arms, striker, decl, aim, struck, tas)?;
+    strike_with(s, st, (struck, body), id, dice)
+}
+
+/// Resolves a built strike against `struck`, armour found on them.
+pub(super) fn strike_with(
+    s: &Sides,
+    st: crate::injury::Strike,
+    (struck, body): (&HmCharacter, &BodyTable),
+    id: InjuryId,
+    dice: &mut dyn DiceSource,
+) -> Result<(CharacterId, Box<StrikeOutcome>), ExchangeError> {
     let ff: Vec<String> = body
         .face
         .iter()
@@ -717,7 +733,7 @@ pub fn resolve(
             dice,
         )?)
     } else {
-        None
+        natural::strike_back(s, x, &outcome, &mut notes, id, dice)?
     };
     Ok(ExchangeOutcome {
         attack,
@@ -763,30 +779,4 @@ pub fn apply(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Issue 12, items 1 and 2, and mounted reach: the readings in the module's doc.
-    #[test]
-    fn aim_by_posture() {
-        let h = super::super::body::human();
-        assert_eq!(aim_of(&h, None, false, false), (1, false, 0));
-        assert_eq!(aim_of(&h, Some(5), false, false), (5, true, 0));
-        // Standing against prone: any ZN, no penalty.
-        assert_eq!(aim_of(&h, Some(5), false, true), (5, false, 0));
-        // Prone against a standing human: ZN2-3 are the default; ZN1 -10 and -2 RCH.
-        assert_eq!(aim_of(&h, None, true, false), (2, false, 0));
-        assert_eq!(aim_of(&h, Some(3), true, false), (3, false, 0));
-        assert_eq!(aim_of(&h, Some(1), true, false), (1, true, 2));
-        assert_eq!(aim_of(&h, Some(5), true, false), (5, true, 0));
-        // Both prone: as both standing.
-        assert_eq!(aim_of(&h, Some(2), true, true), (2, true, 0));
-        // A rider: -1 RCH not aimed at ZN1 of an unmounted human; an unmounted striker -1
-        // RCH at a rider's ZN1.
-        assert_eq!(mounted_reach_loss(&h, 5, true, false), 1);
-        assert_eq!(mounted_reach_loss(&h, 1, true, false), 0);
-        assert_eq!(mounted_reach_loss(&h, 1, false, true), 1);
-        assert_eq!(mounted_reach_loss(&h, 5, false, true), 0);
-        assert_eq!(mounted_reach_loss(&h, 5, true, true), 0);
-    }
-}
+mod tests;

@@ -86,6 +86,12 @@ pub enum Targeting {
         /// The evader's Dodge EML, as the GM gives it.
         dodge: i32,
     },
+    /// A strike into a named body zone, its location rolled on the Location Die there (the
+    /// armed blocker's strike at a natural weapon's zone: "roll d10 for LN", 001 l.420).
+    InZone {
+        /// The zone's name (`arm`, `head`).
+        zone: String,
+    },
 }
 
 /// How step 2 finds the impact.

@@ -105,6 +105,29 @@ pub enum HmEvent {
     Fatigue(healing::FatigueChange),
     /// The aggravation option's Agility test on moving with a Serious injury.
     MoveTest(healing::MoveTest),
+    /// One melee exchange whose attacker strikes with a natural weapon (an armed Block that
+    /// wins by a star strikes back at its zone, 001 l.420).
+    NaturalMelee(Box<exchange::NaturalMelee>),
+}
+
+impl HmEvent {
+    /// The melee exchange the event records, if it records one (a natural weapon's too).
+    pub fn exchange(&self) -> Option<&exchange::MeleeExchange> {
+        match self {
+            HmEvent::Melee(x) => Some(x),
+            HmEvent::NaturalMelee(n) => Some(&n.exchange),
+            _ => None,
+        }
+    }
+
+    /// [`HmEvent::exchange`], to correct.
+    pub fn exchange_mut(&mut self) -> Option<&mut exchange::MeleeExchange> {
+        match self {
+            HmEvent::Melee(x) => Some(x),
+            HmEvent::NaturalMelee(n) => Some(&mut n.exchange),
+            _ => None,
+        }
+    }
 }
 
 impl HmEvent {
@@ -160,7 +183,8 @@ impl HmEvent {
             }
             HmEvent::BloodStoppage(b) => d100("roll", b.roll),
             HmEvent::Treatment(t) => d100("treatment", t.roll),
-            HmEvent::Melee(x) => {
+            HmEvent::Melee(_) | HmEvent::NaturalMelee(_) => {
+                let x = self.exchange().expect("an exchange");
                 d100("attack", x.attack_roll)?;
                 x.defence_roll.map_or(Ok(()), |f| d100("defence", f))
             }

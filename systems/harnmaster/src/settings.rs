@@ -81,7 +81,7 @@ impl HmSettings {
         &self,
         attacker: &HmCharacter,
         defender: &HmCharacter,
-        x: &MeleeExchange,
+        (x, natural): (&MeleeExchange, Option<&exchange::Natural>),
         id: InjuryId,
         clock: crate::time::CampaignTime,
         dice: &mut dyn DiceSource,
@@ -94,6 +94,7 @@ impl HmSettings {
             arms: &self.arms,
             treatment: self.treatment_table(),
             now: clock,
+            natural,
         };
         exchange::resolve(&sides, x, id, dice).map_err(HmError::from)
     }

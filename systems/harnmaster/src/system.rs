@@ -265,7 +265,7 @@ impl RulesSystem for HarnMaster {
             HmEvent::TreatmentTableDefined(_) => "hm.treatment-table-defined",
             HmEvent::ArmsDefined(_) => "hm.arms-defined",
             HmEvent::Equipped { .. } => "hm.equipped",
-            HmEvent::Melee(_) => "hm.melee",
+            HmEvent::Melee(_) | HmEvent::NaturalMelee(_) => "hm.melee",
             HmEvent::Shot(_) => "hm.shot",
             HmEvent::Fatigue(_) => "hm.fatigue",
             HmEvent::MoveTest(_) => "hm.move-test",
@@ -322,6 +322,7 @@ impl RulesSystem for HarnMaster {
             HmEvent::Fatigue(r) => Touched::one(r.character),
             HmEvent::MoveTest(r) => Touched::one(r.character),
             HmEvent::Melee(x) => Touched::one(x.attacker).and(x.defender),
+            HmEvent::NaturalMelee(n) => Touched::one(n.exchange.attacker).and(n.exchange.defender),
             HmEvent::Shot(x) => Touched::one(x.shooter)
                 .and_maybe(x.target)
                 .and_maybe(x.struck),
@@ -444,11 +445,16 @@ impl RulesSystem for HarnMaster {
                 }
                 HmOutcome::Equipped(gear.clone())
             }
-            HmEvent::Melee(x) => {
+            HmEvent::Melee(_) | HmEvent::NaturalMelee(_) => {
+                let natural = match e {
+                    HmEvent::NaturalMelee(n) => Some(&n.natural),
+                    _ => None,
+                };
+                let x = e.exchange().expect("an exchange");
                 let outcome = settings.check_melee(
                     get(cs, x.attacker)?,
                     get(cs, x.defender)?,
-                    x,
+                    (x, natural),
                     id,
                     world.now,
                     dice,
@@ -480,6 +486,7 @@ impl RulesSystem for HarnMaster {
         match e {
             HmEvent::Strike(s) => &s.dice,
             HmEvent::Melee(x) => &x.dice,
+            HmEvent::NaturalMelee(n) => &n.exchange.dice,
             HmEvent::Shot(x) => &x.dice,
             _ => &[],
         }
@@ -489,6 +496,7 @@ impl RulesSystem for HarnMaster {
         match e {
             HmEvent::Strike(s) => s.dice = drawn,
             HmEvent::Melee(x) => x.dice = drawn,
+            HmEvent::NaturalMelee(n) => n.exchange.dice = drawn,
             HmEvent::Shot(x) => x.dice = drawn,
             _ => {}
         }

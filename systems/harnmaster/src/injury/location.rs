@@ -43,6 +43,12 @@ pub enum LocationStep {
         /// The ZN it reached.
         zn: i32,
     },
+    /// A zone named, its location rolled: the LD face, and the side die's when one was
+    /// rolled.
+    InZone {
+        /// The LD face.
+        location_face: u16,
+    },
     /// Selected, not rolled.
     Chosen,
     /// An area attack.
@@ -140,6 +146,7 @@ pub(super) fn locate(
             }),
         )),
         Targeting::Chosen { location, side } => chosen(table, location, *side),
+        Targeting::InZone { zone } => in_zone(table, zone, dice),
         Targeting::Rolled {
             zone_die,
             aim,
@@ -243,4 +250,41 @@ pub(super) fn locate(
             ))
         }
     }
+}
+
+/// Step 1 for a zone named: the Location Die there (one d10, "roll d10 for LN"), its side by
+/// the Location Die as a rolled strike's.
+fn in_zone(
+    table: &BodyTable,
+    zone: &str,
+    dice: &mut dyn DiceSource,
+) -> Result<(LocationStep, Option<Struck>), StrikeError> {
+    let unknown = |what: String| StrikeError::UnknownLocation {
+        location: what,
+        table: table.name.clone(),
+    };
+    let at = table
+        .zones
+        .iter()
+        .position(|z| z.name.eq_ignore_ascii_case(zone.trim()))
+        .ok_or_else(|| unknown(format!("zone {zone}")))?;
+    let ld = dice.faces("location", Die::D10, 1)?[0];
+    let z = &table.zones[at];
+    let loc = table
+        .location_of(at, ld)
+        .ok_or_else(|| unknown(format!("LD {ld} in zone {}", z.name)))?;
+    Ok((
+        LocationStep::InZone { location_face: ld },
+        Some(Struck {
+            place: Place {
+                location: loc.name.clone(),
+                side: z.sided.then(|| Side::of_face(ld)),
+                zone: z.name.clone(),
+                kind: Some(z.kind),
+            },
+            shock: loc.shock,
+            circle: loc.circle,
+            triangle: loc.triangle,
+        }),
+    ))
 }
