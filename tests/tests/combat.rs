@@ -723,3 +723,46 @@ fn an_armed_block_that_wins_strikes_the_natural_weapons_zone() {
     assert_eq!(s.show("Attacker")["injuries"].as_array().unwrap().len(), 1);
     s.ok(&["verify", "--full"]);
 }
+
+/// Issue 40, item 4: a bow needs both arms, so a Grievous forearm makes the shot an
+/// automatic CF (000 l.626): no die is rolled for it, and a face given is refused.
+#[test]
+fn a_shot_that_is_an_automatic_cf_rolls_no_die() {
+    let s = nolora_and_horse();
+    // Effective 16 blunt: G4B in the left forearm.
+    s.ok(&[
+        "strike",
+        "Nolora",
+        "--aspect",
+        "blunt",
+        "--location",
+        "forearm",
+        "--side",
+        "left",
+        "--effective",
+        "16",
+        "--dice",
+        "shock=5",
+    ]);
+    let before = s.bytes();
+    let out = bow(&s, &["Horse", "--range", "150", "--dice", "attack=51"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("Nolora's shot is an automatic CF (a zone it needs is unusable: Grievous): it takes no die"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    let out = bow(&s, &["Horse", "--range", "150", "--seed", "3"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("no roll vs EML") && out.stdout.contains("automatic CF"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        !out.stderr.contains("rolled by Leechbook: attack"),
+        "{}",
+        out.stderr
+    );
+}

@@ -45,6 +45,15 @@ fn signed(n: i32) -> String {
     }
 }
 
+/// A test's d100 face, or `no roll` for an automatic CF that rolled none (recorded as 0).
+fn face(roll: u16) -> String {
+    if roll == 0 {
+        "no roll".into()
+    } else {
+        roll.to_string()
+    }
+}
+
 fn faces(f: &[u16]) -> String {
     f.iter().map(u16::to_string).collect::<Vec<_>>().join("/")
 }
@@ -585,7 +594,7 @@ pub fn narrate_exchange(
 ) -> String {
     let mut s = format!(
         "{attacker} attacks {defender}: {} vs EML{} ({}): {}",
-        o.attack.roll,
+        face(o.attack.roll),
         o.attack.eml,
         parts(&o.attack_parts),
         o.attack.level
@@ -593,7 +602,7 @@ pub fn narrate_exchange(
     match &o.defence {
         Some(d) => s.push_str(&format!(
             "; {defence} {} vs EML{} ({}): {}",
-            d.roll,
+            face(d.roll),
             d.eml,
             parts(&o.defence_parts),
             d.level
@@ -655,7 +664,7 @@ pub fn narrate_shot(o: &ShotOutcome, shooter: &str, struck: &str, letter: char) 
     let mut s = format!(
         "{shooter} shoots ({}): {} vs EML{} ({}): {}",
         o.band.word(),
-        o.test.roll,
+        face(o.test.roll),
         o.test.eml,
         parts.join(" "),
         o.test.level

@@ -163,6 +163,8 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         d.name == "attack" || (d.name == "defence" && !matches!(a.defence, DefenceArg::Ignore))
     };
     let (rolls, strike_dice): (Vec<_>, Vec<_>) = given.into_iter().partition(rolls_here);
+    let given_roll = |name: &str| rolls.iter().any(|d| d.name == name);
+    let given_rolls = (given_roll("attack"), given_roll("defence"));
     let names = [a.attacker.as_str(), a.defender.as_str()];
     // The exchange's own rolls are its fields, rolled here (stream 0); the Injury Sequence
     // it flows into runs once, in the fold, drawing its dice from the table's (stream 1).
@@ -203,21 +205,39 @@ pub fn cmd_melee(a: MeleeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 aim: a.counter_aim,
             }),
         };
-        let attack_roll = table.one("attack", Die::D100)?;
+        // A test that needs a zone a Grievous injury made unusable is an automatic CF: no die
+        // is rolled for it (0), and a face given for it is refused.
+        let attack_decl = StrikeDecl {
+            weapon: a.weapon.clone(),
+            mode: a.mode.clone(),
+            grip: a.grip.into(),
+            aim: a.aim,
+        };
+        let forced = ledger.settings.hm.melee_forced_cfs(
+            (att, def),
+            &attack_decl,
+            &defence,
+            ledger.now,
+        )?;
+        let mut roll = |name: &'static str, forced: bool, given: bool, who: &str| {
+            match (forced, given) {
+                (true, true) => Err(CommandError::user(format!(
+                    "{who}'s {name} test is an automatic CF (a zone it needs is unusable: Grievous): it takes no die"
+                ))),
+                (true, false) => Ok(0),
+                (false, _) => Ok(table.one(name, Die::D100)?),
+            }
+        };
+        let attack_roll = roll("attack", forced.0, given_rolls.0, &att.name)?;
         let defence_roll = match defence {
             DefenceDecl::Ignore => None,
-            _ => Some(table.one("defence", Die::D100)?),
+            _ => Some(roll("defence", forced.1, given_rolls.1, &def.name)?),
         };
         rolls_made = (attack_roll, defence_roll);
         let x = MeleeExchange {
             attacker: att.id,
             defender: def.id,
-            attack: StrikeDecl {
-                weapon: a.weapon.clone(),
-                mode: a.mode.clone(),
-                grip: a.grip.into(),
-                aim: a.aim,
-            },
+            attack: attack_decl,
             defence,
             situation: Situation {
                 foes: a.foes,

@@ -117,6 +117,7 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     names.extend(STRIKE_DICE);
     let given = parse_dice(a.dice.as_deref(), &names)?;
     let (rolls, other): (Vec<_>, Vec<_>) = given.into_iter().partition(|d| d.name == "attack");
+    let attack_given = !rolls.is_empty();
     let names: Vec<&str> = std::iter::once(a.shooter.as_str())
         .chain(a.target.as_deref())
         .chain(a.struck.as_deref())
@@ -154,8 +155,7 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 if a.moving { "--moving" } else { "--evading" }
             ));
         }
-        let roll = t.one("attack", Die::D100)?;
-        let x = Shot {
+        let mut x = Shot {
             shooter: shooter.id,
             weapon: a.weapon.clone(),
             mode: a.mode.clone(),
@@ -185,7 +185,7 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             aim: a.aim,
             target_count: a.count,
             struck,
-            roll,
+            roll: 0,
             tas: a
                 .tas
                 .iter()
@@ -197,6 +197,17 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 })
                 .collect(),
             dice: Vec::new(),
+        };
+        // A shot that needs a zone a Grievous injury made unusable is an automatic CF: no die.
+        x.roll = match (ledger.settings.hm.shot_forced_cf(shooter, &x, ledger.now), attack_given) {
+            (true, true) => {
+                return Err(CommandError::user(format!(
+                    "{}'s shot is an automatic CF (a zone it needs is unusable: Grievous): it takes no die",
+                    shooter.name
+                )))
+            }
+            (true, false) => 0,
+            (false, _) => t.one("attack", Die::D100)?,
         };
         Ok(Draft {
             event: Event::HarnMaster(HmEvent::Shot(Box::new(x))),

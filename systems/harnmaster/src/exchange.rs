@@ -512,7 +512,7 @@ fn defence_test(
             }
             let mut t = test_with(
                 &parts,
-                roll,
+                face_read(roll, trauma.unusable, "defence")?,
                 trauma.unusable,
                 d.shock == ShockState::Stunned,
                 notes,
@@ -604,6 +604,29 @@ pub(super) fn strike_with(
     Ok((struck.id, Box::new(outcome)))
 }
 
+/// Which of the attacker's and the defender's tests are automatic CFs before any die: each
+/// needs a zone a Grievous injury makes unusable (000 l.626). No d100 is rolled for such a
+/// test: its face is recorded as 0.
+pub fn forced_cfs(s: &Sides, attack: &StrikeDecl, defence: &DefenceDecl) -> (bool, bool) {
+    let attacker = impairment(s, s.attacker, "Melee", attack.grip).unusable;
+    let d = s.defender;
+    let defender = match defence {
+        DefenceDecl::Block { grip, .. } => impairment(s, d, "Melee", *grip).unusable,
+        DefenceDecl::Dodge { .. } => impairment(s, d, "Dodge", Grip::Primary).unusable,
+        DefenceDecl::Counterstrike(c) => impairment(s, d, "Melee", c.grip).unusable,
+        DefenceDecl::Ignore => false,
+    };
+    (attacker, defender)
+}
+
+/// A test's face: 0 only for a forced CF, which rolls none.
+fn face_read(roll: u16, forced: bool, who: &str) -> Result<u16, ExchangeError> {
+    if roll == 0 && !forced {
+        return Err(declare(format!("the {who} test needs its d100 face")));
+    }
+    Ok(roll)
+}
+
 /// Resolves an exchange, read-only. `id` becomes the id of any injury it inflicts.
 pub fn resolve(
     s: &Sides,
@@ -673,7 +696,7 @@ pub fn resolve(
     }
     let mut attack = test_with(
         &attack_parts,
-        x.attack_roll,
+        face_read(x.attack_roll, a_trauma.unusable, "attack")?,
         a_trauma.unusable,
         a.shock == ShockState::Stunned,
         &mut notes,

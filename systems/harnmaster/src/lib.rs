@@ -184,10 +184,16 @@ impl HmEvent {
             HmEvent::BloodStoppage(b) => d100("roll", b.roll),
             HmEvent::Treatment(t) => d100("treatment", t.roll),
             HmEvent::Melee(_) | HmEvent::NaturalMelee(_) => {
+                // 0: a forced CF rolled no die (the fold checks it is one).
                 let x = self.exchange().expect("an exchange");
-                d100("attack", x.attack_roll)?;
-                x.defence_roll.map_or(Ok(()), |f| d100("defence", f))
+                if x.attack_roll != 0 {
+                    d100("attack", x.attack_roll)?;
+                }
+                x.defence_roll
+                    .filter(|&f| f != 0)
+                    .map_or(Ok(()), |f| d100("defence", f))
             }
+            HmEvent::Shot(x) if x.roll == 0 => Ok(()),
             HmEvent::Shot(x) => d100("attack", x.roll),
             // An automatic CF rolls no die: 0 (the fold checks it is automatic).
             HmEvent::MoveTest(m) if m.roll == 0 => Ok(()),

@@ -99,6 +99,38 @@ impl HmSettings {
         exchange::resolve(&sides, x, id, dice).map_err(HmError::from)
     }
 
+    /// Which tests of an exchange about to be rolled are automatic CFs, rolling no die
+    /// ([`exchange::forced_cfs`]): the attacker's and the defender's.
+    pub fn melee_forced_cfs(
+        &self,
+        (attacker, defender): (&HmCharacter, &HmCharacter),
+        attack: &exchange::StrikeDecl,
+        defence: &exchange::DefenceDecl,
+        clock: crate::time::CampaignTime,
+    ) -> Result<(bool, bool), HmError> {
+        let sides = exchange::Sides {
+            attacker,
+            defender,
+            attacker_body: self.body_of(attacker)?,
+            defender_body: self.body_of(defender)?,
+            arms: &self.arms,
+            treatment: self.treatment_table(),
+            now: clock,
+            natural: None,
+        };
+        Ok(exchange::forced_cfs(&sides, attack, defence))
+    }
+
+    /// Whether a shot about to be rolled is an automatic CF ([`super::shot::forced_cf`]).
+    pub fn shot_forced_cf(
+        &self,
+        shooter: &HmCharacter,
+        x: &Shot,
+        clock: crate::time::CampaignTime,
+    ) -> bool {
+        super::shot::forced_cf(shooter, &self.arms, self.treatment_table(), clock, x)
+    }
+
     /// Resolves a missile attack without applying it: the shooter, and the target and the
     /// character struck instead, when the shot names them.
     #[allow(clippy::too_many_arguments)]

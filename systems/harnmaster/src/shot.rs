@@ -224,6 +224,27 @@ fn shot_parts(
     Ok((parts, trauma))
 }
 
+/// Whether the shot is an automatic CF before any die: the test needs a zone a Grievous
+/// injury makes unusable (000 l.626), so no d100 is rolled for it (recorded as 0).
+pub fn forced_cf(
+    shooter: &HmCharacter,
+    arms: &Arms,
+    treatment: &TreatmentTable,
+    now: crate::time::CampaignTime,
+    x: &Shot,
+) -> bool {
+    let Ok((_, kind, _)) = readied(shooter, arms, x) else {
+        return false;
+    };
+    let bowlike = matches!(kind, MissileKind::Bow | MissileKind::Crossbow);
+    let skill = match kind {
+        MissileKind::Bow | MissileKind::Crossbow => "Archery",
+        MissileKind::Sling => "Slings",
+        MissileKind::Thrown => "Throwing",
+    };
+    test_trauma(shooter, treatment, now, skill, (true, bowlike)).unusable
+}
+
 /// The shooter's readied missile weapon named by the shot, its kind and the mode it is
 /// used in.
 fn readied<'a>(
@@ -375,6 +396,9 @@ pub fn resolve(
     let overhead =
         missile::overhead(band, x.overhead_ft, bowlike).map_err(|e| err(e.to_string()))?;
     let (parts, trauma) = shot_parts(shooter, x, w, kind, band, overhead, treatment, now)?;
+    if x.roll == 0 && !trauma.unusable {
+        return Err(err("the shot needs its d100 face".to_string()));
+    }
     let raw: i32 = parts.iter().map(|p| p.value).sum();
     let mut test = d100_test(raw, x.roll);
     let mut notes = Vec::new();

@@ -21,22 +21,39 @@ fn an_incapacitated_defender_must_ignore_and_a_grievous_arm_fails_automatically(
         "--dice",
         "shock=5",
     ]);
-    let out = s.ok(&[
-        "melee",
-        "Attacker",
-        "Defender",
-        "--weapon",
-        "broadsword",
-        "--mode",
-        "edge",
-        "--defence",
-        "block",
-        "--with",
-        "broadsword",
-        "--dice",
-        // 25 ends in 5: read off the face it would be a Stumble. Both fail: no strike.
-        "attack=77,defence=25",
-    ]);
+    let block = |dice: &str| {
+        s.run(&[
+            "melee",
+            "Attacker",
+            "Defender",
+            "--weapon",
+            "broadsword",
+            "--mode",
+            "edge",
+            "--defence",
+            "block",
+            "--with",
+            "broadsword",
+            "--dice",
+            dice,
+        ])
+    };
+    // Issue 40, item 4: the forced CF rolls no die, and a face given for it is refused,
+    // nothing written (25 would have read as a Stumble).
+    let before = s.bytes();
+    let out = block("attack=77,defence=25");
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("Defender's defence test is an automatic CF (a zone it needs is unusable: Grievous): it takes no die"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    // Both fail: no strike.
+    let out = block("attack=77");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let out = out.stdout;
+    assert!(out.contains("; block no roll vs EML"), "{out}");
     assert!(
         out.contains("Defender: a zone the test needs is unusable (Grievous): automatic CF"),
         "{out}"
@@ -230,7 +247,7 @@ fn a_two_handed_grip_uses_both_arms() {
     ]);
     let mut two = vec!["--grip", "two-handed"];
     two.extend(block);
-    two.extend(["--dice", "attack=36,defence=71"]);
+    two.extend(["--dice", "defence=71"]);
     let out = sword(&s, "Other", "Defender", &two);
     assert!(
         out.contains("Other: a zone the test needs is unusable (Grievous): automatic CF"),
