@@ -473,7 +473,11 @@ macro_rules! rules_systems {
                     FoldError::ForeignCampaign(c) => {
                         write!(f, "the event belongs to campaign {c}, not this one")
                     }
-                    FoldError::UnknownCharacter(c) => write!(f, "no character has id {c}"),
+                    FoldError::UnknownCharacter(c) => write!(
+                        f,
+                        "its character ({}) is not on the record: their joining was struck, or never recorded",
+                        c.short()
+                    ),
                     FoldError::NameTaken(n) => write!(f, "there is already a character named '{n}'"),
                     FoldError::BadName(n) => write!(f, "'{n}' is not a usable character name"),
                     FoldError::WrongSystem { campaign, event } => {

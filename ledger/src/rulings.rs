@@ -11,7 +11,7 @@ use leechbook_core::fold::VoidEvent;
 use leechbook_core::ids::{DeviceId, EventId};
 use leechbook_core::ruling::{Ruling, Rulings};
 use leechbook_core::{Envelope, Event};
-use leechbook_store::Store;
+use leechbook_store::{ReadLog, Store};
 
 /// Why a ruling was not built.
 #[derive(Debug, thiserror::Error)]
@@ -194,8 +194,10 @@ pub fn amend(
 
 /// The event `undo` strikes: the last that the device `me` recorded and that stands
 /// (neither struck nor void), found number by number from its last (the campaign's
-/// creation and the roster's changes are not undone so). `gone` says whether an event is
-/// struck or void.
+/// creation and the roster's changes are not undone so). An undo (a retraction by `me` of
+/// an event `me` recorded) is stepped over, so that undo after undo steps back through the
+/// device's recordings; an undo is undone only when asked by name (`reinstate`, `retract`).
+/// `gone` says whether an event is struck or void.
 pub fn undo_target(
     store: &Store,
     me: DeviceId,
@@ -208,8 +210,17 @@ pub fn undo_target(
             .events_numbered(me, seq, seq)
             .map_err(LedgerError::from)?
             .pop();
+        let an_undo = |e: &Envelope| match &e.event {
+            Event::Ruling(Ruling::Retract { target, .. }) => store
+                .events_with_id_suffix(&target.0.simple().to_string())
+                .is_ok_and(|hits| hits.iter().any(|(_, key)| key.1 == me)),
+            _ => false,
+        };
         if let Some(e) = found.filter(|e| {
-            !e.event.creates_campaign() && e.event.roster_change().is_none() && !gone(&e.id)
+            !e.event.creates_campaign()
+                && e.event.roster_change().is_none()
+                && !gone(&e.id)
+                && !an_undo(e)
         }) {
             return Ok(e.id);
         }

@@ -83,9 +83,43 @@ pub fn in_words(a: &BTreeMap<String, String>, b: &BTreeMap<String, String>) -> V
     keys.sort();
     keys.dedup();
     let mut out = Vec::new();
+    // An injury on one side only is one line, not a line per field.
+    let injury_of = |k: &String| {
+        k.strip_prefix("injuries[")
+            .and_then(|r| r.split_once("]."))
+            .map(|(id, _)| id.to_string())
+    };
+    let ids = |m: &BTreeMap<String, String>| -> std::collections::BTreeSet<String> {
+        m.keys().filter_map(injury_of).collect()
+    };
+    let (before, after) = (ids(a), ids(b));
+    let whole = |m: &BTreeMap<String, String>, id: &str| {
+        let at = |f: &str| {
+            m.get(&format!("injuries[{id}].{f}"))
+                .map(|v| value(Some(v)))
+        };
+        let place = match (at("side"), at("location")) {
+            (Some(s), Some(l)) if s != "none" => format!("{s} {l}"),
+            (_, Some(l)) => l,
+            _ => String::new(),
+        };
+        format!("{place} {} ({id})", at("code").unwrap_or_default())
+    };
+    for id in before.difference(&after) {
+        out.push(format!(
+            "the {} wound: no longer on the record",
+            whole(a, id)
+        ));
+    }
+    for id in after.difference(&before) {
+        out.push(format!("the {} wound: new", whole(b, id)));
+    }
     for k in keys {
         let (old, new) = (a.get(k), b.get(k));
         if old == new {
+            continue;
+        }
+        if injury_of(k).is_some_and(|id| !before.contains(&id) || !after.contains(&id)) {
             continue;
         }
         let (what, field) = match k.strip_prefix("injuries[").and_then(|r| r.split_once("].")) {

@@ -55,7 +55,6 @@ pub fn views<L: Log>(
     // The character is found on the roll; the log is read up to the moment (only the
     // events it keeps are held).
     let head = replica.state_for(&[])?;
-    let store = replica.store();
     let only = match character {
         Some(n) => match head.id_named(n) {
             Some(id) => Some(id),
@@ -63,6 +62,41 @@ pub fn views<L: Log>(
         },
         None => None,
     };
+    views_of(replica, only, until)
+}
+
+/// The event `id` as `log` tells it now: its number and its words (a struck or void one's as
+/// it would have applied, else what it recorded). Reads the log of the character it is about
+/// (the whole log for an event about none).
+pub fn told<L: Log>(
+    replica: &Replica<L>,
+    id: leechbook_core::ids::EventId,
+) -> Result<narrate::Told, StoryError> {
+    let spec = id.to_string();
+    let events = leechbook_ledger::ruling_context(replica.store(), &spec)?;
+    let env = leechbook_ledger::find_event(&events, &spec)?.clone();
+    let about = match &env.event {
+        leechbook_core::Event::CharacterAdded { .. } => {
+            Some(leechbook_core::ids::CharacterId(id.0))
+        }
+        e => e.character(),
+    };
+    let view = views_of(replica, about, None)?
+        .into_iter()
+        .find(|v| v.id == id.to_string());
+    Ok(narrate::Told {
+        number: env.clock,
+        summary: view.map_or_else(|| env.event.kind().to_string(), |v| v.summary),
+    })
+}
+
+/// [`views`] of the character `only` (every event when None).
+fn views_of<L: Log>(
+    replica: &Replica<L>,
+    only: Option<leechbook_core::ids::CharacterId>,
+    until: Option<&str>,
+) -> Result<Vec<EventView>, StoryError> {
+    let store = replica.store();
     let (events, rulings) = match until {
         Some(spec) => {
             let m = leechbook_ledger::moment::moment_of(store, spec)?;
@@ -104,17 +138,41 @@ pub fn views<L: Log>(
     let mut ids = Vec::with_capacity(events.len());
     let wanted = |id: &leechbook_core::ids::EventId| about.as_ref().is_none_or(|a| a.contains(id));
     let mut watch = narrate::Watch::default();
+    // What each event told, so that a ruling names its target as `log` showed it (`#12` and
+    // its words), not by a hex id.
+    let mut told: std::collections::HashMap<leechbook_core::ids::EventId, narrate::Told> =
+        std::collections::HashMap::new();
     let mut push = |ledger: &Ledger, env: &leechbook_core::Envelope, fate: &Fate| {
         let consequences = watch.told(ledger, env);
         if about.as_ref().is_some_and(|about| !about.contains(&env.id)) {
             return;
         }
         ids.push(env.id);
-        let (summary, void) = match fate {
+        let (mut summary, void) = match fate {
             Fate::Applied(applied) => (narrate::event(ledger, env, applied), None),
             Fate::Void(why) => (struck_text(ledger, env), Some(why.clone())),
             Fate::Retracted(why) => (struck_text(ledger, env), Some(format!("retracted: {why}"))),
         };
+        if let leechbook_core::Event::Ruling(r) = &env.event {
+            let target = r.target().and_then(|t| told.get(&t));
+            if target.is_some() && r.target().is_some() {
+                summary = narrate::ruling(r, "", target);
+            }
+        }
+        // A ruling is named by what it did, not by its whole chain of words.
+        let short = match &env.event {
+            leechbook_core::Event::Ruling(r) => {
+                narrate::ruling_short(r, r.target().and_then(|t| told.get(&t)))
+            }
+            _ => summary.clone(),
+        };
+        told.insert(
+            env.id,
+            narrate::Told {
+                number: env.clock,
+                summary: short,
+            },
+        );
         views.push(EventView {
             ty: "event",
             schema_version: JSON_SCHEMA,
@@ -163,10 +221,21 @@ fn struck_text(ledger: &Ledger, env: &leechbook_core::Envelope) -> String {
                 .into_iter()
                 .filter_map(|c| ledger.name_of(c))
                 .collect();
-            if who.is_empty() {
-                env.event.kind().to_string()
+            // The dice and inputs it recorded, by name: what the GM typed, told.
+            let recorded: Vec<String> = leechbook_ledger::rulings::fields_of(&env.event)
+                .into_iter()
+                .filter(|f| !f.now.is_empty() && f.now != "none")
+                .map(|f| format!("{} {}", f.name, f.now))
+                .collect();
+            let recorded = if recorded.is_empty() {
+                String::new()
             } else {
-                format!("{} about {}", env.event.kind(), who.join(", "))
+                format!(" ({})", recorded.join(", "))
+            };
+            if who.is_empty() {
+                format!("{}{recorded}", env.event.kind())
+            } else {
+                format!("{} about {}{recorded}", env.event.kind(), who.join(", "))
             }
         }
     }

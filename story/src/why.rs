@@ -253,7 +253,7 @@ fn state_chain<L: Log>(
         })
         .collect();
     Ok(Why {
-        rulings: rulings_about(&events, &rulings, &ids),
+        rulings: rulings_about(&events, &rulings, &ids, &chain),
         chain,
         heading: match what {
             Some(w) => format!("{name}'s {}", w.trim()),
@@ -368,7 +368,7 @@ fn injury_chain<L: Log>(
         }
     }
     // The rulings about those events, and the injury now.
-    let about = rulings_about(&events, &rulings, &ids);
+    let about = rulings_about(&events, &rulings, &ids, &chain);
     let now = injury_now(full, ch.id, injury);
     Ok(Why {
         chain,
@@ -388,7 +388,17 @@ fn rulings_about(
     events: &[Envelope],
     rulings: &leechbook_core::ruling::Rulings,
     ids: &[EventId],
+    chain: &[Link],
 ) -> Vec<Link> {
+    // A ruling names its target as `log` does: its number and the chain's words for it.
+    let told = |target: EventId| {
+        let env = events.iter().find(|e| e.id == target)?;
+        let link = chain.iter().find(|l| l.event == target.to_string())?;
+        Some(narrate::Told {
+            number: env.clock,
+            summary: link.summary.clone(),
+        })
+    };
     events
         .iter()
         .filter_map(|e| match &e.event {
@@ -397,7 +407,7 @@ fn rulings_about(
                 event: e.id.to_string(),
                 kind: e.event.kind(),
                 rule: "ruling",
-                summary: narrate::ruling(r, ""),
+                summary: narrate::ruling(r, "", r.target().and_then(told).as_ref()),
                 consequences: vec![],
                 flags: match r {
                     Ruling::Retract { .. } | Ruling::Amend { .. }

@@ -69,10 +69,16 @@ fn retracting_a_strike_removes_its_injury_bleeding_and_shock_and_voids_what_foll
         "that strike should never have hit",
     ]);
     assert!(
-        out.contains("struck from the record (that strike should never have hit)"),
+        out.contains(
+            "struck #4 from the record (that strike should never have hit): Osric struck:"
+        ),
         "{out}"
     );
-    assert!(out.contains("now void: hm.seq-roll"), "{out}");
+    // Issue 41: what became void is named by number and by what it recorded, not by hex.
+    assert!(
+        out.contains("now void: #10: hm.seq-roll about Osric (roll 33)"),
+        "{out}"
+    );
     let v = s.show("Osric");
     assert_eq!(v["injuries"].as_array().unwrap().len(), 0);
     assert_eq!(v["bleeding"], false);
@@ -147,7 +153,10 @@ fn amending_a_healing_roll_changes_the_day_the_wound_healed() {
         "--reason",
         "it was an 84",
     ]);
-    assert!(out.contains("is amended (it was an 84)"), "{out}");
+    assert!(
+        out.contains("(it was an 84); it now reads: Osric healing (abdomen) 84 vs EML65: F"),
+        "{out}"
+    );
     let v = s.show("Osric");
     assert_eq!(v["injuries"][0]["code"], "M1E");
     assert_eq!(v["injuries"][0]["healed"], false);
@@ -226,22 +235,34 @@ fn what_if_shows_the_change_and_records_nothing() {
     let s = wounded();
     let strike = last_of(&s, "hm.strike");
     let before = s.bytes();
-    let out = s.run(&[
-        "what-if",
-        "retract",
-        &strike,
-        "--reason",
-        "suppose it missed",
-    ]);
+    // Issue 41: what-if needs no reason and says what changes in words, a wound gone in one
+    // line and each event made void by its number and words.
+    let out = s.run(&["what-if", "retract", &strike]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains("Osric:"), "{}", out.stdout);
-    assert!(out.stdout.contains(") code: S3E -> none"), "{}", out.stdout);
+    assert!(out.stdout.contains("S3E ("), "{}", out.stdout);
     assert!(
-        out.stdout.contains("would be void: hm.seq-roll"),
+        out.stdout.contains(") wound: no longer on the record"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("code: S3E -> none"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("would be void: #10: Osric healing (right shoulder) 33 vs EML"),
         "{}",
         out.stdout
     );
     assert!(out.stderr.contains("nothing was recorded"));
+    assert_eq!(s.bytes(), before);
+    // A ruling itself still keeps its reason.
+    let out = s.run(&["retract", &strike]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("a ruling keeps its reason"),
+        "{}",
+        out.stderr
+    );
     assert_eq!(s.bytes(), before);
 }
 
@@ -302,7 +323,7 @@ fn why_tells_the_chain_with_rules_and_rulings() {
         "Healing step 5: TREATMENT ROLL tables",
         "Healing step 6: Healing Roll",
         "amended by ruling",
-        "RULING: event",
+        "RULING: amended #",
         "=> now S3E",
     ] {
         assert!(out.contains(needle), "{needle:?} missing from:\n{out}");
@@ -559,7 +580,9 @@ fn retracting_an_advance_takes_the_clock_back_and_events_go_by_their_number() {
     let number = line.split_whitespace().next().unwrap().to_string();
     let out = s.ok(&["retract", &format!("#{number}"), "--reason", "meant 50m"]);
     assert!(
-        out.contains("is struck from the record (meant 50m)"),
+        out.contains(&format!(
+            "RULING: struck #{number} from the record (meant 50m): the clock advances 50d"
+        )),
         "{out}"
     );
     assert_eq!(s.show("Osric")["campaign_time"], "day 41 00:00");
@@ -606,16 +629,25 @@ fn parallel_advances_wait_for_each_other() {
 }
 
 /// Issue 26, item 3: `undo` retracts the last thing this device recorded that stands, as a
-/// ruling in the log (jj-style: nothing erased); `undo` again undoes the undo. A struck
-/// event keeps its text in `log`, marked.
+/// ruling in the log (jj-style: nothing erased). Issue 41, item 1: it says what it struck (#N
+/// and its words), and `undo` again steps one further back through the device's recordings;
+/// an undo is undone only by name. A struck event keeps its text in `log`, marked.
 #[test]
-fn undo_strikes_the_last_thing_recorded_and_undo_again_restores_it() {
+fn undo_steps_back_through_the_recordings_and_says_each() {
     let s = Scratch::with_osric();
     s.ok(&common::thorax_strike("Osric", "6", "shock=12"));
+    s.ok(&["roll", "Osric", "morale", "--ml", "50", "--dice", "roll=40"]);
     assert_eq!(s.show("Osric")["injuries"].as_array().unwrap().len(), 1);
+    let out = s.ok(&["undo", "--reason", "wrong roll"]);
+    assert!(
+        out.contains(
+            "RULING: struck #5 from the record (wrong roll): Osric Morale roll 40 vs EML50: CS"
+        ),
+        "{out}"
+    );
     let out = s.ok(&["undo", "--reason", "wrong target"]);
     assert!(
-        out.contains("is struck from the record (wrong target)"),
+        out.contains("RULING: struck #4 from the record (wrong target): Osric struck:"),
         "{out}"
     );
     assert_eq!(s.show("Osric")["injuries"].as_array().unwrap().len(), 0);
@@ -625,9 +657,12 @@ fn undo_strikes_the_last_thing_recorded_and_undo_again_restores_it() {
             .any(|l| l.contains("STRUCK (retracted: wrong target): Osric")),
         "{log}"
     );
-    // The undo is the last thing recorded: undo again restores the strike.
-    let out = s.ok(&["undo"]);
-    assert!(out.contains("is struck from the record (undone)"), "{out}");
+    // The undo of the strike is undone by name: it is #7.
+    let out = s.ok(&["reinstate", "#4", "--reason", "it was Osric after all"]);
+    assert!(
+        out.contains("RULING: #4 stands again (it was Osric after all): Osric struck:"),
+        "{out}"
+    );
     assert_eq!(s.show("Osric")["injuries"].as_array().unwrap().len(), 1);
     // Nothing to undo on a ledger whose only events cannot be undone: one line.
     let fresh = Scratch::new();
@@ -652,7 +687,11 @@ fn a_missing_outcome_is_added_by_amend() {
         "--reason",
         "the GM ruled it",
     ]);
-    assert!(out.contains("is amended (the GM ruled it)"), "{out}");
+    // Issue 41: the ruling names its target by number and says how it reads now.
+    assert!(
+        out.contains("RULING: amended #") && out.contains("(the GM ruled it); it now reads: Osric Fumble roll: automatic failure (drops the sword)"),
+        "{out}"
+    );
     let log = s.ok(&["log"]);
     assert!(log.contains("drops the sword"), "{log}");
     // A strike takes no outcome: said so, not "nothing to amend".

@@ -352,7 +352,11 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
             }
             _ => String::new(),
         },
-        Applied::CharacterAdded(id) => format!("{} joins", who(*id)),
+        // The name the event carries: a struck joining is told too, with no character.
+        Applied::CharacterAdded(id) => match &env.event {
+            Event::CharacterAdded { name, .. } => format!("{name} joins"),
+            _ => format!("{} joins", who(*id)),
+        },
         Applied::ClockAdvanced { from, to } => format!(
             "the clock advances {} to {to}",
             format_duration(to.0 - from.0)
@@ -370,7 +374,7 @@ pub fn event(ledger: &Ledger, env: &Envelope, applied: &Applied) -> String {
             format!("{} {}", who(*character), system_outcome(outcome))
         }
         Applied::Ruling(text) => match &env.event {
-            Event::Ruling(r) => ruling(r, text),
+            Event::Ruling(r) => ruling(r, text, None),
             _ => text.clone(),
         },
     }
@@ -557,28 +561,68 @@ pub fn forced(env: &Envelope) -> bool {
     }
 }
 
-/// Narrates a ruling.
-pub fn ruling(r: &leechbook_core::ruling::Ruling, applied: &str) -> String {
+/// An event as the GM reads it in `log`: its number there (`#12`) and its narration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Told {
+    /// Its number: the clock `log` prints before it.
+    pub number: u64,
+    /// What it says (as it would apply at its place, for a struck one).
+    pub summary: String,
+}
+
+impl Told {
+    /// `#12: Osric struck: ...`
+    pub fn line(&self) -> String {
+        format!("#{}: {}", self.number, self.summary)
+    }
+}
+
+/// A ruling in a few words, as another ruling names it (`the ruling striking #3`).
+pub fn ruling_short(r: &leechbook_core::ruling::Ruling, target: Option<&Told>) -> String {
     use leechbook_core::ruling::Ruling;
+    let name = match (r.target(), target) {
+        (_, Some(t)) => format!("#{}", t.number),
+        (Some(id), None) => format!("event {}", id.short()),
+        (None, None) => String::new(),
+    };
     match r {
-        Ruling::Retract { target, reason } => {
-            format!(
-                "RULING: event {} is struck from the record ({reason})",
-                target.short()
-            )
+        Ruling::Retract { .. } => format!("the ruling striking {name}"),
+        Ruling::Reinstate { .. } => format!("the ruling reinstating {name}"),
+        Ruling::Amend { .. } => format!("the ruling amending {name}"),
+        Ruling::Override { character, .. } => format!("the override of {}", character.short()),
+    }
+}
+
+/// Narrates a ruling, naming its target as `log` does (`#12` and what it said) when `target`
+/// is known, else by its short id.
+pub fn ruling(r: &leechbook_core::ruling::Ruling, applied: &str, target: Option<&Told>) -> String {
+    use leechbook_core::ruling::Ruling;
+    let (name, what) = match (r.target(), target) {
+        (_, Some(t)) => (format!("#{}", t.number), format!(": {}", t.summary)),
+        (Some(id), None) => (format!("event {}", id.short()), String::new()),
+        (None, None) => (String::new(), String::new()),
+    };
+    match r {
+        Ruling::Retract { reason, .. } => {
+            format!("RULING: struck {name} from the record ({reason}){what}")
         }
-        Ruling::Reinstate { target, reason } => {
-            format!("RULING: event {} is reinstated ({reason})", target.short())
+        Ruling::Reinstate { reason, .. } => {
+            format!("RULING: {name} stands again ({reason}){what}")
         }
         Ruling::Amend {
-            target,
             replacement,
             reason,
-        } => format!(
-            "RULING: event {} is amended ({reason}); its {} is re-derived",
-            target.short(),
-            replacement.kind()
-        ),
+            ..
+        } => match target {
+            Some(t) => format!(
+                "RULING: amended #{} ({reason}); it now reads: {}",
+                t.number, t.summary
+            ),
+            None => format!(
+                "RULING: amended {name} ({reason}); its {} is re-derived",
+                replacement.kind()
+            ),
+        },
         Ruling::Override { .. } => format!("RULING: {applied}"),
     }
 }

@@ -25,8 +25,8 @@ pub struct RetractArgs {
     /// The event: the number `log` prints before it (#12), its id from `log --json`, or the
     /// id's last six or more hex digits.
     pub event: String,
-    /// Why.
-    #[arg(long)]
+    /// Why: kept with the ruling (a ruling needs one; `what-if` none).
+    #[arg(long, default_value = "")]
     pub reason: String,
 }
 
@@ -43,8 +43,8 @@ pub struct UndoArgs {
 pub struct ReinstateArgs {
     /// The retracted event.
     pub event: String,
-    /// Why.
-    #[arg(long)]
+    /// Why: kept with the ruling (a ruling needs one; `what-if` none).
+    #[arg(long, default_value = "")]
     pub reason: String,
 }
 
@@ -53,8 +53,8 @@ pub struct ReinstateArgs {
 pub struct AmendArgs {
     /// The event.
     pub event: String,
-    /// Why.
-    #[arg(long, required_unless_present = "list", default_value = "")]
+    /// Why: kept with the ruling (a ruling needs one; `what-if` and `--list` none).
+    #[arg(long, default_value = "")]
     pub reason: String,
     /// Name the event's dice and inputs, each with its value as recorded, and amend nothing.
     #[arg(long, conflicts_with_all = ["dice", "set"])]
@@ -121,8 +121,8 @@ pub enum ShockArg {
 pub struct OverrideArgs {
     /// The character.
     pub name: String,
-    /// Why.
-    #[arg(long)]
+    /// Why: kept with the ruling (a ruling needs one; `what-if` none).
+    #[arg(long, default_value = "")]
     pub reason: String,
     /// The injury (for --level and --hr).
     #[arg(long)]
@@ -136,6 +136,16 @@ pub struct OverrideArgs {
     /// The character's new shock state.
     #[arg(long, value_enum)]
     pub shock: Option<ShockArg>,
+}
+
+/// A ruling keeps its reason: refused without one (what-if records nothing and needs none).
+fn reason_given(reason: &str) -> Result<(), CommandError> {
+    if reason.trim().is_empty() {
+        return Err(CommandError::user(
+            "a ruling keeps its reason: give --reason \"...\" (what-if needs none)",
+        ));
+    }
+    Ok(())
 }
 
 /// Records the ruling `make` builds from the events a ruling reads when `spec` names its
@@ -158,29 +168,35 @@ fn record_ruling(
         let ruling = make(&events, ledger)?;
         Ok((Event::Ruling(ruling), None))
     })?;
-    ctx.say(narrate::event(&ledger, &env, &applied));
-    if let Some(target) = match &env.event {
-        Event::Ruling(r) => r.target(),
-        _ => None,
-    } {
-        let d = Downstream::of(target, &before.void, &ledger.void);
-        for v in &d.void_now {
-            ctx.say(format!(
-                "  now void: {} {} ({})",
-                v.kind,
-                v.id.short(),
-                v.reason
-            ));
-        }
-        for v in &d.applies_again {
-            ctx.say(format!("  applies again: {} {}", v.kind, v.id.short()));
-        }
+    let Event::Ruling(r) = &env.event else {
+        unreachable!("a ruling was recorded")
+    };
+    let Some(target) = r.target() else {
+        ctx.say(narrate::event(&ledger, &env, &applied));
+        return Ok(());
+    };
+    // The target and what the ruling changed downstream are named as `log` names them: by
+    // their number and their words, never by a hex id.
+    let replica = ctx.replica()?;
+    let told = |id| leechbook_story::log::told(&replica, id);
+    let mut lines = vec![narrate::ruling(r, "", Some(&told(target)?))];
+    let d = Downstream::of(target, &before.void, &ledger.void);
+    for v in &d.void_now {
+        lines.push(format!("  now void: {} ({})", told(v.id)?.line(), v.reason));
+    }
+    for v in &d.applies_again {
+        lines.push(format!("  applies again: {}", told(v.id)?.line()));
+    }
+    drop(replica);
+    for l in lines {
+        ctx.say(l);
     }
     Ok(())
 }
 
 /// `retract`.
 pub fn cmd_retract(a: RetractArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    reason_given(&a.reason)?;
     record_ruling(ctx, Some(&a.event), |events, _| build_retract(events, &a))
 }
 
@@ -215,6 +231,7 @@ pub fn cmd_undo(a: UndoArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
 
 /// `reinstate`.
 pub fn cmd_reinstate(a: ReinstateArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    reason_given(&a.reason)?;
     record_ruling(ctx, Some(&a.event), |events, _| build_reinstate(events, &a))
 }
 
@@ -248,6 +265,7 @@ pub fn cmd_amend(a: AmendArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         }
         return Ok(());
     }
+    reason_given(&a.reason)?;
     record_ruling(ctx, Some(&a.event), |events, _| build_amend(events, &a))
 }
 
@@ -316,6 +334,7 @@ fn parse_chains(spec: Option<&str>) -> Result<Vec<(String, Correction)>, Command
 
 /// `override`.
 pub fn cmd_override(a: OverrideArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    reason_given(&a.reason)?;
     record_ruling(ctx, None, |_, ledger| build_override(ledger, &a))
 }
 
@@ -373,13 +392,14 @@ pub struct WaiveArgs {
     pub roll: WaivedRoll,
     /// The injury that called for it, when several did.
     pub injury: Option<String>,
-    /// Why.
-    #[arg(long)]
+    /// Why: kept with the ruling (a ruling needs one; `what-if` none).
+    #[arg(long, default_value = "")]
     pub reason: String,
 }
 
 /// `waive`.
 pub fn cmd_waive(a: WaiveArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
+    reason_given(&a.reason)?;
     use leechbook_core::harnmaster::shock::GmRollKind;
     use leechbook_core::harnmaster::state::MishapKind;
     record_ruling(ctx, None, |_, ledger| {

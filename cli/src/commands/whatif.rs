@@ -49,12 +49,16 @@ pub fn cmd_what_if(w: WhatIf, ctx: &mut Ctx) -> Result<(), CommandError> {
             }
         }
     }
+    // Each named as `log` names it: its number and its words.
     let newly_void: Vec<String> = then
         .void
         .iter()
         .filter(|v| !now.void.iter().any(|b| b.id == v.id))
-        .map(|v| format!("would be void: {} {} ({})", v.kind, v.id.short(), v.reason))
-        .collect();
+        .map(|v| {
+            leechbook_story::log::told(&replica, v.id)
+                .map(|t| format!("would be void: {} ({})", t.line(), v.reason))
+        })
+        .collect::<Result<_, _>>()?;
     for l in &newly_void {
         ctx.say(l);
     }

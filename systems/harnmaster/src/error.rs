@@ -13,7 +13,7 @@ use crate::ids::CharacterId;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HmError {
     /// The event names a character the ledger does not hold as a HârnMaster character.
-    #[error("no character has id {0}")]
+    #[error("its character ({}) is not on the record: their joining was struck, or never recorded", .0.short())]
     UnknownCharacter(CharacterId),
     /// A body table the campaign does not know.
     #[error("there is no body table named '{0}'")]
