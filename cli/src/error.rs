@@ -363,6 +363,9 @@ impl From<leechbook_story::StoryError> for CommandError {
             leechbook_story::StoryError::Lookup(l) => l.into(),
             leechbook_story::StoryError::Ledger(l) => l.into(),
             leechbook_story::StoryError::Store(s) => s.into(),
+            e @ leechbook_story::StoryError::NoSuchMark { .. } => {
+                CommandError::user(e.to_string()).from_source(e)
+            }
         }
     }
 }

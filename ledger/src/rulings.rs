@@ -168,6 +168,7 @@ pub fn amend(
         .get(&target.id)
         .map(|(_, e, _)| e.clone())
         .unwrap_or_else(|| target.event.clone());
+    let in_force = event.clone();
     let Some(amendable) = event.amendable().filter(|a| !a.fields().is_empty()) else {
         return Err(RulingError::NoSuch {
             kind,
@@ -182,7 +183,7 @@ pub fn amend(
             .correct(name, c)
             .map_err(|e| refused(kind, name, c, e))?;
     }
-    if event == target.event {
+    if event == in_force {
         return Err(RulingError::Unchanged(kind));
     }
     Ok(Ruling::Amend {

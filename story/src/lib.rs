@@ -33,4 +33,14 @@ pub enum StoryError {
     /// The ledger file or a query.
     #[error(transparent)]
     Store(#[from] leechbook_store::StoreError),
+    /// `why NAME WHAT` names nothing the character's record ever held.
+    #[error("{character} has no injury, condition or mark '{what}' on the record (now: {now})")]
+    NoSuchMark {
+        /// The character.
+        character: String,
+        /// What was asked.
+        what: String,
+        /// What the character holds now, in words.
+        now: String,
+    },
 }

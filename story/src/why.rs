@@ -252,6 +252,25 @@ fn state_chain<L: Log>(
             v => format!("{}: {v}", m.what),
         })
         .collect();
+    let moved = chain.iter().any(|l| !l.consequences.is_empty());
+    if let (Some(w), false, true) = (what, moved, now.is_empty()) {
+        let all: Vec<String> = full
+            .character(who)
+            .map(marks::of)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|m| m.what)
+            .collect();
+        return Err(StoryError::NoSuchMark {
+            character: name,
+            what: w.trim().to_string(),
+            now: if all.is_empty() {
+                "nothing".into()
+            } else {
+                all.join(", ")
+            },
+        });
+    }
     Ok(Why {
         rulings: rulings_about(&events, &rulings, &ids, &chain),
         chain,

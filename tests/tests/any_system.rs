@@ -247,8 +247,13 @@ fn a_harnmaster_move_test_is_amended_into_a_cf() {
     let m = last(&s, "hm.move-test");
     s.ok(&["amend", &m, "--dice", "roll=95", "--reason", "it was 95"]);
     assert!(owes(&s), "the CF calls for one");
-    s.ok(&["amend", &m, "--set", "ml=96", "--reason", "a better EML"]);
-    // 95 against 96: an S again (95 ends in 5 but is no failure); nothing owed.
+    let out = s.ok(&["amend", &m, "--set", "ml=96", "--reason", "a better EML"]);
+    // 95 against EML95 (the EML is bounded at 95): a 5 at or under the EML is a CS, and a
+    // CS calls for nothing.
+    assert!(
+        out.contains("it now reads: Osric move test 95 vs EML95: CS"),
+        "{out}"
+    );
     assert!(!owes(&s));
 }
 
@@ -328,6 +333,14 @@ fn why_tells_the_chain_behind_a_savage_worlds_characters_state() {
         out.trim_end().ends_with("=> now: Guts: Broken: permanent"),
         "{out}"
     );
+    // A WHAT the record never held is refused, naming what there is.
+    let out = s.run(&["why", "Red", "gust"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("Red has no injury, condition or mark 'gust' on the record (now: Shaken, Wounds, Incapacitated, Bleeding Out, Guts: Broken)"),
+        "{}",
+        out.stderr
+    );
 }
 
 /// `why` for Wrath & Glory and Witch Iron characters, from the same marks.
@@ -391,4 +404,45 @@ fn why_tells_wrath_and_witch_iron_characters_too() {
     let out = s.ok(&["why", "Gerd", "trauma"]);
     assert!(out.contains("-> Trauma (rib cage): 1"), "{out}");
     assert!(out.contains("Quarrel: Net Hits, Net Damage"), "{out}");
+}
+
+/// An amendment is compared with the record in force: the same correction twice is refused
+/// (nothing changes), and a correction back to the first record is taken. A strike entered
+/// with its effective impact has no Strength modifier to correct.
+#[test]
+fn an_amendment_is_checked_against_the_amendment_in_force() {
+    let s = Scratch::with_osric();
+    s.ok(&common::abdomen_strike("Osric"));
+    s.ok(&["roll", "Osric", "morale", "--ml", "50", "--dice", "roll=40"]);
+    let roll = last(&s, "hm.gm-roll");
+    s.ok(&["amend", &roll, "--dice", "roll=60", "--reason", "it was 60"]);
+    let before = s.bytes();
+    let out = s.run(&["amend", &roll, "--dice", "roll=60", "--reason", "again"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("already records that"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    let out = s.ok(&[
+        "amend",
+        &roll,
+        "--dice",
+        "roll=40",
+        "--reason",
+        "it was 40 after all",
+    ]);
+    assert!(
+        out.contains("it now reads: Osric Morale roll 40 vs EML50: CS"),
+        "{out}"
+    );
+    let strike = last(&s, "hm.strike");
+    let out = s.run(&["amend", &strike, "--str-mod", "2", "--reason", "x"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("has no str-mod to amend"),
+        "{}",
+        out.stderr
+    );
 }

@@ -568,3 +568,38 @@ fn evading_an_area_attack_lowers_its_shock_index_and_the_evader_falls_prone() {
     );
     assert_eq!(s.bytes(), before);
 }
+
+/// A Morale Roll that lapsed with its fight is dropped: a later fight owes its own, once,
+/// and the old one is not listed again when the new fight's Shock State ends.
+#[test]
+fn a_lapsed_morale_roll_does_not_come_back_with_the_next_fight() {
+    let s = Scratch::with_osric();
+    s.ok(&crate::common::abdomen_strike("Osric"));
+    s.ok(&["override", "Osric", "--shock", "none", "--reason", "steady"]);
+    s.ok(&["advance", "1h", "--skip-owed"]);
+    assert!(!due_kinds(&s, "Osric").contains(&"morale".to_string()));
+    // A new fight: a Serious thorax wound and a Shock State, then steady again.
+    s.ok(&crate::common::thorax_strike("Osric", "8", "shock=12"));
+    s.ok(&["override", "Osric", "--shock", "stn", "--reason", "dazed"]);
+    s.ok(&["override", "Osric", "--shock", "none", "--reason", "steady"]);
+    let morale = due_kinds(&s, "Osric")
+        .iter()
+        .filter(|k| *k == "morale")
+        .count();
+    assert_eq!(morale, 1, "{:?}", due_kinds(&s, "Osric"));
+    let due: Value = serde_json::from_str(&s.ok(&["due", "Osric", "--json"])).unwrap();
+    let m = due
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["kind"] == "morale")
+        .unwrap();
+    let thorax = s.show("Osric")["injuries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["location"] == "thorax")
+        .unwrap()["id"]
+        .clone();
+    assert_eq!(m["injury"], thorax, "the new fight's wound calls it: {due}");
+}

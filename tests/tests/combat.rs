@@ -721,6 +721,32 @@ fn an_armed_block_that_wins_strikes_the_natural_weapons_zone() {
         out.stdout
     );
     assert_eq!(s.show("Attacker")["injuries"].as_array().unwrap().len(), 1);
+    // A zone the attacker's body does not have is refused, whatever the Block's end.
+    let before = s.bytes();
+    let out = s.run(&[
+        "melee",
+        "Attacker",
+        "Defender",
+        "--weapon",
+        "fist",
+        "--mode",
+        "punch",
+        "--defence",
+        "block",
+        "--with",
+        "broadsword",
+        "--natural",
+        "tentacle",
+        "--dice",
+        "attack=41,defence=42",
+    ]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("has no zone 'tentacle'"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
     s.ok(&["verify", "--full"]);
 }
 
@@ -765,4 +791,62 @@ fn a_shot_that_is_an_automatic_cf_rolls_no_die() {
         "{}",
         out.stderr
     );
+}
+
+/// The aggravation option, "Actions": "an Impaired test that results in Critical Failure
+/// (CF) requires a separate Shock SR for each Serious injury whose zone was used in the
+/// action" (000 l.1153). Attacker's S2B right forearm is used by the broadsword: an attack of
+/// 100 (a CF: 00 ends in 0, over the EML) calls its aggravation roll; a successful attack
+/// calls none.
+#[test]
+fn a_cf_melee_test_calls_the_aggravation_roll_of_the_zone_it_used() {
+    let s = duel();
+    s.ok(&["option", "aggravation", "on"]);
+    // Effective 7 blunt: S2B, 10 impairment in the right arm.
+    s.ok(&[
+        "strike",
+        "Attacker",
+        "--aspect",
+        "blunt",
+        "--location",
+        "forearm",
+        "--side",
+        "right",
+        "--effective",
+        "7",
+        "--dice",
+        "shock=5",
+    ]);
+    let aggravation = |s: &Scratch| -> usize {
+        let due: serde_json::Value =
+            serde_json::from_str(&s.ok(&["due", "Attacker", "--json"])).unwrap();
+        due.as_array()
+            .unwrap()
+            .iter()
+            .filter(|o| o["kind"] == "aggravation")
+            .count()
+    };
+    let attack = |dice: &str| {
+        s.ok(&[
+            "melee",
+            "Attacker",
+            "Defender",
+            "--weapon",
+            "broadsword",
+            "--mode",
+            "edge",
+            "--defence",
+            "dodge",
+            "--dice",
+            dice,
+        ])
+    };
+    attack("attack=22,defence=71,zone=4,location=7,impact=3,shock=12");
+    assert_eq!(aggravation(&s), 0, "an S calls none");
+    let out = attack("attack=100,defence=71");
+    assert!(
+        out.contains("100 vs EML50") && out.contains(": CF"),
+        "{out}"
+    );
+    assert_eq!(aggravation(&s), 1, "the CF calls the forearm's");
 }

@@ -374,6 +374,18 @@ fn a_medicae_healer_heals_a_single_character_a_regroup() {
     s.ok(&["advance", "1h"]);
     s.ok(&["wg", "regroup", "Kal", "--healer", "Doc", "--medicae", "4"]);
     assert_eq!(s.show("Kal")["wounds"], 0);
+    // A healer who heals themself has healed their one patient of that Regroup.
+    hit(&s, "Doc", "8", "determination=1/2/3");
+    hit(&s, "Vex", "8", "determination=1/2/3");
+    s.ok(&["advance", "1h"]);
+    s.ok(&["wg", "regroup", "Doc", "--healer", "Doc", "--medicae", "4"]);
+    let out = s.run(&["wg", "regroup", "Vex", "--healer", "Doc", "--medicae", "4"]);
+    assert!(
+        out.stderr
+            .contains("Doc healed a character during this Regroup already"),
+        "{}",
+        out.stderr
+    );
     // A pool of no dice is no Medicae rating.
     let out = s.run(&["wg", "regroup", "Vex", "--healer", "Kal", "--medicae", "0"]);
     assert!(out.stderr.contains("at least 1 die"), "{}", out.stderr);
@@ -381,7 +393,7 @@ fn a_medicae_healer_heals_a_single_character_a_regroup() {
     let history = s.ok(&["history", "Doc"]);
     assert_eq!(
         history.matches("Doc's Medicae: 4 dice").count(),
-        2,
+        3,
         "{history}"
     );
     s.ok(&["verify", "--full"]);

@@ -358,7 +358,7 @@ pub fn agenda(
             .injuries
             .iter()
             .filter(|i| !i.healed() && i.severity() != Severity::Minor)
-            .filter(|i| i.heal.aggravation_called)
+            .filter(|i| ch.aggravation_called.contains(&i.id))
         {
             out.push(DueRoll {
                 seq: Some(SeqRollKind::Aggravation),
@@ -370,7 +370,7 @@ pub fn agenda(
                     table,
                     CampaignTime::START,
                 ),
-                note: "a CF on moving called for it",
+                note: "a CF Impaired test using the zone (or on moving) called for it",
                 ..DueRoll::new(HmRoll::Seq(SeqRollKind::Aggravation))
             });
         }

@@ -88,6 +88,11 @@ fn correct_strike(s: &mut Strike, name: &str, c: &Correction) -> Result<(), Amen
             }
         }
         "effective" => s.impact = ImpactInput::Effective(value(field, c, NUMBER)?),
+        // An entered effective impact has no Strength modifier or Impact TA to correct: its
+        // roll is given first (`impact`), or the effective impact itself.
+        "str-mod" | "impact-ta" if matches!(s.impact, ImpactInput::Effective(_)) => {
+            return Err(AmendError::NotHere(field))
+        }
         _ => {
             let (mut roll, mut sm, mut ta) = rolled_impact(&s.impact);
             match field {

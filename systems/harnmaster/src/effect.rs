@@ -177,6 +177,9 @@ pub struct TestTrauma {
     /// (arm: Fumble; torso and legs: Stumble; head and area: both), which the forced CF
     /// brings instead of a Fumble or Stumble read off the face.
     pub mishaps: Vec<MishapKind>,
+    /// The Serious and Grievous injuries in the zones the test uses: a CF calls the
+    /// aggravation Shock SR of each (the aggravation option, "Actions").
+    pub used: Vec<crate::ids::InjuryId>,
 }
 
 /// `test`'s trauma at `now` when it uses the right arm, the left arm, or both (a two-handed
@@ -212,6 +215,9 @@ pub fn test_trauma(
         }
         let (points, unusable) = injury_impairment(inj, treatment, now);
         out.impairment += points;
+        if !inj.healed() && inj.severity() >= Severity::Serious {
+            out.used.push(inj.id);
+        }
         if unusable {
             out.unusable = true;
             let kind = if inj.area { None } else { inj.place.kind };

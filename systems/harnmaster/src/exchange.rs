@@ -171,6 +171,10 @@ pub struct ExchangeOutcome {
     pub default_tas: bool,
     /// The strike delivered, if any: who was struck and the Injury Sequence.
     pub strike: Option<(CharacterId, Box<StrikeOutcome>)>,
+    /// The Serious and Grievous injuries whose aggravation Shock SR a CF test calls, the
+    /// attacker's and the defender's (the aggravation option, "Actions").
+    #[serde(default)]
+    pub aggravating: (Vec<InjuryId>, Vec<InjuryId>),
 }
 
 /// What the exchange reads from the campaign.
@@ -638,6 +642,28 @@ pub fn resolve(
     if a.id == d.id {
         return Err(declare("a character cannot attack themselves".into()));
     }
+    // A natural weapon's zone is one of the attacker's body zones, whatever the Block's end.
+    if let Some(n) = s.natural {
+        if !s
+            .attacker_body
+            .zones
+            .iter()
+            .any(|z| z.name.eq_ignore_ascii_case(&n.zone))
+        {
+            return Err(declare(format!(
+                "{}'s body table '{}' has no zone '{}' (its zones: {})",
+                a.name,
+                s.attacker_body.name,
+                n.zone,
+                s.attacker_body
+                    .zones
+                    .iter()
+                    .map(|z| z.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+    }
     for c in [a, d] {
         if c.dead() {
             return Err(declare(format!("{} is dead", c.name)));
@@ -758,7 +784,21 @@ pub fn resolve(
     } else {
         natural::strike_back(s, x, &outcome, &mut notes, id, dice)?
     };
+    let cf = |t: Option<&TestResult>| t.is_some_and(|t| t.level == SuccessLevel::CF);
+    let aggravating = (
+        if cf(Some(&attack)) {
+            a_trauma.used.clone()
+        } else {
+            vec![]
+        },
+        if cf(defence_test.as_ref()) {
+            d_trauma.used.clone()
+        } else {
+            vec![]
+        },
+    );
     Ok(ExchangeOutcome {
+        aggravating,
         attack,
         attack_parts,
         defence: defence_test,
@@ -779,6 +819,9 @@ pub fn apply(
     ctx: super::injury::Context,
 ) {
     use super::state::Owed;
+    // A new fight's rolls: an earlier fight's that lapsed are dropped first.
+    attacker.drop_lapsed(ctx.at);
+    defender.drop_lapsed(ctx.at);
     for m in &out.outcome.mishaps {
         let who = if m.attacker {
             &mut *attacker
@@ -791,6 +834,8 @@ pub fn apply(
             at: ctx.at,
         });
     }
+    attacker.call_aggravation(&out.aggravating.0);
+    defender.call_aggravation(&out.aggravating.1);
     if let Some((target, strike)) = &out.strike {
         let who = if *target == attacker.id {
             attacker

@@ -758,6 +758,11 @@ pub fn resolve_strike_armoured(
 
 /// Applies a resolved strike to the character at campaign time `at`.
 pub fn apply_strike(ch: &mut HmCharacter, out: &StrikeOutcome, ctx: Context) {
+    // A new fight's rolls: an earlier fight's that lapsed are dropped first, before this
+    // strike's Shock State (a stale Morale Roll must not stand in for this one's).
+    if !out.mishaps.is_empty() || out.morale {
+        ch.drop_lapsed(ctx.at);
+    }
     if let Some(new) = &out.injury {
         let mut new = new.clone();
         new.inflicted_at = ctx.at;

@@ -115,6 +115,10 @@ pub struct ShotOutcome {
     pub impact_terms: Vec<(String, i32)>,
     /// The projectile's Armour Reduction, taken off the AV at the struck location.
     pub armour_reduction: i32,
+    /// The shooter's Serious and Grievous injuries whose aggravation Shock SR a CF calls
+    /// (the aggravation option, "Actions").
+    #[serde(default)]
+    pub aggravating: Vec<InjuryId>,
 }
 
 /// The striker's body to strike, and its table.
@@ -433,6 +437,11 @@ pub fn resolve(
         notes,
         impact_terms: Vec::new(),
         armour_reduction: 0,
+        aggravating: if test.level == crate::test_roll::SuccessLevel::CF {
+            trauma.used.clone()
+        } else {
+            vec![]
+        },
     };
     if result == MissileResult::Deviation && raw > 5 {
         out.deviation =

@@ -246,10 +246,6 @@ pub struct HealState {
     pub next_grim: CampaignTime,
     /// A Healing Rate the GM decreed (an override ruling).
     pub rate_override: Option<i32>,
-    /// A CF on moving called for the aggravation Shock SR, not rolled yet (the option's
-    /// "A CF triggers an aggravation Shock SR").
-    #[serde(default)]
-    pub aggravation_called: bool,
 }
 
 impl Injury {
@@ -409,10 +405,30 @@ impl Owed {
 }
 
 impl HmCharacter {
+    /// A CF Impaired test (or a CF on moving) calls the aggravation Shock SR of `injuries`.
+    pub fn call_aggravation(&mut self, injuries: &[InjuryId]) {
+        for id in injuries {
+            if !self.aggravation_called.contains(id) {
+                self.aggravation_called.push(*id);
+            }
+        }
+    }
+
+    /// Drops the rolls of a fight's moment that have lapsed by `now` (none while in a Shock
+    /// State: the fight is not over for the character): done as a new fight calls its own,
+    /// so that the later fight neither lists them again when its Shock State ends nor is
+    /// kept from owing its own Morale Roll by them.
+    pub fn drop_lapsed(&mut self, now: CampaignTime) {
+        if self.shock == ShockState::None {
+            self.owed.retain(|o| !o.lapsed(now));
+        }
+    }
+
     /// The character came out of its Shock State at `at`: the fight goes on for them from
     /// there (a Morale Roll comes "after recovering from being Stunned", 000 l.682), so the
     /// rolls of the fight's moment they still owe count their ten minutes from `at`.
     pub fn fight_resumes(&mut self, now: CampaignTime) {
+        // (Entries of a fight that lapsed before this one began were dropped then.)
         for o in &mut self.owed {
             if let Owed::Morale { at, .. } | Owed::TestMishap { at, .. } | Owed::Mishap { at, .. } =
                 o
@@ -524,6 +540,11 @@ pub struct HmCharacter {
     pub personal_fatigue: i32,
     /// Weapons, armour and combat skills.
     pub gear: Gear,
+    /// The injuries whose aggravation Shock SR a CF called for and that is not rolled yet
+    /// (the aggravation option: a CF Impaired test using the zone, or a CF on moving). Kept
+    /// on the character, not the injury: an injury's record is archived in a frozen shape.
+    #[serde(default)]
+    pub aggravation_called: Vec<InjuryId>,
 }
 
 /// The order key of an event (Lamport clock, device, sequence number): where it stands in
@@ -572,6 +593,7 @@ impl HmCharacter {
             weariness: 0,
             personal_fatigue: 0,
             gear: Gear::default(),
+            aggravation_called: Vec::new(),
         }
     }
 

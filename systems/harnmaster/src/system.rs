@@ -18,8 +18,8 @@ use super::injury::{self, StrikeOutcome};
 pub use super::settings::{HmSettings, Options, OPTION_NAMES};
 use super::shock::{self, GmRoll, GmRollOutcome, ShockRollOutcome};
 use super::shot::ShotOutcome;
-use super::state::ShockState;
 use super::state::{HmCharacter, Injury, OrderKey, Sheet};
+use super::state::{Owed, ShockState};
 use super::HmEvent;
 use crate::ids::{CharacterId, InjuryId};
 use leechbook_kernel::dice::{DiceError, DiceSource, RecordedDie};
@@ -586,6 +586,25 @@ impl RulesSystem for HarnMaster {
                 format!("HR{before} becomes HR{rate}")
             }
             Decree::Waive { kind, injury } => {
+                // Several owed and none named: which one is the GM's to say.
+                let owed = ch
+                    .owed
+                    .iter()
+                    .filter(|o| match (o, kind) {
+                        (Owed::Morale { .. }, shock::GmRollKind::Morale) => true,
+                        (
+                            Owed::Mishap { kind: k, .. } | Owed::TestMishap { kind: k, .. },
+                            shock::GmRollKind::Mishap(m),
+                        ) => k == m,
+                        _ => false,
+                    })
+                    .count();
+                if injury.is_none() && owed > 1 {
+                    return Err(HmError::Setting(format!(
+                        "{name} owes {owed} {}s: name the injury whose roll is waived",
+                        kind.word()
+                    )));
+                }
                 let (at, _, _) = shock::owed_gm_roll(ch, *kind, *injury).ok_or_else(|| {
                     HmError::Setting(format!(
                         "{name} owes no {}{} to waive",
@@ -746,7 +765,11 @@ fn apply_outcome(
                 _ => Vec::new(),
             };
             let shooter = cs[0].id;
+            if !owed.is_empty() {
+                cs[0].drop_lapsed(ctx.at);
+            }
             cs[0].owed.extend(owed);
+            cs[0].call_aggravation(&outcome.aggravating);
             if let Some((target, strike)) = &outcome.strike {
                 if let Some(t) = get_mut(cs, *target) {
                     injury::apply_strike(t, strike, ctx);

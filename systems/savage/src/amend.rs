@@ -1,6 +1,6 @@
 //! What a GM's amendment may correct in a Savage Worlds event ([`Amendable`]): every die's
 //! chain of faces (`trait`, `wild`, `damage`, the Injury Table's `injury` and `sub`), the
-//! trait's die, the modifier, a healer's name and the wounds healed.
+//! trait's die, the modifier and the wounds healed.
 
 use crate::{Chain, SwEvent, TraitRoll};
 use leechbook_kernel::amend::{
@@ -59,11 +59,10 @@ impl Amendable for SwEvent {
                 f.push(Field::die("sub", &[*sub]));
                 f
             }
-            SwEvent::Stabilise { roll, healer, .. } => {
-                let mut f = roll_fields(roll);
-                f.push(Field::input("healer", healer));
-                f
-            }
+            // The healer is not corrected by a ruling: who may heal is checked as the roll
+            // is recorded (their state, their wound penalty in `mod`); retract and record
+            // again for another healer.
+            SwEvent::Stabilise { roll, .. } => roll_fields(roll),
             SwEvent::WoundsHealed { count, .. } => vec![Field::input("wounds", count)],
             SwEvent::Attributes { .. } => vec![],
         }
@@ -101,10 +100,7 @@ impl Amendable for SwEvent {
                 "sub" => *sub = one_face(field, c)?,
                 _ => correct_roll(roll, field, c)?,
             },
-            SwEvent::Stabilise { roll, healer, .. } => match field {
-                "healer" => *healer = value::<String>(field, c, "a name")?.trim().to_string(),
-                _ => correct_roll(roll, field, c)?,
-            },
+            SwEvent::Stabilise { roll, .. } => correct_roll(roll, field, c)?,
             SwEvent::WoundsHealed { count, .. } => *count = value(field, c, "a count of wounds")?,
             SwEvent::Attributes { .. } => unreachable!("an attributes event lists no field"),
         }

@@ -75,8 +75,17 @@ impl RulesSystem for WrathGlory {
     ) -> Result<Self::Outcome, Self::Error> {
         let mut after = copies(characters);
         // A healer of the campaign heals one character a Regroup (002 l.63).
-        if let (crate::WgEvent::MedicaeRegroup { .. }, Some(healer)) = (e, after.get_mut(1)) {
-            crate::rest::heals(healer, world.now)?;
+        if let crate::WgEvent::MedicaeRegroup {
+            character,
+            by: Some(by),
+            ..
+        } = e
+        {
+            // A healer who heals themself is the one character touched.
+            let at = usize::from(by != character);
+            if let Some(healer) = after.get_mut(at) {
+                crate::rest::heals(healer, world.now)?;
+            }
         }
         let outcome = crate::apply(&mut after[0], e, dice, world.now)?;
         Ok(Copies {

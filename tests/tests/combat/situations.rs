@@ -65,6 +65,17 @@ fn an_incapacitated_defender_must_ignore_and_a_grievous_arm_fails_automatically(
     let owed = s.show("Defender")["owed"].as_array().unwrap().clone();
     let fumbles = owed.iter().filter(|o| o["kind"] == "fumble").count();
     assert_eq!(fumbles, 2, "the G4 arm's own and the Block's: {owed:?}");
+    // Issue 40: with two owed, `waive` asks which (the injury's, or the test's by none).
+    let before = s.bytes();
+    let out = s.run(&["waive", "Defender", "fumble", "--reason", "x"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("Defender owes 2 Fumble rolls: name the injury whose roll is waived"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
     assert!(!owed.iter().any(|o| o["kind"] == "stumble"), "{owed:?}");
     // Both are automatic failures: recorded with the outcome only, no ML and no dice.
     s.ok(&["roll", "Defender", "fumble", "--outcome", "drops the sword"]);

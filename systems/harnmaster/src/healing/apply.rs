@@ -159,20 +159,16 @@ pub fn apply(ch: &mut HmCharacter, out: &HealOutcome, ctx: Context, table: &Trea
             }
         }
         // The CF calls the aggravation Shock SRs; each is its own roll, owed from now.
-        Effect::MoveTest { aggravating, .. } => {
-            for id in aggravating {
-                if let Some(inj) = injury_mut(ch, Some(*id)) {
-                    inj.heal.aggravation_called = true;
-                }
-            }
-        }
+        Effect::MoveTest { aggravating, .. } => ch.call_aggravation(aggravating),
         Effect::Fatigue { kind, total, .. } => match kind {
             FatigueKind::Personal => ch.personal_fatigue = *total,
             FatigueKind::Weariness => ch.weariness = *total,
         },
         Effect::Aggravation { worse } => {
+            if let Some(id) = out.injury {
+                ch.aggravation_called.retain(|i| *i != id);
+            }
             if let Some(inj) = injury_mut(ch, out.injury) {
-                inj.heal.aggravation_called = false;
                 if *worse {
                     inj.heal.aggravation += 1;
                 }
