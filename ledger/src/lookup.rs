@@ -36,12 +36,24 @@ pub enum Lookup {
         wanted: SystemId,
     },
     /// No injury of the character matches the text.
-    #[error("{character} has no injury '{text}'")]
+    #[error("{character} has no injury '{text}'{}", open_list(.open))]
     NoInjury {
         /// The character's name.
         character: String,
         /// What was given.
         text: String,
+        /// Their open injuries, as a person names them (`left forearm S2B`).
+        open: Vec<String>,
+    },
+    /// Several open injuries are at the place named.
+    #[error("{character} has several injuries at '{text}': name one ({})", .candidates.join(", "))]
+    SeveralAt {
+        /// The character's name.
+        character: String,
+        /// What was given.
+        text: String,
+        /// Each, as a person names it, with its short id (`left forearm S2B 1a2b3c4d`).
+        candidates: Vec<String>,
     },
     /// Several injuries end with the digits given.
     #[error("injury '{text}' matches several of {character}'s injuries: give more of its id")]
@@ -150,6 +162,32 @@ pub fn witch<'a>(ledger: &'a Ledger, name: &str) -> Result<&'a WiCharacter, Look
 /// Finds an injury of `ch` by its full id or the end of it (four digits or more); the
 /// healed injuries of its archive are found too (the rules refuse them as healed).
 pub fn injury(ch: &HmCharacter, text: &str) -> Result<InjuryId, Lookup> {
+    // A wound is named by its place when that is unambiguous (`thorax`, `left forearm`),
+    // else by its id or the id's last digits.
+    let place = text.trim().to_ascii_lowercase();
+    let at: Vec<&Injury> = ch
+        .injuries
+        .iter()
+        .filter(|i| !i.healed())
+        .filter(|i| {
+            i.place.label().eq_ignore_ascii_case(&place)
+                || i.place.location.eq_ignore_ascii_case(&place)
+        })
+        .collect();
+    match at.as_slice() {
+        [one] => return Ok(one.id),
+        [] => {}
+        many => {
+            return Err(Lookup::SeveralAt {
+                character: ch.name.clone(),
+                text: text.to_string(),
+                candidates: many
+                    .iter()
+                    .map(|i| format!("{} {} {}", i.place.label(), i.code(), i.id.short()))
+                    .collect(),
+            })
+        }
+    }
     let t = text.trim().to_ascii_lowercase().replace('-', "");
     let hits: Vec<InjuryId> = ch
         .injuries
@@ -163,10 +201,7 @@ pub fn injury(ch: &HmCharacter, text: &str) -> Result<InjuryId, Lookup> {
         .collect();
     match hits.as_slice() {
         [one] => Ok(*one),
-        [] => Err(Lookup::NoInjury {
-            character: ch.name.clone(),
-            text: text.to_string(),
-        }),
+        [] => Err(no_injury(ch, text)),
         _ => Err(Lookup::AmbiguousInjury {
             character: ch.name.clone(),
             text: text.to_string(),
@@ -202,5 +237,28 @@ pub fn injury_or_only(
             what: what.to_string(),
             candidates: many.iter().map(|i| i.short()).collect(),
         }),
+    }
+}
+
+/// `ch` has no injury `text`: the refusal names the open ones as a person names them.
+pub fn no_injury(ch: &HmCharacter, text: &str) -> Lookup {
+    Lookup::NoInjury {
+        character: ch.name.clone(),
+        text: text.to_string(),
+        open: ch
+            .injuries
+            .iter()
+            .filter(|i| !i.healed())
+            .map(|i| format!("{} {}", i.place.label(), i.code()))
+            .collect(),
+    }
+}
+
+/// ` (open: a, b)`, or ` (no open injury)`.
+fn open_list(open: &[String]) -> String {
+    if open.is_empty() {
+        " (no open injury)".into()
+    } else {
+        format!(" (open: {})", open.join(", "))
     }
 }

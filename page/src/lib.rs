@@ -361,7 +361,13 @@ async fn live(State(page): State<Arc<Page>>, UrlPath(token): UrlPath<String>) ->
 
 /// The answer to a roll: whether it was recorded, and the one line to show.
 fn said(status: StatusCode, ok: bool, line: &str) -> Response {
-    let body = serde_json::json!({ "ok": ok, "line": line }).to_string();
+    toned(status, ok, line, if ok { "neutral" } else { "bad" })
+}
+
+/// [`said`], with how the roll went for the roller (`good`, `bad`, `neutral`): the colour of
+/// its line.
+fn toned(status: StatusCode, ok: bool, line: &str, tone: &str) -> Response {
+    let body = serde_json::json!({ "ok": ok, "line": line, "tone": tone }).to_string();
     guarded((status, [(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
@@ -399,7 +405,13 @@ async fn roll(
             .map(|v| v.trim().to_string())
             .unwrap_or_default()
     };
-    let (kind, injury, face) = (field("kind"), field("injury"), field("face"));
+    // One field per die the roll takes (`face`, `face2`, ...), read in order.
+    let face = std::iter::once(field("face"))
+        .chain((2..=6).map(|i| field(&format!("face{i}"))))
+        .filter(|f| !f.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let (kind, injury) = (field("kind"), field("injury"));
     let auto = !field("auto").is_empty();
     if !auto && face.is_empty() {
         return said(
@@ -447,6 +459,20 @@ async fn roll(
             ),
         );
     };
+    // Only a roll due now is recorded: the clock is the GM's, so the page says when.
+    if !o.recordable_now {
+        return said(
+            StatusCode::CONFLICT,
+            false,
+            &format!(
+                "{}'s {} is due at {}; the GM's clock is at {}: it can be recorded then (nothing was recorded)",
+                o.character,
+                o.kind(),
+                o.due_at.as_deref().unwrap_or("a later moment"),
+                ledger.now
+            ),
+        );
+    }
     if !o.roll.rollable() {
         return said(
             StatusCode::CONFLICT,
@@ -464,8 +490,22 @@ async fn roll(
     if !acing && faces.0.iter().any(|chain| chain.len() > 1) {
         return not_faces();
     }
-    if faces.0.len() > 1 && leechbook_ledger::owed::dice_for(&ledger, o.roll).len() == 1 {
+    let dice = leechbook_ledger::owed::dice_for(&ledger, o.roll);
+    if faces.0.len() > 1 && dice.len() == 1 {
         return not_faces();
+    }
+    // A face for each die the page asks for (one field each): none is rolled unseen for a
+    // player who typed.
+    let fields = o.roll.dice();
+    if !auto && faces.0.len() < fields.len() {
+        return said(
+            StatusCode::BAD_REQUEST,
+            false,
+            &format!(
+                "type a face for each die ({}), or press Roll for me: nothing was recorded",
+                fields.join(", ")
+            ),
+        );
     }
     let db = page.db.clone();
     let out = tokio::task::spawn_blocking(move || {
@@ -485,7 +525,7 @@ async fn roll(
                     &format!("{}; but the GM revoked this link as it was recorded: the GM's record says whether it stands", answer.line),
                 );
             }
-            said(StatusCode::OK, true, &answer.said(!auto))
+            toned(StatusCode::OK, true, &answer.said(!auto), answer.tone)
         }
         Ok(Err(e)) => said(
             StatusCode::OK,

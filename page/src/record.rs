@@ -21,6 +21,8 @@ pub struct Answer {
     pub line: String,
     /// The dice Leechbook rolled for it (`roll=42`), none when every face was given.
     pub rolled: Vec<String>,
+    /// How it went for the roller: `good`, `bad` or `neutral` ([`narrate::tone`]).
+    pub tone: &'static str,
 }
 
 impl Answer {
@@ -57,10 +59,12 @@ pub fn record_owed<L: Log>(
         Ok::<_, RollError>((made.event, None))
     })?;
     let mut line = narrate::event(&r.ledger, &r.envelope, &r.applied);
-    for c in before.told(&r.ledger, r.envelope.event.kind()) {
+    let told = before.told(&r.ledger, r.envelope.event.kind());
+    let tone = narrate::tone(&r.applied, &line, &told);
+    for c in told {
         line.push_str(&format!("; -> {c}"));
     }
-    Ok(Answer { line, rolled })
+    Ok(Answer { line, rolled, tone })
 }
 
 /// The faces nobody gave, rolled from the system's randomness (the page's "Roll for me").

@@ -104,10 +104,7 @@ fn injury_id(
         .collect();
     match hits.as_slice() {
         [one] => Ok(InjuryId(one.id.0)),
-        _ => Err(Lookup::NoInjury {
-            character: ch.name.clone(),
-            text: text.to_string(),
-        }),
+        _ => Err(lookup::no_injury(ch, text)),
     }
 }
 

@@ -53,6 +53,11 @@ fn driver() -> Driver {
 /// Headless Chromium as a phone 390 pixels wide and 844 high, with nothing of its own on
 /// the network (this machine's network is closed).
 async fn browser(port: u16, profile: &Path) -> Client {
+    browser_sized(port, profile, (390, 844)).await
+}
+
+/// A Chromium session emulating a phone of `width` x `height`.
+async fn browser_sized(port: u16, profile: &Path, (width, height): (u32, u32)) -> Client {
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".into(),
@@ -64,7 +69,7 @@ async fn browser(port: u16, profile: &Path) -> Client {
                 "--disable-component-update", "--disable-sync",
                 format!("--user-data-dir={}", profile.display()),
             ],
-            "mobileEmulation": { "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 1.0 } },
+            "mobileEmulation": { "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0 } },
         }),
     );
     fantoccini::ClientBuilder::native()
@@ -72,6 +77,22 @@ async fn browser(port: u16, profile: &Path) -> Client {
         .connect(&format!("http://127.0.0.1:{port}"))
         .await
         .expect("a WebDriver session in Chromium")
+}
+
+/// Whether the fixed block at the bottom (`#foot`) covers any owed roll or button when the
+/// page is scrolled to its end: element boxes as the browser lays them out.
+async fn covered(c: &Client) -> serde_json::Value {
+    c.execute(
+        "window.scrollTo(0, document.body.scrollHeight);\n\
+         const f = document.getElementById('foot').getBoundingClientRect();\n\
+         const hit = [...document.querySelectorAll('li.roll, form.record button, form.record input')]\n\
+           .filter(e => { const r = e.getBoundingClientRect(); return r.bottom > f.top + 1 && r.top < f.bottom; })\n\
+           .map(e => e.outerHTML.slice(0, 80));\n\
+         return hit;",
+        vec![],
+    )
+    .await
+    .unwrap()
 }
 
 /// The text of the first element `css` finds, or empty.
@@ -157,6 +178,13 @@ fn a_player_with_only_a_phone_follows_the_fight_and_the_healing_and_rolls_their_
             t.contains("INC")
         })
         .await;
+        // Issue 41, item 5: a roll not due yet offers no Record button (the healing roll is
+        // due on day 6), and says when.
+        assert!(
+            c.find(Locator::Css("form[data-kind=\"healing\"]")).await.is_err(),
+            "a healing form before day 6"
+        );
+        assert!(text(&c, "section.owed").await.contains("Not due yet"));
         // The Shock Reroll, EML 45 (Shock ML65 - 20), with the face rolled at the table:
         // 30 is a critical success.
         let form = "form[data-kind=\"shock-reroll\"]";
@@ -172,6 +200,22 @@ fn a_player_with_only_a_phone_follows_the_fight_and_the_healing_and_rolls_their_
         })
         .await;
         assert!(said.contains("30 vs EML45: CS"), "{said}");
+        // Its line is good news, in the page's green.
+        let colour = |c: &Client| {
+            let c = c.clone();
+            async move {
+                c.execute(
+                    "return getComputedStyle(document.getElementById('said')).color;",
+                    vec![],
+                )
+                .await
+                .unwrap()
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+            }
+        };
+        assert_eq!(colour(&c).await, "rgb(21, 128, 61)", "the CS's line is green");
         // The page follows: the shock is over, the reroll no longer owed.
         until(&c, "section.character dl.state", "shock none", |t| {
             t.contains("none")
@@ -214,6 +258,32 @@ fn a_player_with_only_a_phone_follows_the_fight_and_the_healing_and_rolls_their_
             said.contains("vs EML39") && !said.contains("REFUSED"),
             "{said}"
         );
+        // A failed roll is never green: its line is the page's red, a success's green.
+        let failed = said.contains(": F ") || said.contains(": CF ");
+        let want = if failed { "rgb(185, 28, 28)" } else { "rgb(21, 128, 61)" };
+        assert_eq!(colour(&c).await, want, "{said}");
+        // Nothing is covered by the result line and the link's state, at this phone's
+        // size and at a smaller one.
+        let hidden = covered(&c).await;
+        assert_eq!(hidden, serde_json::json!([]), "covered at 390x844: {hidden}");
+        // A smaller phone, on the same link, with a result line showing.
+        let small_profile = tempfile::tempdir().unwrap();
+        let small = browser_sized(d.port, small_profile.path(), (360, 640)).await;
+        small.goto(&format!("{base}{link}")).await.unwrap();
+        until(&small, "section.character h2", "the small page", |t| t.starts_with("Osric")).await;
+        let width = small.execute("return window.innerWidth;", vec![]).await.unwrap();
+        assert_eq!(width, serde_json::json!(360), "the smaller phone's width");
+        small
+            .execute(
+                "document.getElementById('said').textContent = 'Osric healing (abdomen) 41 vs EML39: F -> no healing this period; a line long enough to wrap on a small phone';",
+                vec![],
+            )
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let hidden = covered(&small).await;
+        assert_eq!(hidden, serde_json::json!([]), "covered at 360x640: {hidden}");
+        small.close().await.unwrap();
         c.execute("window.scrollTo(0, 0);", vec![]).await.unwrap();
         let shot = c.screenshot().await.unwrap();
         assert_eq!(png_size(&shot), (390, 844));

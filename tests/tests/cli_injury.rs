@@ -603,3 +603,71 @@ fn a_lapsed_morale_roll_does_not_come_back_with_the_next_fight() {
         .clone();
     assert_eq!(m["injury"], thorax, "the new fight's wound calls it: {due}");
 }
+
+/// Issue 41, item 2: a wound is named by its place when that is unambiguous; a place two
+/// open wounds share is refused listing both; a place with none lists the open ones.
+#[test]
+fn a_wound_is_named_by_its_place() {
+    let s = Scratch::with_osric();
+    for side in ["left", "right"] {
+        s.ok(&[
+            "strike",
+            "Osric",
+            "--aspect",
+            "blunt",
+            "--location",
+            "forearm",
+            "--side",
+            side,
+            "--effective",
+            "7",
+            "--dice",
+            "shock=5",
+        ]);
+    }
+    let out = s.ok(&[
+        "treat",
+        "Osric",
+        "left forearm",
+        "--physician",
+        "50",
+        "--dice",
+        "treatment=30",
+    ]);
+    assert!(out.contains("Osric treatment (left forearm) 30"), "{out}");
+    let before = s.bytes();
+    let out = s.run(&[
+        "treat",
+        "Osric",
+        "forearm",
+        "--physician",
+        "50",
+        "--dice",
+        "treatment=30",
+    ]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("Osric has several injuries at 'forearm': name one (left forearm S2B ")
+            && out.stderr.contains(", right forearm S2B "),
+        "{}",
+        out.stderr
+    );
+    let out = s.run(&[
+        "treat",
+        "Osric",
+        "thorax",
+        "--physician",
+        "50",
+        "--dice",
+        "treatment=30",
+    ]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("Osric has no injury 'thorax' (open: left forearm S2B, right forearm S2B)"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+}

@@ -36,6 +36,20 @@ fn form_injury(page: &str, kind: &str) -> String {
     rest[v..].split('"').next().unwrap().to_string()
 }
 
+/// The id of the injury `name`'s owed roll of `kind` is for (a roll not due yet has no form
+/// on the page: issue 41, item 5).
+fn owed_injury(db: &std::path::Path, name: &str, kind: &str) -> String {
+    let out = run_db(db, &["due", name, "--json"]);
+    let due: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    due.as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["kind"] == kind)
+        .and_then(|o| o["injury"].as_str())
+        .unwrap_or_else(|| panic!("{name} owes no {kind}: {due}"))
+        .to_string()
+}
+
 fn events(db: &std::path::Path) -> usize {
     let out = run_db(db, &["log", "--json"]);
     serde_json::from_str::<serde_json::Value>(&out.stdout)
@@ -60,7 +74,11 @@ fn a_players_link_shows_its_character_and_records_its_roll_as_its_own_device() {
         "{page}"
     );
     assert!(page.contains("S2E abdomen"), "{page}");
-    assert!(page.contains("<dt>Shock</dt><dd>INC</dd>"), "{page}");
+    // Issue 41, item 5: a Shock State's code has its word beside it.
+    assert!(
+        page.contains("<dt>Shock</dt><dd>INC (incapacitated)</dd>"),
+        "{page}"
+    );
     assert!(
         page.contains("<strong>shock-reroll</strong> at <b>EML 45</b>"),
         "{page}"
@@ -87,6 +105,8 @@ fn a_players_link_shows_its_character_and_records_its_roll_as_its_own_device() {
         said["line"].as_str().unwrap().contains("30 vs EML45: CS"),
         "{said}"
     );
+    // Issue 41, item 5: the line is coloured by how the roll went, not by its recording.
+    assert_eq!(said["tone"], "good", "{said}");
     assert_eq!(events(&s.db), before + 1);
     assert_eq!(s.show("Osric")["shock_state"], "none");
     // Signed by the link's device, and told as the player's in the log.
@@ -113,7 +133,16 @@ fn a_roll_the_page_may_not_record_is_refused_in_one_line_and_nothing_is_written(
     let (_, page) = http(&base, "GET", &link, "");
     let injury = form_injury(&page, "shock-reroll");
     let (_, theirs) = http(&base, "GET", &brenna, "");
-    let bleeder = form_injury(&theirs, "blood-loss");
+    // Not due yet: no form on Brenna's page, which says so.
+    assert!(
+        !theirs.contains("name=\"kind\" value=\"blood-loss\""),
+        "{theirs}"
+    );
+    assert!(
+        theirs.contains("Not due yet: it can be recorded once the GM's clock reaches it."),
+        "{theirs}"
+    );
+    let bleeder = owed_injury(&s.db, "Brenna", "blood-loss");
     let before = events(&s.db);
     let post = |form: &str| {
         let (status, body) = http(&base, "POST", &format!("{link}roll"), form);
@@ -147,13 +176,15 @@ fn a_roll_the_page_may_not_record_is_refused_in_one_line_and_nothing_is_written(
     let (status, line) = post(&format!("kind=blood-loss&injury={bleeder}&face=50"));
     assert_eq!(status, 409);
     assert!(line.contains("Osric owes no such roll now"), "{line}");
-    // A roll owed but not due: the rules' own refusal, word for word as the terminal's.
-    let healing = form_injury(&page, "healing");
+    // A roll owed but not due: the page says when, and never to advance the clock (the
+    // clock is the GM's).
+    let healing = owed_injury(&s.db, "Osric", "healing");
     let (_, line) = post(&format!("kind=healing&injury={healing}&face=12"));
     assert!(
-        line.contains("Osric's Healing Roll is not due until day 6 00:00"),
+        line.contains("Osric's healing is due at day 6 00:00; the GM's clock is at day 1 00:00: it can be recorded then"),
         "{line}"
     );
+    assert!(!line.contains("advance"), "{line}");
     // A Morale roll is the GM's: the page names the command instead.
     let (_, line) = post(&format!("kind=morale&injury={injury}&face=12"));
     assert!(line.contains("the GM's or a healer's to record"), "{line}");
@@ -365,11 +396,14 @@ fn each_system_has_its_page_and_a_savage_worlds_trait_roll_is_recorded_from_it()
         "{page}"
     );
     assert!(page.contains("Incapacitated"), "{page}");
-    // The faces in the order to type them: trait, wild, then the Injury Table's.
-    assert!(
-        page.contains("placeholder=\"trait wild injury injury sub\""),
-        "{page}"
-    );
+    // A field for each die, in the order to type them: trait, wild, then the Injury
+    // Table's (issue 41, item 5: a trait die and a wild die are two fields).
+    for (label, name) in [("trait", "face"), ("wild", "face2"), ("sub", "face5")] {
+        assert!(
+            page.contains(&format!("<label>{label} <input name=\"{name}\"")),
+            "{label}: {page}"
+        );
+    }
     // Without the sheet's Vigor the rules' own refusal, naming what is missing.
     let form = "kind=incapacitation&injury=&face=4+2+3+4+4";
     let (_, said) = http(&base, "POST", &format!("{link}roll"), form);
@@ -616,4 +650,72 @@ fn the_injury_table_faces_a_result_did_not_read_are_set_aside_on_the_page() {
             "{faces}: {event}"
         );
     }
+}
+
+/// Issue 41, item 5: a failed roll is not shown as good news (its line's tone is `bad`), and
+/// a roll of two dice takes a face for each: one typed is refused, nothing rolled unseen.
+#[test]
+fn a_failed_roll_reads_as_bad_news_and_two_dice_take_two_faces() {
+    let (s, _osric, brenna) = both_struck();
+    let (base, stop, hub) = serving_page(&s.db);
+    let (_, page) = http(&base, "GET", &brenna, "");
+    let injury = form_injury(&page, "stun-recovery");
+    // 99 against Shock ML60: an F; Brenna stays stunned.
+    let (_, said) = http(
+        &base,
+        "POST",
+        &format!("{brenna}roll"),
+        &format!("kind=stun-recovery&injury={injury}&face=99"),
+    );
+    let said: serde_json::Value = serde_json::from_str(&said).unwrap();
+    assert_eq!(said["ok"], true, "{said}");
+    assert!(
+        said["line"].as_str().unwrap().contains("99 vs EML60: F"),
+        "{said}"
+    );
+    assert_eq!(said["tone"], "bad", "{said}");
+    let _ = stop.send(());
+    hub.join().unwrap();
+
+    // Savage Worlds' Spirit roll: the trait die and the wild die are two fields.
+    let sw = campaign(&[
+        &["init", "--system", "savage-worlds"],
+        &["character", "add", "Red", "--toughness", "6"],
+        &["sw", "attributes", "Red", "--spirit", "d6"],
+        &[
+            "sw",
+            "damage",
+            "Red",
+            "--damage",
+            "d4+d4",
+            "--dice",
+            "damage=3/3",
+        ],
+    ]);
+    let link = page_link(&sw.db, "Red", &[]);
+    let (base, stop, hub) = serving_page(&sw.db);
+    let before = events(&sw.db);
+    let (status, said) = http(
+        &base,
+        "POST",
+        &format!("{link}roll"),
+        "kind=spirit-recovery&injury=&face=5",
+    );
+    assert_eq!(status, 400, "{said}");
+    assert!(
+        said.contains("type a face for each die (trait, wild)"),
+        "{said}"
+    );
+    assert_eq!(events(&sw.db), before);
+    let (_, said) = http(
+        &base,
+        "POST",
+        &format!("{link}roll"),
+        "kind=spirit-recovery&injury=&face=5&face2=3",
+    );
+    let said: serde_json::Value = serde_json::from_str(&said).unwrap();
+    assert_eq!(said["ok"], true, "{said}");
+    assert_eq!(events(&sw.db), before + 1);
+    let _ = stop.send(());
+    hub.join().unwrap();
 }

@@ -131,9 +131,14 @@ pub fn owed(ledger: &Ledger, ch: &HmCharacter) -> Vec<OwedView> {
                 .filter(|_| !d.roll.about_the_character())
                 .map_or_else(|| ch.name.clone(), |i| i.to_string()),
             injury: d.injury.map(|i| i.to_string()),
+            place: d
+                .injury
+                .and_then(|i| ch.any_injury(i))
+                .map(|i| i.place.label()),
             due_at: d.due_at.map(|t| t.to_string()),
             due: d.due_at,
             due_now: d.due_at.is_none_or(|t| now >= t),
+            recordable_now: d.early || d.due_at.is_none_or(|t| now >= t),
             eml: (!d.eml_parts.is_empty())
                 .then(|| leechbook_core::test_roll::bound_eml(eml_of(&d.eml_parts))),
             eml_parts: d

@@ -148,8 +148,10 @@ pub fn page(v: &PageView, base: &str) -> String {
         html! {
             body data-base=(base) {
                 main id="page" { (PreEscaped(main(v))) }
-                p id="said" role="status" aria-live="polite" {}
-                p id="link" class="quiet" { "live" }
+                footer id="foot" {
+                    p id="said" role="status" aria-live="polite" {}
+                    p id="link" class="quiet" { "live" }
+                }
             }
         },
     )
@@ -235,13 +237,32 @@ fn shown(s: &Shown, owed: &[(OwedView, bool)]) -> Markup {
     }
 }
 
-/// The face field of a roll: its input mode and placeholder (one die's number as rolled, or
-/// the dice a roll of several takes, in the order to type them: `trait wild`).
-fn face_field(o: &OwedView) -> (&'static str, String) {
-    match o.roll.dice() {
-        [_] => ("numeric", "as rolled".into()),
-        dice => ("text", dice.join(" ")),
+/// The face fields of a roll: one per die it takes, each labelled by its name when there are
+/// several (a Savage Worlds trait die and wild die are two fields: `face`, `face2`, ...).
+fn face_fields(o: &OwedView) -> Markup {
+    let dice = o.roll.dice();
+    html! {
+        @for (i, die) in dice.iter().enumerate() {
+            @let name = if i == 0 { "face".to_string() } else { format!("face{}", i + 1) };
+            label {
+                @if dice.len() > 1 { (die) " " } @else { "Face " }
+                input name=(name) inputmode="numeric" autocomplete="off" size="5"
+                    placeholder=(if dice.len() > 1 { "e.g. 6+2" } else { "as rolled" });
+            }
+        }
     }
+}
+
+/// A Shock State's code with its word beside it (`UNC (unconscious)`).
+fn shock_words(code: &str) -> String {
+    let word = match code {
+        "STN" => "stunned",
+        "INC" => "incapacitated",
+        "UNC" => "unconscious",
+        "KIA" => "killed",
+        _ => return code.to_string(),
+    };
+    format!("{code} ({word})")
 }
 
 /// The owed rolls, each with its form where the page records it.
@@ -265,18 +286,19 @@ fn owed_list(owed: &[(OwedView, bool)]) -> Markup {
                                 (Some(d), false) => { " — due " time { (d) } }
                                 (None, false) => {}
                             }
-                            @if let Some(i) = &o.injury { " " span class="quiet" { "for injury " (&i[i.len().saturating_sub(8)..]) } }
+                            @if let Some(p) = &o.place { " " span class="quiet" { "for the " (p) } }
                             @if !o.note.is_empty() { br; span class="note" { (o.note) } }
-                            @if *may {
+                            @if *may && o.recordable_now {
                                 form class="record" method="post" action="roll" data-kind=(o.kind()) data-injury=(o.injury.clone().unwrap_or_default()) {
                                     input type="hidden" name="kind" value=(o.kind());
                                     input type="hidden" name="injury" value=(o.injury.clone().unwrap_or_default());
-                                    @let (mode, placeholder) = face_field(o);
-                                    label { "Face " input name="face" inputmode=(mode) autocomplete="off" size="5" placeholder=(placeholder); }
+                                    (face_fields(o))
                                     button type="submit" { "Record" }
                                     " "
                                     button type="submit" name="auto" value="1" { "Roll for me" }
                                 }
+                            } @else if *may {
+                                br; span class="quiet" { "Not due yet: it can be recorded once the GM's clock reaches it." }
                             } @else if o.decision {
                                 br; span class="quiet" { "A healer's decision: the GM records it." }
                             } @else {
@@ -299,7 +321,7 @@ fn harnmaster(v: &CharacterView) -> Markup {
     let open: Vec<_> = v.injuries.iter().filter(|i| !i.healed).collect();
     html! {
         dl class="state" {
-            dt { "Shock" } dd { (match v.shock_state { "none" => "none", s => s }) }
+            dt { "Shock" } dd { (shock_words(v.shock_state)) }
             dt { "Blood loss" } dd { (v.blood_loss) @if v.bleeding { " — " span class="flag bleeding" { "bleeding" } } }
             @if let Some(hr) = v.infection_hr { dt { "Infection" } dd { "HR " (hr) } }
             @if let Some(hr) = v.extended_shock_hr { dt { "Extended Shock" } dd { "HR " (hr) } }
@@ -319,7 +341,7 @@ fn harnmaster(v: &CharacterView) -> Markup {
                         " " small { (i.severity) " " (i.aspect) ", level " (i.level) }
                     }
                     p {
-                        "HR " b { (i.healing_rate) } " "
+                        "healing rate (HR) " b { (i.healing_rate) } " "
                         (yes(i.bleeder, "bleeding"))
                         (yes(i.infected, "infected"))
                         (yes(i.grim, "grim"))

@@ -60,6 +60,9 @@ pub struct OwedView {
     pub target: String,
     /// The injury it is for, if one.
     pub injury: Option<String>,
+    /// Where that injury is, as a person names it (`left forearm`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub place: Option<String>,
     /// When it falls due (null: as soon as the GM calls it).
     pub due_at: Option<String>,
     /// The same, as a campaign time (what `due` sorts by).
@@ -67,6 +70,10 @@ pub struct OwedView {
     pub due: Option<leechbook_core::time::CampaignTime>,
     /// Whether it is due at the campaign clock's time.
     pub due_now: bool,
+    /// Whether it may be recorded now: due, or one the GM may call before its moment (an
+    /// INC Shock Reroll, a first stun recovery test).
+    #[serde(skip)]
+    pub recordable_now: bool,
     /// The EML the roll is made against, bounded 5..95 as every d100 test is (null where the
     /// GM supplies it); `eml_parts` keep the unbounded terms.
     pub eml: Option<i32>,

@@ -91,9 +91,11 @@ pub fn sw_character(ledger: &Ledger, c: &leechbook_core::savage::SwCharacter) ->
         character: c.name.clone(),
         target: c.name.clone(),
         injury: None,
+        place: None,
         due_at: None,
         due: None,
         due_now: true,
+        recordable_now: true,
         eml: None,
         eml_parts: vec![format!("{} wound penalty", c.wound_penalty())],
         decision: false,
@@ -120,6 +122,7 @@ pub fn sw_character(ledger: &Ledger, c: &leechbook_core::savage::SwCharacter) ->
                 o.due_at = Some(due.to_string());
                 o.due = Some(due);
                 o.due_now = due <= now;
+                o.recordable_now = o.due_now;
             }
             owed.push(o);
         }

@@ -84,6 +84,9 @@ pub struct DueRoll {
     pub automatic: bool,
     /// A note on the rule.
     pub note: &'static str,
+    /// The GM may call it before the moment it falls due ("the end of the next turn" is
+    /// the GM's to call: an INC Shock Reroll, a first stun recovery test).
+    pub early: bool,
 }
 
 impl DueRoll {
@@ -102,6 +105,7 @@ impl DueRoll {
             decision: false,
             automatic: false,
             note: "",
+            early: false,
         }
     }
 }
@@ -176,9 +180,10 @@ fn owed_roll(ch: &HmCharacter, o: &Owed) -> DueRoll {
                 },
             ],
             note: "INC: at the end of the next turn; UNC: ten minutes after the Shock Roll",
+            early: ch.shock != crate::state::ShockState::Unconscious,
             ..DueRoll::new(HmRoll::ShockReroll)
         },
-        Owed::StunRecovery { due_at, .. } => DueRoll {
+        Owed::StunRecovery { due_at, tried } => DueRoll {
             due_at: Some(*due_at),
             eml_parts: vec![
                 EmlPart {
@@ -191,6 +196,7 @@ fn owed_roll(ch: &HmCharacter, o: &Owed) -> DueRoll {
                 },
             ],
             note: "at the end of the next turn; retry every round",
+            early: tried.is_none(),
             ..DueRoll::new(HmRoll::StunRecovery)
         },
         Owed::Morale { injury, .. } => DueRoll {
