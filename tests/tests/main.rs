@@ -15,6 +15,7 @@ mod combat;
 mod disputes;
 mod export;
 mod fifth_system;
+mod first_session;
 mod fixture_ledgers;
 mod fold_properties;
 mod hostile;

@@ -21,6 +21,7 @@ pub mod marks;
 pub mod narrate;
 pub mod plot;
 pub mod savage;
+pub mod tables;
 pub mod witch;
 pub mod wrath;
 

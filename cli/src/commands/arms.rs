@@ -62,9 +62,8 @@ pub fn cmd_arms(c: ArmsCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             if a.json {
                 return ctx.json(&ledger.settings.hm.arms);
             }
-            let text = toml::to_string(&ledger.settings.hm.arms)
-                .map_err(|e| CommandError::internal(format!("TOML: {e}")))?;
-            ctx.out.push_str(&text);
+            ctx.out
+                .push_str(&leechbook_views::tables::arms(&ledger.settings.hm.arms));
             Ok(())
         }
     }

@@ -67,56 +67,56 @@ pub struct EquipArgs {
 pub struct AddArgs {
     /// The character's name (unique in the campaign).
     pub name: String,
-    /// HârnMaster: Strength.
-    #[arg(long = "str")]
+    /// Strength.
+    #[arg(long = "str", help_heading = "HârnMaster sheet")]
     pub strength: Option<i32>,
-    /// HârnMaster: Endurance.
-    #[arg(long = "end")]
+    /// Endurance.
+    #[arg(long = "end", help_heading = "HârnMaster sheet")]
     pub endurance: Option<i32>,
-    /// HârnMaster: Shock ML.
-    #[arg(long = "shock")]
+    /// Shock ML.
+    #[arg(long = "shock", help_heading = "HârnMaster sheet")]
     pub shock_ml: Option<i32>,
-    /// HârnMaster: Healing Base.
-    #[arg(long = "hb")]
+    /// Healing Base.
+    #[arg(long = "hb", help_heading = "HârnMaster sheet")]
     pub healing_base: Option<i32>,
-    /// Savage Worlds: Toughness (armour included).
-    #[arg(long)]
+    /// Toughness (armour included).
+    #[arg(long, help_heading = "Savage Worlds sheet")]
     pub toughness: Option<i32>,
-    /// Savage Worlds: an Extra (not a Wild Card).
-    #[arg(long)]
+    /// An Extra (not a Wild Card).
+    #[arg(long, help_heading = "Savage Worlds sheet")]
     pub extra: bool,
-    /// Savage Worlds: Pace (default 6).
-    #[arg(long)]
+    /// Pace (default 6).
+    #[arg(long, help_heading = "Savage Worlds sheet")]
     pub pace: Option<i32>,
-    /// Wrath & Glory: Tier.
-    #[arg(long)]
+    /// Tier.
+    #[arg(long, help_heading = "Wrath & Glory sheet")]
     pub tier: Option<i32>,
-    /// Wrath & Glory: Resilience.
-    #[arg(long)]
+    /// Resilience.
+    #[arg(long, help_heading = "Wrath & Glory sheet")]
     pub resilience: Option<i32>,
-    /// Wrath & Glory: Toughness (Determination dice; with Tier, Max Wounds).
-    #[arg(long = "wg-toughness")]
+    /// Toughness (Determination dice; with Tier, Max Wounds).
+    #[arg(long = "wg-toughness", help_heading = "Wrath & Glory sheet")]
     pub wg_toughness: Option<i32>,
-    /// Wrath & Glory: Max Shock.
-    #[arg(long)]
+    /// Max Shock.
+    #[arg(long, help_heading = "Wrath & Glory sheet")]
     pub max_shock: Option<i32>,
-    /// Wrath & Glory: Rank (default 1).
-    #[arg(long)]
+    /// Rank (default 1).
+    #[arg(long, help_heading = "Wrath & Glory sheet")]
     pub rank: Option<i32>,
-    /// Witch Iron: Resilience Bonus (default 0).
-    #[arg(long, allow_negative_numbers = true)]
+    /// Resilience Bonus (default 0).
+    #[arg(long, allow_negative_numbers = true, help_heading = "Witch Iron sheet")]
     pub rb: Option<i32>,
-    /// HârnMaster: Strength test ML (default: STR x 5).
-    #[arg(long = "str-ml")]
+    /// Strength test ML (default: STR x 5).
+    #[arg(long = "str-ml", help_heading = "HârnMaster sheet")]
     pub strength_ml: Option<i32>,
-    /// HârnMaster: body location table (default: human).
-    #[arg(long)]
+    /// Body location table (default: human).
+    #[arg(long, help_heading = "HârnMaster sheet")]
     pub body: Option<String>,
-    /// HârnMaster: a beast (not Folk): fixed MLs for amputation and blood loss.
-    #[arg(long)]
+    /// A beast (not Folk): fixed MLs for amputation and blood loss.
+    #[arg(long, help_heading = "HârnMaster sheet")]
     pub beast: bool,
-    /// HârnMaster: fatigue penalty (default 0).
-    #[arg(long)]
+    /// Fatigue penalty (default 0).
+    #[arg(long, help_heading = "HârnMaster sheet")]
     pub fatigue: Option<i32>,
 }
 

@@ -234,17 +234,23 @@ pub fn cmd_link(a: LinkArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     };
     let url = url_of(&hub, &link);
     ctx.say(format!("{} page: {url}", whose(&name)));
+    // The hints name the port the link's hub is on.
+    let port = hub
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.trim_end_matches('/').parse::<u16>().ok())
+        .unwrap_or(3030);
     if hub.contains("://127.") || hub.contains("://localhost") || hub.contains("://[::1]") {
-        ctx.note("this link opens only on this machine: serve with --listen 0.0.0.0:3030, or give --hub http://THIS-MACHINE:PORT");
+        ctx.note(format!("this link opens only on this machine: serve with --listen 0.0.0.0:{port}, or give --hub http://THIS-MACHINE:{port}"));
     }
     if !a.no_qr {
         if let Some(code) = qr(&url) {
             ctx.say(code);
         }
     }
-    ctx.say(
-        "the page is served while `leechbook sync serve` runs on this ledger (--listen 0.0.0.0:3030 for the table's network)",
-    );
+    ctx.say(format!(
+        "the page is served while `leechbook sync serve` runs on this ledger (--listen 0.0.0.0:{port} for the table's network)"
+    ));
     Ok(())
 }
 

@@ -7,6 +7,9 @@ use clap::Args;
 /// List the ledger's events.
 #[derive(Args, Debug)]
 pub struct LogArgs {
+    /// Only events about this character (`log Osric`, or `--character Osric`).
+    #[arg(value_name = "NAME", conflicts_with = "character")]
+    pub name: Option<String>,
     /// Only events about this character.
     #[arg(long)]
     pub character: Option<String>,
@@ -20,8 +23,8 @@ pub struct LogArgs {
 
 /// Prints the log.
 pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let views =
-        leechbook_story::log::views(&ctx.replica()?, a.character.as_deref(), a.until.as_deref())?;
+    let who = a.name.as_deref().or(a.character.as_deref());
+    let views = leechbook_story::log::views(&ctx.replica()?, who, a.until.as_deref())?;
     if a.json {
         return ctx.json(&views);
     }

@@ -300,7 +300,10 @@ fn serve(a: ServeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let address = page_address(&listener)?;
     store.keep_page_address(&address)?;
     let links = store.links()?.iter().filter(|l| l.live()).count();
-    let loopback = listener.local_addr().is_ok_and(|a| a.ip().is_loopback());
+    let local = listener.local_addr().ok();
+    let loopback = local.is_some_and(|a| a.ip().is_loopback());
+    // The hint names the port this hub serves on, not a default.
+    let port = local.map_or(3030, |a| a.port());
     // What each round took in is settled and said as after any sync.
     let db = ctx.db_path()?;
     let mut seen_row = store.extent()?;
@@ -311,7 +314,7 @@ fn serve(a: ServeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         &mut |r| {
             let line = match r {
                 HubReport::Listening { url, campaign } => {
-                    format!("serving campaign {campaign} at {url} (Ctrl-C stops; a new device joins with `leechbook init --join {url} --campaign CODE`, CODE from `leechbook sync invite`)\nplayers' page at {address}/p/... ({links} live link(s); `leechbook device link NAME` prints a player's){}", if loopback { "\nthis address serves only this machine: for phones on the table's network, --listen 0.0.0.0:3030" } else { "" })
+                    format!("serving campaign {campaign} at {url} (Ctrl-C stops; a new device joins with `leechbook init --join {url} --campaign CODE`, CODE from `leechbook sync invite`)\nplayers' page at {address}/p/... ({links} live link(s); `leechbook device link NAME` prints a player's){}", if loopback { format!("\nthis address serves only this machine: for phones on the table's network, --listen 0.0.0.0:{port}") } else { String::new() })
                 }
                 HubReport::TookIn(i) => {
                     for r in &i.refused {

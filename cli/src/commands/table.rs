@@ -98,9 +98,7 @@ pub fn cmd_table(c: TableCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
             if a.json {
                 return ctx.json(t);
             }
-            let text =
-                toml::to_string(t).map_err(|e| CommandError::internal(format!("TOML: {e}")))?;
-            ctx.out.push_str(&text);
+            ctx.out.push_str(&leechbook_views::tables::treatment(t));
             Ok(())
         }
         TableCommand::Show(a) if a.name == "readings" => {

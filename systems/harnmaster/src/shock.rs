@@ -23,6 +23,17 @@ pub enum RollError {
         /// The roll.
         what: &'static str,
     },
+    /// A change the rules do not allow now (a fatigue change: no recovery of more than is
+    /// held, none during Extended Shock).
+    #[error("{who} cannot {what}: {why}")]
+    Cannot {
+        /// Who.
+        who: String,
+        /// What they would do.
+        what: &'static str,
+        /// Why not.
+        why: String,
+    },
     /// The roll is not owed at all.
     #[error("{who} owes no {what}: {why}")]
     NotOwed {

@@ -525,22 +525,31 @@ pub fn check_move_test(ch: &HmCharacter, m: &MoveTest) -> Result<HealOutcome, Ro
 /// The most fatigue one event gains or recovers (a typo past it is refused, not added up).
 pub const MAX_FATIGUE_STEP: i32 = 1000;
 
+/// `ch` cannot do `what`: `why`.
+fn cannot(ch: &HmCharacter, what: &'static str, why: impl Into<String>) -> RollError {
+    RollError::Cannot {
+        who: ch.name.clone(),
+        what,
+        why: why.into(),
+    }
+}
+
 /// Checks fatigue gained or recovered: no recovery during Extended Shock (step 2), none of
 /// more than is held, and no change of nothing.
 pub fn check_fatigue(ch: &HmCharacter, f: &FatigueChange) -> Result<HealOutcome, RollError> {
-    let what = "fatigue change";
+    let what = "change their fatigue so";
     let held = match f.kind {
         FatigueKind::Personal => ch.personal_fatigue,
         FatigueKind::Weariness => ch.weariness,
     };
     if ch.dead() {
-        return Err(not_owed(ch, what, "they are dead"));
+        return Err(cannot(ch, what, "they are dead"));
     }
     if f.points == 0 {
-        return Err(not_owed(ch, what, "a change of 0 changes nothing"));
+        return Err(cannot(ch, what, "a change of 0 changes nothing"));
     }
     if f.points.unsigned_abs() > MAX_FATIGUE_STEP.unsigned_abs() {
-        return Err(not_owed(
+        return Err(cannot(
             ch,
             what,
             format!(
@@ -550,14 +559,14 @@ pub fn check_fatigue(ch: &HmCharacter, f: &FatigueChange) -> Result<HealOutcome,
         ));
     }
     if f.points < 0 && ch.extended_shock.is_some() {
-        return Err(not_owed(
+        return Err(cannot(
             ch,
             what,
             "they are in Extended Shock, and characters do not recover from fatigue while suffering it (Healing Sequence step 2)",
         ));
     }
     if held.saturating_add(f.points) < 0 {
-        return Err(not_owed(
+        return Err(cannot(
             ch,
             what,
             format!(
