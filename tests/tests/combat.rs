@@ -850,3 +850,28 @@ fn a_cf_melee_test_calls_the_aggravation_roll_of_the_zone_it_used() {
     );
     assert_eq!(aggravation(&s), 1, "the CF calls the forearm's");
 }
+
+/// Issue 41, item 6: a shot given fewer Zone Die faces than its Precision TAs roll says why
+/// before it refuses (a Still target's automatic Precision adds one), and writes nothing.
+#[test]
+fn a_shot_short_of_zone_dice_says_why() {
+    let s = nolora_and_horse();
+    let before = s.bytes();
+    let out = bow(
+        &s,
+        &["Brigand", "--range", "20", "--dice", "attack=30,zone=4"],
+    );
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("die 'zone' needs 2 face(s)"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("each Precision TA rolls one more Zone Die"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+}

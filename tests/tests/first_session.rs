@@ -98,3 +98,29 @@ fn the_link_hints_name_the_hubs_own_port() {
     assert!(all.contains("--listen 0.0.0.0:3031"), "{all}");
     assert!(!all.contains("3030"), "{all}");
 }
+
+/// A shock sum's terms and a treatment's EML terms are named: Location Shock 4 (abdomen),
+/// Injury Shock 2 (S2), the test's CF +2; Physician ML50 and CLN's +10 make EML60.
+#[test]
+fn shock_and_treatment_terms_are_labelled() {
+    let s = Scratch::with_osric();
+    let out = s.ok(&common::OSRIC_STRUCK);
+    assert!(
+        out.contains("shock 4+2+2 = 8 -> INC (roll 75 vs EML65: CF) [Location Shock 4, Injury Shock 2, test CF +2]"),
+        "{out}"
+    );
+    let out = s.ok(&[
+        "treat",
+        "Osric",
+        "abdomen",
+        "--physician",
+        "50",
+        "--dice",
+        "treatment=62",
+    ]);
+    assert!(out.contains("62 vs EML60: F"), "{out}");
+    assert!(
+        out.contains("[EML: healer Physician ML50 +10 CLN difficulty]"),
+        "{out}"
+    );
+}

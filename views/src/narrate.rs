@@ -210,7 +210,7 @@ pub fn strike(o: &StrikeOutcome, aspect_letter: char) -> String {
             s.after.to_string()
         };
         parts.push(format!(
-            "shock {}+{}{}{} = {} -> {state} (roll {} vs EML{}: {})",
+            "shock {}+{}{}{} = {} -> {state} (roll {} vs EML{}: {}) [Location Shock {}, Injury Shock {}, test {} {}]",
             s.location_shock,
             s.injury_shock,
             signed(s.modifier),
@@ -221,7 +221,11 @@ pub fn strike(o: &StrikeOutcome, aspect_letter: char) -> String {
             s.index,
             s.test.roll,
             s.test.eml,
-            s.test.level
+            s.test.level,
+            s.location_shock,
+            s.injury_shock,
+            s.test.level,
+            signed(s.modifier),
         ));
     }
     let mut line = parts.join("; ");
@@ -545,6 +549,12 @@ fn heal(
         s.push_str(&format!(" {} vs EML{}: {}", t.roll, t.eml, t.level));
     }
     s.push_str(&format!(" -> {}", healing::effect(&outcome.effect)));
+    // A healer's roll says how its EML was made (the Physician skill, the treatment's
+    // modifier, a bonus): the terms a player checks.
+    if matches!(kind, "treatment" | "blood-stoppage") && !outcome.eml_parts.is_empty() {
+        let terms: Vec<String> = outcome.eml_parts.iter().map(crate::render_part).collect();
+        s.push_str(&format!(" [EML: {}]", terms.join(" ")));
+    }
     if forced(env) {
         s.push_str(" [forced by the GM]");
     }

@@ -214,6 +214,14 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             at: None,
             dice: Some(drawing),
         })
+    })
+    .map_err(|e| {
+        // Zone dice the strike drew more of than given: say why before refusing.
+        if e.message.contains("die 'zone' needs") {
+            e.hint("each Precision TA rolls one more Zone Die (--ta precision, or the automatic one against a Still target), and the first applies: give a face for each, zone=4/2")
+        } else {
+            e
+        }
     })?;
     if let Event::HarnMaster(HmEvent::Shot(x)) = &env.event {
         let mut faces: Vec<String> = Vec::new();
