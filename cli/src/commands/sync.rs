@@ -320,6 +320,10 @@ fn serve(a: ServeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                     for r in &i.refused {
                         eprintln!("refused: {r}");
                     }
+                    // Each event taken in, a line: its number and words, and whose it is.
+                    for line in arrived(&db, seen_row) {
+                        println!("{line}");
+                    }
                     for line in taken_in(&db, seen_row) {
                         eprintln!("{line}");
                     }
@@ -393,6 +397,35 @@ fn taken_in(db: &std::path::Path, after: u64) -> Vec<String> {
     }
 }
 
+/// The events stored after row `after` at `db`, a line each as the GM reads them: `took in
+/// #12: Osric Shock Reroll 30 vs EML45: CS (by Osric's player)`.
+fn arrived(db: &std::path::Path, after: u64) -> Vec<String> {
+    use leechbook_core::roster::LedgerEvent;
+    use leechbook_store::ReadLog;
+    let Ok(replica) = leechbook_ledger::Replica::open(db) else {
+        return Vec::new();
+    };
+    let Ok((events, _)) = replica.store().events_after_row(after as i64) else {
+        return Vec::new();
+    };
+    let head = replica.state_for(&[]).ok();
+    events
+        .iter()
+        .filter(|e| e.event.roster_change().is_none() && !e.event.creates_campaign())
+        .map(|e| {
+            let by = head
+                .as_ref()
+                .and_then(|h| leechbook_views::narrate::by_player(h, e))
+                .map(|b| format!(" ({b})"))
+                .unwrap_or_default();
+            match leechbook_story::log::told(&replica, e.id) {
+                Ok(t) => format!("took in {}{by}", t.line()),
+                Err(_) => format!("took in #{}: {}{by}", e.clock, e.event.kind()),
+            }
+        })
+        .collect()
+}
+
 /// What an import refused, found missing on the other side, and put back, a line each.
 fn report(ctx: &mut Ctx, got: &leechbook_sync::Imported) {
     for r in &got.refused {
@@ -436,5 +469,56 @@ fn revoked_here(
             store.device().short()
         ))),
         _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Issue 41, item 4: each event a round takes in is a line of `sync serve`'s output, by
+    /// its number, its words and whose it is.
+    #[test]
+    fn each_event_taken_in_is_a_line_with_its_number_and_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("l.db");
+        let db_s = db.to_str().unwrap();
+        let run = |args: &[&str]| {
+            let mut all = vec!["leechbook", "--db", db_s];
+            all.extend(args);
+            let out = crate::run(all);
+            assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        };
+        run(&["init"]);
+        run(&[
+            "character",
+            "add",
+            "Osric",
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "65",
+            "--hb",
+            "13",
+        ]);
+        let mark = leechbook_store::Store::open(&db).unwrap().extent().unwrap();
+        run(&[
+            "strike",
+            "Osric",
+            "--aspect",
+            "edge",
+            "--location",
+            "abdomen",
+            "--effective",
+            "8",
+            "--dice",
+            "shock=12",
+        ]);
+        let lines = super::arrived(&db, mark);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("took in #4: Osric struck: location chosen: abdomen"),
+            "{lines:?}"
+        );
     }
 }
