@@ -40,7 +40,7 @@ pub use uuid as __uuid;
 /// The bounds every envelope is held to where it is decoded (the kernel's).
 pub use leechbook_kernel::envelope::{clock_ceiling, OutOfBounds, MAX_CLOCK, MAX_SEQ};
 /// The kernel's modules, at the paths the rules systems and the ledger have always used.
-pub use leechbook_kernel::{amend, claim, dice, ids, name, test_roll, time};
+pub use leechbook_kernel::{amend, claim, dice, ids, name, standing, test_roll, time};
 
 pub use event::{Envelope, Event, SheetKind, SystemId, SCHEMA_VERSION};
 pub use fold::{Applied, CharacterState, FoldError, HmLedger, Ledger};

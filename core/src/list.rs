@@ -76,6 +76,15 @@ macro_rules! rules_systems {
             $v4(<$s4 as $crate::__kernel::system::RulesSystem>::Event),
             /// A roster change, the GM's: a device joins or is revoked.
             Roster($crate::__kernel::roster::RosterChange),
+            /// Where a character stands in the story, from now (their side; set aside or
+            /// back). Undone by another, or by retracting it. (Added after the four systems
+            /// and the roster: later systems are appended after it.)
+            Standing {
+                /// Who.
+                character: $crate::__kernel::ids::CharacterId,
+                /// Where they stand.
+                standing: $crate::__kernel::standing::Standing,
+            },
             $( $(#[$mr])* $vr(<$sr as $crate::__kernel::system::RulesSystem>::Event), )*
         }
 
@@ -182,6 +191,7 @@ macro_rules! rules_systems {
                         "roster.revoke"
                     }
                     Event::Roster(RosterChange::Places { .. }) => "roster.places",
+                    Event::Standing { .. } => "character-standing",
                     Event::Ruling(r) => match r {
                         R::Retract { .. } => "ruling.retract",
                         R::Reinstate { .. } => "ruling.reinstate",
@@ -197,6 +207,9 @@ macro_rules! rules_systems {
                 match self {
                     $( Event::$v(e) => <$s as $crate::__kernel::system::RulesSystem>::touches(e), )+
                     Event::Ruling($crate::__kernel::ruling::Ruling::Override { character, .. }) => {
+                        $crate::__kernel::system::Touched::one(*character)
+                    }
+                    Event::Standing { character, .. } => {
                         $crate::__kernel::system::Touched::one(*character)
                     }
                     _ => $crate::__kernel::system::Touched::none(),
@@ -522,6 +535,7 @@ macro_rules! rules_systems {
                     Refusal::BeyondClock { now, at } => FoldError::BeyondClock { now, at },
                     Refusal::OutOfBounds(b) => FoldError::OutOfBounds(b),
                     Refusal::Dice(e) => FoldError::Dice(e),
+                    Refusal::Unchanged(why) => FoldError::Setting(why),
                 }
             }
         }
@@ -566,6 +580,10 @@ macro_rules! rules_systems {
                     Event::ClockAdvanced { to } => Entry::ClockAdvanced { to: *to },
                     Event::Ruling(r) => Entry::Ruling(r),
                     Event::Roster(change) => Entry::Roster(change),
+                    Event::Standing { character, standing } => Entry::Standing {
+                        character: *character,
+                        standing,
+                    },
                     $( Event::$v(e) => Entry::System(e), )+
                 }
             }
@@ -577,7 +595,8 @@ macro_rules! rules_systems {
                     | Event::CharacterAdded { .. }
                     | Event::ClockAdvanced { .. }
                     | Event::Ruling(_)
-                    | Event::Roster(_) => None,
+                    | Event::Roster(_)
+                    | Event::Standing { .. } => None,
                 }
             }
 

@@ -103,6 +103,10 @@ pub struct Ledger<S: Systems> {
     pub retracted: Vec<(EventId, EventId, String)>,
     /// The events whose amended content was used: the event, the ruling and its reason.
     pub amended: Vec<(EventId, EventId, String)>,
+    /// Where each character stands whose standing the GM recorded (the others are of the
+    /// party and in the story).
+    #[serde(default)]
+    pub standing: BTreeMap<CharacterId, crate::standing::Standing>,
 }
 
 impl<S: Systems> Default for Ledger<S> {
@@ -126,7 +130,13 @@ impl<S: Systems> Ledger<S> {
             void: Vec::new(),
             retracted: Vec::new(),
             amended: Vec::new(),
+            standing: BTreeMap::new(),
         }
+    }
+
+    /// Where the character `id` stands (of the party and in the story unless recorded).
+    pub fn standing_of(&self, id: CharacterId) -> crate::standing::Standing {
+        self.standing.get(&id).cloned().unwrap_or_default()
     }
 
     /// Folds a log (in the total order), with the rulings in force over it.
@@ -282,6 +292,7 @@ impl<S: Systems> Ledger<S> {
             void: self.void.clone(),
             retracted: self.retracted.clone(),
             amended: self.amended.clone(),
+            standing: self.standing.clone(),
         }
     }
 
@@ -504,6 +515,36 @@ impl<S: Systems> Ledger<S> {
             ),
             Entry::Ruling(r) => self.apply_ruling(r, &world),
             Entry::Roster(change) => Ok(Settled::Setting(self.roster_words(change)).into()),
+            Entry::Standing {
+                character,
+                standing,
+            } => {
+                let name = self
+                    .roll
+                    .iter()
+                    .find(|(id, _)| *id == character)
+                    .map(|(_, n)| n.clone())
+                    .ok_or(Refusal::UnknownCharacter(character))?;
+                let was = self.standing_of(character);
+                if was == *standing {
+                    return Err(Refusal::Unchanged(format!(
+                        "{name} is already {}{}",
+                        standing.side.word(),
+                        match &standing.aside {
+                            Some(why) => format!(", set aside ({why})"),
+                            None => String::new(),
+                        }
+                    ))
+                    .into());
+                }
+                let words = match (&standing.aside, &was.aside) {
+                    (Some(why), None) => format!("{name} is set aside ({why})"),
+                    (None, Some(_)) => format!("{name} is back in the story"),
+                    _ => format!("{name} is {}", standing.side.word()),
+                };
+                self.standing.insert(character, standing.clone());
+                Ok(Settled::Setting(words).into())
+            }
         }
     }
 

@@ -25,6 +25,7 @@ pub mod ids;
 pub mod name;
 pub mod roster;
 pub mod ruling;
+pub mod standing;
 pub mod system;
 pub mod test_roll;
 pub mod time;

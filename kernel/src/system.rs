@@ -112,6 +112,13 @@ pub enum Entry<'a, S: Systems> {
     Ruling(&'a Ruling<S::Event, S::Decree>),
     /// A roster change.
     Roster(&'a RosterChange),
+    /// Where a character stands in the story (their side, set aside or not).
+    Standing {
+        /// Who.
+        character: CharacterId,
+        /// Where they stand from now.
+        standing: &'a crate::standing::Standing,
+    },
     /// An event of one rules system.
     System(&'a dyn SystemEvent<S>),
 }
@@ -231,6 +238,8 @@ pub enum Refusal {
     OutOfBounds(crate::envelope::OutOfBounds),
     /// Dice given for an event that draws none, or a face that does not fit its die.
     Dice(DiceError),
+    /// A change that changes nothing (a character's standing as it already is), in words.
+    Unchanged(String),
     /// A rules system refused the event, in its own words.
     System {
         /// The system.

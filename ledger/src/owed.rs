@@ -187,7 +187,13 @@ pub fn rollable_as_time_passes(d: &DueRoll) -> bool {
 /// `until` (the first in the characters' order among those due at the same time).
 pub fn next_due(ledger: &Ledger, until: CampaignTime) -> Option<NextDue> {
     let mut best: Option<NextDue> = None;
-    for c in &ledger.characters {
+    // A character set aside (captured, fled) is out of the story: nothing of theirs is
+    // rolled as time passes.
+    for c in ledger
+        .characters
+        .iter()
+        .filter(|c| ledger.standing_of(c.id()).in_story())
+    {
         let Some(h) = c.hm() else { continue };
         for d in leechbook_core::harnmaster::agenda::agenda(
             h,

@@ -270,9 +270,14 @@ fn view_of(page: &Page, link: &Link, ledger: &Ledger) -> PageView {
     let mut characters = Vec::new();
     let mut party = Vec::new();
     for c in &ledger.characters {
+        // A player's page lists the party in the story: no foe, NPC or one set aside.
+        let standing = ledger.standing_of(c.id());
+        let of_the_party =
+            standing.side == leechbook_core::standing::Side::Party && standing.in_story();
         match link.character {
             None => characters.push(full(c, false)),
             Some(id) if c.id() == id => characters.insert(0, full(c, true)),
+            Some(_) if !of_the_party => {}
             Some(_) => match link.party.as_str() {
                 "everything" => characters.push(full(c, false)),
                 "names" => party.push(PartyView {

@@ -124,3 +124,57 @@ fn shock_and_treatment_terms_are_labelled() {
         "{out}"
     );
 }
+
+/// Issue 41, item 3: a foe set aside (captured) is out of the story: `due` and `advance
+/// --roll` stop asking for their rolls, and a player's page lists the party alone; the GM
+/// brings them back by a command, and every change is an event of the log.
+#[test]
+fn a_captured_foe_is_set_aside_and_the_party_page_lists_the_party() {
+    let s = Scratch::with_osric();
+    s.ok(&common::BRENNA);
+    s.ok(&common::BRENNA_STRUCK); // G4E right shoulder, a bleeder: rolls owed every 5 min
+    let out = s.ok(&["character", "side", "Brenna", "foe"]);
+    assert!(out.contains("Brenna is a foe"), "{out}");
+    let due = s.ok(&["due"]);
+    assert!(due.contains("Brenna"), "{due}");
+    let out = s.ok(&["character", "aside", "Brenna", "--why", "captured"]);
+    assert!(out.contains("Brenna is set aside (captured)"), "{out}");
+    let due = s.ok(&["due"]);
+    assert!(!due.contains("Brenna"), "{due}");
+    // By name, what she owes is still there to read.
+    assert!(s.ok(&["due", "Brenna"]).contains("blood-loss"));
+    // Ten days on, nothing of hers is rolled; the clock reaches its end.
+    let out = s.ok(&["--seed", "3", "advance", "10d", "--roll"]);
+    assert!(!out.contains("Brenna"), "{out}");
+    assert_eq!(s.show("Osric")["campaign_time"], "day 11 00:00");
+    // Setting aside again changes nothing, and says so; nothing is written.
+    let before = s.bytes();
+    let out = s.run(&["character", "aside", "Brenna", "--why", "captured"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("Brenna is already a foe, set aside (captured)"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    // Osric's page lists the party only: not the captured foe.
+    let link = common::page_link(&s.db, "Osric", &["--party", "names"]);
+    let (base, stop, hub) = common::serving_page(&s.db);
+    let (_, page) = common::http(&base, "GET", &link, "");
+    assert!(!page.contains("Brenna"), "{page}");
+    let _ = stop.send(());
+    hub.join().unwrap();
+    // Back in the story: asked for again; the log holds each change.
+    let out = s.ok(&["character", "back", "Brenna"]);
+    assert!(out.contains("Brenna is back in the story"), "{out}");
+    assert!(s.ok(&["due"]).contains("Brenna"));
+    let log = s.ok(&["log", "Brenna"]);
+    for line in [
+        "Brenna is a foe",
+        "Brenna is set aside (captured)",
+        "Brenna is back in the story",
+    ] {
+        assert!(log.contains(line), "{line}: {log}");
+    }
+}

@@ -125,6 +125,14 @@ fn samples() -> Vec<Event> {
             face_option: false,
             dice: vec![],
         })),
+        // Issue 41: where a character stands (a kernel event, after the roster's).
+        Event::Standing {
+            character: who,
+            standing: leechbook_core::standing::Standing {
+                side: leechbook_core::standing::Side::Foe,
+                aside: Some("captured".into()),
+            },
+        },
         Event::WrathGlory(leechbook_core::wrath::WgEvent::MedicaeRegroup {
             character: who,
             healer: "Doc".into(),

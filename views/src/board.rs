@@ -145,9 +145,11 @@ impl Board {
             .iter()
             .map(|c| member(ledger, c))
             .collect();
+        // What the story owes: a character set aside is out of it.
         let mut agenda: Vec<OwedView> = ledger
             .characters
             .iter()
+            .filter(|c| ledger.standing_of(c.id()).in_story())
             .flat_map(|c| views::owed_any(ledger, c))
             .collect();
         // Due now first, then by the time they fall due.

@@ -126,7 +126,11 @@ fn by_only(a: &AdvanceArgs, ledger: &Ledger) -> Result<Option<i64>, CommandError
 /// that names it and its command.
 fn others_due(ledger: &Ledger, until: CampaignTime) -> Option<(CampaignTime, String)> {
     let mut best: Option<(CampaignTime, String)> = None;
-    for c in ledger.characters.iter().filter(|c| c.hm().is_none()) {
+    for c in ledger
+        .characters
+        .iter()
+        .filter(|c| c.hm().is_none() && ledger.standing_of(c.id()).in_story())
+    {
         for o in crate::views::owed_any(ledger, c) {
             let Some(at) = o.due.filter(|&at| at <= until) else {
                 continue;

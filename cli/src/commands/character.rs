@@ -23,6 +23,14 @@ pub enum CharacterCommand {
     Set(SetArgs),
     /// Give a character weapons, armour and combat skills (replacing what they had).
     Equip(EquipArgs),
+    /// Say which side a character is on: party, foe or npc (the players' page lists the
+    /// party's).
+    Side(super::standing::SideArgs),
+    /// Set a character aside, out of the story (captured, fled): their rolls are no longer
+    /// asked for.
+    Aside(super::standing::AsideArgs),
+    /// Bring a character set aside back into the story.
+    Back(super::standing::BackArgs),
 }
 
 /// `character equip`.
@@ -232,6 +240,9 @@ pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandEr
         CharacterCommand::Show(a) => super::show::cmd_show(a, ctx),
         CharacterCommand::Equip(a) => equip(a, ctx),
         CharacterCommand::Set(a) => set(a, ctx),
+        CharacterCommand::Side(a) => super::standing::side(a, ctx),
+        CharacterCommand::Aside(a) => super::standing::aside(a, ctx),
+        CharacterCommand::Back(a) => super::standing::back(a, ctx),
     }
 }
 

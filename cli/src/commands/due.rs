@@ -24,8 +24,13 @@ pub fn cmd_due(a: DueArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let mut all: Vec<OwedView> = Vec::new();
     match &a.name {
         Some(n) => all.extend(views::owed_any(&ledger, super::find_any(&ledger, n)?)),
+        // Everyone in the story; a character set aside is asked for by name only.
         None => {
-            for c in &ledger.characters {
+            for c in ledger
+                .characters
+                .iter()
+                .filter(|c| ledger.standing_of(c.id()).in_story())
+            {
                 all.extend(views::owed_any(&ledger, c));
             }
         }

@@ -26,6 +26,7 @@ pub mod roll;
 pub mod ruling;
 pub mod shoot;
 pub mod show;
+pub mod standing;
 pub mod staunch;
 pub mod strike;
 pub mod sw;
