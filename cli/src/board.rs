@@ -124,7 +124,13 @@ pub fn draw(f: &mut Frame<'_>, board: &Board, selected: Option<usize>, message: 
         .agenda
         .iter()
         .map(|o| {
-            let line = format!("{}: {}", o.character, views::render_owed(o));
+            // The whole line where it fits; else what matters first (who, what, EML, when).
+            let full = format!("{}: {}", o.character, views::render_owed(o));
+            let line = if full.chars().count() <= width {
+                full
+            } else {
+                views::render_owed_short(o)
+            };
             ListItem::new(if line.chars().count() > width {
                 let cut: String = line.chars().take(width - 1).collect();
                 format!("{cut}\u{2026}")
@@ -319,8 +325,18 @@ pub fn run(db: &Path, news: Option<std::sync::mpsc::Receiver<String>>) -> Result
                     message = m;
                 }
             }
-            // Follow the ledger: another terminal, a sync, sync serve.
+            // Follow the ledger: another terminal, a sync, sync serve. What arrived from
+            // elsewhere is said, each with whose it is.
             if last_row()? != seen {
+                let me = replica.store().device();
+                let arrived = crate::commands::sync::arrived(db, seen as u64, Some(me));
+                if let Some(last) = arrived.last() {
+                    message = if arrived.len() > 1 {
+                        format!("{last} (and {} more)", arrived.len() - 1)
+                    } else {
+                        last.clone()
+                    };
+                }
                 let (r, ledger) = load()?;
                 seen = r;
                 let before = selected.and_then(|s| board.agenda.get(s)).cloned();

@@ -262,6 +262,19 @@ fn a_party_too_big_for_the_terminal_is_counted_not_dropped() {
         "{shown} of {all} shown:\n{small}"
     );
     assert!(small.contains("[q] quit"), "{small}");
+    // Issue 41, item 4: each character's next timed roll shows at 80x24, with its EML
+    // before the cut, its wound by place (no hex id).
+    for n in &names {
+        let line = small
+            .lines()
+            .find(|l| l.contains(&format!("{n}: ")) && l.contains(" EML"))
+            .unwrap_or_else(|| panic!("{n}'s next timed roll is not shown:\n{small}"));
+        assert!(
+            line.contains("(right shoulder)") || line.contains('\u{2026}'),
+            "{line}"
+        );
+    }
+    eprintln!("{small}");
 }
 
 /// Issue 26, item 5: a dead character shows once as DEAD, not again as a bleeder whose

@@ -152,8 +152,27 @@ impl Board {
             .filter(|c| ledger.standing_of(c.id()).in_story())
             .flat_map(|c| views::owed_any(ledger, c))
             .collect();
-        // Due now first, then by the time they fall due.
+        // The rolls the table rolls now first; then each character's next timed roll, so
+        // that a small terminal shows every character's next one; then the rest (the GM's
+        // and the healers' decisions, later rolls) by the time they fall due.
         agenda.sort_by_key(|o| (!o.due_now, o.due.map_or(i64::MIN, |t| t.0)));
+        let mut next: Vec<OwedView> = Vec::new();
+        let mut rest: Vec<OwedView> = Vec::new();
+        for o in agenda {
+            let rolled_now = o.due_now && o.roll.rollable();
+            let first_timed = !o.due_now
+                && o.due.is_some()
+                && !next
+                    .iter()
+                    .any(|n| n.character_id == o.character_id && n.due.is_some() && !n.due_now);
+            if rolled_now || first_timed {
+                next.push(o);
+            } else {
+                rest.push(o);
+            }
+        }
+        next.extend(rest);
+        let agenda = next;
         Board {
             header,
             party,

@@ -149,6 +149,24 @@ pub fn owed_any(ledger: &Ledger, c: &CharacterState) -> Vec<OwedView> {
     }
 }
 
+/// One owed roll on a board's line, what matters first: who, what, its EML and when, and
+/// where (the EML's terms and the note are for the selected roll's whole line).
+pub fn render_owed_short(o: &OwedView) -> String {
+    let mut s = format!("{}: {}", o.character, o.kind());
+    if let Some(eml) = o.eml {
+        s.push_str(&format!(" EML{eml}"));
+    }
+    match &o.due_at {
+        Some(d) if !o.due_now => s.push_str(&format!(", {d}")),
+        _ if o.due_now => s.push_str(", now"),
+        _ => {}
+    }
+    if let Some(p) = &o.place {
+        s.push_str(&format!(" ({p})"));
+    }
+    s
+}
+
 /// Renders one owed roll.
 pub fn render_owed(o: &OwedView) -> String {
     let mut s = o.kind().to_string();
@@ -163,8 +181,11 @@ pub fn render_owed(o: &OwedView) -> String {
         Some(_) => s.push_str(", due now"),
         None => {}
     }
-    if let Some(i) = &o.injury {
-        s.push_str(&format!(" for injury {}", &i[i.len().saturating_sub(8)..]));
+    // The wound by its place where the view knows it (issue 41: no hex where a person reads).
+    match (&o.place, &o.injury) {
+        (Some(p), _) => s.push_str(&format!(" for the {p}")),
+        (None, Some(i)) => s.push_str(&format!(" for injury {}", &i[i.len().saturating_sub(8)..])),
+        (None, None) => {}
     }
     if !o.note.is_empty() {
         s.push_str(&format!(" [{}]", o.note));

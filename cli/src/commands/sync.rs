@@ -321,7 +321,7 @@ fn serve(a: ServeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                         eprintln!("refused: {r}");
                     }
                     // Each event taken in, a line: its number and words, and whose it is.
-                    for line in arrived(&db, seen_row) {
+                    for line in arrived(&db, seen_row, None) {
                         println!("{line}");
                     }
                     for line in taken_in(&db, seen_row) {
@@ -398,8 +398,13 @@ fn taken_in(db: &std::path::Path, after: u64) -> Vec<String> {
 }
 
 /// The events stored after row `after` at `db`, a line each as the GM reads them: `took in
-/// #12: Osric Shock Reroll 30 vs EML45: CS (by Osric's player)`.
-fn arrived(db: &std::path::Path, after: u64) -> Vec<String> {
+/// #12: Osric Shock Reroll 30 vs EML45: CS (by Osric's player)`; none of the device `except`'s
+/// own (what this device recorded it has said already).
+pub(crate) fn arrived(
+    db: &std::path::Path,
+    after: u64,
+    except: Option<leechbook_core::ids::DeviceId>,
+) -> Vec<String> {
     use leechbook_core::roster::LedgerEvent;
     use leechbook_store::ReadLog;
     let Ok(replica) = leechbook_ledger::Replica::open(db) else {
@@ -412,6 +417,7 @@ fn arrived(db: &std::path::Path, after: u64) -> Vec<String> {
     events
         .iter()
         .filter(|e| e.event.roster_change().is_none() && !e.event.creates_campaign())
+        .filter(|e| Some(e.device) != except)
         .map(|e| {
             let by = head
                 .as_ref()
@@ -514,7 +520,12 @@ mod tests {
             "--dice",
             "shock=12",
         ]);
-        let lines = super::arrived(&db, mark);
+        let lines = super::arrived(&db, mark, None);
+        let own = leechbook_store::Store::open(&db).unwrap().device();
+        assert!(
+            super::arrived(&db, mark, Some(own)).is_empty(),
+            "this device's own"
+        );
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(
             lines[0].starts_with("took in #4: Osric struck: location chosen: abdomen"),
