@@ -206,8 +206,30 @@ pub fn story<L: Log>(
             env,
             rulings,
             &mut |ledger: &Ledger, env: &leechbook_core::Envelope, fate: &Fate| {
-                let Fate::Applied(applied) = fate else {
-                    return;
+                let applied = match fate {
+                    Fate::Applied(applied) => applied,
+                    // What no longer counts keeps its words in the whole story, marked with
+                    // the ruling's reason (a wound's story tells only what shaped it).
+                    Fate::Void(why) | Fate::Retracted(why) if injury.is_none() => {
+                        let mark = if matches!(fate, Fate::Retracted(_)) {
+                            "STRUCK"
+                        } else {
+                            "VOID"
+                        };
+                        entries.push(Entry {
+                            at: env.at.to_string(),
+                            day: env.at.day(),
+                            kind: env.event.kind(),
+                            event: env.id.to_string(),
+                            summary: format!(
+                                "{mark} ({why}): {}",
+                                crate::log::struck_text(ledger, env)
+                            ),
+                            consequences: vec![],
+                        });
+                        return;
+                    }
+                    _ => return,
                 };
                 let keep = match injury {
                     Some(id) => concerns(before, who, applied, id),

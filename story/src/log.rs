@@ -211,7 +211,7 @@ fn views_of<L: Log>(
 
 /// What a struck or void event says, kept for the audit: its narration as it would have
 /// applied at its place (a struck event usually would), else its kind and whom it is about.
-fn struck_text(ledger: &Ledger, env: &leechbook_core::Envelope) -> String {
+pub(crate) fn struck_text(ledger: &Ledger, env: &leechbook_core::Envelope) -> String {
     match ledger.check(env) {
         Ok(applied) => narrate::event(ledger, env, &applied),
         Err(_) => {

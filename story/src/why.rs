@@ -218,8 +218,11 @@ fn state_chain<L: Log>(
                         s
                     }
                     // What no longer counts is told: it says why a mark is not there.
-                    Fate::Retracted(why) => format!("struck from the record: {why}"),
-                    Fate::Void(why) => format!("void: {why}"),
+                    Fate::Retracted(why) => format!(
+                        "struck from the record ({why}): {}",
+                        crate::log::struck_text(l, e)
+                    ),
+                    Fate::Void(why) => format!("void ({why}): {}", crate::log::struck_text(l, e)),
                 };
                 let mut flags = Vec::new();
                 if let Some((r, _, reason)) = amended {
@@ -339,13 +342,17 @@ fn injury_chain<L: Log>(
                             }),
                         )
                     }
+                    // What no longer counts keeps its words, marked with the reason.
                     Fate::Retracted(why) => (
                         e.id.0 == injury.0 || e.event.injury() == Some(injury),
-                        Some(format!("struck from the record: {why}")),
+                        Some(format!(
+                            "struck from the record ({why}): {}",
+                            crate::log::struck_text(l, e)
+                        )),
                     ),
                     Fate::Void(why) => (
                         e.event.injury() == Some(injury),
-                        Some(format!("void: {why}")),
+                        Some(format!("void ({why}): {}", crate::log::struck_text(l, e))),
                     ),
                 };
                 if let (true, Some(summary)) = (keep, summary) {
@@ -410,9 +417,19 @@ fn rulings_about(
     let told = |target: EventId| {
         let env = events.iter().find(|e| e.id == target)?;
         let link = chain.iter().find(|l| l.event == target.to_string())?;
+        // A struck or void link's words without its mark: the ruling says the mark.
+        let summary = if link.summary.starts_with("struck from the record (")
+            || link.summary.starts_with("void (")
+        {
+            link.summary
+                .split_once("): ")
+                .map_or(link.summary.clone(), |(_, rest)| rest.to_string())
+        } else {
+            link.summary.clone()
+        };
         Some(narrate::Told {
             number: env.clock,
-            summary: link.summary.clone(),
+            summary,
         })
     };
     events

@@ -178,3 +178,23 @@ fn a_captured_foe_is_set_aside_and_the_party_page_lists_the_party() {
         assert!(log.contains(line), "{line}: {log}");
     }
 }
+
+/// Issue 41, item 1: a struck event keeps its words in `history` and `why`, marked with the
+/// ruling's reason.
+#[test]
+fn a_struck_roll_keeps_its_words_in_the_story() {
+    let s = Scratch::with_osric();
+    s.ok(&common::abdomen_strike("Osric"));
+    s.ok(&["roll", "Osric", "morale", "--ml", "50", "--dice", "roll=40"]);
+    s.ok(&["undo", "--reason", "rolled twice"]);
+    let history = s.ok(&["history", "Osric"]);
+    assert!(
+        history.contains("STRUCK (rolled twice): Osric Morale roll 40 vs EML50: CS"),
+        "{history}"
+    );
+    let why = s.ok(&["why", "Osric"]);
+    assert!(
+        why.contains("struck from the record (rolled twice): Osric Morale roll 40 vs EML50: CS"),
+        "{why}"
+    );
+}
