@@ -288,6 +288,32 @@ fn a_player_with_only_a_phone_follows_the_fight_and_the_healing_and_rolls_their_
         let shot = c.screenshot().await.unwrap();
         assert_eq!(png_size(&shot), (390, 844));
         std::fs::write(artefacts().join("players-page-390x844.png"), &shot).unwrap();
+        // The wound's plot keeps its size at phone width (its text readable), the figure
+        // scrolling sideways (issue 41, item 5).
+        let wound = c
+            .execute(
+                "return document.querySelector('article.wound').dataset.injury;",
+                vec![],
+            )
+            .await
+            .unwrap();
+        c.goto(&format!("{base}{link}wound/{}", wound.as_str().unwrap()))
+            .await
+            .unwrap();
+        until(&c, "figure.plot figcaption", "the plot", |t| t.contains("Swipe")).await;
+        let width = c
+            .execute(
+                "return Math.round(document.querySelector('figure.plot svg').getBoundingClientRect().width);",
+                vec![],
+            )
+            .await
+            .unwrap();
+        assert_eq!(width, serde_json::json!(900), "the plot at its own size");
+        c.goto(&format!("{base}{link}")).await.unwrap();
+        until(&c, "section.character h2", "Osric's section again", |t| {
+            t.starts_with("Osric")
+        })
+        .await;
         // Recorded as the player's, in the log the GM reads.
         let log = s.ok(&["log"]);
         assert_eq!(log.matches("(by Osric's player)").count(), 2, "{log}");

@@ -434,7 +434,12 @@ pub fn story(
                 main {
                     p { a href=(back) { "← back" } }
                     h1 { (title) }
-                    @if let Some(svg) = plot_svg { figure class="plot" { (PreEscaped(svg)) } }
+                    @if let Some(svg) = plot_svg {
+                        figure class="plot" {
+                            (PreEscaped(svg))
+                            figcaption class="quiet" { "Swipe sideways to see the whole plot." }
+                        }
+                    }
                     ol class="story" {
                         @for (at, what) in lines { li { time { (at) } " " (what) } }
                     }
