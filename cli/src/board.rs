@@ -82,7 +82,10 @@ pub fn draw(f: &mut Frame<'_>, board: &Board, selected: Option<usize>, message: 
             + usize::from(upto + 1 < total)
             <= room
     };
-    let first = if total == 0 || fits(0, owner) {
+    // The GM's own scroll of the pane ([ and ]) wins; else it follows the selected roll.
+    let first = if board.party_from > 0 && total > 0 {
+        board.party_from.min(total - 1)
+    } else if total == 0 || fits(0, owner) {
         0
     } else {
         owner
@@ -159,9 +162,9 @@ pub fn draw(f: &mut Frame<'_>, board: &Board, selected: Option<usize>, message: 
     );
     // The keys, in the message box's frame: kept whatever the width (the short form first).
     let keys = if f.area().width >= 100 {
-        "[up/down] select  [r] roll  [digits r] roll a face  [.] +10m  [>] +1h  [d] +1d  [q] quit"
+        "[up/down] select  [r] roll  [digits r] roll a face  [.] +10m  [>] +1h  [d] +1d  [[ ]] party  [q] quit"
     } else {
-        "[\u{2191}\u{2193}] pick [r] roll [0-9 r] face [. > d] +10m/1h/1d [q] quit"
+        "[\u{2191}\u{2193}] pick [r] roll [0-9 r] face [. > d] +10m/1h/1d [[ ]] party [q] quit"
     };
     f.render_widget(
         Paragraph::new(message.to_string())
@@ -299,6 +302,14 @@ pub fn run(db: &Path, news: Option<std::sync::mpsc::Receiver<String>>) -> Result
                                 message = format!("{}: {}", o.character, views::render_owed(o));
                             }
                         }
+                        // The party pane scrolls by a character.
+                        KeyCode::Char('[') => {
+                            board.party_from = board.party_from.saturating_sub(1);
+                        }
+                        KeyCode::Char(']') => {
+                            board.party_from =
+                                (board.party_from + 1).min(board.party.len().saturating_sub(1));
+                        }
                         KeyCode::Char('.') => message = advance("10m"),
                         KeyCode::Char('>') => message = advance("1h"),
                         KeyCode::Char('d') => message = advance("1d"),
@@ -340,7 +351,9 @@ pub fn run(db: &Path, news: Option<std::sync::mpsc::Receiver<String>>) -> Result
                 let (r, ledger) = load()?;
                 seen = r;
                 let before = selected.and_then(|s| board.agenda.get(s)).cloned();
+                let party_from = board.party_from;
                 board = Board::of(&ledger);
+                board.party_from = party_from.min(board.party.len().saturating_sub(1));
                 selected = follow(before.as_ref(), selected, &board.agenda);
             }
         }

@@ -32,6 +32,17 @@ fn screen_picking(
     height: u16,
     owner: Option<&str>,
 ) -> String {
+    screen_scrolled(system, more, (width, height), owner, 0)
+}
+
+/// [`screen_picking`] with the party pane scrolled to its `party_from`th character.
+fn screen_scrolled(
+    system: &str,
+    more: &[&[&str]],
+    (width, height): (u16, u16),
+    owner: Option<&str>,
+    party_from: usize,
+) -> String {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("demo.db");
     let out = leechbook::run([
@@ -53,7 +64,8 @@ fn screen_picking(
         .unwrap()
         .state()
         .unwrap();
-    let board = Board::of(&ledger);
+    let mut board = Board::of(&ledger);
+    board.party_from = party_from;
     let selected = owner
         .and_then(|n| board.agenda.iter().position(|o| o.character == n))
         .unwrap_or(0);
@@ -262,6 +274,12 @@ fn a_party_too_big_for_the_terminal_is_counted_not_dropped() {
         "{shown} of {all} shown:\n{small}"
     );
     assert!(small.contains("[q] quit"), "{small}");
+    // Issue 41, item 4: the party pane scrolls ([ and ], named in the keys' line) to the
+    // characters below, the ones above counted.
+    assert!(small.contains("[[ ]] party"), "{small}");
+    let scrolled = screen_scrolled("harnmaster", &more, (80, 24), None, 6);
+    assert!(scrolled.contains("(6 more above)"), "{scrolled}");
+    assert!(scrolled.contains("Guard7 (HârnMaster)"), "{scrolled}");
     // Issue 41, item 4: each character's next timed roll shows at 80x24, with its EML
     // before the cut, its wound by place (no hex id).
     for n in &names {

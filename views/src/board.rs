@@ -24,6 +24,9 @@ pub struct Board {
     pub party: Vec<Member>,
     /// The owed rolls, due now first, then in time order.
     pub agenda: Vec<OwedView>,
+    /// The first character the party pane shows when the GM scrolls it (0: the pane follows
+    /// the selected roll's character).
+    pub party_from: usize,
 }
 
 /// What one character shows on the board.
@@ -177,6 +180,7 @@ impl Board {
             header,
             party,
             agenda,
+            party_from: 0,
         }
     }
 }
