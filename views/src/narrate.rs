@@ -19,11 +19,15 @@ use leechbook_core::{Envelope, Event};
 
 mod consequence;
 mod healing;
+mod ruling;
 mod savage;
+mod tone;
 pub(crate) mod witch;
 pub(crate) mod wrath;
 
 pub use consequence::{consequences, tells_shock, Condition, Conditions, Watch};
+pub use ruling::{ruling, ruling_short, Told};
+pub use tone::tone;
 
 /// Narrates what an event of Savage Worlds, Wrath & Glory or Witch Iron found.
 fn system_outcome(o: &SystemOutcome) -> String {
@@ -571,72 +575,6 @@ pub fn forced(env: &Envelope) -> bool {
     }
 }
 
-/// An event as the GM reads it in `log`: its number there (`#12`) and its narration.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Told {
-    /// Its number: the clock `log` prints before it.
-    pub number: u64,
-    /// What it says (as it would apply at its place, for a struck one).
-    pub summary: String,
-}
-
-impl Told {
-    /// `#12: Osric struck: ...`
-    pub fn line(&self) -> String {
-        format!("#{}: {}", self.number, self.summary)
-    }
-}
-
-/// A ruling in a few words, as another ruling names it (`the ruling striking #3`).
-pub fn ruling_short(r: &leechbook_core::ruling::Ruling, target: Option<&Told>) -> String {
-    use leechbook_core::ruling::Ruling;
-    let name = match (r.target(), target) {
-        (_, Some(t)) => format!("#{}", t.number),
-        (Some(id), None) => format!("event {}", id.short()),
-        (None, None) => String::new(),
-    };
-    match r {
-        Ruling::Retract { .. } => format!("the ruling striking {name}"),
-        Ruling::Reinstate { .. } => format!("the ruling reinstating {name}"),
-        Ruling::Amend { .. } => format!("the ruling amending {name}"),
-        Ruling::Override { character, .. } => format!("the override of {}", character.short()),
-    }
-}
-
-/// Narrates a ruling, naming its target as `log` does (`#12` and what it said) when `target`
-/// is known, else by its short id.
-pub fn ruling(r: &leechbook_core::ruling::Ruling, applied: &str, target: Option<&Told>) -> String {
-    use leechbook_core::ruling::Ruling;
-    let (name, what) = match (r.target(), target) {
-        (_, Some(t)) => (format!("#{}", t.number), format!(": {}", t.summary)),
-        (Some(id), None) => (format!("event {}", id.short()), String::new()),
-        (None, None) => (String::new(), String::new()),
-    };
-    match r {
-        Ruling::Retract { reason, .. } => {
-            format!("RULING: struck {name} from the record ({reason}){what}")
-        }
-        Ruling::Reinstate { reason, .. } => {
-            format!("RULING: {name} stands again ({reason}){what}")
-        }
-        Ruling::Amend {
-            replacement,
-            reason,
-            ..
-        } => match target {
-            Some(t) => format!(
-                "RULING: amended #{} ({reason}); it now reads: {}",
-                t.number, t.summary
-            ),
-            None => format!(
-                "RULING: amended {name} ({reason}); its {} is re-derived",
-                replacement.kind()
-            ),
-        },
-        Ruling::Override { .. } => format!("RULING: {applied}"),
-    }
-}
-
 /// Narrates an exchange.
 pub fn narrate_exchange(
     o: &ExchangeOutcome,
@@ -812,38 +750,4 @@ fn parts(p: &[leechbook_core::harnmaster::healing::EmlPart]) -> String {
         .map(|(_, x)| crate::render_part(x))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// How a recorded roll went for the one who rolled it, as a page or board colours its line:
-/// `bad` when its test failed (F, CF) or what it did is bad news (a death, an infection,
-/// Extended Shock, a coma, Bleeding Out, perishing), `good` when its test succeeded, else
-/// `neutral`. A CF is never good news, whatever was recorded.
-pub fn tone(applied: &Applied, line: &str, consequences: &[String]) -> &'static str {
-    const BAD: [&str; 9] = [
-        "DIES",
-        "infect",
-        "Extended Shock",
-        "coma",
-        "Bleeding Out",
-        "perishes",
-        "Failure",
-        "fails",
-        "aggravated",
-    ];
-    let bad_news = |t: &str| BAD.iter().any(|b| t.contains(b));
-    if consequences.iter().any(|c| bad_news(c)) {
-        return "bad";
-    }
-    match applied.tests().last() {
-        Some(t) if t.level.is_success() => "good",
-        Some(_) => "bad",
-        None if bad_news(line) => "bad",
-        None if ["Success", "Raise", "survives", "stabilis", "recovers"]
-            .iter()
-            .any(|g| line.contains(g)) =>
-        {
-            "good"
-        }
-        None => "neutral",
-    }
 }

@@ -26,7 +26,10 @@
 //! MISHAP table (arm: Fumble; torso and legs: Stumble; head: both) instead of a Fumble or
 //! Stumble read off the face.
 
+mod levels;
 mod natural;
+pub use levels::forced_cfs;
+use levels::{face_read, raised, test_with};
 pub use natural::{Natural, NaturalMelee};
 
 use super::arms::{armour_at, arms_of, Arms};
@@ -41,7 +44,7 @@ use super::melee::{self, Defence, Grip, MeleeOutcome, Ta, Victor};
 use super::state::{HmCharacter, ShockState};
 use crate::dice::{DiceExpr, Die};
 use crate::ids::{CharacterId, InjuryId};
-use crate::test_roll::{d100_test, SuccessLevel, TestResult};
+use crate::test_roll::{SuccessLevel, TestResult};
 use serde::{Deserialize, Serialize};
 
 /// A Melee Strike's declaration.
@@ -342,37 +345,6 @@ fn strike_parts(
     Ok((parts, aim, trauma))
 }
 
-fn test_with(
-    parts: &[EmlPart],
-    roll: u16,
-    automatic_cf: bool,
-    stunned: bool,
-    notes: &mut Vec<String>,
-    who: &str,
-) -> TestResult {
-    let raw: i32 = parts.iter().map(|p| p.value).sum();
-    let mut t = d100_test(raw, roll);
-    if automatic_cf {
-        t.level = SuccessLevel::CF;
-        notes.push(format!(
-            "{who}: a zone the test needs is unusable (Grievous): automatic CF"
-        ));
-    } else if stunned {
-        let before = t.level;
-        t.level = t.level.lowered();
-        notes.push(format!("{who} is stunned: {before} becomes {}", t.level));
-    }
-    t
-}
-
-fn raised(l: SuccessLevel) -> SuccessLevel {
-    match l {
-        SuccessLevel::CF => SuccessLevel::F,
-        SuccessLevel::F => SuccessLevel::S,
-        _ => SuccessLevel::CS,
-    }
-}
-
 fn build_strike(
     arms: &Arms,
     striker: &HmCharacter,
@@ -606,29 +578,6 @@ pub(super) fn strike_with(
     let armour = |p: &super::state::Place, asp| armour_at(s.arms, &struck.gear, p, asp, 0, &ff);
     let outcome = resolve_strike_armoured(struck, body, &st, id, dice, Some(&armour))?;
     Ok((struck.id, Box::new(outcome)))
-}
-
-/// Which of the attacker's and the defender's tests are automatic CFs before any die: each
-/// needs a zone a Grievous injury makes unusable (000 l.626). No d100 is rolled for such a
-/// test: its face is recorded as 0.
-pub fn forced_cfs(s: &Sides, attack: &StrikeDecl, defence: &DefenceDecl) -> (bool, bool) {
-    let attacker = impairment(s, s.attacker, "Melee", attack.grip).unusable;
-    let d = s.defender;
-    let defender = match defence {
-        DefenceDecl::Block { grip, .. } => impairment(s, d, "Melee", *grip).unusable,
-        DefenceDecl::Dodge { .. } => impairment(s, d, "Dodge", Grip::Primary).unusable,
-        DefenceDecl::Counterstrike(c) => impairment(s, d, "Melee", c.grip).unusable,
-        DefenceDecl::Ignore => false,
-    };
-    (attacker, defender)
-}
-
-/// A test's face: 0 only for a forced CF, which rolls none.
-fn face_read(roll: u16, forced: bool, who: &str) -> Result<u16, ExchangeError> {
-    if roll == 0 && !forced {
-        return Err(declare(format!("the {who} test needs its d100 face")));
-    }
-    Ok(roll)
 }
 
 /// Resolves an exchange, read-only. `id` becomes the id of any injury it inflicts.

@@ -379,3 +379,46 @@ pub fn apply_gm_roll(ch: &mut HmCharacter, r: &GmRoll, _out: &GmRollOutcome) {
         ch.owed.remove(pos);
     }
 }
+
+/// A GM's waiver of a roll they resolve (Morale, a Fumble, a Stumble): it is no longer owed.
+/// With several owed and no injury named, which one is the GM's to say.
+pub fn waive(
+    ch: &mut HmCharacter,
+    kind: GmRollKind,
+    injury: Option<crate::ids::InjuryId>,
+) -> Result<String, crate::error::HmError> {
+    use crate::error::HmError;
+    let name = ch.name.clone();
+    // Several owed and none named: which one is the GM's to say.
+    let owed = ch
+        .owed
+        .iter()
+        .filter(|o| match (o, kind) {
+            (Owed::Morale { .. }, GmRollKind::Morale) => true,
+            (
+                Owed::Mishap { kind: k, .. } | Owed::TestMishap { kind: k, .. },
+                GmRollKind::Mishap(m),
+            ) => *k == m,
+            _ => false,
+        })
+        .count();
+    if injury.is_none() && owed > 1 {
+        return Err(HmError::Setting(format!(
+            "{name} owes {owed} {}s: name the injury whose roll is waived",
+            kind.word()
+        )));
+    }
+    let (at, _, _) = owed_gm_roll(ch, kind, injury).ok_or_else(|| {
+        HmError::Setting(format!(
+            "{name} owes no {}{} to waive",
+            kind.word(),
+            injury.map_or(String::new(), |i| format!(" for injury {}", i.short()))
+        ))
+    })?;
+    ch.owed.remove(at);
+    Ok(format!(
+        "the {}{} is waived",
+        kind.word(),
+        injury.map_or(String::new(), |i| format!(" for injury {}", i.short()))
+    ))
+}

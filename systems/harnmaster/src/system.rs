@@ -18,8 +18,8 @@ use super::injury::{self, StrikeOutcome};
 pub use super::settings::{HmSettings, Options, OPTION_NAMES};
 use super::shock::{self, GmRoll, GmRollOutcome, ShockRollOutcome};
 use super::shot::ShotOutcome;
+use super::state::ShockState;
 use super::state::{HmCharacter, Injury, OrderKey, Sheet};
-use super::state::{Owed, ShockState};
 use super::HmEvent;
 use crate::ids::{CharacterId, InjuryId};
 use leechbook_kernel::dice::{DiceError, DiceSource, RecordedDie};
@@ -585,40 +585,7 @@ impl RulesSystem for HarnMaster {
                 i.heal.rate_override = Some(*rate);
                 format!("HR{before} becomes HR{rate}")
             }
-            Decree::Waive { kind, injury } => {
-                // Several owed and none named: which one is the GM's to say.
-                let owed = ch
-                    .owed
-                    .iter()
-                    .filter(|o| match (o, kind) {
-                        (Owed::Morale { .. }, shock::GmRollKind::Morale) => true,
-                        (
-                            Owed::Mishap { kind: k, .. } | Owed::TestMishap { kind: k, .. },
-                            shock::GmRollKind::Mishap(m),
-                        ) => k == m,
-                        _ => false,
-                    })
-                    .count();
-                if injury.is_none() && owed > 1 {
-                    return Err(HmError::Setting(format!(
-                        "{name} owes {owed} {}s: name the injury whose roll is waived",
-                        kind.word()
-                    )));
-                }
-                let (at, _, _) = shock::owed_gm_roll(ch, *kind, *injury).ok_or_else(|| {
-                    HmError::Setting(format!(
-                        "{name} owes no {}{} to waive",
-                        kind.word(),
-                        injury.map_or(String::new(), |i| format!(" for injury {}", i.short()))
-                    ))
-                })?;
-                ch.owed.remove(at);
-                format!(
-                    "the {}{} is waived",
-                    kind.word(),
-                    injury.map_or(String::new(), |i| format!(" for injury {}", i.short()))
-                )
-            }
+            Decree::Waive { kind, injury } => shock::waive(ch, *kind, *injury)?,
         };
         ch.file_healed(world.order);
         Ok(said)
