@@ -18,8 +18,8 @@
 //! and `Settings` by position. Entries are appended, never reordered. `Event` was shipped
 //! with its kernel kinds and the first four systems interleaved (the campaign, a character,
 //! the clock, the first system, a ruling, the next three systems, a roster change); the
-//! macro keeps that order for the first four entries and appends every later system after
-//! the roster change. A system without settings keeps `()`, which encodes as nothing, so a
+//! macro keeps that order for the first four entries, then a character's standing (issue
+//! 41), and appends every later system after it. A system without settings keeps `()`, which encodes as nothing, so a
 //! field per system leaves the stored `Settings` as it was.
 //!
 //! The invoking crate depends on `serde` (the enums derive its traits).
@@ -280,6 +280,10 @@ macro_rules! rules_systems {
                     Event::Ruling(r) => Some(r),
                     _ => None,
                 }
+            }
+
+            fn gm_only(&self) -> bool {
+                matches!(self, Event::Ruling(_) | Event::Standing { .. })
             }
 
             fn character(&self) -> Option<$crate::__kernel::ids::CharacterId> {

@@ -26,6 +26,12 @@ pub trait LedgerEvent: Sized {
     fn is_ruling(&self) -> bool {
         self.ruling().is_some()
     }
+    /// Whether only a GM's device may record it, though it is about one character: a
+    /// ruling, or where a character stands in the story (a player's device setting its own
+    /// character aside would stop what the rules owe of it being asked for).
+    fn gm_only(&self) -> bool {
+        self.is_ruling()
+    }
 }
 
 /// A GM's ruling about the record.

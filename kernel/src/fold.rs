@@ -532,13 +532,15 @@ impl<S: Systems> Ledger<S> {
                         standing.side.word(),
                         match &standing.aside {
                             Some(why) => format!(", set aside ({why})"),
-                            None => String::new(),
+                            None => ", in the story".to_string(),
                         }
                     ))
                     .into());
                 }
                 let words = match (&standing.aside, &was.aside) {
-                    (Some(why), None) => format!("{name} is set aside ({why})"),
+                    (Some(why), old) if old.as_ref() != Some(why) => {
+                        format!("{name} is set aside ({why})")
+                    }
                     (None, Some(_)) => format!("{name} is back in the story"),
                     _ => format!("{name} is {}", standing.side.word()),
                 };

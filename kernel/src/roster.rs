@@ -174,11 +174,11 @@ impl Roster {
         match entry.role {
             Role::Gm => Ok(()),
             Role::Player => match env.event.character() {
-                Some(c)
-                    if entry.characters.contains(&c)
-                        && !env.event.is_ruling()
-                        && env.event.roster_change().is_none() =>
-                {
+                _ if env.event.gm_only() => Err(format!(
+                    "device {} is a player's: this is the GM's to record",
+                    env.device.short()
+                )),
+                Some(c) if entry.characters.contains(&c) && env.event.roster_change().is_none() => {
                     Ok(())
                 }
                 Some(_) => Err(format!(

@@ -116,7 +116,8 @@ pub fn in_words(a: &BTreeMap<String, String>, b: &BTreeMap<String, String>) -> V
     }
     for k in keys {
         let (old, new) = (a.get(k), b.get(k));
-        if old == new {
+        // A key on one side only that says nothing ("none") is no change.
+        if value(old) == value(new) {
             continue;
         }
         if injury_of(k).is_some_and(|id| !before.contains(&id) || !after.contains(&id)) {

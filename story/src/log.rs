@@ -81,7 +81,20 @@ pub fn told<L: Log>(
         }
         e => e.character(),
     };
-    let view = views_of(replica, about, None)?
+    // An event about no character (the clock, a setting, a ruling) is told from itself: its
+    // telling never reads the whole log.
+    let Some(about) = about else {
+        let summary = match &env.event {
+            leechbook_core::Event::ClockAdvanced { to } => format!("the clock advances to {to}"),
+            leechbook_core::Event::Ruling(r) => narrate::ruling_short(r, None),
+            e => e.kind().to_string(),
+        };
+        return Ok(narrate::Told {
+            number: env.clock,
+            summary,
+        });
+    };
+    let view = views_of(replica, Some(about), None)?
         .into_iter()
         .find(|v| v.id == id.to_string());
     Ok(narrate::Told {
@@ -142,6 +155,14 @@ fn views_of<L: Log>(
     // its words), not by a hex id.
     let mut told: std::collections::HashMap<leechbook_core::ids::EventId, narrate::Told> =
         std::collections::HashMap::new();
+    // Only the events some ruling names are kept so (not a copy of every line of the log).
+    let targets: std::collections::HashSet<leechbook_core::ids::EventId> = events
+        .iter()
+        .filter_map(|e| match &e.event {
+            leechbook_core::Event::Ruling(r) => r.target(),
+            _ => None,
+        })
+        .collect();
     let mut push = |ledger: &Ledger, env: &leechbook_core::Envelope, fate: &Fate| {
         let consequences = watch.told(ledger, env);
         if about.as_ref().is_some_and(|about| !about.contains(&env.id)) {
@@ -160,19 +181,21 @@ fn views_of<L: Log>(
             }
         }
         // A ruling is named by what it did, not by its whole chain of words.
-        let short = match &env.event {
-            leechbook_core::Event::Ruling(r) => {
-                narrate::ruling_short(r, r.target().and_then(|t| told.get(&t)))
-            }
-            _ => summary.clone(),
-        };
-        told.insert(
-            env.id,
-            narrate::Told {
-                number: env.clock,
-                summary: short,
-            },
-        );
+        if targets.contains(&env.id) {
+            let short = match &env.event {
+                leechbook_core::Event::Ruling(r) => {
+                    narrate::ruling_short(r, r.target().and_then(|t| told.get(&t)))
+                }
+                _ => summary.clone(),
+            };
+            told.insert(
+                env.id,
+                narrate::Told {
+                    number: env.clock,
+                    summary: short,
+                },
+            );
+        }
         views.push(EventView {
             ty: "event",
             schema_version: JSON_SCHEMA,

@@ -281,6 +281,11 @@ fn a_player_with_only_a_phone_follows_the_fight_and_the_healing_and_rolls_their_
             .await
             .unwrap();
         tokio::time::sleep(Duration::from_millis(300)).await;
+        let rolls = small
+            .execute("return document.querySelectorAll('li.roll').length;", vec![])
+            .await
+            .unwrap();
+        assert!(rolls.as_u64().unwrap_or(0) > 0, "the small page lists owed rolls");
         let hidden = covered(&small).await;
         assert_eq!(hidden, serde_json::json!([]), "covered at 360x640: {hidden}");
         small.close().await.unwrap();

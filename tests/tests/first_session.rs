@@ -135,6 +135,13 @@ fn a_captured_foe_is_set_aside_and_the_party_page_lists_the_party() {
     s.ok(&common::BRENNA_STRUCK); // G4E right shoulder, a bleeder: rolls owed every 5 min
     let out = s.ok(&["character", "side", "Brenna", "foe"]);
     assert!(out.contains("Brenna is a foe"), "{out}");
+    // A foe alone (not set aside) is already off a player's page.
+    let link = common::page_link(&s.db, "Osric", &["--party", "names"]);
+    let (base, stop, hub) = common::serving_page(&s.db);
+    let (_, page) = common::http(&base, "GET", &link, "");
+    assert!(page.contains("Osric") && !page.contains("Brenna"), "{page}");
+    let _ = stop.send(());
+    hub.join().unwrap();
     let due = s.ok(&["due"]);
     assert!(due.contains("Brenna"), "{due}");
     let out = s.ok(&["character", "aside", "Brenna", "--why", "captured"]);
@@ -158,16 +165,27 @@ fn a_captured_foe_is_set_aside_and_the_party_page_lists_the_party() {
         out.stderr
     );
     assert_eq!(s.bytes(), before);
-    // Osric's page lists the party only: not the captured foe.
-    let link = common::page_link(&s.db, "Osric", &["--party", "names"]);
+    // Back on the party's side but still set aside: still off the page.
+    s.ok(&["character", "side", "Brenna", "party"]);
     let (base, stop, hub) = common::serving_page(&s.db);
     let (_, page) = common::http(&base, "GET", &link, "");
     assert!(!page.contains("Brenna"), "{page}");
     let _ = stop.send(());
     hub.join().unwrap();
     // Back in the story: asked for again; the log holds each change.
+    // A new reason for one set aside is said as such.
+    let out = s.ok(&["character", "aside", "Brenna", "--why", "fled"]);
+    assert!(out.contains("Brenna is set aside (fled)"), "{out}");
     let out = s.ok(&["character", "back", "Brenna"]);
     assert!(out.contains("Brenna is back in the story"), "{out}");
+    let (base, stop, hub) = common::serving_page(&s.db);
+    let (_, page) = common::http(&base, "GET", &link, "");
+    assert!(
+        page.contains("Brenna"),
+        "one of the party in the story again: {page}"
+    );
+    let _ = stop.send(());
+    hub.join().unwrap();
     assert!(s.ok(&["due"]).contains("Brenna"));
     let log = s.ok(&["log", "Brenna"]);
     for line in [

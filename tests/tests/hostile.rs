@@ -587,3 +587,39 @@ mod documents;
 mod time_and_order;
 
 mod squatters;
+
+/// Issue 41 review: where a character stands is the GM's to say. A player's device that
+/// sets its own bleeding character aside (so that nothing of theirs is asked for) records an
+/// event every device voids.
+#[test]
+fn a_players_device_cannot_set_its_own_character_aside() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, player) = gm_and("player", dir.path());
+    gm.ok(&STRIKE);
+    assert_eq!(common::carry(&gm.db, &player.db, dir.path()).code, 0);
+    let osric = leechbook_core::ids::CharacterId(
+        log(&gm.db)
+            .into_iter()
+            .find(|e| e.event.kind() == "character-added")
+            .unwrap()
+            .id
+            .0,
+    );
+    let aside = forge(
+        &player.db,
+        Event::Standing {
+            character: osric,
+            standing: leechbook_core::standing::Standing {
+                side: leechbook_core::standing::Side::Party,
+                aside: Some("hiding".into()),
+            },
+        },
+        None,
+    );
+    assert_eq!(common::carry(&player.db, &gm.db, dir.path()).code, 0);
+    let ledger = Ledger::fold(&log(&gm.db));
+    assert!(ledger.void.iter().any(|v| v.id == aside.id
+        && v.reason
+            .contains("is a player's: this is the GM's to record")));
+    assert!(ledger.standing_of(osric).in_story());
+}

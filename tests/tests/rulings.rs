@@ -240,6 +240,13 @@ fn what_if_shows_the_change_and_records_nothing() {
     let out = s.run(&["what-if", "retract", &strike]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.contains("Osric:"), "{}", out.stdout);
+    // It says which ruling it tries, naming the target as `log` does.
+    assert!(
+        out.stdout
+            .starts_with("what if struck #4 from the record: Osric struck:"),
+        "{}",
+        out.stdout
+    );
     assert!(out.stdout.contains("S3E ("), "{}", out.stdout);
     assert!(
         out.stdout.contains(") wound: no longer on the record"),
@@ -581,7 +588,7 @@ fn retracting_an_advance_takes_the_clock_back_and_events_go_by_their_number() {
     let out = s.ok(&["retract", &format!("#{number}"), "--reason", "meant 50m"]);
     assert!(
         out.contains(&format!(
-            "RULING: struck #{number} from the record (meant 50m): the clock advances 50d"
+            "RULING: struck #{number} from the record (meant 50m): the clock advances to day 91 00:00"
         )),
         "{out}"
     );

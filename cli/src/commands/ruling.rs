@@ -177,15 +177,27 @@ fn record_ruling(
     };
     // The target and what the ruling changed downstream are named as `log` names them: by
     // their number and their words, never by a hex id.
+    // The ruling is recorded: a telling that fails falls back to its id, never to an error
+    // (an error now would read as "not recorded", and a retry would record it twice).
     let replica = ctx.replica()?;
-    let told = |id| leechbook_story::log::told(&replica, id);
-    let mut lines = vec![narrate::ruling(r, "", Some(&told(target)?))];
+    let told = |id: leechbook_core::ids::EventId, kind: &str| {
+        leechbook_story::log::told(&replica, id)
+            .map_or_else(|_| format!("{kind} {}", id.short()), |t| t.line())
+    };
+    let mut lines = vec![match leechbook_story::log::told(&replica, target) {
+        Ok(t) => narrate::ruling(r, "", Some(&t)),
+        Err(_) => narrate::event(&ledger, &env, &applied),
+    }];
     let d = Downstream::of(target, &before.void, &ledger.void);
     for v in &d.void_now {
-        lines.push(format!("  now void: {} ({})", told(v.id)?.line(), v.reason));
+        lines.push(format!(
+            "  now void: {} ({})",
+            told(v.id, &v.kind),
+            v.reason
+        ));
     }
     for v in &d.applies_again {
-        lines.push(format!("  applies again: {}", told(v.id)?.line()));
+        lines.push(format!("  applies again: {}", told(v.id, &v.kind)));
     }
     drop(replica);
     for l in lines {

@@ -307,6 +307,7 @@ fn serve(a: ServeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     // What each round took in is settled and said as after any sync.
     let db = ctx.db_path()?;
     let mut seen_row = store.extent()?;
+    let own = store.device();
     serve_with(
         &mut store,
         listener,
@@ -321,7 +322,7 @@ fn serve(a: ServeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                         eprintln!("refused: {r}");
                     }
                     // Each event taken in, a line: its number and words, and whose it is.
-                    for line in arrived(&db, seen_row, None) {
+                    for line in arrived(&db, seen_row, Some(own)) {
                         println!("{line}");
                     }
                     for line in taken_in(&db, seen_row) {
@@ -332,7 +333,17 @@ fn serve(a: ServeArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                     }
                     format!("took in {}", events(i.added, "new event"))
                 }
-                HubReport::Offered(n) => format!("offered {}", events(n, "new event")),
+                HubReport::Offered(n) => {
+                    // What the page recorded (a link's device), said as it is offered; this
+                    // device's own recordings it has said where they were made.
+                    for line in arrived(&db, seen_row, Some(own)) {
+                        println!("{line}");
+                    }
+                    if let Ok(s) = leechbook_store::Store::open(&db) {
+                        seen_row = s.extent().unwrap_or(seen_row);
+                    }
+                    format!("offered {}", events(n, "new event"))
+                }
                 HubReport::Trouble(t) => format!("trouble (will retry): {t}"),
             };
             println!("{line}");

@@ -30,6 +30,13 @@ pub fn cmd_what_if(w: WhatIf, ctx: &mut Ctx) -> Result<(), CommandError> {
         WhatIf::Amend(a) => ruling::build_amend(&context(&a.event)?, &a)?,
         WhatIf::Override(a) => ruling::build_override(&replica.state()?, &a)?,
     };
+    // Say which ruling is tried, naming its target as `log` does.
+    if let Some(target) = r.target() {
+        if let Ok(t) = leechbook_story::log::told(&replica, target) {
+            let words = leechbook_views::narrate::ruling(&r, "", Some(&t));
+            ctx.say(format!("what if {}:", words.trim_start_matches("RULING: ")));
+        }
+    }
     let (now, then) = replica.what_if(r)?;
     let mut any = false;
     for c in &now.characters {

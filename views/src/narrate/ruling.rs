@@ -44,10 +44,10 @@ pub fn ruling(r: &leechbook_core::ruling::Ruling, applied: &str, target: Option<
     };
     match r {
         Ruling::Retract { reason, .. } => {
-            format!("RULING: struck {name} from the record ({reason}){what}")
+            format!("RULING: struck {name} from the record{}{what}", why(reason))
         }
         Ruling::Reinstate { reason, .. } => {
-            format!("RULING: {name} stands again ({reason}){what}")
+            format!("RULING: {name} stands again{}{what}", why(reason))
         }
         Ruling::Amend {
             replacement,
@@ -55,14 +55,26 @@ pub fn ruling(r: &leechbook_core::ruling::Ruling, applied: &str, target: Option<
             ..
         } => match target {
             Some(t) => format!(
-                "RULING: amended #{} ({reason}); it now reads: {}",
-                t.number, t.summary
+                "RULING: amended #{}{}; it now reads: {}",
+                t.number,
+                why(reason),
+                t.summary
             ),
             None => format!(
-                "RULING: amended {name} ({reason}); its {} is re-derived",
+                "RULING: amended {name}{}; its {} is re-derived",
+                why(reason),
                 replacement.kind()
             ),
         },
         Ruling::Override { .. } => format!("RULING: {applied}"),
+    }
+}
+
+/// ` (reason)`, or nothing for a ruling only tried (`what-if` takes none).
+fn why(reason: &str) -> String {
+    if reason.is_empty() {
+        String::new()
+    } else {
+        format!(" ({reason})")
     }
 }
