@@ -216,3 +216,18 @@ fn a_struck_roll_keeps_its_words_in_the_story() {
         "{why}"
     );
 }
+
+/// Issue 41, item 6: an `advance` that lands exactly on the moment a roll falls due says so.
+#[test]
+fn an_advance_landing_on_a_due_moment_names_the_roll() {
+    let s = Scratch::with_osric();
+    s.ok(&common::abdomen_strike("Osric"));
+    // The Healing Roll falls due five days after the strike: day 6 00:00.
+    let out = s.ok(&["advance", "--to", "day 6 00:00"]);
+    assert!(
+        out.contains(
+            "due now: Osric owes a healing roll; record it (leechbook roll Osric healing)"
+        ),
+        "{out}"
+    );
+}

@@ -326,6 +326,24 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                 );
                 return stop_at(ctx, n.at, open.now, line);
             }
+            // The clock lands on a moment a roll falls due: it is said, not passed in
+            // silence.
+            clock_to(ctx, until, by_only(&a, &ledger)?)?;
+            let (_, now) = ctx.load_open()?;
+            if let Some(n) = next_due(&now, now.now).filter(|n| n.at == now.now) {
+                ctx.say(format!(
+                    "due now: {} owes a {} roll; record it (leechbook roll {} {})",
+                    n.name,
+                    n.due.kind(),
+                    super::shell_word(&n.name),
+                    n.due.kind()
+                ));
+            } else if let Some((_, what)) =
+                others_due(&now, now.now).filter(|(at, _)| *at == now.now)
+            {
+                ctx.say(format!("due now: {what}"));
+            }
+            return Ok(());
         }
         return clock_to(ctx, until, by_only(&a, &ledger)?);
     }

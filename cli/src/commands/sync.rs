@@ -144,7 +144,8 @@ fn import_file(a: FileArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         Ok::<_, CommandError>(import(store, &mut FileTransport { path: &a.file })?)
     })?;
     report(ctx, &got);
-    for line in taken_lines(taken) {
+    let db = ctx.db_path()?;
+    for line in taken_lines(taken, &db) {
         ctx.note(line);
     }
     ctx.say(format!(
@@ -216,7 +217,8 @@ fn connect(a: ConnectArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let gm = leechbook_sync::crypt::is_gm_device(replica.store())?;
     drop(replica);
     report(ctx, &done.imported);
-    for line in taken_lines(taken) {
+    let db = ctx.db_path()?;
+    for line in taken_lines(taken, &db) {
         ctx.note(line);
     }
     if let Some((generation, why)) = &done.moved {
@@ -385,12 +387,25 @@ fn gm_only(store: &leechbook_store::Store) -> Result<(), CommandError> {
 /// What the events a sync took in did, a line each: each event the fold now voids, with
 /// why, and each contest of rolls, settled by authority (`leechbook_ledger::claims`); or why
 /// the record could not be brought up to date.
-fn taken_lines(taken: Result<leechbook_ledger::claims::TakenIn, LedgerError>) -> Vec<String> {
+fn taken_lines(
+    taken: Result<leechbook_ledger::claims::TakenIn, LedgerError>,
+    db: &std::path::Path,
+) -> Vec<String> {
+    // A void event is named as `log` names it: its number there, not a hex id.
+    let store = leechbook_store::Store::open(db).ok();
+    let number = |id: leechbook_core::ids::EventId| {
+        use leechbook_store::ReadLog;
+        store
+            .as_ref()
+            .and_then(|s| s.events_with_id_suffix(&id.0.simple().to_string()).ok())
+            .and_then(|hits| hits.first().map(|(_, key)| format!("#{}", key.0)))
+            .unwrap_or_else(|| id.short())
+    };
     match taken {
         Ok(t) => t
             .voided
             .iter()
-            .map(|v| format!("void: {} {} ({})", v.kind, v.id.short(), v.reason))
+            .map(|v| format!("void: {} {} ({})", number(v.id), v.kind, v.reason))
             .chain(t.contests.iter().map(|c| format!("contest: {c}")))
             .collect(),
         Err(e) => vec![format!(
@@ -403,7 +418,7 @@ fn taken_lines(taken: Result<leechbook_ledger::claims::TakenIn, LedgerError>) ->
 /// long-lived sync (its own connection to the log) took in.
 fn taken_in(db: &std::path::Path, after: u64) -> Vec<String> {
     match leechbook_ledger::Replica::open(db) {
-        Ok(mut r) => taken_lines(r.taken_in(after)),
+        Ok(mut r) => taken_lines(r.taken_in(after), db),
         Err(_) => Vec::new(),
     }
 }

@@ -290,7 +290,7 @@ fn a_player_cannot_move_the_gms_clock() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
         out.stderr
-            .contains(&format!("void: hm.strike {}", strike.id.short()))
+            .contains(&format!("void: #{} hm.strike", strike.clock))
             && out.stderr.contains("beyond the campaign clock"),
         "the import names it: {}",
         out.stderr
