@@ -263,3 +263,35 @@ pub(crate) fn struck_text(ledger: &Ledger, env: &leechbook_core::Envelope) -> St
         }
     }
 }
+
+/// The events stored after row `after`, a line each as the GM reads them (`took in #12:
+/// Osric Shock Reroll 30 vs EML45: CS (by Osric's player)`), none of the device `except`'s
+/// own (what it recorded it has said already), nor the campaign's creation or the roster's
+/// changes. What `sync serve` prints and the board's message line says as events arrive.
+pub fn arrived<L: Log>(
+    replica: &Replica<L>,
+    after: u64,
+    except: Option<leechbook_core::ids::DeviceId>,
+) -> Vec<String> {
+    use leechbook_core::roster::LedgerEvent;
+    let Ok((events, _)) = replica.store().events_after_row(after as i64) else {
+        return Vec::new();
+    };
+    let head = replica.state_for(&[]).ok();
+    events
+        .iter()
+        .filter(|e| e.event.roster_change().is_none() && !e.event.creates_campaign())
+        .filter(|e| Some(e.device) != except)
+        .map(|e| {
+            let by = head
+                .as_ref()
+                .and_then(|h| narrate::by_player(h, e))
+                .map(|b| format!(" ({b})"))
+                .unwrap_or_default();
+            match told(replica, e.id) {
+                Ok(t) => format!("took in {}{by}", t.line()),
+                Err(_) => format!("took in #{}: {}{by}", e.clock, e.event.kind()),
+            }
+        })
+        .collect()
+}

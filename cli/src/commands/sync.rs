@@ -423,39 +423,16 @@ fn taken_in(db: &std::path::Path, after: u64) -> Vec<String> {
     }
 }
 
-/// The events stored after row `after` at `db`, a line each as the GM reads them: `took in
-/// #12: Osric Shock Reroll 30 vs EML45: CS (by Osric's player)`; none of the device `except`'s
-/// own (what this device recorded it has said already).
+/// What arrived in the ledger at `db` after row `after`, a line each (see
+/// [`leechbook_story::log::arrived`]); nothing when the ledger cannot be read.
 pub(crate) fn arrived(
     db: &std::path::Path,
     after: u64,
     except: Option<leechbook_core::ids::DeviceId>,
 ) -> Vec<String> {
-    use leechbook_core::roster::LedgerEvent;
-    use leechbook_store::ReadLog;
-    let Ok(replica) = leechbook_ledger::Replica::open(db) else {
-        return Vec::new();
-    };
-    let Ok((events, _)) = replica.store().events_after_row(after as i64) else {
-        return Vec::new();
-    };
-    let head = replica.state_for(&[]).ok();
-    events
-        .iter()
-        .filter(|e| e.event.roster_change().is_none() && !e.event.creates_campaign())
-        .filter(|e| Some(e.device) != except)
-        .map(|e| {
-            let by = head
-                .as_ref()
-                .and_then(|h| leechbook_views::narrate::by_player(h, e))
-                .map(|b| format!(" ({b})"))
-                .unwrap_or_default();
-            match leechbook_story::log::told(&replica, e.id) {
-                Ok(t) => format!("took in {}{by}", t.line()),
-                Err(_) => format!("took in #{}: {}{by}", e.clock, e.event.kind()),
-            }
-        })
-        .collect()
+    leechbook_ledger::Replica::open(db)
+        .map(|r| leechbook_story::log::arrived(&r, after, except))
+        .unwrap_or_default()
 }
 
 /// What an import refused, found missing on the other side, and put back, a line each.
