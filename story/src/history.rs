@@ -147,19 +147,6 @@ fn outcome_of(applied: &leechbook_core::Applied) -> Option<&'static str> {
     }
 }
 
-/// How a character of any system died, and when.
-fn death_of(
-    c: &leechbook_core::CharacterState,
-) -> Option<(String, leechbook_core::time::CampaignTime)> {
-    use leechbook_core::CharacterState as C;
-    match c {
-        C::HarnMaster(h) => h.death.clone(),
-        C::SavageWorlds(s) => s.death.clone(),
-        C::WrathGlory(w) => w.death.clone(),
-        C::WitchIron(w) => w.death.clone(),
-    }
-}
-
 /// The story of `name` (of one injury of theirs, if `injury` names one), with the wound's
 /// samples for its plot: what `history` prints and the players' page shows.
 pub fn story<L: Log>(
@@ -270,7 +257,8 @@ pub fn story<L: Log>(
         Some(ch) => ending(&full, ch, injury),
         None => (
             None,
-            death_of(any).map(|(cause, at)| format!("{} died ({cause}) at {at}", any.name())),
+            views::marks::death(any)
+                .map(|(cause, at)| format!("{} died ({cause}) at {at}", any.name())),
         ),
     };
     let story = Story {
