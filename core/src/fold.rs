@@ -44,8 +44,10 @@ pub type Fate = leechbook_kernel::fold::Fate<Applied>;
 /// its ML, a count roll's creature not named), so a void event's reason reads otherwise; 12:
 /// only the GM's clock events move the clock, a player's event dated past it is void, and
 /// so is an envelope out of bounds (`leechbook_core::OutOfBounds`); 13: a Savage Worlds
-/// character keeps when its last Spirit roll to recover from Shaken was made.)
-pub const FOLD_VERSION: u32 = 14;
+/// character keeps when its last Spirit roll to recover from Shaken was made; 14: owed rolls
+/// keep their moment, aggravation rolls are owed once called; 15: the GM-only characters
+/// (`Ledger::secret`), and an event joining one with a character the table sees is void.)
+pub const FOLD_VERSION: u32 = 15;
 
 /// What HârnMaster's commands read of a folded campaign.
 pub trait HmLedger {

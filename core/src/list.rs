@@ -85,6 +85,15 @@ macro_rules! rules_systems {
                 /// Where they stand.
                 standing: $crate::__kernel::standing::Standing,
             },
+            /// A character is GM-only from now (`secret`), read on the GM's devices alone, or
+            /// revealed to the table. The GM's; undone by another, or by retracting it.
+            /// (Added after `Standing`: later systems are appended after it.)
+            Secret {
+                /// Who.
+                character: $crate::__kernel::ids::CharacterId,
+                /// GM-only (true) or revealed (false).
+                secret: bool,
+            },
             $( $(#[$mr])* $vr(<$sr as $crate::__kernel::system::RulesSystem>::Event), )*
         }
 
@@ -192,6 +201,7 @@ macro_rules! rules_systems {
                     }
                     Event::Roster(RosterChange::Places { .. }) => "roster.places",
                     Event::Standing { .. } => "character-standing",
+                    Event::Secret { .. } => "character-secret",
                     Event::Ruling(r) => match r {
                         R::Retract { .. } => "ruling.retract",
                         R::Reinstate { .. } => "ruling.reinstate",
@@ -203,13 +213,13 @@ macro_rules! rules_systems {
             }
 
             /// The characters a system's event touches, the one it is about first.
-            fn touched(&self) -> $crate::__kernel::system::Touched {
+            pub fn touched(&self) -> $crate::__kernel::system::Touched {
                 match self {
                     $( Event::$v(e) => <$s as $crate::__kernel::system::RulesSystem>::touches(e), )+
                     Event::Ruling($crate::__kernel::ruling::Ruling::Override { character, .. }) => {
                         $crate::__kernel::system::Touched::one(*character)
                     }
-                    Event::Standing { character, .. } => {
+                    Event::Standing { character, .. } | Event::Secret { character, .. } => {
                         $crate::__kernel::system::Touched::one(*character)
                     }
                     _ => $crate::__kernel::system::Touched::none(),
@@ -283,7 +293,11 @@ macro_rules! rules_systems {
             }
 
             fn gm_only(&self) -> bool {
-                matches!(self, Event::Ruling(_) | Event::Standing { .. })
+                matches!(self, Event::Ruling(_) | Event::Standing { .. } | Event::Secret { .. })
+            }
+
+            fn touched(&self) -> $crate::__kernel::system::Touched {
+                Event::touched(self)
             }
 
             fn character(&self) -> Option<$crate::__kernel::ids::CharacterId> {
@@ -540,6 +554,9 @@ macro_rules! rules_systems {
                     Refusal::OutOfBounds(b) => FoldError::OutOfBounds(b),
                     Refusal::Dice(e) => FoldError::Dice(e),
                     Refusal::Unchanged(why) => FoldError::Setting(why),
+                    Refusal::JoinsSecret(hidden, seen) => FoldError::Setting(format!(
+                        "{hidden} is GM-only and {seen} is seen by the table: an event joining them would show {hidden}'s state to the players' devices (record each side's blow on its own, or reveal {hidden})"
+                    )),
                 }
             }
         }
@@ -588,6 +605,10 @@ macro_rules! rules_systems {
                         character: *character,
                         standing,
                     },
+                    Event::Secret { character, secret } => Entry::Secret {
+                        character: *character,
+                        secret: *secret,
+                    },
                     $( Event::$v(e) => Entry::System(e), )+
                 }
             }
@@ -600,7 +621,8 @@ macro_rules! rules_systems {
                     | Event::ClockAdvanced { .. }
                     | Event::Ruling(_)
                     | Event::Roster(_)
-                    | Event::Standing { .. } => None,
+                    | Event::Standing { .. }
+                    | Event::Secret { .. } => None,
                 }
             }
 

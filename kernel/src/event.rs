@@ -32,6 +32,11 @@ pub trait LedgerEvent: Sized {
     fn gm_only(&self) -> bool {
         self.is_ruling()
     }
+    /// Every character it touches, the one it is about first (none by default): the fold
+    /// refuses an event that joins a GM-only character with one the table sees.
+    fn touched(&self) -> crate::system::Touched {
+        crate::system::Touched::none()
+    }
 }
 
 /// A GM's ruling about the record.

@@ -107,6 +107,9 @@ pub struct Ledger<S: Systems> {
     /// party and in the story).
     #[serde(default)]
     pub standing: BTreeMap<CharacterId, crate::standing::Standing>,
+    /// The GM-only characters ([`crate::standing`]): what only the GM's devices read.
+    #[serde(default)]
+    pub secret: std::collections::BTreeSet<CharacterId>,
 }
 
 impl<S: Systems> Default for Ledger<S> {
@@ -131,7 +134,13 @@ impl<S: Systems> Ledger<S> {
             retracted: Vec::new(),
             amended: Vec::new(),
             standing: BTreeMap::new(),
+            secret: Default::default(),
         }
+    }
+
+    /// Whether the character `id` is GM-only (read only on the GM's devices).
+    pub fn is_secret(&self, id: CharacterId) -> bool {
+        self.secret.contains(&id)
     }
 
     /// Where the character `id` stands (of the party and in the story unless recorded).
@@ -293,6 +302,7 @@ impl<S: Systems> Ledger<S> {
             retracted: self.retracted.clone(),
             amended: self.amended.clone(),
             standing: self.standing.clone(),
+            secret: self.secret.clone(),
         }
     }
 
@@ -449,7 +459,31 @@ impl<S: Systems> Ledger<S> {
                 .into());
             }
         }
+        self.keeps_secrets(env)?;
         Ok(self.world(env))
+    }
+
+    /// Refuses an event that joins a GM-only character with one the table sees: its outcome
+    /// reads the GM-only one's sheet and state, which no player's device holds, so the
+    /// players' devices could not fold it as the GM's do ([`crate::standing`]).
+    fn keeps_secrets(&self, env: &Envelope<S::Event>) -> Result<(), Refusal> {
+        use crate::envelope::LedgerEvent;
+        if self.secret.is_empty() {
+            return Ok(());
+        }
+        let touched = env.event.touched();
+        let ids = touched.as_slice();
+        let hidden = ids.iter().find(|c| self.is_secret(**c));
+        let seen = ids.iter().find(|c| !self.is_secret(**c));
+        match (hidden, seen) {
+            (Some(h), Some(s)) => Err(Refusal::JoinsSecret(
+                self.name_of(*h)
+                    .unwrap_or("a GM-only character")
+                    .to_string(),
+                self.name_of(*s).unwrap_or("another character").to_string(),
+            )),
+            _ => Ok(()),
+        }
     }
 
     fn try_apply(&mut self, env: &Envelope<S::Event>) -> Result<S::Applied, S::Error> {
@@ -545,6 +579,28 @@ impl<S: Systems> Ledger<S> {
                     _ => format!("{name} is {}", standing.side.word()),
                 };
                 self.standing.insert(character, standing.clone());
+                Ok(Settled::Setting(words).into())
+            }
+            Entry::Secret { character, secret } => {
+                let name = self
+                    .name_of(character)
+                    .ok_or(Refusal::UnknownCharacter(character))?
+                    .to_string();
+                if self.is_secret(character) == secret {
+                    return Err(Refusal::Unchanged(if secret {
+                        format!("{name} is already GM-only")
+                    } else {
+                        format!("{name} is already seen by the table")
+                    })
+                    .into());
+                }
+                let words = if secret {
+                    self.secret.insert(character);
+                    format!("{name} is GM-only from now: only the GM's devices read what happens to them")
+                } else {
+                    self.secret.remove(&character);
+                    format!("{name} is revealed: the table sees them and their record")
+                };
                 Ok(Settled::Setting(words).into())
             }
         }

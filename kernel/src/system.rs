@@ -119,6 +119,13 @@ pub enum Entry<'a, S: Systems> {
         /// Where they stand from now.
         standing: &'a crate::standing::Standing,
     },
+    /// Whether a character is GM-only from now ([`crate::standing`]).
+    Secret {
+        /// Who.
+        character: CharacterId,
+        /// GM-only (true) or seen by the table (false: revealed).
+        secret: bool,
+    },
     /// An event of one rules system.
     System(&'a dyn SystemEvent<S>),
 }
@@ -240,6 +247,9 @@ pub enum Refusal {
     Dice(DiceError),
     /// A change that changes nothing (a character's standing as it already is), in words.
     Unchanged(String),
+    /// An event that joins a GM-only character with one the table sees: its fold reads the
+    /// GM-only one's state, which no player's device holds (the two names, GM-only first).
+    JoinsSecret(String, String),
     /// A rules system refused the event, in its own words.
     System {
         /// The system.

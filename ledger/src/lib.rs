@@ -43,4 +43,4 @@ pub mod verify;
 pub use checkpoint::{fold_latest, full_fold, replay, snapshots_kept, SNAPSHOT_EVERY};
 pub use error::LedgerError;
 pub use moment::{find_event, ruling_context, Moment};
-pub use replica::{Draft, Recorded, Replica};
+pub use replica::{Draft, Recorded, Replica, NEW_CHARACTER};

@@ -12,6 +12,10 @@ use leechbook_core::{Envelope, Event};
 use leechbook_store::{Log, OrderKey, Store, Transaction};
 use std::path::Path;
 
+/// In a draft's [`Event::Secret`], the character added by a draft before it in the same
+/// [`Replica::record_all_for`] (whose id is its event's, known once it is prepared).
+pub const NEW_CHARACTER: CharacterId = CharacterId(uuid::Uuid::nil());
+
 /// One device's ledger of a campaign, kept in a [`Log`]: a SQLite file ([`Store`], the
 /// default) or memory ([`leechbook_store::memory::MemoryLog`]). Every service works the same
 /// on either; `ledger/tests/replica.rs` runs them on both.
@@ -213,7 +217,25 @@ impl<L: Log> Replica<L> {
         let events = make(&ledger)?;
         let mut done = Vec::with_capacity(events.len());
         for draft in events {
-            let Draft { event, at, dice } = draft.into();
+            let Draft {
+                mut event,
+                at,
+                dice,
+            } = draft.into();
+            // `character add --gm-only`: the creation and its secrecy in one transaction, so
+            // no sync can take the character in before it is GM-only.
+            if let Event::Secret { character, .. } = &mut event {
+                if *character == NEW_CHARACTER {
+                    *character = done
+                        .iter()
+                        .rev()
+                        .find(|(e, _): &&(Envelope, Applied)| {
+                            matches!(e.event, Event::CharacterAdded { .. })
+                        })
+                        .map(|(e, _)| CharacterId(e.id.0))
+                        .ok_or(LedgerError::Empty)?;
+                }
+            }
             event.check_faces().map_err(LedgerError::from)?;
             // Hold every character the event touches before it is applied.
             let missing: Vec<CharacterId> = event

@@ -193,12 +193,27 @@ pub fn amend(
     })
 }
 
+/// The reason an undo records: `undone`, or `undone: WHY` (what tells an undo from a GM's
+/// retraction of their own event by hand, which `undo` steps back through like any other).
+pub fn undo_reason(why: &str) -> String {
+    match why.trim() {
+        "" | "undone" => "undone".to_string(),
+        why => format!("undone: {why}"),
+    }
+}
+
+/// Whether a retraction's reason is an undo's ([`undo_reason`]).
+pub fn is_undo_reason(reason: &str) -> bool {
+    reason == "undone" || reason.starts_with("undone: ")
+}
+
 /// The event `undo` strikes: the last that the device `me` recorded and that stands
 /// (neither struck nor void), found number by number from its last (the campaign's
 /// creation and the roster's changes are not undone so). An undo (a retraction by `me` of
-/// an event `me` recorded) is stepped over, so that undo after undo steps back through the
-/// device's recordings; an undo is undone only when asked by name (`reinstate`, `retract`).
-/// `gone` says whether an event is struck or void.
+/// an event `me` recorded, with an undo's reason) is stepped over, so that undo after undo
+/// steps back through the device's recordings; an undo is undone only when asked by name
+/// (`reinstate`, `retract`). A retraction by hand is a recording like any other: an undo
+/// retracts it, and its target stands again. `gone` says whether an event is struck or void.
 pub fn undo_target(
     store: &Store,
     me: DeviceId,
@@ -212,7 +227,7 @@ pub fn undo_target(
             .map_err(LedgerError::from)?
             .pop();
         let an_undo = |e: &Envelope| match &e.event {
-            Event::Ruling(Ruling::Retract { target, .. }) => store
+            Event::Ruling(Ruling::Retract { target, reason }) if is_undo_reason(reason) => store
                 .events_with_id_suffix(&target.0.simple().to_string())
                 .is_ok_and(|hits| hits.iter().any(|(_, key)| key.1 == me)),
             _ => false,

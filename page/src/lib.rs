@@ -270,12 +270,17 @@ fn view_of(page: &Page, link: &Link, ledger: &Ledger) -> PageView {
     let mut characters = Vec::new();
     let mut party = Vec::new();
     for c in &ledger.characters {
-        // A player's page lists the party in the story: no foe, NPC or one set aside.
+        // A player's page lists the party in the story: no foe, NPC or one set aside, and
+        // never a GM-only character, whatever the link's `--party`.
         let standing = ledger.standing_of(c.id());
-        let of_the_party =
-            standing.side == leechbook_core::standing::Side::Party && standing.in_story();
+        let of_the_party = standing.side == leechbook_core::standing::Side::Party
+            && standing.in_story()
+            && !ledger.is_secret(c.id());
         match link.character {
             None => characters.push(full(c, false)),
+            // A GM-only character has no player's link (`device link` refuses one, and one
+            // made before the character was hidden shows it no more).
+            Some(id) if c.id() == id && ledger.is_secret(id) => {}
             Some(id) if c.id() == id => characters.insert(0, full(c, true)),
             Some(_) if !of_the_party => {}
             Some(_) => match link.party.as_str() {
@@ -292,11 +297,19 @@ fn view_of(page: &Page, link: &Link, ledger: &Ledger) -> PageView {
             },
         }
     }
+    let gm_only = ledger
+        .secret
+        .iter()
+        .filter_map(|id| ledger.name_of(*id))
+        .filter(|_| link.character.is_none())
+        .map(str::to_string)
+        .collect();
     PageView {
         campaign,
         clock: ledger.now.to_string(),
         characters,
         party,
+        gm_only,
     }
 }
 

@@ -18,6 +18,7 @@ mod fifth_system;
 mod first_session;
 mod fixture_ledgers;
 mod fold_properties;
+mod gm_only;
 mod hostile;
 mod page;
 mod readme;

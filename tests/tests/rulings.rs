@@ -648,20 +648,20 @@ fn undo_steps_back_through_the_recordings_and_says_each() {
     let out = s.ok(&["undo", "--reason", "wrong roll"]);
     assert!(
         out.contains(
-            "RULING: struck #5 from the record (wrong roll): Osric Morale roll 40 vs EML50: CS"
+            "RULING: struck #5 from the record (undone: wrong roll): Osric Morale roll 40 vs EML50: CS"
         ),
         "{out}"
     );
     let out = s.ok(&["undo", "--reason", "wrong target"]);
     assert!(
-        out.contains("RULING: struck #4 from the record (wrong target): Osric struck:"),
+        out.contains("RULING: struck #4 from the record (undone: wrong target): Osric struck:"),
         "{out}"
     );
     assert_eq!(s.show("Osric")["injuries"].as_array().unwrap().len(), 0);
     let log = s.ok(&["log"]);
     assert!(
         log.lines()
-            .any(|l| l.contains("STRUCK (retracted: wrong target): Osric")),
+            .any(|l| l.contains("STRUCK (retracted: undone: wrong target): Osric")),
         "{log}"
     );
     // The undo of the strike is undone by name: it is #7.
@@ -677,6 +677,30 @@ fn undo_steps_back_through_the_recordings_and_says_each() {
     let out = fresh.run(&["undo"]);
     assert_eq!(out.code, 1, "{}", out.stdout);
     assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+}
+
+/// Issue 41, item 1: a retraction the GM typed is a recording like any other: `undo` right
+/// after it takes the retraction back (its target stands again), never an older event.
+#[test]
+fn undo_after_a_retraction_takes_the_retraction_back() {
+    let s = Scratch::with_osric();
+    s.ok(&common::thorax_strike("Osric", "6", "shock=12"));
+    s.ok(&["roll", "Osric", "morale", "--ml", "50", "--dice", "roll=40"]);
+    let out = s.ok(&["retract", "#5", "--reason", "missed"]);
+    assert!(
+        out.contains("RULING: struck #5 from the record (missed)"),
+        "{out}"
+    );
+    let out = s.ok(&["undo", "--reason", "I retracted the wrong one"]);
+    assert!(
+        out.contains("RULING: struck #6 from the record (undone: I retracted the wrong one)"),
+        "{out}"
+    );
+    // The strike (#4) and the morale roll (#5) both stand.
+    let log = s.ok(&["log"]);
+    assert!(!log.contains("STRUCK (retracted: missed)"), "{log}");
+    assert_eq!(s.show("Osric")["injuries"].as_array().unwrap().len(), 1);
+    assert!(s.ok(&["log", "Osric"]).contains("Morale roll 40"));
 }
 
 /// Issue 26, item 3: a fumble recorded without its outcome gets one later, by amendment.

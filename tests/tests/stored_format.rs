@@ -139,6 +139,11 @@ fn samples() -> Vec<Event> {
             by: Some(who),
             pool: 4,
         }),
+        // Issue 42: a character GM-only from now (a kernel event, after `Standing`).
+        Event::Secret {
+            character: who,
+            secret: true,
+        },
     ]
 }
 

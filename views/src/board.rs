@@ -143,10 +143,23 @@ impl Board {
             Some(c) => format!("{} at {}", c.name, ledger.now),
             None => "no campaign yet".into(),
         };
+        // The pane holds the story's characters (one set aside is out of it), a foe's or an
+        // NPC's side and a GM-only character marked.
         let party = ledger
             .characters
             .iter()
-            .map(|c| member(ledger, c))
+            .filter(|c| ledger.standing_of(c.id()).in_story())
+            .map(|c| {
+                let mut m = member(ledger, c);
+                let side = ledger.standing_of(c.id()).side;
+                if side != leechbook_core::standing::Side::Party {
+                    m.title.push_str(&format!(" ({})", side.word()));
+                }
+                if ledger.is_secret(c.id()) {
+                    m.title.push_str(" [GM-only]");
+                }
+                m
+            })
             .collect();
         // What the story owes: a character set aside is out of it.
         let mut agenda: Vec<OwedView> = ledger

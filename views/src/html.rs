@@ -62,6 +62,9 @@ pub struct PageView {
     pub characters: Vec<(Shown, Vec<(OwedView, bool)>)>,
     /// The rest of the party.
     pub party: Vec<PartyView>,
+    /// The names of the characters shown that are GM-only (only the GM's page shows them),
+    /// marked as such.
+    pub gm_only: std::collections::BTreeSet<String>,
 }
 
 /// A character's condition in one word, for the party's list: `dead`, the worst of its
@@ -185,7 +188,7 @@ pub fn main(v: &PageView) -> String {
             p class="clock" { "Campaign clock: " time { (v.clock) } }
         }
         @for (c, owed) in &v.characters {
-            (shown(c, owed))
+            (shown(c, owed, v.gm_only.contains(name_of(c))))
         }
         @if !v.party.is_empty() {
             section class="party" {
@@ -213,7 +216,7 @@ fn name_of(s: &Shown) -> &str {
     }
 }
 
-fn shown(s: &Shown, owed: &[(OwedView, bool)]) -> Markup {
+fn shown(s: &Shown, owed: &[(OwedView, bool)], gm_only: bool) -> Markup {
     let (system, dead, death) = match s {
         Shown::HarnMaster(v) => ("HârnMaster", v.dead, v.death.clone()),
         Shown::SavageWorlds(v) => ("Savage Worlds", v.dead, v.death.clone()),
@@ -223,6 +226,9 @@ fn shown(s: &Shown, owed: &[(OwedView, bool)]) -> Markup {
     html! {
         section class="character" data-name=(name_of(s)) {
             h2 { (name_of(s)) " " small { (system) } }
+            @if gm_only {
+                p class="gm-only" { "GM-only: the players' pages and devices never show them" }
+            }
             @if dead {
                 p class="dead" { "Dead" @if let Some(d) = death { ": " (d) } }
             }
@@ -472,6 +478,7 @@ mod tests {
                 name: "\"><img src=x onerror=alert(1)>".into(),
                 condition: Some("wounded"),
             }],
+            gm_only: Default::default(),
         };
         let out = page(&v, "/p/abc/");
         assert!(!out.contains("<script>alert"));

@@ -8,6 +8,7 @@ use clap::{Args, Subcommand};
 use leechbook_core::harnmaster::state::Sheet;
 use leechbook_core::harnmaster::HmEvent;
 use leechbook_core::{Event, SheetKind, SystemId};
+use leechbook_ledger::Draft;
 use serde::Serialize;
 
 /// Character commands.
@@ -31,6 +32,11 @@ pub enum CharacterCommand {
     Aside(super::standing::AsideArgs),
     /// Bring a character set aside back into the story.
     Back(super::standing::BackArgs),
+    /// Make a character GM-only from now: what happens to them is read on the GM's devices
+    /// alone (what the players' devices already hold stays).
+    Hide(super::standing::BackArgs),
+    /// Reveal a GM-only character to the table, with their whole record.
+    Reveal(super::standing::BackArgs),
 }
 
 /// `character equip`.
@@ -75,6 +81,10 @@ pub struct EquipArgs {
 pub struct AddArgs {
     /// The character's name (unique in the campaign).
     pub name: String,
+    /// GM-only: the character and everything only about them are read on the GM's devices
+    /// alone (players' devices, join files and pages never see them).
+    #[arg(long)]
+    pub gm_only: bool,
     /// Strength.
     #[arg(long = "str", help_heading = "HârnMaster sheet")]
     pub strength: Option<i32>,
@@ -230,6 +240,13 @@ struct ListItem {
     shock_state: &'static str,
     dead: bool,
     injuries: usize,
+    /// `party`, `foe` or `npc`.
+    side: &'static str,
+    /// Why the GM set them aside, if out of the story.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    aside: Option<String>,
+    /// GM-only: read on the GM's devices alone.
+    gm_only: bool,
 }
 
 /// Runs a character command.
@@ -243,13 +260,15 @@ pub fn cmd_character(c: CharacterCommand, ctx: &mut Ctx) -> Result<(), CommandEr
         CharacterCommand::Side(a) => super::standing::side(a, ctx),
         CharacterCommand::Aside(a) => super::standing::aside(a, ctx),
         CharacterCommand::Back(a) => super::standing::back(a, ctx),
+        CharacterCommand::Hide(a) => super::standing::secret(a, ctx, true),
+        CharacterCommand::Reveal(a) => super::standing::secret(a, ctx, false),
     }
 }
 
 /// `character add`: a new character of the campaign's system, from its sheet's options.
 fn add(a: AddArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let name = a.name.clone();
-    ctx.record(|ledger, _| {
+    ctx.record_all(None, |ledger, _| {
         let system = ledger
             .campaign
             .as_ref()
@@ -264,9 +283,21 @@ fn add(a: AddArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             )));
         }
         let sheet = sheet_of(&a, system)?;
-        Ok((Event::CharacterAdded { name, sheet }, None))
+        let mut drafts = vec![Draft::of(Event::CharacterAdded { name, sheet }, None)];
+        if a.gm_only {
+            let secret = Event::Secret {
+                character: leechbook_ledger::NEW_CHARACTER,
+                secret: true,
+            };
+            drafts.push(Draft::of(secret, None));
+        }
+        Ok(drafts)
     })?;
-    ctx.say(format!("added {}", a.name.trim()));
+    ctx.say(format!(
+        "added {}{}",
+        a.name.trim(),
+        if a.gm_only { " (GM-only)" } else { "" }
+    ));
     Ok(())
 }
 
@@ -351,13 +382,32 @@ fn summary(c: &leechbook_core::fold::CharacterState) -> ListItem {
         shock_state,
         dead: c.dead(),
         injuries,
+        side: "party",
+        aside: None,
+        gm_only: false,
     }
 }
 
 /// `character list`.
 fn list(a: ListArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     let (_, ledger) = ctx.load_open()?;
-    let items: Vec<ListItem> = ledger.characters.iter().map(summary).collect();
+    let items: Vec<ListItem> = ledger
+        .characters
+        .iter()
+        .map(|c| {
+            let standing = ledger.standing_of(c.id());
+            ListItem {
+                side: match standing.side {
+                    leechbook_core::standing::Side::Party => "party",
+                    leechbook_core::standing::Side::Foe => "foe",
+                    leechbook_core::standing::Side::Npc => "npc",
+                },
+                aside: standing.aside,
+                gm_only: ledger.is_secret(c.id()),
+                ..summary(c)
+            }
+        })
+        .collect();
     if a.json {
         return ctx.json(&items);
     }
@@ -365,13 +415,28 @@ fn list(a: ListArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         ctx.say("no characters");
     }
     for i in items {
+        let mut marks = Vec::new();
+        if i.side != "party" {
+            marks.push(i.side.to_string());
+        }
+        if let Some(why) = &i.aside {
+            marks.push(format!("set aside ({why})"));
+        }
+        if i.gm_only {
+            marks.push("GM-only".to_string());
+        }
         ctx.say(format!(
-            "{:<20} {:<5} {} injur{}{}",
+            "{:<20} {:<5} {} injur{}{}{}",
             i.name,
             i.shock_state,
             i.injuries,
             if i.injuries == 1 { "y" } else { "ies" },
-            if i.dead { "  DEAD" } else { "" }
+            if i.dead { "  DEAD" } else { "" },
+            if marks.is_empty() {
+                String::new()
+            } else {
+                format!("  [{}]", marks.join(", "))
+            }
         ));
     }
     Ok(())

@@ -142,6 +142,13 @@ pub fn cmd_link(a: LinkArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         Some(n) => {
             let (_, ledger) = ctx.load_for(&[n.as_str()])?;
             let c = find_any(&ledger, n)?;
+            if ledger.is_secret(c.id()) && !a.revoke {
+                return Err(CommandError::user(format!(
+                    "{} is GM-only: a player's link would show them (`leechbook character reveal {}` first, or use the GM's link: `leechbook device link`)",
+                    c.name(),
+                    c.name()
+                )));
+            }
             (Some(c.id()), c.name().to_string())
         }
         None => (None, "the GM".to_string()),

@@ -33,8 +33,8 @@ pub struct RetractArgs {
 /// Retract the last thing this device recorded that still stands.
 #[derive(Args, Debug)]
 pub struct UndoArgs {
-    /// Why (recorded with the ruling).
-    #[arg(long, default_value = "undone")]
+    /// Why (recorded with the ruling as `undone: WHY`).
+    #[arg(long, default_value = "")]
     pub reason: String,
 }
 
@@ -234,7 +234,7 @@ pub fn cmd_undo(a: UndoArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     };
     let args = RetractArgs {
         event: target.to_string(),
-        reason: a.reason,
+        reason: rulings::undo_reason(&a.reason),
     };
     record_ruling(ctx, Some(&args.event), |events, _| {
         build_retract(events, &args)

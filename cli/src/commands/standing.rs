@@ -1,7 +1,8 @@
 //! Where a character stands in the story: `character side NAME party|foe|npc`, `character
 //! aside NAME --why WORDS` (captured, fled: out of the story, so `due`, `advance --roll` and
 //! the board stop asking for their rolls and the players' page leaves them out) and
-//! `character back NAME`. Each is an event, undone by another or by retracting it.
+//! `character back NAME`; `character hide NAME` (GM-only from now) and `character reveal
+//! NAME`. Each is an event, undone by another or by retracting it.
 
 use super::find_any;
 use crate::ctx::Ctx;
@@ -98,4 +99,21 @@ pub fn aside(a: AsideArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
 /// `character back NAME`.
 pub fn back(a: BackArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     record(ctx, &a.name, |s| Standing { aside: None, ..s })
+}
+
+/// `character hide NAME` (`secret`) and `character reveal NAME`.
+pub fn secret(a: BackArgs, ctx: &mut Ctx, secret: bool) -> Result<(), CommandError> {
+    let names = [a.name.as_str()];
+    let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, _| {
+        let c = find_any(ledger, &a.name)?;
+        Ok((
+            Event::Secret {
+                character: c.id(),
+                secret,
+            },
+            None,
+        ))
+    })?;
+    ctx.say(narrate::event(&ledger, &env, &applied));
+    Ok(())
 }
