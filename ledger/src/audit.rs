@@ -21,17 +21,19 @@ pub fn flags_for(
     events: &[Envelope],
     wanted: impl Fn(&EventId) -> bool,
 ) -> HashMap<EventId, Vec<String>> {
-    flags_observed(events, wanted, |_, _, _| {})
+    flags_observed(events, wanted, |_, _, _, _| {})
 }
 
 /// [`flags_for`], handing `observe` each event with the state before it and its fate in the
-/// record now, as `Ledger::derive_with` does: the fold that tells the record now is the
-/// one the flags compare against, so a view that narrates the record and flags it folds it
-/// once. Nothing as recorded is worked out when no ruling is in the log.
+/// record now, as `Ledger::derive_with` does, and its fate as recorded where a ruling may
+/// have changed it (a wanted event, in a log that holds rulings): the fold that tells the
+/// record now is the one the flags compare against, so a view that narrates the record and
+/// flags it folds it once, and tells a void event as it read when it was recorded. Nothing
+/// as recorded is worked out when no ruling is in the log.
 pub fn flags_observed(
     events: &[Envelope],
     wanted: impl Fn(&EventId) -> bool,
-    mut observe: impl FnMut(&Ledger, &Envelope, &Fate),
+    mut observe: impl FnMut(&Ledger, &Envelope, &Fate, Option<&Fate>),
 ) -> HashMap<EventId, Vec<String>> {
     let rulings = Rulings::from_log(events);
     let ruled = !(rulings.retracted.is_empty()
@@ -44,8 +46,9 @@ pub fn flags_observed(
     };
     let mut out: HashMap<EventId, Vec<String>> = HashMap::new();
     Ledger::derive_with(events, &rulings, |ledger, env, fate| {
-        observe(ledger, env, fate);
-        let Some(then) = recorded.get(&env.id) else {
+        let then = recorded.get(&env.id);
+        observe(ledger, env, fate, then);
+        let Some(then) = then else {
             return;
         };
         let mut notes = Vec::new();
@@ -74,9 +77,8 @@ pub fn flags_observed(
                     }
                 }
             }
-            (Fate::Applied(_), Fate::Void(why)) => {
-                notes.push(format!("void since a ruling: {why}"))
-            }
+            // The reason is the line's own (`VOID (why)`): said once.
+            (Fate::Applied(_), Fate::Void(_)) => notes.push("void since a ruling".into()),
             (Fate::Void(_), Fate::Applied(_)) => notes.push("applies since a ruling".into()),
             _ => {}
         }

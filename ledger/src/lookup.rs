@@ -172,6 +172,7 @@ pub fn injury(ch: &HmCharacter, text: &str) -> Result<InjuryId, Lookup> {
         .filter(|i| {
             i.place.label().eq_ignore_ascii_case(&place)
                 || i.place.location.eq_ignore_ascii_case(&place)
+                || format!("{} {}", i.place.label(), i.code()).eq_ignore_ascii_case(&place)
         })
         .collect();
     match at.as_slice() {
@@ -181,10 +182,7 @@ pub fn injury(ch: &HmCharacter, text: &str) -> Result<InjuryId, Lookup> {
             return Err(Lookup::SeveralAt {
                 character: ch.name.clone(),
                 text: text.to_string(),
-                candidates: many
-                    .iter()
-                    .map(|i| format!("{} {} {}", i.place.label(), i.code(), i.id.short()))
-                    .collect(),
+                candidates: many.iter().map(|i| injury_name(ch, i.id)).collect(),
             })
         }
     }
@@ -235,9 +233,15 @@ pub fn injury_or_only(
         many => Err(Lookup::SeveralInjuriesTo {
             character: ch.name.clone(),
             what: what.to_string(),
-            candidates: many.iter().map(|i| i.short()).collect(),
+            candidates: many.iter().map(|i| injury_name(ch, *i)).collect(),
         }),
     }
+}
+
+/// How a person names the open injury `id` of `ch`, as [`injury`] finds it (see
+/// `HmCharacter::injury_name`).
+pub fn injury_name(ch: &HmCharacter, id: InjuryId) -> String {
+    ch.injury_name(id)
 }
 
 /// `ch` has no injury `text`: the refusal names the open ones as a person names them.

@@ -270,7 +270,7 @@ fn only_injury(
     ch: &HmCharacter,
     kind: SeqRollKind,
 ) -> Result<InjuryId, RollError> {
-    let owing: Vec<InjuryId> = leechbook_core::harnmaster::agenda::agenda(
+    let owing: Vec<(InjuryId, bool)> = leechbook_core::harnmaster::agenda::agenda(
         ch,
         ledger.treatment_table(),
         ledger.options(),
@@ -278,8 +278,21 @@ fn only_injury(
     )
     .into_iter()
     .filter(|d| d.seq == Some(kind))
-    .filter_map(|d| d.injury)
+    .filter_map(|d| {
+        d.injury
+            .map(|i| (i, d.due_at.is_none_or(|at| at <= ledger.now)))
+    })
     .collect();
+    // The one due now, where one alone is among several owed later.
+    let due: Vec<InjuryId> = owing
+        .iter()
+        .filter(|(_, now)| *now)
+        .map(|(i, _)| *i)
+        .collect();
+    let owing: Vec<InjuryId> = match due.as_slice() {
+        [one] => vec![*one],
+        _ => owing.into_iter().map(|(i, _)| i).collect(),
+    };
     match owing.as_slice() {
         [one] => Ok(*one),
         [] => Err(RollError::OwesNone {
@@ -289,7 +302,10 @@ fn only_injury(
         many => Err(RollError::SeveralOwe {
             character: ch.name.clone(),
             roll: kind.name(),
-            candidates: many.iter().map(|i| i.short()).collect(),
+            candidates: many
+                .iter()
+                .map(|i| crate::lookup::injury_name(ch, *i))
+                .collect(),
         }),
     }
 }

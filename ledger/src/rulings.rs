@@ -20,11 +20,12 @@ pub enum RulingError {
     #[error(transparent)]
     Ledger(#[from] LedgerError),
     /// A retraction of an event already retracted.
-    #[error("event {0} is already retracted")]
-    AlreadyRetracted(String),
-    /// A reinstatement of an event that is not retracted.
-    #[error("event {0} is not retracted")]
-    NotRetracted(String),
+    #[error("#{0} is already retracted")]
+    AlreadyRetracted(u64),
+    /// A reinstatement of an event that is not retracted: its number, and the event it
+    /// struck when it is a retraction in force (an undo is taken back by reinstating that).
+    #[error("#{0} is not retracted: it stands{hint}", hint = .1.map(|n| format!(" (it is a retraction: to take it back, reinstate what it struck, #{n})")).unwrap_or_default())]
+    NotRetracted(u64, Option<u64>),
     /// An amendment of something the event does not hold.
     #[error("a {kind} has no {what} to amend")]
     NoSuch {
@@ -78,7 +79,7 @@ pub enum RulingError {
 pub fn retract(events: &[Envelope], spec: &str, reason: &str) -> Result<Ruling, RulingError> {
     let target = find_event(events, spec)?;
     if Rulings::from_log(events).retracted.contains_key(&target.id) {
-        return Err(RulingError::AlreadyRetracted(target.id.short()));
+        return Err(RulingError::AlreadyRetracted(target.clock));
     }
     Ok(Ruling::Retract {
         target: target.id,
@@ -90,7 +91,13 @@ pub fn retract(events: &[Envelope], spec: &str, reason: &str) -> Result<Ruling, 
 pub fn reinstate(events: &[Envelope], spec: &str, reason: &str) -> Result<Ruling, RulingError> {
     let target = find_event(events, spec)?;
     if !Rulings::from_log(events).retracted.contains_key(&target.id) {
-        return Err(RulingError::NotRetracted(target.id.short()));
+        let struck = match &target.event {
+            Event::Ruling(Ruling::Retract { target: t, .. }) => {
+                events.iter().find(|e| e.id == *t).map(|e| e.clock)
+            }
+            _ => None,
+        };
+        return Err(RulingError::NotRetracted(target.clock, struck));
     }
     Ok(Ruling::Reinstate {
         target: target.id,

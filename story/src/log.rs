@@ -163,7 +163,10 @@ fn views_of<L: Log>(
             _ => None,
         })
         .collect();
-    let mut push = |ledger: &Ledger, env: &leechbook_core::Envelope, fate: &Fate| {
+    let mut push = |ledger: &Ledger,
+                    env: &leechbook_core::Envelope,
+                    fate: &Fate,
+                    then: Option<&Fate>| {
         let consequences = watch.told(ledger, env);
         if about.as_ref().is_some_and(|about| !about.contains(&env.id)) {
             return;
@@ -171,13 +174,29 @@ fn views_of<L: Log>(
         ids.push(env.id);
         let (mut summary, void) = match fate {
             Fate::Applied(applied) => (narrate::event(ledger, env, applied), None),
-            Fate::Void(why) => (struck_text(ledger, env), Some(why.clone())),
+            // Void since a ruling: told as it read when it was recorded.
+            Fate::Void(why) => match then {
+                Some(Fate::Applied(a)) => (narrate::event(ledger, env, a), Some(why.clone())),
+                _ => (struck_text(ledger, env), Some(why.clone())),
+            },
             Fate::Retracted(why) => (struck_text(ledger, env), Some(format!("retracted: {why}"))),
         };
         if let leechbook_core::Event::Ruling(r) = &env.event {
             let target = r.target().and_then(|t| told.get(&t));
             if target.is_some() && r.target().is_some() {
-                summary = narrate::ruling(r, "", target);
+                summary = match fate {
+                    Fate::Applied(_) => narrate::ruling(r, "", target),
+                    // A ruling not in force changed nothing: it is named by what it was, with
+                    // its reason, never by how its target reads (which is as before it).
+                    _ => format!(
+                        "{}{}",
+                        narrate::ruling_short(r, target),
+                        Some(r.reason())
+                            .filter(|w| !w.is_empty())
+                            .map(|w| format!(" ({w})"))
+                            .unwrap_or_default()
+                    ),
+                };
             }
         }
         // A ruling is named by what it did, not by its whole chain of words.
@@ -218,7 +237,7 @@ fn views_of<L: Log>(
         // flags, under the rulings made by then.
         Some(_) => {
             let flags = leechbook_ledger::audit::flags_for(&events, wanted);
-            Ledger::derive_with(&events, &rulings, &mut push);
+            Ledger::derive_with(&events, &rulings, |l, e, f| push(l, e, f, None));
             flags
         }
         // The record now is folded once: told, and compared with what was recorded.
@@ -255,10 +274,11 @@ pub(crate) fn struck_text(ledger: &Ledger, env: &leechbook_core::Envelope) -> St
             } else {
                 format!(" ({})", recorded.join(", "))
             };
+            let what = narrate::kind_words(env.event.kind());
             if who.is_empty() {
-                format!("{}{recorded}", env.event.kind())
+                format!("{what}{recorded}")
             } else {
-                format!("{} about {}{recorded}", env.event.kind(), who.join(", "))
+                format!("{} {what}{recorded}", who.join(", "))
             }
         }
     }

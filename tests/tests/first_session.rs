@@ -207,12 +207,14 @@ fn a_struck_roll_keeps_its_words_in_the_story() {
     s.ok(&["undo", "--reason", "rolled twice"]);
     let history = s.ok(&["history", "Osric"]);
     assert!(
-        history.contains("STRUCK (rolled twice): Osric Morale roll 40 vs EML50: CS"),
+        history.contains("STRUCK (undone: rolled twice): Osric Morale roll 40 vs EML50: CS"),
         "{history}"
     );
     let why = s.ok(&["why", "Osric"]);
     assert!(
-        why.contains("struck from the record (rolled twice): Osric Morale roll 40 vs EML50: CS"),
+        why.contains(
+            "struck from the record (undone: rolled twice): Osric Morale roll 40 vs EML50: CS"
+        ),
         "{why}"
     );
 }
@@ -230,4 +232,115 @@ fn an_advance_landing_on_a_due_moment_names_the_roll() {
         ),
         "{out}"
     );
+}
+
+/// Issue 41, items 1 and 2, as the outside check found them: two wounds at one place are
+/// named by place and code; a roll's candidates and `advance --roll`'s hints name wounds as
+/// a person types them; reinstating an undo says what to reinstate instead.
+#[test]
+fn wounds_at_one_place_are_named_by_place_and_code_and_an_undo_is_taken_back_by_its_target() {
+    let s = Scratch::with_osric();
+    // Effective impact 6 at the thigh, edge and blunt: both S2 (the INJURY table's 5-9),
+    // one E, one B.
+    for (aspect, impact) in [("edge", "6"), ("blunt", "6")] {
+        s.ok(&[
+            "strike",
+            "Osric",
+            "--aspect",
+            aspect,
+            "--location",
+            "thigh",
+            "--side",
+            "left",
+            "--effective",
+            impact,
+            "--dice",
+            "shock=12",
+        ]);
+    }
+    let before = s.bytes();
+    let out = s.run(&[
+        "treat",
+        "Osric",
+        "left thigh",
+        "--physician",
+        "50",
+        "--dice",
+        "treatment=30",
+    ]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("name one (left thigh S2E, left thigh S2B)"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    let out = s.ok(&[
+        "treat",
+        "Osric",
+        "left thigh S2B",
+        "--physician",
+        "50",
+        "--dice",
+        "treatment=30",
+    ]);
+    assert!(out.contains("Osric treatment (left thigh S2B) 30"), "{out}");
+    // `advance --roll` stops at the untreated one and names it so.
+    let out = s.run(&["advance", "5d", "--roll"]);
+    assert!(
+        out.stdout
+            .contains("leechbook treat Osric 'left thigh S2E' --physician ML")
+            || out
+                .stderr
+                .contains("leechbook treat Osric 'left thigh S2E' --physician ML"),
+        "{}{}",
+        out.stdout,
+        out.stderr
+    );
+    // An undo is taken back by reinstating what it struck: the refusal says which.
+    let said = s.ok(&["undo"]);
+    let struck: u64 = said
+        .strip_prefix("RULING: struck #")
+        .and_then(|r| r.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{said}"));
+    let log: Vec<serde_json::Value> = serde_json::from_str(&s.ok(&["log", "--json"])).unwrap();
+    let undo = log.last().unwrap()["clock"].as_u64().unwrap();
+    let out = s.run(&["reinstate", &format!("#{undo}"), "--reason", "back"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains(&format!(
+            "#{undo} is not retracted: it stands (it is a retraction: to take it back, reinstate what it struck, #{struck})"
+        )),
+        "{}",
+        out.stderr
+    );
+}
+
+/// Issue 41, item 1: `what-if amend` tells the reading now and what would change; an
+/// amendment struck from the record is named by what it was, not by how its target reads.
+#[test]
+fn what_if_amend_and_a_struck_amendment_say_what_they_did() {
+    let s = Scratch::with_osric();
+    s.ok(&common::thorax_strike("Osric", "6", "shock=12"));
+    s.ok(&["roll", "Osric", "morale", "--ml", "50", "--dice", "roll=40"]);
+    let out = s.ok(&["what-if", "amend", "#5", "--dice", "roll=90"]);
+    assert!(
+        out.contains("what if #5 were amended (it reads now: Osric Morale roll 40 vs EML50: CS)"),
+        "{out}"
+    );
+    s.ok(&["amend", "#5", "--dice", "roll=90", "--reason", "misread"]);
+    s.ok(&["undo"]);
+    let log = s.ok(&["log"]);
+    let line = log
+        .lines()
+        .find(|l| l.contains("the ruling amending #5"))
+        .unwrap_or("");
+    assert!(
+        line.contains("STRUCK") && line.contains("(misread)"),
+        "{log}"
+    );
+    assert!(!line.contains("now reads"), "{log}");
+    assert!(log.contains("Osric Morale roll 40 vs EML50: CS"), "{log}");
 }

@@ -74,9 +74,13 @@ fn retracting_a_strike_removes_its_injury_bleeding_and_shock_and_voids_what_foll
         ),
         "{out}"
     );
-    // Issue 41: what became void is named by number and by what it recorded, not by hex.
+    // Issue 41: what became void is named by number and by its words as it was recorded,
+    // not by hex: the healing roll 33 against EML52 (the treatment's HR4 times Osric's
+    // Healing Base 13) had healed the wound a level, G4E to S3E.
     assert!(
-        out.contains("now void: #10: hm.seq-roll about Osric (roll 33)"),
+        out.contains(
+            "now void: #10: Osric healing 33 vs EML52: S -> G4E -> S3E (Osric owes no Healing Roll"
+        ),
         "{out}"
     );
     let v = s.show("Osric");

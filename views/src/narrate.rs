@@ -26,7 +26,7 @@ pub(crate) mod witch;
 pub(crate) mod wrath;
 
 pub use consequence::{consequences, tells_shock, Condition, Conditions, Watch};
-pub use ruling::{ruling, ruling_short, Told};
+pub use ruling::{kind_words, ruling, ruling_short, Told};
 pub use tone::tone;
 
 /// Narrates what an event of Savage Worlds, Wrath & Glory or Witch Iron found.
@@ -99,8 +99,8 @@ pub fn beside(
         .any(|o| o.id != inj.id && !o.healed() && o.place.label() == label)
     {
         format!(
-            "; the new wound is {} (another is open at the {label})",
-            inj.id.short()
+            "; the new wound is the {} (another is open at the {label})",
+            h.injury_name(inj.id)
         )
     } else {
         String::new()
@@ -534,17 +534,8 @@ fn heal(
             .character(character)
             .and_then(|c| c.hm())
             .and_then(|h| {
-                let i = h.any_injury(id)?;
-                let label = i.place.label();
-                let twin = h
-                    .injuries
-                    .iter()
-                    .any(|o| o.id != id && !o.healed() && o.place.label() == label);
-                Some(if twin {
-                    format!(" ({label} {})", id.short())
-                } else {
-                    format!(" ({label})")
-                })
+                h.any_injury(id)?;
+                Some(format!(" ({})", h.injury_name(id)))
             })
             .unwrap_or_default();
         s.push_str(&place);

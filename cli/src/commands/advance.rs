@@ -178,7 +178,7 @@ fn decision(h: &HmCharacter, n: &Next, a: &AdvanceArgs) -> Option<String> {
                     inj.code(),
                     inj.place.label(),
                     super::shell_word(&h.name),
-                    inj.id.short()
+                    super::shell_word(&leechbook_ledger::lookup::injury_name(h, inj.id))
                 )
             })
         }
@@ -194,7 +194,7 @@ fn decision(h: &HmCharacter, n: &Next, a: &AdvanceArgs) -> Option<String> {
             inj.code(),
             inj.place.label(),
             super::shell_word(&h.name),
-            inj.id.short()
+            super::shell_word(&leechbook_ledger::lookup::injury_name(h, inj.id))
         )),
         _ => None,
     }

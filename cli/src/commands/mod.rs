@@ -104,8 +104,8 @@ pub enum Command {
     Retract(ruling::RetractArgs),
     /// Ruling: undo a retraction.
     Reinstate(ruling::ReinstateArgs),
-    /// Ruling: retract the last thing this device recorded that still stands (the undo is
-    /// itself recorded; undo it by retracting it, or by `undo` again when it is the last).
+    /// Ruling: retract the last thing this device recorded that still stands; again, the one
+    /// before it (an undo is recorded, and undone only by name: `reinstate #N`).
     Undo(ruling::UndoArgs),
     /// Explain an abbreviation Leechbook prints (S2E, INC, CLN, CS, EML, HR ...), or list them.
     Explain(explain::ExplainArgs),

@@ -33,8 +33,17 @@ pub fn cmd_what_if(w: WhatIf, ctx: &mut Ctx) -> Result<(), CommandError> {
     // Say which ruling is tried, naming its target as `log` does.
     if let Some(target) = r.target() {
         if let Ok(t) = leechbook_story::log::told(&replica, target) {
-            let words = leechbook_views::narrate::ruling(&r, "", Some(&t));
-            ctx.say(format!("what if {}:", words.trim_start_matches("RULING: ")));
+            // An amendment is told by what it corrects: the record reads as before until it
+            // is made, and what it would change follows.
+            let words = match &r {
+                leechbook_core::ruling::Ruling::Amend { .. } => {
+                    format!("#{} were amended (it reads now: {})", t.number, t.summary)
+                }
+                r => leechbook_views::narrate::ruling(r, "", Some(&t))
+                    .trim_start_matches("RULING: ")
+                    .to_string(),
+            };
+            ctx.say(format!("what if {words}:"));
         }
     }
     let (now, then) = replica.what_if(r)?;

@@ -526,6 +526,32 @@ impl HmCharacter {
         })
     }
 
+    /// How a person names the injury `id` among the open ones: its place (`thorax`) when no
+    /// other open injury is there, else its place and code (`left thigh S2B`) when that tells
+    /// it apart, else its id's last digits (what a lookup by name takes back).
+    pub fn injury_name(&self, id: InjuryId) -> String {
+        let Some(inj) = self.any_injury(id) else {
+            return id.short();
+        };
+        let label = inj.place.label();
+        let code = inj.code();
+        let others = |same_code: bool| {
+            self.injuries.iter().any(|o| {
+                o.id != id
+                    && !o.healed()
+                    && o.place.label() == label
+                    && (!same_code || o.code() == code)
+            })
+        };
+        if !others(false) {
+            label.to_string()
+        } else if !others(true) {
+            format!("{label} {code}")
+        } else {
+            id.short()
+        }
+    }
+
     /// Files the healed injuries that no rule will read again in the archive, as of the event
     /// at `since` (the fold calls it after every event that changes the character).
     ///

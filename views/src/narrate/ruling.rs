@@ -78,3 +78,40 @@ fn why(reason: &str) -> String {
         format!(" ({reason})")
     }
 }
+
+/// An event's kind in words, for an event told by what it recorded (one that applies nowhere:
+/// void where it stands): `hm.treatment` is a "Treatment Roll". A kind not listed is its own
+/// name.
+pub fn kind_words(kind: &str) -> &str {
+    match kind {
+        "hm.strike" => "strike",
+        "hm.shock-reroll" => "Shock Reroll",
+        "hm.stun-recovery" => "stun recovery test",
+        "hm.gm-roll" => "roll the GM calls",
+        "hm.seq-roll" => "Healing Sequence roll",
+        "hm.blood-stoppage" => "blood stoppage",
+        "hm.treatment" => "Treatment Roll",
+        "hm.healer-attends" => "healer's attendance",
+        "hm.fatigue" => "fatigue",
+        "hm.move-test" => "move test",
+        "hm.melee" => "melee exchange",
+        "hm.shot" => "missile shot",
+        "sw.damage" => "damage",
+        "sw.bleeding-out" => "Bleeding Out roll",
+        "sw.incapacitation" => "Incapacitation roll",
+        "sw.spirit-recovery" => "Spirit roll to recover",
+        "sw.stabilise" => "Healing roll to stabilise",
+        "sw.wounds-healed" => "natural healing",
+        "wg.damage" => "damage",
+        "wg.regroup" => "Regroup",
+        "wg.medicae" => "Medicae at a Regroup",
+        "wg.respite" => "Respite",
+        "wg.wrath" => "Wrath",
+        "wi.quarrel" => "Quarrel",
+        "wi.injure" => "injury",
+        "wi.end-of-round" => "end of round",
+        "wi.condition" => "condition",
+        "wi.care" => "care",
+        other => other,
+    }
+}
