@@ -281,6 +281,10 @@ fn view_of(page: &Page, link: &Link, ledger: &Ledger) -> PageView {
             // A GM-only character has no player's link (`device link` refuses one, and one
             // made before the character was hidden shows it no more).
             Some(id) if c.id() == id && ledger.is_secret(id) => {}
+            // Set aside by the GM, the character owes nothing the page would record.
+            Some(id) if c.id() == id && !standing.in_story() => {
+                characters.insert(0, (Shown::of(ledger, c), Vec::new()))
+            }
             Some(id) if c.id() == id => characters.insert(0, full(c, true)),
             Some(_) if !of_the_party => {}
             Some(_) => match link.party.as_str() {

@@ -183,6 +183,7 @@ fn state_chain<L: Log>(
     let leechbook_ledger::about::About {
         events, rulings, ..
     } = leechbook_ledger::about::about(replica.store(), who)?;
+    let number_of = |id: EventId| number_in(&events, id);
     let mut chain: Vec<Link> = Vec::new();
     let mut ids: Vec<EventId> = Vec::new();
     let mut ledger = Ledger::new();
@@ -226,7 +227,7 @@ fn state_chain<L: Log>(
                 };
                 let mut flags = Vec::new();
                 if let Some((r, _, reason)) = amended {
-                    flags.push(format!("amended by ruling {} ({reason})", r.short()));
+                    flags.push(format!("amended by ruling #{} ({reason})", number_of(*r)));
                 }
                 ids.push(e.id);
                 chain.push(Link {
@@ -291,6 +292,12 @@ fn state_chain<L: Log>(
 }
 
 /// The chain of a HârnMaster character's injury `injury`.
+/// The number `log` gives the event `id` among `events` (its clock), for a ruling named
+/// in a chain.
+fn number_in(events: &[Envelope], id: EventId) -> u64 {
+    events.iter().find(|e| e.id == id).map_or(0, |e| e.clock)
+}
+
 fn injury_chain<L: Log>(
     replica: &Replica<L>,
     full: &Ledger,
@@ -302,6 +309,7 @@ fn injury_chain<L: Log>(
         events, rulings, ..
     } = leechbook_ledger::about::about(store, ch.id)?;
     let injury = injury_id(&events, &ch, injury)?;
+    let number_of = |id: EventId| number_in(&events, id);
     let mut chain: Vec<Link> = Vec::new();
     let mut ids: Vec<EventId> = Vec::new();
     let mut ledger = Ledger::new();
@@ -360,7 +368,7 @@ fn injury_chain<L: Log>(
                     // is known (the audit keeps only its events' outcomes).
                     let mut fl = Vec::new();
                     if let Some((r, _, reason)) = rulings.amended.get(&e.id) {
-                        fl.push(format!("amended by ruling {} ({reason})", r.short()));
+                        fl.push(format!("amended by ruling #{} ({reason})", number_of(*r)));
                     }
                     ids.push(e.id);
                     let consequences = match (&was, l.character(ch.id).and_then(CharacterState::hm))

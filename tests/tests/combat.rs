@@ -873,5 +873,34 @@ fn a_shot_short_of_zone_dice_says_why() {
         "{}",
         out.stderr
     );
+    // Its example gives as many faces as the shot takes.
+    assert!(
+        out.stderr.contains("give a face for each, zone=4/2"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    let out = bow(
+        &s,
+        &[
+            "Brigand",
+            "--range",
+            "20",
+            "--ta",
+            "precision",
+            "--dice",
+            "attack=30,zone=4",
+        ],
+    );
+    assert!(
+        out.stderr.contains("die 'zone' needs 3 face(s)"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("give a face for each, zone=4/2/5"),
+        "{}",
+        out.stderr
+    );
     assert_eq!(s.bytes(), before);
 }

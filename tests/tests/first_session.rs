@@ -240,9 +240,10 @@ fn an_advance_landing_on_a_due_moment_names_the_roll() {
 #[test]
 fn wounds_at_one_place_are_named_by_place_and_code_and_an_undo_is_taken_back_by_its_target() {
     let s = Scratch::with_osric();
-    // Effective impact 6 at the thigh, edge and blunt: both S2 (the INJURY table's 5-9),
-    // one E, one B.
-    for (aspect, impact) in [("edge", "6"), ("blunt", "6")] {
+    // Effective impact 6 edge and blunt at the thigh: S2E and S2B (the INJURY table's 5-9
+    // row). The second, at a place already wounded, rolls the compound d10: 7 against TN5
+    // changes nothing.
+    for (aspect, dice) in [("edge", "shock=12"), ("blunt", "compound=7,shock=12")] {
         s.ok(&[
             "strike",
             "Osric",
@@ -253,9 +254,9 @@ fn wounds_at_one_place_are_named_by_place_and_code_and_an_undo_is_taken_back_by_
             "--side",
             "left",
             "--effective",
-            impact,
+            "6",
             "--dice",
-            "shock=12",
+            dice,
         ]);
     }
     let before = s.bytes();
@@ -286,6 +287,9 @@ fn wounds_at_one_place_are_named_by_place_and_code_and_an_undo_is_taken_back_by_
         "treatment=30",
     ]);
     assert!(out.contains("Osric treatment (left thigh S2B) 30"), "{out}");
+    // The treatment is part of why the wound stands as it does.
+    let why = s.ok(&["why", "Osric"]);
+    assert!(why.contains("Osric treatment (left thigh S2B) 30"), "{why}");
     // `advance --roll` stops at the untreated one and names it so.
     let out = s.run(&["advance", "5d", "--roll"]);
     assert!(

@@ -398,9 +398,16 @@ fn each_system_has_its_page_and_a_savage_worlds_trait_roll_is_recorded_from_it()
     assert!(page.contains("Incapacitated"), "{page}");
     // A field for each die, in the order to type them: trait, wild, then the Injury
     // Table's (issue 41, item 5: a trait die and a wild die are two fields).
-    for (label, name) in [("trait", "face"), ("wild", "face2"), ("sub", "face5")] {
+    // The dice that ace take `+`: a text field, not a phone's number pad.
+    for (label, name, mode) in [
+        ("Trait die", "face", "text"),
+        ("Wild die (d6)", "face2", "text"),
+        ("sub-roll", "face5", "numeric"),
+    ] {
         assert!(
-            page.contains(&format!("<label>{label} <input name=\"{name}\"")),
+            page.contains(&format!(
+                "<label>{label} <input name=\"{name}\" inputmode=\"{mode}\""
+            )),
             "{label}: {page}"
         );
     }
@@ -716,6 +723,39 @@ fn a_failed_roll_reads_as_bad_news_and_two_dice_take_two_faces() {
     let said: serde_json::Value = serde_json::from_str(&said).unwrap();
     assert_eq!(said["ok"], true, "{said}");
     assert_eq!(events(&sw.db), before + 1);
+    let _ = stop.send(());
+    hub.join().unwrap();
+}
+
+/// Issue 41, item 5, as the outside check found it: an EML has its words beside it, and a
+/// character the GM set aside owes nothing the page records (its link shows it, no form).
+#[test]
+fn an_eml_is_worded_and_a_character_set_aside_records_nothing() {
+    let s = struck();
+    let link = page_link(&s.db, "Osric", &[]);
+    let (base, stop, hub) = serving_page(&s.db);
+    let (_, page) = http(&base, "GET", &link, "");
+    // The Shock Reroll at EML45 (Shock ML65 - 20 for INC): success on 45 or under.
+    assert!(
+        page.contains("<b>EML 45</b> <span class=\"quiet\">(roll 45 or under)</span>"),
+        "{page}"
+    );
+    s.ok(&["character", "aside", "Osric", "--why", "captured"]);
+    // The page follows the ledger within a second.
+    let started = Instant::now();
+    let page = loop {
+        let (status, page) = http(&base, "GET", &link, "");
+        assert_eq!(status, 200);
+        if !page.contains("<form") || started.elapsed() > Duration::from_secs(5) {
+            break page;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(
+        page.contains("<h2>Osric") && !page.contains("<form"),
+        "{page}"
+    );
+    assert!(page.contains("Nothing owed."), "{page}");
     let _ = stop.send(());
     hub.join().unwrap();
 }

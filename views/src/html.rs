@@ -251,11 +251,29 @@ fn face_fields(o: &OwedView) -> Markup {
         @for (i, die) in dice.iter().enumerate() {
             @let name = if i == 0 { "face".to_string() } else { format!("face{}", i + 1) };
             label {
-                @if dice.len() > 1 { (die) " " } @else { "Face " }
-                input name=(name) inputmode="numeric" autocomplete="off" size="5"
-                    placeholder=(if dice.len() > 1 { "e.g. 6+2" } else { "as rolled" });
+                @if dice.len() > 1 { (die_words(die)) " " } @else { "Face " }
+                // A die that aces takes `6+2`: a phone's number pad has no `+`.
+                input name=(name) inputmode=(if aces(die) { "text" } else { "numeric" })
+                    autocomplete="off" size="5"
+                    placeholder=(if aces(die) { "e.g. 6+2" } else { "as rolled" });
             }
         }
+    }
+}
+
+/// Whether a die of a roll's fields can ace (a Savage Worlds trait or wild die: `6+2`).
+fn aces(die: &str) -> bool {
+    matches!(die, "trait" | "wild")
+}
+
+/// A die of a roll's fields in words.
+fn die_words(die: &str) -> &str {
+    match die {
+        "trait" => "Trait die",
+        "wild" => "Wild die (d6)",
+        "injury" => "Injury Table die",
+        "sub" => "sub-roll",
+        other => other,
     }
 }
 
@@ -284,7 +302,7 @@ fn owed_list(owed: &[(OwedView, bool)]) -> Markup {
                         li class={ "roll" @if o.due_now { " now" } } {
                             strong { (o.kind()) }
                             @if let Some(eml) = o.eml {
-                                " at " b { "EML " (eml) }
+                                " at " b { "EML " (eml) } " " span class="quiet" { "(roll " (eml) " or under)" }
                                 @if !o.eml_parts.is_empty() { " " span class="terms" { "(" (o.eml_parts.join(" ")) ")" } }
                             }
                             @match (&o.due_at, o.due_now) {

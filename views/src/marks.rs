@@ -53,6 +53,13 @@ pub fn of(c: &CharacterState) -> Vec<Mark> {
                 if h.infection.is_some_and(|f| f.injury == i.id) {
                     v.push_str(", infected");
                 }
+                // Its treatment is part of how it stands: a treatment changes the mark.
+                if let Some(t) = &i.heal.treatment {
+                    v.push_str(&format!(", treated {}", t.level));
+                    if let leechbook_core::harnmaster::healing::CellResult::Hr(hr) = t.cell.result {
+                        v.push_str(&format!(" HR{hr}"));
+                    }
+                }
                 out.push(mark(format!("{} {}", i.place.label(), i.id.short()), v));
             }
         }

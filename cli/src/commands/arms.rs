@@ -13,7 +13,8 @@ use std::path::PathBuf;
 pub enum ArmsCommand {
     /// Record weapons and armour from a TOML file (fixtures/arms/starter.toml shows the form).
     Load(LoadArgs),
-    /// Print the campaign's weapons and armour as TOML.
+    /// Print the campaign's weapons and armour as tables (`--json` for the data; the starter
+    /// set's TOML, fixtures/arms/starter.toml, is the form to edit and load).
     Show(ShowArgs),
 }
 

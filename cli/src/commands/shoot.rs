@@ -217,8 +217,15 @@ pub fn cmd_shoot(a: ShootArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     })
     .map_err(|e| {
         // Zone dice the strike drew more of than given: say why before refusing.
-        if e.message.contains("die 'zone' needs") {
-            e.hint("each Precision TA rolls one more Zone Die (--ta precision, or the automatic one against a Still target), and the first applies: give a face for each, zone=4/2")
+        if let Some(n) = e
+            .message
+            .split("die 'zone' needs ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .and_then(|n| n.parse::<usize>().ok())
+        {
+            let example: Vec<&str> = ["4", "2", "5", "1", "3", "6"].into_iter().cycle().take(n).collect();
+            e.hint(format!("each Precision TA rolls one more Zone Die (--ta precision, or the automatic one against a Still target), and the first applies: give a face for each, zone={}", example.join("/")))
         } else {
             e
         }

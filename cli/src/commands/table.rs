@@ -15,8 +15,8 @@ use std::path::PathBuf;
 pub enum TableCommand {
     /// List the body tables the campaign knows.
     List(ListArgs),
-    /// Print a body table, or `treatment` (the TREATMENT ROLL tables), as TOML (the format
-    /// `table load` reads); or `readings`: Leechbook's readings of the campaign system's text
+    /// Print a body table as TOML (the format `table load` reads), `treatment` (the
+    /// TREATMENT ROLL tables) as tables, or `readings`: Leechbook's readings of the campaign system's text
     /// where it is silent or ambiguous.
     Show(ShowArgs),
     /// Record a table from a TOML file: a body table (a creature's, or the campaign's `human`
