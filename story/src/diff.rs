@@ -36,12 +36,20 @@ pub fn flatten(v: &Value) -> BTreeMap<String, String> {
             }
             Value::Array(a) => {
                 for (i, x) in a.iter().enumerate() {
-                    let key = x
-                        .get("short_id")
-                        .and_then(Value::as_str)
-                        .map(str::to_string)
-                        .unwrap_or_else(|| i.to_string());
-                    walk(&format!("{prefix}[{key}]"), x, out);
+                    // A wound by its id; an entry that names itself (an attribute's `name`)
+                    // by its name, which a reader reads; else by its place in the list.
+                    let named = x.get("name").and_then(Value::as_str);
+                    match (x.get("short_id").and_then(Value::as_str), named) {
+                        (Some(id), _) => walk(&format!("{prefix}[{id}]"), x, out),
+                        (None, Some(name)) => {
+                            let mut x = x.clone();
+                            if let Some(m) = x.as_object_mut() {
+                                m.remove("name");
+                            }
+                            walk(&format!("{prefix}.{name}"), &x, out)
+                        }
+                        (None, None) => walk(&format!("{prefix}[{i}]"), x, out),
+                    }
                 }
             }
             other => {
@@ -93,6 +101,8 @@ pub fn in_words(a: &BTreeMap<String, String>, b: &BTreeMap<String, String>) -> V
         m.keys().filter_map(injury_of).collect()
     };
     let (before, after) = (ids(a), ids(b));
+    // A wound by its place and code (`abdomen S2E`), or what it is where a system names it
+    // so (a Savage Worlds injury's `Guts: Battered`): never a hex id or a list's place.
     let whole = |m: &BTreeMap<String, String>, id: &str| {
         let at = |f: &str| {
             m.get(&format!("injuries[{id}].{f}"))
@@ -103,7 +113,12 @@ pub fn in_words(a: &BTreeMap<String, String>, b: &BTreeMap<String, String>) -> V
             (_, Some(l)) => l,
             _ => String::new(),
         };
-        format!("{place} {} ({id})", at("code").unwrap_or_default())
+        match (place.as_str(), at("code"), at("what")) {
+            ("", None, Some(what)) => what,
+            (place, code, _) => format!("{place} {}", code.unwrap_or_default())
+                .trim()
+                .to_string(),
+        }
     };
     for id in before.difference(&after) {
         out.push(format!(
@@ -128,16 +143,20 @@ pub fn in_words(a: &BTreeMap<String, String>, b: &BTreeMap<String, String>) -> V
                 if matches!(field, "level" | "severity" | "worst" | "short_id" | "id") {
                     continue;
                 }
-                let at = |f: &str| {
-                    let key = format!("injuries[{id}].{f}");
-                    b.get(&key).or_else(|| a.get(&key)).map(|v| value(Some(v)))
+                // By its place, and its code as it was where another wound shares the place.
+                let place_of = |m: &BTreeMap<String, String>, id: &str| {
+                    let w = whole(m, id);
+                    match w.rsplit_once(' ') {
+                        Some((place, _)) if m.contains_key(&format!("injuries[{id}].code")) => {
+                            place.to_string()
+                        }
+                        _ => w,
+                    }
                 };
-                let place = match (at("side"), at("location")) {
-                    (Some(s), Some(l)) if s != "none" => format!("{s} {l}"),
-                    (_, Some(l)) => l,
-                    _ => String::new(),
-                };
-                (format!("injury {id} ({place}) "), field.to_string())
+                let place = place_of(b, id);
+                let shared = after.iter().filter(|o| place_of(b, o) == place).count() > 1;
+                let name = if shared { whole(a, id) } else { place };
+                (format!("the {name} wound's "), field.to_string())
             }
             None => (String::new(), k.clone()),
         };
@@ -153,11 +172,17 @@ pub fn in_words(a: &BTreeMap<String, String>, b: &BTreeMap<String, String>) -> V
                 _ => {}
             }
         }
+        // A yes-or-no says so.
+        let said = |v: String| match v.as_str() {
+            "true" => "yes".to_string(),
+            "false" => "no".to_string(),
+            _ => v,
+        };
         out.push(format!(
             "{what}{}: {} -> {}",
             words.trim(),
-            value(old),
-            value(new)
+            said(value(old)),
+            said(value(new))
         ));
     }
     out

@@ -348,3 +348,19 @@ fn what_if_amend_and_a_struck_amendment_say_what_they_did() {
     assert!(!line.contains("now reads"), "{log}");
     assert!(log.contains("Osric Morale roll 40 vs EML50: CS"), "{log}");
 }
+
+/// An effective impact past any the INJURY table reads (a typo's 2147483647) is refused in
+/// one line, and nothing is written.
+#[test]
+fn an_effective_impact_at_the_end_of_the_integers_is_refused() {
+    let s = Scratch::with_osric();
+    let before = s.bytes();
+    let out = s.run(&common::thorax_strike("Osric", "2147483647", "shock=12"));
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("2147483647 is not in -1000..=1000"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+}

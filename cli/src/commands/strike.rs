@@ -92,8 +92,10 @@ pub struct StrikeArgs {
     /// Bonus impact from Impact TAs (3 blunt, 5 edge, 4 point, 2 fire, or the weapon's).
     #[arg(long, default_value_t = 0)]
     pub impact_ta: i32,
-    /// Effective impact entered directly (press and trip attacks skip steps 1 and 2).
-    #[arg(long, conflicts_with = "impact", allow_negative_numbers = true)]
+    /// Effective impact entered directly (press and trip attacks skip steps 1 and 2; at
+    /// most 1000: the INJURY table's last row starts at 20).
+    #[arg(long, conflicts_with = "impact", allow_negative_numbers = true,
+          value_parser = clap::value_parser!(i32).range(-1000..=1000))]
     pub effective: Option<i32>,
     /// The armour value at the location for this aspect (Area AV for area attacks).
     #[arg(long, default_value_t = 0)]

@@ -90,15 +90,26 @@ pub fn serve_with(
         let (url, server) = listen(&repo, listener, refusal.clone(), also)?;
         report(HubReport::Listening { url, campaign });
         let mut changes = index.changes();
-        let mut tick = tokio::time::interval(Duration::from_millis(250));
+        // The ledger is looked at every 50 ms (its last row: one indexed read), and a round
+        // runs when it gained events (recorded in another terminal: a device rostered just
+        // before its player connects must be offered by then), when a peer changed the
+        // index, and at least every second (a ring rotated elsewhere).
+        let mut tick = tokio::time::interval(Duration::from_millis(50));
+        let mut last_round = std::time::Instant::now();
         let until = std::pin::pin!(until);
         let mut until = until;
         loop {
             tokio::select! {
                 _ = &mut until => break,
                 _ = changes.next() => {}
-                _ = tick.tick() => {}
+                _ = tick.tick() => {
+                    let gained = store.last_row().map_or(true, |r| r != shelf.mark);
+                    if !gained && last_round.elapsed() < Duration::from_secs(1) {
+                        continue;
+                    }
+                }
             }
+            last_round = std::time::Instant::now();
             let closed = refusal.lock().ok().and_then(|mut r| r.take());
             if let Some(why) = closed {
                 report(HubReport::Trouble(format!(
