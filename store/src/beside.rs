@@ -12,12 +12,15 @@ use leechbook_core::Envelope;
 use rusqlite::{OptionalExtension, TransactionBehavior};
 
 impl Store {
-    /// The Lamport clock of `device`'s event number `seq`, if the log holds it (an import
-    /// checks that a device's clocks rise with its numbers).
+    /// The Lamport clock of `device`'s event number `seq`, if the log (or an entry sealed for
+    /// the GM) holds it (an import checks that a device's clocks rise with its numbers).
     pub fn clock_at(&self, device: DeviceId, seq: u64) -> Result<Option<u64>, StoreError> {
         Ok(self
             .conn
-            .prepare_cached("SELECT clock FROM events WHERE device = ?1 AND seq = ?2")?
+            .prepare_cached(
+                "SELECT clock FROM events WHERE device = ?1 AND seq = ?2
+                 UNION ALL SELECT clock FROM sealed WHERE device = ?1 AND seq = ?2 LIMIT 1",
+            )?
             .query_row(
                 rusqlite::params![device.as_bytes().as_slice(), seq as i64],
                 |r| r.get::<_, i64>(0),
@@ -82,11 +85,12 @@ impl Store {
             .optional()?)
     }
 
-    /// The highest event number of `device` the log holds (0: none): what a revocation
-    /// accepts of it.
+    /// The highest event number of `device` the log holds, or an entry sealed for the GM
+    /// holds (0: none): what a revocation accepts of it.
     pub fn last_number(&self, device: DeviceId) -> Result<u64, StoreError> {
         Ok(self.conn.query_row(
-            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE device = ?1",
+            "SELECT max((SELECT COALESCE(MAX(seq), 0) FROM events WHERE device = ?1),
+                        (SELECT COALESCE(MAX(seq), 0) FROM sealed WHERE device = ?1))",
             [device.as_bytes().as_slice()],
             |r| r.get::<_, i64>(0),
         )? as u64)

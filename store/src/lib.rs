@@ -32,6 +32,7 @@ mod log;
 pub mod memory;
 mod rows;
 pub mod schema;
+mod sealed;
 mod sql;
 mod sqlite;
 mod through;
@@ -46,3 +47,4 @@ pub use log::{
     SnapshotHead, Tail, Transaction, WriteLog, ROSTER_KINDS, RULING_KINDS,
 };
 pub use rows::{Reader, Writer};
+pub use sealed::Sealed;

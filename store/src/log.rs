@@ -35,11 +35,17 @@ pub type OrderKey = (u64, DeviceId, u64);
 // condition, which SQLite needs to use it.
 
 /// An event's class, as its `class` column keeps it: 1 for the events about the record (the
-/// campaign's creation, a roster change, a ruling), which the partial index `events_rare`
-/// holds; 0 for the story. Derived from the event, whatever its kind is called.
+/// campaign's creation, a roster change, a ruling, a character made GM-only or revealed:
+/// who reads what), which the partial index `events_rare` holds; 0 for the story. Derived
+/// from the event, whatever its kind is called.
 pub fn class_of(event: &Event) -> i64 {
     use leechbook_core::__kernel::envelope::LedgerEvent;
-    i64::from(event.creates_campaign() || event.roster_change().is_some() || event.is_ruling())
+    i64::from(
+        event.creates_campaign()
+            || event.roster_change().is_some()
+            || event.is_ruling()
+            || matches!(event, Event::Secret { .. }),
+    )
 }
 
 /// An event's columns that are derived from its payload and kept apart for lookups, as

@@ -245,6 +245,30 @@ pub const MIGRATIONS: &[&str] = &[
         revoked   TEXT
     ) STRICT;
     "#,
+    // 18: the entries sealed for the GM's devices that this device holds and cannot open (a
+    // GM-only character's events, on a player's device): each under its device's number,
+    // with what its device's chain is checked against (its clock, its link and the link it
+    // follows, as its entry states them) and the entry as it travels (the sealed part
+    // inside), so that this device counts the number as held, checks the chain across it and
+    // offers it on; its row is what a sync's count has reached. Append-only like the log: a
+    // device that later opens one keeps both.
+    r#"
+    CREATE TABLE sealed (
+        row     INTEGER PRIMARY KEY,
+        device  BLOB NOT NULL,
+        seq     INTEGER NOT NULL,
+        id      BLOB NOT NULL UNIQUE,
+        clock   INTEGER NOT NULL,
+        link    BLOB NOT NULL,
+        follows BLOB,
+        entry   BLOB NOT NULL,
+        UNIQUE (device, seq)
+    ) STRICT;
+    CREATE TRIGGER sealed_no_update BEFORE UPDATE ON sealed
+    BEGIN SELECT RAISE(ABORT, 'sealed entries are append-only'); END;
+    CREATE TRIGGER sealed_no_delete BEFORE DELETE ON sealed
+    BEGIN SELECT RAISE(ABORT, 'sealed entries are append-only'); END;
+    "#,
 ];
 
 /// A ledger migrated from before this many migrations has its `reach` rows (migration 15)

@@ -262,7 +262,7 @@ pub fn ends<L: Log>(
 mod tests {
     use super::*;
 
-    /// Issue 26, item 8: `diff` in words: an injury by its short id and place, its code
+    /// Issue 26, item 8: `diff` in words: an injury by its place (issue 41: no id), its code
     /// standing for its level and severity, no JSON paths or quotes.
     #[test]
     fn changes_read_as_words() {
@@ -281,7 +281,7 @@ mod tests {
             vec![
                 "blood loss: 0 -> 2",
                 "fatigue terms: none -> anaemia 10",
-                "injury ab12 (right shoulder) code: G4E -> S3E",
+                "the right shoulder wound's code: G4E -> S3E",
             ]
         );
     }

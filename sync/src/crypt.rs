@@ -21,8 +21,10 @@ use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use leechbook_core::ids::CampaignId;
 use sha2::{Digest, Sha256};
 
+mod gm;
 mod kept;
 mod rotation;
+pub use gm::{adopt_gm, gm_ring_for_sync, gm_ring_of, keep_gm_ring, rotate_gm};
 pub(crate) use kept::state_lines;
 pub use kept::{
     generation_of, ignored, is_gm_device, keep_ignored, keep_keyring, keyring_of, keys_proven,
@@ -119,6 +121,10 @@ pub struct Keyring {
     /// The generation of the campaign's document ids on hubs this device syncs with
     /// (`net::Places`): kept beside the ring, never in it (a join code or file carries none).
     generation: u32,
+    /// The GM's ring, on a GM device that holds it: the keys a GM-only character's events
+    /// are sealed under inside their entries (`crate::sealing`). Kept apart from the
+    /// campaign's ring and never in its bytes: no join code or file carries it.
+    gm: Option<Box<Keyring>>,
 }
 
 /// Rings are alike by their campaign and keys; the generation of ids is where they meet.
@@ -157,7 +163,66 @@ impl Keyring {
             campaign,
             keys: vec![(0, random())],
             generation: 0,
+            gm: None,
         }
+    }
+
+    /// A ring with no key yet (the GM's, before a share reaches this GM device).
+    pub(crate) fn empty(campaign: CampaignId) -> Keyring {
+        Keyring {
+            campaign,
+            keys: Vec::new(),
+            generation: 0,
+            gm: None,
+        }
+    }
+
+    /// A new GM's ring: one key, under an epoch of random low bits (two GM devices that
+    /// make one each offline make two epochs, never two keys under one).
+    pub(crate) fn generate_gm(campaign: CampaignId) -> Keyring {
+        let low: [u8; 2] = random();
+        Keyring {
+            campaign,
+            keys: vec![(u32::from(u16::from_le_bytes(low)), random())],
+            generation: 0,
+            gm: None,
+        }
+    }
+
+    /// Adds the next generation's key (a random low half: two GM devices adding one each
+    /// offline make two epochs), the one sealed under from now. Returns its epoch.
+    pub(crate) fn add_next(&mut self) -> u32 {
+        let low: [u8; 2] = random();
+        let generation = (self.current() >> 16).saturating_add(1).min(0xFFFF);
+        let epoch = (generation << 16) | u32::from(u16::from_le_bytes(low));
+        self.add(epoch, random());
+        epoch
+    }
+
+    /// Carries the GM's ring `gm` from now.
+    pub(crate) fn set_gm(&mut self, gm: Keyring) {
+        self.gm = (gm.epochs() > 0).then(|| Box::new(gm));
+    }
+
+    /// The GM's ring this ring carries, if this device holds it.
+    pub fn gm(&self) -> Option<&Keyring> {
+        self.gm.as_deref()
+    }
+
+    /// This ring carrying the GM's ring `gm`.
+    pub(crate) fn with_gm(mut self, gm: Option<Keyring>) -> Keyring {
+        self.gm = gm.filter(|g| g.epochs() > 0).map(Box::new);
+        self
+    }
+
+    /// The key of `epoch`, for a share of it (the GM's ring).
+    pub(crate) fn key_of(&self, epoch: u32) -> Option<[u8; 32]> {
+        self.key(epoch).copied()
+    }
+
+    /// The epochs it holds.
+    pub(crate) fn epoch_list(&self) -> Vec<u32> {
+        self.keys.iter().map(|k| k.0).collect()
     }
 
     /// The generation of document ids this ring syncs at (0: the campaign's first).
@@ -202,6 +267,7 @@ impl Keyring {
                 .copied()
                 .collect(),
             generation: self.generation,
+            gm: None,
         }
     }
 
@@ -299,6 +365,29 @@ impl Keyring {
         out
     }
 
+    /// Seals `plain` unpadded, under the current epoch ([`SEALED_UNPADDED`]): what goes
+    /// inside an entry the campaign's seal pads (the GM's part of an entry sealed for the
+    /// GM), so that it costs its own size and no padding twice.
+    pub(crate) fn seal_bare(&self, filed_under: &str, plain: &[u8]) -> Vec<u8> {
+        let (epoch, key) = self.keys.last().map_or((0, [0u8; 32]), |k| (k.0, k.1));
+        let nonce: [u8; 24] = random();
+        let sealed = cipher(&key)
+            .encrypt(
+                XNonce::from_slice(&nonce),
+                Payload {
+                    msg: plain,
+                    aad: &self.aad(filed_under),
+                },
+            )
+            .unwrap_or_default();
+        let mut out = Vec::with_capacity(1 + 4 + 24 + sealed.len());
+        out.push(SEALED_UNPADDED);
+        out.extend_from_slice(&epoch.to_le_bytes());
+        out.extend_from_slice(&nonce);
+        out.extend_from_slice(&sealed);
+        out
+    }
+
     /// Opens what [`Keyring::seal`] sealed under `filed_under`.
     /// (An entry sealed unpadded by an earlier layout, [`SEALED_UNPADDED`], opens too.)
     pub fn open(&self, filed_under: &str, bytes: &[u8]) -> Result<Vec<u8>, Unopened> {
@@ -354,6 +443,7 @@ impl Keyring {
             campaign,
             keys: Vec::new(),
             generation: 0,
+            gm: None,
         };
         for c in b[16..].chunks_exact(36) {
             let epoch = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);

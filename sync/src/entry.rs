@@ -20,6 +20,10 @@ pub enum Undecoded {
     Unopened(String),
     /// Opened, but not an event of this campaign filed under its own id.
     Bad(String),
+    /// Sealed for the GM's devices (a GM-only character's event), whose ring this device
+    /// does not hold: kept as it came (`leechbook_store::Sealed`), its number held, and
+    /// offered on ([`crate::sealing`]).
+    ForGm(Box<leechbook_store::Sealed>),
 }
 
 impl std::fmt::Display for Undecoded {
@@ -27,6 +31,9 @@ impl std::fmt::Display for Undecoded {
         match self {
             Undecoded::NoKey(e) => write!(f, "{}", crypt::Unopened::NoKey(*e)),
             Undecoded::Unopened(why) | Undecoded::Bad(why) => write!(f, "{why}"),
+            Undecoded::ForGm(s) => {
+                write!(f, "event {} is sealed for the GM's devices", s.id.short())
+            }
         }
     }
 }
@@ -51,6 +58,9 @@ pub(crate) fn entry(
     match value {
         Some(Value::Scalar(s)) => match s.as_ref() {
             ScalarValue::Bytes(b) => match ring.open(key, b) {
+                Ok(plain) if plain.first() == Some(&crate::sealing::STUB) => {
+                    sealed_for_gm(ring, names, key, &plain)
+                }
                 Ok(plain) => match decode_envelope(&plain) {
                     Ok(env) if names.entry_of(&env) == key => Ok(env),
                     Ok(_) => bad("filed under another event's key".to_string()),
@@ -62,6 +72,34 @@ pub(crate) fn entry(
             _ => bad("not bytes".to_string()),
         },
         _ => bad("not an event".to_string()),
+    }
+}
+
+/// An entry sealed for the GM ([`crate::sealing`]): its event where this device holds the
+/// GM's ring, else its stub; either filed under its own id and number.
+fn sealed_for_gm(
+    ring: &Keyring,
+    names: &names::Names,
+    key: &str,
+    plain: &[u8],
+) -> Result<Envelope, Undecoded> {
+    let Some(stated) = crate::sealing::stated(plain) else {
+        return Err(Undecoded::Bad(
+            "an entry sealed for the GM that does not read".into(),
+        ));
+    };
+    if names.entry(stated.id, stated.seq) != key {
+        return Err(Undecoded::Bad(
+            "filed under another event's key".to_string(),
+        ));
+    }
+    match ring
+        .gm()
+        .and_then(|gm| crate::sealing::open(plain, gm, key))
+    {
+        Some(Ok(env)) => Ok(env),
+        Some(Err(why)) => Err(Undecoded::Bad(why)),
+        None => Err(Undecoded::ForGm(Box::new(stated))),
     }
 }
 
@@ -80,6 +118,8 @@ pub(crate) fn entry_at(
     for (value, _) in &all {
         match entry(ring, names, key, Some(value)) {
             Ok(env) => return Ok(env),
+            // A genuine entry this device cannot open comes before any junk.
+            Err(why @ Undecoded::ForGm(_)) => first = Some(why),
             Err(why) => {
                 first.get_or_insert(why);
             }
@@ -182,12 +222,19 @@ pub(crate) fn open_entries(
     mut diff: impl FnMut(&Keyring) -> Vec<Entry>,
 ) -> Result<(Vec<Entry>, Vec<Rotation>), SyncError> {
     let held = store.roster_events()?;
-    let mut gained = crypt::adopt(
-        store,
-        ring,
-        rotations,
-        &leechbook_core::roster::Roster::from_log(&held),
-    );
+    let roster = leechbook_core::roster::Roster::from_log(&held);
+    let mut gained = crypt::adopt(store, ring, rotations, &roster);
+    // A GM device takes in the shares of the GM's ring wrapped for it (a player's device is
+    // never among their readers).
+    let mut gm = ring
+        .gm()
+        .cloned()
+        .unwrap_or_else(|| Keyring::empty(ring.campaign()));
+    let shares = crypt::adopt_gm(store, &mut gm, rotations, &roster);
+    if !shares.is_empty() {
+        ring.set_gm(gm);
+        gained.extend(shares);
+    }
     let mut entries = diff(ring);
     let unread = entries
         .iter()
@@ -233,7 +280,7 @@ pub(crate) fn unannounced_epochs_as_junk(
     let announced: std::collections::BTreeSet<u32> = rotations
         .iter()
         .filter_map(|b| Rotation::from_bytes(b))
-        .filter(|r| r.campaign == store.campaign() && r.vouched(&roster))
+        .filter(|r| !r.gm && r.campaign == store.campaign() && r.vouched(&roster))
         .map(|r| r.epoch)
         .collect();
     for (_, d) in entries.iter_mut() {

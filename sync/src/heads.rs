@@ -239,7 +239,7 @@ pub fn gaps(
     // No device numbers past its clock, and no clock runs past the events there are: a
     // head beyond that is its signer's forgery, told as one, never as the numbers missing
     // before it.
-    let ceiling = leechbook_core::clock_ceiling(store.extent()?);
+    let ceiling = leechbook_core::clock_ceiling(store.numbers_held()?);
     for d in devices {
         if known
             .roster

@@ -96,5 +96,9 @@ pub fn rotate_key(store: &mut Store, leaving: Option<DeviceId>) -> Result<u32, S
         .collect();
     let r = Rotation::issue(store, &mut ring, &readers);
     crypt::keep_gains(store, before.as_ref(), &ring, std::slice::from_ref(&r))?;
+    // A GM device leaving takes no key of the GM's ring made from now.
+    if let Some(leaving) = leaving {
+        crypt::rotate_gm(store, leaving)?;
+    }
     Ok(r.epoch)
 }

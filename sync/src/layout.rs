@@ -29,11 +29,14 @@
 
 use crate::names::{counts_from_bytes, counts_to_bytes};
 pub use crate::names::{Counts, Names, VolumeId, VOLUME};
-use crate::{crypt, entry::put_rotations, Keyring, SyncError};
+use crate::{crypt, entry::put_rotations, sealing::Sealing, Keyring, SyncError};
 use automerge::{transaction::Transactable, Automerge, ChangeHash, ReadDoc, ScalarValue, ROOT};
 use leechbook_core::Envelope;
 use leechbook_store::{ReadLog, Store};
 use std::collections::{BTreeMap, BTreeSet};
+
+mod sealed;
+use sealed::put_stubs;
 
 /// Log rows read at a time when a shelf catches up with its log.
 const PAGE: i64 = 20_000;
@@ -189,6 +192,7 @@ pub fn put_events(
     events: &[Envelope],
     ring: &Keyring,
     names: &Names,
+    sealing: &Sealing,
 ) -> Result<usize, SyncError> {
     let missing: Vec<&Envelope> = events
         .iter()
@@ -199,7 +203,7 @@ pub fn put_events(
                 .is_none()
         })
         .collect();
-    put_over(doc, &missing, ring, names)
+    put_over(doc, &missing, ring, names, sealing)
 }
 
 /// The most events one change of a volume carries. Automerge's sync sends a peer the whole
@@ -213,20 +217,35 @@ pub const CHANGE_EVENTS: usize = 64;
 /// Puts events under their entry keys, sealed under `ring`, whatever those keys hold (a value
 /// a peer put over a genuine entry), in changes of at most [`CHANGE_EVENTS`] (none when
 /// `events` is empty). Returns how many it put.
-fn put_over(
+pub(crate) fn put_over(
     doc: &mut Automerge,
     events: &[&Envelope],
     ring: &Keyring,
     names: &Names,
+    sealing: &Sealing,
 ) -> Result<usize, SyncError> {
     for chunk in events.chunks(CHANGE_EVENTS) {
         let missing: Vec<(String, &Envelope)> =
             chunk.iter().map(|e| (names.entry_of(e), *e)).collect();
         doc.transact(|tx| {
             for (key, e) in &missing {
-                let sealed = ring.seal(key, &leechbook_store::codec::encode_envelope(e));
-                tx.put(ROOT, key.as_str(), ScalarValue::Bytes(sealed))
-                    .map_err(|e| SyncError::NotSync(e.to_string()))?;
+                // An event sealed for the GM goes in as its stub, its envelope sealed again
+                // under the GM's ring; never openly, and withheld where that ring is not
+                // held (a GM device makes it before its first sync: `gm_ring_for_sync`).
+                let plain = if sealing.seals(e.id) {
+                    match ring.gm() {
+                        Some(gm) => crate::sealing::stub(e, gm, key),
+                        None => continue,
+                    }
+                } else {
+                    leechbook_store::codec::encode_envelope(e)
+                };
+                tx.put(
+                    ROOT,
+                    key.as_str(),
+                    ScalarValue::Bytes(ring.seal(key, &plain)),
+                )
+                .map_err(|e| SyncError::NotSync(e.to_string()))?;
             }
             Ok::<_, SyncError>(())
         })
@@ -394,6 +413,8 @@ fn keep_items(
 const INDEX: &str = "index";
 const COUNTS_KEY: &str = "volume-counts";
 const MARK_KEY: &str = "volume-row";
+/// The last row of the entries sealed for the GM that the counts count.
+const SEALED_MARK_KEY: &str = "volume-sealed-row";
 /// The layout the kept documents are in ([`LAYOUT`]; none: the layout before names).
 const LAYOUT_KEY: &str = "sync-layout";
 /// The single-document layout before volumes: dropped when a shelf is first built.
@@ -419,6 +440,10 @@ pub struct Shelf {
     pub counts: Counts,
     /// The last log row the volumes hold.
     pub mark: i64,
+    /// Which events are sealed for the GM ([`crate::sealing`]), as the record stands.
+    pub sealing: Sealing,
+    /// The last row of the entries sealed for the GM held here that the counts count.
+    sealed_mark: i64,
     volumes: BTreeMap<VolumeId, Kept>,
     dirty: bool,
 }
@@ -438,6 +463,13 @@ impl Shelf {
             (Some(c), Some(m)) if current => (c, m),
             _ => (Counts::new(), 0),
         };
+        let sealed_mark = match mark {
+            0 => 0,
+            _ => store
+                .sync_state(SEALED_MARK_KEY)?
+                .and_then(|b| <[u8; 8]>::try_from(b.as_slice()).ok())
+                .map_or(0, i64::from_le_bytes),
+        };
         // A kept index that no Leechbook device writes (junk a hub's operator squatted in,
         // kept by an earlier version) is dropped and built anew: the index is a cache of the
         // log's counts, heads and rotations, which every sync and export publishes again.
@@ -454,6 +486,8 @@ impl Shelf {
             index,
             counts,
             mark,
+            sealing: Sealing::of(store)?,
+            sealed_mark,
             volumes: BTreeMap::new(),
             dirty: false,
         })
@@ -541,11 +575,17 @@ impl Shelf {
             let upto = (self.mark + PAGE).min(last);
             let events = store.events_in_rows(self.mark, upto)?;
             read += events.len();
-            for (v, events) in by_volume(events) {
-                *self.counts.entry(v).or_default() += events.len() as u64;
-                let (ring, names) = (self.ring.clone(), self.names.clone());
-                put_events(&mut self.volume(store, v)?.doc, &events, &ring, &names)?;
-            }
+            let again = self.judge(store, &events)?;
+            self.count(store, &events)?;
+            self.with_sealing(|shelf, sealing| {
+                for (v, events) in by_volume(events) {
+                    let (ring, names) = (shelf.ring.clone(), shelf.names.clone());
+                    let doc = &mut shelf.volume(store, v)?.doc;
+                    put_events(doc, &events, &ring, &names, sealing)?;
+                }
+                Ok(())
+            })?;
+            self.put_again(store, &again)?;
             self.mark = upto;
             self.dirty = true;
             if upto < last {
@@ -563,6 +603,7 @@ impl Shelf {
                 }
             }
         }
+        self.count_sealed(store)?;
         Ok(read)
     }
 
@@ -594,29 +635,67 @@ impl Shelf {
         if entries >= held && !tampered {
             return Ok(0);
         }
+        let ids = store.ids_numbered(v.device, first, last)?;
+        let stubs = store.sealed_numbered(v.device, first, last)?;
+        let stubs: Vec<&leechbook_store::Sealed> = stubs
+            .iter()
+            .filter(|s| {
+                let key = names.entry(s.id, s.seq);
+                doc.get(ROOT, key.as_str()).ok().flatten().is_none()
+                    || (tampered
+                        && !matches!(
+                            crate::entry::entry_at(doc, &ring, &names, &key),
+                            Err(crate::entry::Undecoded::ForGm(_)) | Ok(_)
+                        ))
+            })
+            .collect();
+        let put = if stubs.is_empty() {
+            0
+        } else {
+            put_stubs(
+                &mut self.volumes.get_mut(&v).expect("loaded").doc,
+                &stubs,
+                &ring,
+                &names,
+            )?
+        };
+        let doc = &self.volume(store, v)?.doc;
         let wrong = |id: leechbook_core::ids::EventId, seq: u64| {
             let key = names.entry(id, seq);
             doc.get(ROOT, key.as_str()).ok().flatten().is_none()
                 || (tampered
                     && crate::entry::entry_at(doc, &ring, &names, &key).map(|e| e.id) != Ok(id))
         };
-        let ids = store.ids_numbered(v.device, first, last)?;
         if !ids.iter().any(|(seq, id)| wrong(*id, *seq)) {
-            return Ok(0);
+            return Ok(put);
         }
         let events = store.events_numbered(v.device, first, last)?;
         let lacking: Vec<&Envelope> = events.iter().filter(|e| wrong(e.id, e.seq)).collect();
-        put_over(&mut self.volume(store, v)?.doc, &lacking, &ring, &names)
+        let put_back = self.with_sealing(|shelf, sealing| {
+            put_over(
+                &mut shelf.volume(store, v)?.doc,
+                &lacking,
+                &ring,
+                &names,
+                sealing,
+            )
+        })?;
+        Ok(put + put_back)
     }
 
     /// Counts events the log gained without reading them (their volumes already hold them:
     /// they came from those volumes) and moves the mark to `last`.
-    pub fn counted(&mut self, events: &[Envelope], last: i64) {
-        for e in events {
-            *self.counts.entry(VolumeId::of(e)).or_default() += 1;
-        }
+    pub fn counted(
+        &mut self,
+        store: &Store,
+        events: &[Envelope],
+        last: i64,
+    ) -> Result<(), SyncError> {
+        self.count(store, events)?;
+        self.count_sealed(store)?;
         self.mark = last;
         self.dirty = true;
+        Ok(())
     }
 
     /// Puts this ledger's counts and rotations into the index (one change, when anything is
@@ -647,6 +726,10 @@ impl Shelf {
         }
         items.push((COUNTS_KEY.to_string(), counts_to_bytes(&self.counts)));
         items.push((LAYOUT_KEY.to_string(), vec![LAYOUT]));
+        items.push((
+            SEALED_MARK_KEY.to_string(),
+            self.sealed_mark.to_le_bytes().to_vec(),
+        ));
         items.push((MARK_KEY.to_string(), self.mark.to_le_bytes().to_vec()));
         store.put_sync_states(&items)?;
         self.dirty = false;

@@ -26,6 +26,7 @@ pub mod mirror;
 pub mod names;
 pub mod net;
 pub mod order;
+pub mod sealing;
 pub mod signed;
 pub mod take;
 

@@ -68,7 +68,14 @@ impl Mirror {
         let mut added = 0;
         for (v, events) in layout::by_volume(envelopes.iter().cloned()) {
             let doc = self.volumes.entry(v).or_default();
-            let n = layout::put_events(doc, &events, &self.ring, &self.names)?;
+            // (A mirror of envelopes given, for tests and tools: nothing is sealed for the GM.)
+            let n = layout::put_events(
+                doc,
+                &events,
+                &self.ring,
+                &self.names,
+                &crate::sealing::Sealing::none(),
+            )?;
             *self.counts.entry(v).or_default() += n as u64;
             added += n;
         }
@@ -239,7 +246,7 @@ pub(crate) fn refused_unheld(
         .into_iter()
         .filter(|(_, decoded)| match decoded {
             // Not this device's to judge: it stays for those who hold the key.
-            Err(Undecoded::NoKey(_) | Undecoded::Unopened(_)) => false,
+            Err(Undecoded::NoKey(_) | Undecoded::Unopened(_) | Undecoded::ForGm(_)) => false,
             Err(Undecoded::Bad(_)) => true,
             Ok(env) => {
                 env.campaign != store.campaign()

@@ -57,7 +57,7 @@ pub fn accounted(
     let held = |device: DeviceId, seq: u64| -> Result<Option<u64>, SyncError> {
         Ok(match batch.get(&(device, seq)) {
             Some(c) => Some(*c),
-            None => store.clock_and_layout(device, seq)?.map(|(c, _)| c),
+            None => store.clock_at(device, seq)?,
         })
     };
     sift(events, refused, dropped, |e| match e.out_of_bounds() {
@@ -97,7 +97,8 @@ pub fn under_ceiling(
     if events.is_empty() {
         return Ok(events);
     }
-    let top = leechbook_core::clock_ceiling(store.extent()?.saturating_add(events.len() as u64));
+    let top =
+        leechbook_core::clock_ceiling(store.numbers_held()?.saturating_add(events.len() as u64));
     sift(events, refused, dropped, |e| {
         Ok((e.clock > top).then(|| {
             format!(

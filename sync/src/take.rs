@@ -42,6 +42,9 @@ pub struct Imported {
     /// The events this ledger put back into documents that had lost them (a peer or a hub
     /// deleted them): the log is the truth, and what a device holds it offers again.
     pub restored: usize,
+    /// The entries sealed for the GM's devices it newly holds (a GM-only character's
+    /// events, on a device that cannot open them: `crate::sealing`).
+    pub sealed: usize,
 }
 
 /// Imports what a transport carries into the store: all or nothing, but for identity clashes,
@@ -223,7 +226,9 @@ pub(crate) fn take_in(
         ignored,
         known_ignored,
         key_of,
+        sealed,
     } = sort_entries(store, entries, mode)?;
+    let sealed = keep_sealed(store, sealed, &mut refused)?;
     let mut dropped_ids: Vec<EventId> = Vec::new();
     incoming.sort_by_key(|e| e.order_key());
     let checked = check_signatures(&store.roster_events()?, incoming);
@@ -265,10 +270,66 @@ pub(crate) fn take_in(
         Imported {
             added,
             refused,
+            sealed,
             ..Imported::default()
         },
         dropped,
     ))
+}
+
+/// Keeps the entries sealed for the GM that this device cannot open ([`crate::sealing`]),
+/// those its log or its kept entries lack: within the bounds any device writes, under a
+/// number no other event of the device holds, and following the chain of the numbers held
+/// around it (a stub's numbers are stated, not signed: the next number's signature vouches
+/// for its link). The others are named in `refused`. Returns how many were kept.
+fn keep_sealed(
+    store: &mut Store,
+    stubs: Vec<leechbook_store::Sealed>,
+    refused: &mut Vec<String>,
+) -> Result<usize, SyncError> {
+    let mut keep = Vec::new();
+    for s in stubs {
+        if store.holds(s.id)? || store.holds_sealed(s.id)? {
+            continue;
+        }
+        let why = if !crate::sealing::in_bounds(&s) {
+            Some("its stated numbers are out of bounds".to_string())
+        } else if let Some(held) = store.event_at(s.device, s.seq)? {
+            Some(format!(
+                "this ledger holds event {} as that number",
+                held.id.short()
+            ))
+        } else {
+            let before = match s.seq {
+                0 | 1 => None,
+                n => store.event_at(s.device, n - 1)?,
+            };
+            let after = store.event_at(s.device, s.seq + 1)?;
+            let breaks_before = match (&before, s.follows) {
+                (Some(b), Some(f)) => b.link != f || b.clock >= s.clock,
+                _ => false,
+            };
+            let breaks_after = after
+                .as_ref()
+                .is_some_and(|a| a.follows.is_some_and(|f| f != s.link) || a.clock <= s.clock);
+            (breaks_before || breaks_after)
+                .then(|| "it does not follow its device's chain".to_string())
+        };
+        match why {
+            Some(why) => refused.push(format!(
+                "the sync data holds an entry sealed for the GM as device {}'s #{} (event {}): {why} (refused)",
+                s.device.short(),
+                s.seq,
+                s.id.short()
+            )),
+            None => keep.push(s),
+        }
+    }
+    Ok(if keep.is_empty() {
+        0
+    } else {
+        store.put_sealed(&keep)?
+    })
 }
 
 /// An import's entries sorted: the events of this campaign the log lacks (`incoming`), what
@@ -282,6 +343,8 @@ struct Sorted {
     ignored: std::collections::BTreeSet<String>,
     known_ignored: usize,
     key_of: std::collections::HashMap<EventId, String>,
+    /// The entries sealed for the GM that this device cannot open.
+    sealed: Vec<leechbook_store::Sealed>,
 }
 
 /// Sorts an import's entries (see [`Sorted`]); in [`Acceptance::Whole`] the first entry
@@ -322,6 +385,7 @@ fn sort_entries(
     };
     let known_ignored = ignored.len();
     let mut junk = Vec::new();
+    let mut sealed = Vec::new();
     // Each event's entry key, for the events refused after they decoded.
     let key_of: std::collections::HashMap<EventId, String> = entries
         .iter()
@@ -372,6 +436,10 @@ fn sort_entries(
                 }
             }
             Err(Undecoded::Bad(e)) => SyncError::BadEvent(format!("{key}: {e}")),
+            Err(Undecoded::ForGm(stub)) => {
+                sealed.push(*stub);
+                continue;
+            }
         };
         match mode {
             Acceptance::Whole => return Err(why),
@@ -389,6 +457,7 @@ fn sort_entries(
         ignored,
         known_ignored,
         key_of,
+        sealed,
     })
 }
 
@@ -634,7 +703,8 @@ pub fn document_problems(store: &Store) -> Result<Vec<String>, SyncError> {
                     env
                 }
                 // Sealed under a key this device was not given: not this device's to check.
-                Err(Undecoded::NoKey(_)) => continue,
+                // (Sealed for the GM, it is checked where its number is: `verify`'s chains.)
+                Err(Undecoded::NoKey(_) | Undecoded::ForGm(_)) => continue,
                 // Junk put by someone without the key (the next sync drops it): nothing of
                 // the log's, unless nothing opens at all (then the key is what is wrong).
                 Err(Undecoded::Unopened(_)) => {
@@ -701,6 +771,16 @@ pub fn rescan(store: &mut Store) -> Result<Imported, SyncError> {
     let ring = crypt::keyring_of(store)?.ok_or(SyncError::NoKey)?;
     let mut shelf = Shelf::open(store, ring.clone())?;
     let mut entries = Vec::new();
+    // The entries held sealed for the GM that the GM's ring now opens (a GM device given
+    // its share after it took them in).
+    if let Some(gm) = ring.gm() {
+        for s in store.sealed_unopened()? {
+            let key = shelf.names.entry(s.id, s.seq);
+            if let Some(opened) = crate::sealing::open(&s.entry, gm, &key) {
+                entries.push((key, opened.map_err(Undecoded::Bad)));
+            }
+        }
+    }
     for v in shelf.all_volumes(store)? {
         let Some(kept) = layout::load_kept(store, &v.name())? else {
             continue;

@@ -1,11 +1,12 @@
-//! Issue 42 (part): GM-only characters in the fold and on the GM's own device. A character
-//! added `--gm-only` (or hidden later with `character hide`) is marked so in the record; an
-//! event that joins it with a character the table sees is refused (its fold reads the GM-only
-//! one's sheet and state, which no player's device may hold); a player's page never shows it,
-//! whatever the link's `--party`, and the GM's page marks it.
+//! Issue 42: GM-only characters. A character added `--gm-only` (or hidden later with
+//! `character hide`) is marked so in the record; an event that joins it with a character the
+//! table sees is refused (its fold reads the GM-only one's sheet and state, which no player's
+//! device may hold); a player's page never shows it, whatever the link's `--party`, and the
+//! GM's page marks it; its events travel sealed for the GM's devices, by file and by hub.
 
 use crate::common;
-use common::{http, page_link, serving_page, Scratch, OSRIC_STRUCK};
+use common::{http, identity, page_link, run_db, serving_page, Scratch, OSRIC_STRUCK};
+use std::path::{Path, PathBuf};
 
 const ARMS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/arms/starter.toml");
 
@@ -130,5 +131,207 @@ fn no_players_page_shows_a_gm_only_character_and_the_gms_marks_it() {
     assert!(page.contains("<h2>Brigand"), "{page}");
     assert!(page.contains("class=\"gm-only\""), "{page}");
     let _ = stop.send(());
+    hub.join().unwrap();
+}
+
+fn ok_db(db: &Path, args: &[&str]) -> String {
+    let out = run_db(db, args);
+    assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+    out.stdout
+}
+
+/// A device joined from `gm`'s join file, rostered with `role` (and `--character Osric` for
+/// a player).
+fn joined(gm: &Path, dir: &Path, name: &str, role: &str) -> PathBuf {
+    let file = dir.join(format!("{name}.join"));
+    ok_db(gm, &["sync", "invite", file.to_str().unwrap()]);
+    let db = dir.join(format!("{name}.db"));
+    ok_db(&db, &["init", "--join", file.to_str().unwrap()]);
+    let (device, key) = identity(&db);
+    let mut roster = vec!["device", "add", &device, &key, "--role", role];
+    if role == "player" {
+        roster.extend(["--character", "Osric"]);
+    }
+    ok_db(gm, &roster);
+    db
+}
+
+/// A sync file from `from` imported by `to`.
+fn carry(from: &Path, to: &Path, dir: &Path) -> String {
+    let file = dir.join("carried.sync");
+    ok_db(from, &["sync", "export", file.to_str().unwrap()]);
+    let out = run_db(to, &["sync", "import", file.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.stdout
+}
+
+/// Nothing a player's device holds or says names the foe: its ledger file, every file it
+/// wrote or was given, and what it shows.
+fn nothing_names(foe: &str, player: &Path, files: &[&Path]) {
+    for f in files {
+        let bytes = std::fs::read(f).unwrap();
+        assert!(
+            !bytes.windows(foe.len()).any(|w| w == foe.as_bytes()),
+            "{} holds {foe}",
+            f.display()
+        );
+    }
+    for args in [
+        &["character", "list"][..],
+        &["log"],
+        &["due"],
+        &["show", "Osric"],
+        &["export"],
+        &["history", "Osric"],
+    ] {
+        let out = run_db(player, args);
+        assert!(
+            !out.stdout.contains(foe) && !out.stderr.contains(foe),
+            "{args:?} names {foe}: {}{}",
+            out.stdout,
+            out.stderr
+        );
+    }
+}
+
+/// Issue 42, done means (by file): a GM-only foe's events travel sealed for the GM's devices.
+/// A rostered player holds them as entries it cannot open (counted, offered on, `verify`
+/// sound and saying how many) and nothing it holds or shows names the foe; what the player
+/// records still reaches the GM; a second GM device reads everything; a GM device revoked
+/// reads nothing recorded after its revocation.
+#[test]
+fn a_gm_only_foe_stays_sealed_on_a_players_device_and_open_on_the_gms() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = dir.path().join("gm.db");
+    ok_db(&gm, &["init", "--name", "Kaldor"]);
+    common::add_character(&gm, "Osric");
+    ok_db(
+        &gm,
+        &[
+            "character",
+            "add",
+            "Brigand",
+            "--gm-only",
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "60",
+            "--hb",
+            "10",
+        ],
+    );
+    ok_db(&gm, &common::thorax_strike("Brigand", "8", "shock=12"));
+    let ann = joined(&gm, dir.path(), "ann", "player");
+    carry(&gm, &ann, dir.path());
+    // The player's own roll reaches the GM; the GM's later foe rolls reach the player sealed.
+    ok_db(&ann, &common::thorax_strike("Osric", "8", "shock=12"));
+    carry(&ann, &gm, dir.path());
+    assert!(ok_db(&gm, &["log", "Osric"]).contains("(by Osric's player)"));
+    ok_db(&gm, &["fatigue", "Brigand", "5"]);
+    carry(&gm, &ann, dir.path());
+    let verified = ok_db(&ann, &["verify", "--full"]);
+    // Sealed: the foe's joining, its secrecy, its strike and its fatigue.
+    assert!(
+        verified.contains("holds 4 entries sealed for the GM's devices"),
+        "{verified}"
+    );
+    assert!(verified.contains("the ledger is sound"), "{verified}");
+    let carried = dir.path().join("carried.sync");
+    let join = dir.path().join("ann.join");
+    nothing_names("Brigand", &ann, &[&ann, &carried, &join]);
+    // The player's device offers the sealed entries on: a second GM device that only ever
+    // meets the player's files reads the foe once it is rostered and given its share.
+    let gm2 = joined(&gm, dir.path(), "gm2", "gm");
+    carry(&gm, &gm2, dir.path());
+    let list = ok_db(&gm2, &["character", "list"]);
+    assert!(
+        list.contains("Brigand") && list.contains("[GM-only]"),
+        "{list}"
+    );
+    assert!(ok_db(&gm2, &["verify", "--full"]).contains("the ledger is sound"));
+    // Revoked, the second GM device reads nothing recorded after.
+    let (device, _) = identity(&gm2);
+    ok_db(&gm, &["device", "revoke", &device]);
+    ok_db(&gm, &["fatigue", "Brigand", "3"]);
+    let file = dir.path().join("after.sync");
+    ok_db(&gm, &["sync", "export", file.to_str().unwrap()]);
+    let _ = run_db(&gm2, &["sync", "import", file.to_str().unwrap()]);
+    assert!(!ok_db(&gm2, &["log", "Brigand"]).contains("8 now"));
+    // The player, still on the roster, takes the rotation and the sealed entry in.
+    carry(&gm, &ann, dir.path());
+    assert!(ok_db(&ann, &["verify", "--full"]).contains("holds 5 entries sealed"));
+    nothing_names("Brigand", &ann, &[&ann]);
+}
+
+/// Issue 42, done means (through a hub): a player syncing with the GM's `sync serve` holds
+/// nothing that names the foe, and what it records lands with the GM.
+#[test]
+fn a_gm_only_foe_stays_sealed_through_a_hub() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = dir.path().join("gm.db");
+    ok_db(&gm, &["init", "--name", "Kaldor"]);
+    common::add_character(&gm, "Osric");
+    ok_db(
+        &gm,
+        &[
+            "character",
+            "add",
+            "Brigand",
+            "--gm-only",
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "60",
+            "--hb",
+            "10",
+        ],
+    );
+    let (url, stop, hub) = common::serving(&gm);
+    let ann = dir.path().join("ann.db");
+    ok_db(
+        &ann,
+        &[
+            "init",
+            "--join",
+            &url,
+            "--campaign",
+            &common::join_code(&gm),
+        ],
+    );
+    let (device, key) = identity(&ann);
+    ok_db(
+        &gm,
+        &[
+            "device",
+            "add",
+            &device,
+            &key,
+            "--role",
+            "player",
+            "--character",
+            "Osric",
+        ],
+    );
+    ok_db(&gm, &common::thorax_strike("Brigand", "8", "shock=12"));
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    common::connect(&ann, &url);
+    ok_db(&ann, &common::thorax_strike("Osric", "8", "shock=12"));
+    common::connect(&ann, &url);
+    let verified = ok_db(&ann, &["verify", "--full"]);
+    assert!(verified.contains("holds 3 entries sealed"), "{verified}");
+    nothing_names("Brigand", &ann, &[&ann]);
+    let started = std::time::Instant::now();
+    while !ok_db(&gm, &["log", "Osric"]).contains("(by Osric's player)") {
+        assert!(
+            started.elapsed().as_secs() < 20,
+            "the player's strike never landed"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    stop.send(()).unwrap();
     hub.join().unwrap();
 }

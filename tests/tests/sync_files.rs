@@ -482,6 +482,7 @@ fn a_document_that_holds_a_refused_event_drops_it() {
             std::slice::from_ref(&forged),
             &ring,
             &leechbook_sync::layout::Names::of(&ring),
+            &leechbook_sync::sealing::Sealing::none(),
         )
         .unwrap();
         shelf.keep(&mut store).unwrap();

@@ -148,6 +148,7 @@ fn checkpoints_kept_before_learn_the_earliest_time_after_them() {
              DROP INDEX events_rare;
              ALTER TABLE events DROP COLUMN class;
              DROP TABLE links;
+             DROP TABLE sealed;
              CREATE INDEX events_rare ON events (clock, device, seq, kind)
                  WHERE kind = 'campaign-created' OR (kind > 'r' AND kind < 's');
              PRAGMA user_version = 11;",

@@ -13,7 +13,10 @@ pub fn keyring_of(store: &Store) -> Result<Option<Keyring>, SyncError> {
         None => Ok(None),
         Some(b) if b.is_empty() => Ok(None),
         Some(b) => match Keyring::from_bytes(&b) {
-            Some(r) if r.campaign == store.campaign() => Ok(Some(r)),
+            // With the GM's ring, on a device that holds it.
+            Some(r) if r.campaign == store.campaign() => {
+                Ok(Some(r.with_gm(super::gm_ring_of(store)?)))
+            }
             // Never silently replaced: a new key would leave this device unable to read
             // what it sealed before.
             _ => Err(SyncError::KeysUnreadable),
@@ -42,7 +45,9 @@ pub fn is_gm_device(store: &Store) -> Result<bool, SyncError> {
 /// campaign's key). Any other device without one must be given it.
 pub fn ring_for_sync(store: &mut Store) -> Result<Keyring, SyncError> {
     if let Some(ring) = keyring_of(store)? {
-        return Ok(ring);
+        // A GM device makes the GM's ring once a GM-only character needs it, and shares it
+        // with the roster's GM devices.
+        return Ok(ring.with_gm(super::gm_ring_for_sync(store)?));
     }
     if !is_gm_device(store)? {
         return Err(SyncError::NoKey);
@@ -52,7 +57,7 @@ pub fn ring_for_sync(store: &mut Store) -> Result<Keyring, SyncError> {
     let ring = Keyring::generate(store.campaign());
     keep_keyring(store, &ring)?;
     prove_keys(store)?;
-    Ok(ring)
+    Ok(ring.with_gm(super::gm_ring_for_sync(store)?))
 }
 
 /// Where a ledger marks its ring as proven: made here, or it opened another device's entry.

@@ -25,7 +25,14 @@ pub struct Rotation {
     pub wraps: Vec<(DeviceId, [u8; 32], Vec<u8>)>,
     /// The issuer's signature over all of the above.
     pub signature: Vec<u8>,
+    /// A share of the GM's ring (an epoch's key wrapped for the roster's GM devices alone,
+    /// `crate::sealing`), not a campaign key: filed under `keys/gm/`, its first byte
+    /// [`GM_SHARE`].
+    pub gm: bool,
 }
+
+/// The first byte of a share of the GM's ring (a campaign key's rotation: `ROTATION`).
+const GM_SHARE: u8 = 0xE6;
 
 /// The key that wraps a campaign key for one device: SHA-256 over the X25519 shared secret
 /// and both public keys.
@@ -53,11 +60,12 @@ impl Rotation {
     pub fn filed_under(&self) -> String {
         let digest = Sha256::digest(self.to_bytes());
         let short: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
-        format!("{ROTATION_PREFIX}{}/{short}", self.epoch)
+        let gm = if self.gm { "gm/" } else { "" };
+        format!("{ROTATION_PREFIX}{gm}{}/{short}", self.epoch)
     }
 
     fn signed_part(&self) -> Vec<u8> {
-        let mut out = vec![ROTATION];
+        let mut out = vec![if self.gm { GM_SHARE } else { ROTATION }];
         out.extend_from_slice(self.campaign.as_bytes());
         out.extend_from_slice(&self.epoch.to_le_bytes());
         out.extend_from_slice(self.issuer.as_bytes());
@@ -86,9 +94,11 @@ impl Rotation {
             at += n;
             Some(s)
         };
-        if take(1)? != [ROTATION] {
-            return None;
-        }
+        let gm = match take(1)? {
+            [ROTATION] => false,
+            [GM_SHARE] => true,
+            _ => return None,
+        };
         let campaign = CampaignId(uuid::Uuid::from_slice(take(16)?).ok()?);
         let epoch = u32::from_le_bytes(take(4)?.try_into().ok()?);
         let issuer = DeviceId(uuid::Uuid::from_slice(take(16)?).ok()?);
@@ -107,6 +117,7 @@ impl Rotation {
             issuer,
             wraps,
             signature,
+            gm,
         })
     }
 
@@ -119,6 +130,39 @@ impl Rotation {
         let generation = (ring.current() >> 16).saturating_add(1).min(0xFFFF);
         let epoch = (generation << 16) | u32::from(u16::from_le_bytes(low));
         let key: [u8; 32] = random();
+        let r = Rotation::wrap(store, ring.campaign, epoch, &key, readers, false);
+        ring.add(epoch, key);
+        r
+    }
+
+    /// A share of the GM's ring's `epoch` (its key `key`) for `readers`, the roster's GM
+    /// devices, signed by `store`'s device.
+    pub fn share(
+        store: &Store,
+        gm: &Keyring,
+        epoch: u32,
+        readers: &[(DeviceId, Vec<u8>)],
+    ) -> Option<Rotation> {
+        let key = gm.key_of(epoch)?;
+        Some(Rotation::wrap(
+            store,
+            gm.campaign,
+            epoch,
+            &key,
+            readers,
+            true,
+        ))
+    }
+
+    /// `key` of `epoch`, wrapped for each of `readers` and signed by `store`'s device.
+    fn wrap(
+        store: &Store,
+        campaign: CampaignId,
+        epoch: u32,
+        key: &[u8; 32],
+        readers: &[(DeviceId, Vec<u8>)],
+        gm: bool,
+    ) -> Rotation {
         let wraps = readers
             .iter()
             .filter_map(|(d, roster_key)| {
@@ -133,8 +177,8 @@ impl Rotation {
                     .encrypt(
                         XNonce::from_slice(&[0u8; 24]), // each wrapping key seals once
                         Payload {
-                            msg: &key,
-                            aad: &wrap_aad(ring.campaign, epoch, *d),
+                            msg: key,
+                            aad: &wrap_aad(campaign, epoch, *d),
                         },
                     )
                     .ok()?;
@@ -142,15 +186,20 @@ impl Rotation {
             })
             .collect();
         let mut r = Rotation {
-            campaign: ring.campaign,
+            campaign,
             epoch,
             issuer: store.device(),
             wraps,
             signature: Vec::new(),
+            gm,
         };
         r.signature = store.sign(&r.signed_part()).to_vec();
-        ring.add(epoch, key);
         r
+    }
+
+    /// The devices it wraps a key for.
+    pub fn readers(&self) -> std::collections::BTreeSet<DeviceId> {
+        self.wraps.iter().map(|w| w.0).collect()
     }
 
     /// Whether a GM device of `roster` made it (and it is not altered since).
@@ -227,10 +276,14 @@ pub fn rotations_of(store: &Store) -> Result<Vec<Rotation>, SyncError> {
 /// Keeps a rotation with the others (once).
 pub fn keep_rotation(store: &mut Store, r: &Rotation) -> Result<(), SyncError> {
     let mut all = rotations_of(store)?;
-    if all
-        .iter()
-        .any(|k| k.epoch == r.epoch && k.issuer == r.issuer)
-    {
+    // (A share of the GM's ring is issued again for the same epoch when the GM devices
+    // change: kept while it wraps for others.)
+    if all.iter().any(|k| {
+        k.gm == r.gm
+            && k.epoch == r.epoch
+            && k.issuer == r.issuer
+            && (!r.gm || k.readers() == r.readers())
+    }) {
         return Ok(());
     }
     all.push(r.clone());
@@ -264,9 +317,15 @@ pub fn adopt(
             continue;
         };
         // A rotation is the next generation or a later one a device missed the ones between;
-        // one that jumps far ahead (towards the last generation) is refused.
+        // one that jumps far ahead (towards the last generation) is refused. (A share of the
+        // GM's ring is not the campaign's: `adopt_gm`.)
         let ahead = (r.epoch >> 16).saturating_sub(ring.current() >> 16);
-        if r.campaign != ring.campaign || ring.holds(r.epoch) || ahead > 64 || !r.vouched(roster) {
+        if r.gm
+            || r.campaign != ring.campaign
+            || ring.holds(r.epoch)
+            || ahead > 64
+            || !r.vouched(roster)
+        {
             continue;
         }
         if let Some(key) = r.open_for(store) {
@@ -292,7 +351,8 @@ pub fn left_out_by(
         .filter(|b| b.len() <= MAX_ROTATION)
         .filter_map(|b| Rotation::from_bytes(b))
         .find(|r| {
-            r.campaign == ring.campaign
+            !r.gm
+                && r.campaign == ring.campaign
                 && (r.epoch >> 16) > (ring.current() >> 16)
                 && !r.wraps.iter().any(|(d, _, _)| *d == store.device())
                 && r.vouched(roster)
@@ -310,6 +370,12 @@ pub fn keep_gains(
 ) -> Result<(), SyncError> {
     if before != Some(ring) {
         keep_keyring(store, ring)?;
+    }
+    // The GM's ring, where shares of it were taken in.
+    if let Some(gm) = ring.gm() {
+        if before.and_then(Keyring::gm) != Some(gm) {
+            super::keep_gm_ring(store, gm)?;
+        }
     }
     for r in rotations {
         keep_rotation(store, r)?;

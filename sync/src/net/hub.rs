@@ -169,10 +169,22 @@ pub(super) async fn offer(
     let (gains, last) = store.events_after_row(shelf.mark)?;
     let (ring, names) = (shelf.ring.clone(), shelf.names.clone());
     let mut offered = 0;
-    for (v, events) in layout::by_volume(gains.iter().cloned()) {
+    // A character revealed among them: its events go in again openly (`Sealing::update`).
+    let again = layout::by_volume(shelf.judge(store, &gains)?);
+    // (A copy: an early return must never leave the shelf sealing nothing.)
+    let sealing = shelf.sealing.clone();
+    let mut volumes = layout::by_volume(gains.iter().cloned());
+    for v in again.keys() {
+        volumes.entry(*v).or_default();
+    }
+    for (v, events) in volumes {
         let kept = shelf.volume(store, v)?;
         let from = kept.doc.get_heads();
-        let put = layout::put_events(&mut kept.doc, &events, &ring, &names)?;
+        let mut put = layout::put_events(&mut kept.doc, &events, &ring, &names, &sealing)?;
+        if let Some(open) = again.get(&v) {
+            let open: Vec<&leechbook_core::Envelope> = open.iter().collect();
+            put += layout::put_over(&mut kept.doc, &open, &ring, &names, &sealing)?;
+        }
         let fresh = kept.doc.save_after(&from);
         let Some(h) = handle_of(repo, storage, shelf, store, v).await? else {
             // Never in silence: the round fails, says so, and the next one tries again.
@@ -188,7 +200,7 @@ pub(super) async fn offer(
         }
         offered += put;
     }
-    shelf.counted(&gains, last);
+    shelf.counted(store, &gains, last)?;
     Ok(offered)
 }
 
@@ -232,8 +244,14 @@ pub(super) async fn hub_round(
                 .flat_map(|(from, _, d)| entries_of(d, r, &names, d.diff(from, &d.get_heads())))
                 .collect()
         })?;
-        let (imported, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
+        let (mut imported, dropped) = take_in(store, entries, Acceptance::EachEvent)?;
         crypt::keep_gains(store, Some(&held_ring), &ring, &gained)?;
+        if !gained.is_empty() {
+            // Keys gained: what could not be opened before may open now.
+            if let Ok(more) = crate::take::rescan(store) {
+                imported.added += more.added;
+            }
+        }
         let dropped = held_back(store, &names, docs.keys().copied(), dropped)?;
         for (v, (_, h, mut doc)) in docs {
             h.with_document(|d| layout::drop_in(d, &dropped))?;
