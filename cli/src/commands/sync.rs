@@ -449,6 +449,12 @@ fn report(ctx: &mut Ctx, got: &leechbook_sync::Imported) {
             events(got.restored, "event")
         ));
     }
+    if got.sealed > 0 {
+        ctx.note(format!(
+            "kept {} sealed for the GM's devices: a GM-only character's, which this device cannot open and offers on",
+            events(got.sealed, "entry").replace("entrys", "entries")
+        ));
+    }
     for h in crate::error::hints_for(got.refused.iter().chain(&got.gaps)) {
         ctx.note(format!("hint: {h}"));
     }
