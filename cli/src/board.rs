@@ -146,11 +146,11 @@ pub fn draw(f: &mut Frame<'_>, board: &Board, selected: Option<usize>, message: 
     let shown = usize::from(cols[1].height.saturating_sub(2));
     let title = if board.agenda.len() > shown {
         format!(
-            "Owed, in time order ({} in all: up/down scrolls)",
+            "Owed, now first ({} in all: up/down scrolls)",
             board.agenda.len()
         )
     } else {
-        "Owed, in time order".to_string()
+        "Owed, now first".to_string()
     };
     f.render_stateful_widget(
         List::new(agenda)

@@ -37,6 +37,15 @@ pub enum LedgerError {
     /// Several events end with those digits.
     #[error("'{0}' matches several events: give more of the id")]
     AmbiguousEvent(String),
+    /// Several events share the number given (devices that recorded offline at one
+    /// moment): each by the end of its id, which names it.
+    #[error("#{number} is {} events recorded at one moment on different devices: name one by the end of its id ({})", .ids.len(), .ids.join(", "))]
+    SharedNumber {
+        /// The number.
+        number: u64,
+        /// Each event's id's last eight hex digits.
+        ids: Vec<String>,
+    },
     /// The log is empty.
     #[error("the ledger is empty")]
     Empty,

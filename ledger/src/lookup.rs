@@ -173,8 +173,16 @@ pub fn injury(ch: &HmCharacter, text: &str) -> Result<InjuryId, Lookup> {
             i.place.label().eq_ignore_ascii_case(&place)
                 || i.place.location.eq_ignore_ascii_case(&place)
                 || format!("{} {}", i.place.label(), i.code()).eq_ignore_ascii_case(&place)
+                || ch.injury_name(i.id).eq_ignore_ascii_case(&place)
         })
         .collect();
+    // A name that tells one wound apart (`left calf S2E (2)`) names that one.
+    if let Some(one) = at
+        .iter()
+        .find(|i| ch.injury_name(i.id).eq_ignore_ascii_case(&place) && at.len() > 1)
+    {
+        return Ok(one.id);
+    }
     match at.as_slice() {
         [one] => return Ok(one.id),
         [] => {}

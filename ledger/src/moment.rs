@@ -27,7 +27,13 @@ pub fn find_event<'a>(events: &'a [Envelope], text: &str) -> Result<&'a Envelope
     match hits.as_slice() {
         [one] => Ok(one),
         [] => Err(LedgerError::NoSuchEvent(text.trim().to_string())),
-        _ => Err(LedgerError::AmbiguousEvent(text.trim().to_string())),
+        many => Err(match event_number(text) {
+            Some(number) => LedgerError::SharedNumber {
+                number,
+                ids: many.iter().map(|e| e.id.short()).collect(),
+            },
+            None => LedgerError::AmbiguousEvent(text.trim().to_string()),
+        }),
     }
 }
 
@@ -166,7 +172,10 @@ pub fn event_key(
         return match numbered(log, n)?.as_slice() {
             [one] => Ok(one.order_key()),
             [] => Err(LedgerError::NoSuchEvent(spec.trim().to_string())),
-            _ => Err(LedgerError::AmbiguousEvent(spec.trim().to_string())),
+            many => Err(LedgerError::SharedNumber {
+                number: n,
+                ids: many.iter().map(|e| e.id.short()).collect(),
+            }),
         };
     }
     let t = id_digits(spec).map_err(|_| LedgerError::NotAMoment(spec.trim().to_string()))?;

@@ -363,6 +363,25 @@ pub fn hm_roll(
             }
         }
         HmRoll::Gm(kind) => {
+            // Named without its wound while several wounds owe one: which, is asked.
+            if injury.is_none() {
+                let mut owing: Vec<InjuryId> =
+                    leechbook_core::harnmaster::shock::owed_gm_roll_injuries(ch, kind)
+                        .into_iter()
+                        .flatten()
+                        .collect();
+                owing.dedup();
+                if owing.len() > 1 {
+                    return Err(RollError::SeveralOwe {
+                        character: ch.name.clone(),
+                        roll: kind.word().trim_end_matches(" roll"),
+                        candidates: owing
+                            .iter()
+                            .map(|i| crate::lookup::injury_name(ch, *i))
+                            .collect(),
+                    });
+                }
+            }
             let automatic =
                 owed_gm_roll(ch, kind, injury).is_some_and(|(_, _, automatic)| automatic);
             let face = if automatic || opts.ml.is_none() {

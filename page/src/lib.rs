@@ -277,6 +277,8 @@ fn view_of(page: &Page, link: &Link, ledger: &Ledger) -> PageView {
             && standing.in_story()
             && !ledger.is_secret(c.id());
         match link.character {
+            // The GM's page: a character set aside owes nothing asked for (as `due`).
+            None if !standing.in_story() => characters.push((Shown::of(ledger, c), Vec::new())),
             None => characters.push(full(c, false)),
             // A GM-only character has no player's link (`device link` refuses one, and one
             // made before the character was hidden shows it no more).
@@ -308,12 +310,30 @@ fn view_of(page: &Page, link: &Link, ledger: &Ledger) -> PageView {
         .filter(|_| link.character.is_none())
         .map(str::to_string)
         .collect();
+    // The GM's page says where each character stands who is not of the party in the story.
+    let standing = ledger
+        .characters
+        .iter()
+        .filter(|_| link.character.is_none())
+        .filter_map(|c| {
+            let st = ledger.standing_of(c.id());
+            let mut words = Vec::new();
+            if st.side != leechbook_core::standing::Side::Party {
+                words.push(st.side.word().to_string());
+            }
+            if let Some(why) = &st.aside {
+                words.push(format!("set aside ({why}): nothing of theirs is asked for"));
+            }
+            (!words.is_empty()).then(|| (c.name().to_string(), words.join(", ")))
+        })
+        .collect();
     PageView {
         campaign,
         clock: ledger.now.to_string(),
         characters,
         party,
         gm_only,
+        standing,
     }
 }
 
@@ -466,6 +486,22 @@ async fn roll(
             "this character is no longer in the campaign",
         );
     };
+    // A character the GM set aside, or made GM-only, owes nothing this page records.
+    let standing = ledger.standing_of(character);
+    if !standing.in_story() || ledger.is_secret(character) {
+        return said(
+            StatusCode::CONFLICT,
+            false,
+            &format!(
+                "the GM has set {} aside{}: nothing is recorded from this page until they are back",
+                c.name(),
+                standing
+                    .aside
+                    .map(|w| format!(" ({w})"))
+                    .unwrap_or_default()
+            ),
+        );
+    }
     let owed = leechbook_views::owed_any(&ledger, c);
     let injury = (!injury.is_empty()).then_some(injury);
     let Some(o) = owed

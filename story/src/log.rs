@@ -86,8 +86,18 @@ pub fn told<L: Log>(
     let Some(about) = about else {
         let summary = match &env.event {
             leechbook_core::Event::ClockAdvanced { to } => format!("the clock advances to {to}"),
-            leechbook_core::Event::Ruling(r) => narrate::ruling_short(r, None),
-            e => e.kind().to_string(),
+            // A ruling names its target by its number (found through the id's index).
+            leechbook_core::Event::Ruling(r) => {
+                let target = r.target().and_then(|t| {
+                    leechbook_ledger::moment::event_key(replica.store(), &t.to_string()).ok()
+                });
+                let told = target.map(|(number, _, _)| narrate::Told {
+                    number,
+                    summary: String::new(),
+                });
+                narrate::ruling_short(r, told.as_ref())
+            }
+            e => narrate::kind_words(e.kind()).to_string(),
         };
         return Ok(narrate::Told {
             number: env.clock,

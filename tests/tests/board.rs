@@ -136,7 +136,7 @@ fn the_harnmaster_board() {
         ]],
     );
     assert!(
-        s.contains("Osric (HârnMaster)") && s.contains("Owed, in time order"),
+        s.contains("Osric (HârnMaster)") && s.contains("Owed, now first"),
         "{s}"
     );
     assert!(s.contains("S2E"), "the abdomen wound is listed: {s}");

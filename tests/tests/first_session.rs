@@ -228,7 +228,7 @@ fn an_advance_landing_on_a_due_moment_names_the_roll() {
     let out = s.ok(&["advance", "--to", "day 6 00:00"]);
     assert!(
         out.contains(
-            "due now: Osric owes a healing roll; record it (leechbook roll Osric healing)"
+            "due now: Osric owes a healing roll; record it (leechbook roll Osric healing abdomen)"
         ),
         "{out}"
     );
@@ -363,4 +363,67 @@ fn an_effective_impact_at_the_end_of_the_integers_is_refused() {
         out.stderr
     );
     assert_eq!(s.bytes(), before);
+}
+
+/// Issue 41, item 2, as the second outside check found it: two wounds alike at one place
+/// are named by their order (`left calf S2E (2)`), which every command takes, and a roll two
+/// of them owe is asked for by name, never picked in silence.
+#[test]
+fn wounds_alike_at_one_place_are_named_by_their_order() {
+    let s = Scratch::with_osric();
+    // Effective impact 8 edge at the left calf, twice: S2E both (the INJURY table's 5-9);
+    // the second rolls the compound d10, 7 against TN4: no change. Each owes a Stumble roll.
+    for dice in ["shock=12", "compound=7,shock=12"] {
+        s.ok(&[
+            "strike",
+            "Osric",
+            "--aspect",
+            "edge",
+            "--location",
+            "calf",
+            "--side",
+            "left",
+            "--effective",
+            "8",
+            "--dice",
+            dice,
+        ]);
+    }
+    let before = s.bytes();
+    let out = s.run(&[
+        "roll", "Osric", "stumble", "--ml", "50", "--dice", "roll=30",
+    ]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains(
+            "several of Osric's injuries owe a Stumble roll: name one (left calf S2E (1), left calf S2E (2))"
+        ),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(s.bytes(), before);
+    let out = s.ok(&[
+        "roll",
+        "Osric",
+        "stumble",
+        "left calf S2E (2)",
+        "--ml",
+        "50",
+        "--dice",
+        "roll=30",
+    ]);
+    assert!(out.contains("Stumble roll 30 vs EML50"), "{out}");
+    let out = s.ok(&[
+        "treat",
+        "Osric",
+        "left calf S2E (1)",
+        "--physician",
+        "50",
+        "--dice",
+        "treatment=30",
+    ]);
+    assert!(
+        out.contains("Osric treatment (left calf S2E (1)) 30"),
+        "{out}"
+    );
 }

@@ -130,6 +130,24 @@ fn no_players_page_shows_a_gm_only_character_and_the_gms_marks_it() {
     assert_eq!(status, 200, "{page}");
     assert!(page.contains("<h2>Brigand"), "{page}");
     assert!(page.contains("class=\"gm-only\""), "{page}");
+    // Where a character stands, on the GM's page: a foe set aside owes nothing there.
+    s.ok(&["character", "side", "Osric", "npc"]);
+    s.ok(&["character", "aside", "Osric", "--why", "fled"]);
+    let started = std::time::Instant::now();
+    let page = loop {
+        let (_, page) = http(&base, "GET", &gm, "");
+        if page.contains("set aside (fled)") || started.elapsed().as_secs() > 5 {
+            break page;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert!(
+        page.contains("an NPC, set aside (fled): nothing of theirs is asked for"),
+        "{page}"
+    );
+    let osric = &page[page.find("data-name=\"Osric\"").unwrap()..];
+    let osric = &osric[..osric.find("</section></section>").unwrap_or(osric.len())];
+    assert!(osric.contains("Nothing owed."), "{osric}");
     let _ = stop.send(());
     hub.join().unwrap();
 }

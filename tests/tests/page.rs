@@ -735,6 +735,7 @@ fn an_eml_is_worded_and_a_character_set_aside_records_nothing() {
     let link = page_link(&s.db, "Osric", &[]);
     let (base, stop, hub) = serving_page(&s.db);
     let (_, page) = http(&base, "GET", &link, "");
+    let injury = form_injury(&page, "shock-reroll");
     // The Shock Reroll at EML45 (Shock ML65 - 20 for INC): success on 45 or under.
     assert!(
         page.contains("<b>EML 45</b> <span class=\"quiet\">(roll 45 or under)</span>"),
@@ -756,6 +757,20 @@ fn an_eml_is_worded_and_a_character_set_aside_records_nothing() {
         "{page}"
     );
     assert!(page.contains("Nothing owed."), "{page}");
+    // A form posted all the same (a page loaded before) records nothing.
+    let before = events(&s.db);
+    let (status, said) = http(
+        &base,
+        "POST",
+        &format!("{link}roll"),
+        &format!("kind=shock-reroll&injury={injury}&face=30"),
+    );
+    assert_eq!(status, 409, "{said}");
+    assert!(
+        said.contains("the GM has set Osric aside (captured)"),
+        "{said}"
+    );
+    assert_eq!(events(&s.db), before);
     let _ = stop.send(());
     hub.join().unwrap();
 }

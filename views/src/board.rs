@@ -22,7 +22,8 @@ pub struct Board {
     pub header: String,
     /// Every character.
     pub party: Vec<Member>,
-    /// The owed rolls, due now first, then in time order.
+    /// The owed rolls: the rolls due now, then each character's next timed roll, then the
+    /// rest (decisions, later rolls) in time order.
     pub agenda: Vec<OwedView>,
     /// The first character the party pane shows when the GM scrolls it (0: the pane follows
     /// the selected roll's character).

@@ -133,8 +133,8 @@ pub fn owed(ledger: &Ledger, ch: &HmCharacter) -> Vec<OwedView> {
             injury: d.injury.map(|i| i.to_string()),
             place: d
                 .injury
-                .and_then(|i| ch.any_injury(i))
-                .map(|i| i.place.label()),
+                .filter(|i| ch.any_injury(*i).is_some())
+                .map(|i| ch.injury_name(i)),
             due_at: d.due_at.map(|t| t.to_string()),
             due: d.due_at,
             due_now: d.due_at.is_none_or(|t| now >= t),

@@ -65,6 +65,9 @@ pub struct PageView {
     /// The names of the characters shown that are GM-only (only the GM's page shows them),
     /// marked as such.
     pub gm_only: std::collections::BTreeSet<String>,
+    /// Where the characters the GM's page shows stand, in words, where they are not of the
+    /// party in the story (`a foe, set aside (fled)`).
+    pub standing: std::collections::BTreeMap<String, String>,
 }
 
 /// A character's condition in one word, for the party's list: `dead`, the worst of its
@@ -188,7 +191,7 @@ pub fn main(v: &PageView) -> String {
             p class="clock" { "Campaign clock: " time { (v.clock) } }
         }
         @for (c, owed) in &v.characters {
-            (shown(c, owed, v.gm_only.contains(name_of(c))))
+            (shown(c, owed, v.gm_only.contains(name_of(c)), v.standing.get(name_of(c))))
         }
         @if !v.party.is_empty() {
             section class="party" {
@@ -216,7 +219,7 @@ fn name_of(s: &Shown) -> &str {
     }
 }
 
-fn shown(s: &Shown, owed: &[(OwedView, bool)], gm_only: bool) -> Markup {
+fn shown(s: &Shown, owed: &[(OwedView, bool)], gm_only: bool, standing: Option<&String>) -> Markup {
     let (system, dead, death) = match s {
         Shown::HarnMaster(v) => ("HârnMaster", v.dead, v.death.clone()),
         Shown::SavageWorlds(v) => ("Savage Worlds", v.dead, v.death.clone()),
@@ -228,6 +231,9 @@ fn shown(s: &Shown, owed: &[(OwedView, bool)], gm_only: bool) -> Markup {
             h2 { (name_of(s)) " " small { (system) } }
             @if gm_only {
                 p class="gm-only" { "GM-only: the players' pages and devices never show them" }
+            }
+            @if let Some(w) = standing {
+                p class="quiet" { (w) }
             }
             @if dead {
                 p class="dead" { "Dead" @if let Some(d) = death { ": " (d) } }
@@ -497,6 +503,7 @@ mod tests {
                 condition: Some("wounded"),
             }],
             gm_only: Default::default(),
+            standing: Default::default(),
         };
         let out = page(&v, "/p/abc/");
         assert!(!out.contains("<script>alert"));

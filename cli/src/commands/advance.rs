@@ -313,7 +313,7 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             }
             if let Some(n) = hm {
                 let line = format!(
-                    "{} owes a {} roll{}; record it (leechbook roll {} {}), or run on with --roll (Leechbook rolls what falls due) or --skip-owed (it stays owed)",
+                    "{} owes a {} roll{}; record it (leechbook roll {} {}",
                     n.name,
                     n.due.kind(),
                     n.due
@@ -322,8 +322,9 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
                         .map(|i| format!(" for {} {}", i.code(), i.place.label()))
                         .unwrap_or_default(),
                     super::shell_word(&n.name),
-                    n.due.kind()
-                );
+                    n.due.kind(),
+                ) + &wound_word(&open, &n)
+                    + "), or run on with --roll (Leechbook rolls what falls due) or --skip-owed (it stays owed)";
                 return stop_at(ctx, n.at, open.now, line);
             }
             // The clock lands on a moment a roll falls due: it is said, not passed in
@@ -332,11 +333,12 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             let (_, now) = ctx.load_open()?;
             if let Some(n) = next_due(&now, now.now).filter(|n| n.at == now.now) {
                 ctx.say(format!(
-                    "due now: {} owes a {} roll; record it (leechbook roll {} {})",
+                    "due now: {} owes a {} roll; record it (leechbook roll {} {}{})",
                     n.name,
                     n.due.kind(),
                     super::shell_word(&n.name),
-                    n.due.kind()
+                    n.due.kind(),
+                    wound_word(&now, &n)
                 ));
             } else if let Some((_, what)) =
                 others_due(&now, now.now).filter(|(at, _)| *at == now.now)
@@ -415,4 +417,18 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     }
     ctx.say(format!("{rolled} roll(s) made"));
     Ok(())
+}
+
+/// The wound a roll owed is for, as `roll` takes it after the roll's kind (` abdomen`), when
+/// the roll is a wound's; else nothing.
+fn wound_word(ledger: &Ledger, n: &Next) -> String {
+    n.due
+        .injury
+        .filter(|_| !n.due.roll.about_the_character())
+        .and_then(|id| {
+            let h = ledger.character(n.character)?.hm()?;
+            h.injury(id).map(|_| h.injury_name(id))
+        })
+        .map(|w| format!(" {}", super::shell_word(&w)))
+        .unwrap_or_default()
 }

@@ -144,7 +144,7 @@ pub fn cmd_link(a: LinkArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             let c = find_any(&ledger, n)?;
             if ledger.is_secret(c.id()) && !a.revoke {
                 return Err(CommandError::user(format!(
-                    "{} is GM-only: a player's link would show them (`leechbook character reveal {}` first, or use the GM's link: `leechbook device link`)",
+                    "{} is GM-only: a player's link would show them (`leechbook character reveal {}` first, or use the GM's link: `leechbook device link --gm`)",
                     c.name(),
                     c.name()
                 )));

@@ -28,7 +28,14 @@ pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
     if a.json {
         return ctx.json(&views);
     }
+    // Devices that recorded offline at one moment may share a number: each such event is
+    // named by the end of its id too, which `retract`, `amend` and `--until` take.
+    let mut seen: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+    for v in &views {
+        *seen.entry(v.clock).or_default() += 1;
+    }
     for v in views {
+        let shared = seen.get(&v.clock).is_some_and(|n| *n > 1);
         let text = match &v.void {
             Some(why) if why.starts_with("retracted") => format!("STRUCK ({why}): {}", v.summary),
             Some(why) => format!("VOID ({why}): {}", v.summary),
@@ -42,6 +49,11 @@ pub fn cmd_log(a: LogArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         if let Some(by) = &v.by {
             flags.push_str(&format!(" ({by})"));
         }
+        let text = if shared {
+            format!("[id {}] {text}", &v.id[v.id.len().saturating_sub(8)..])
+        } else {
+            text
+        };
         ctx.say(format!("{:>5}  {:<15} {text}{flags}", v.clock, v.at));
         for c in &v.consequences {
             ctx.say(format!("{:>5}  {:<15} -> {c}", "", ""));

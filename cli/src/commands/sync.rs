@@ -405,7 +405,21 @@ fn taken_lines(
         Ok(t) => t
             .voided
             .iter()
-            .map(|v| format!("void: {} {} ({})", number(v.id), v.kind, v.reason))
+            .map(|v| {
+                // Told as `log` tells it where it can be (its words), else by its kind in words.
+                let told = leechbook_ledger::Replica::open(db)
+                    .ok()
+                    .and_then(|r| leechbook_story::log::told(&r, v.id).ok())
+                    .map(|t| t.line())
+                    .unwrap_or_else(|| {
+                        format!(
+                            "{} {}",
+                            number(v.id),
+                            leechbook_views::narrate::kind_words(&v.kind)
+                        )
+                    });
+                format!("void: {told} ({})", v.reason)
+            })
             .chain(t.contests.iter().map(|c| format!("contest: {c}")))
             .collect(),
         Err(e) => vec![format!(

@@ -50,7 +50,7 @@ pub enum RollError {
         character: String,
         /// The roll's name.
         roll: &'static str,
-        /// The short ids of the injuries that owe it.
+        /// The injuries that owe it, as a person names them.
         candidates: Vec<String>,
     },
     /// What is owed is a decision of the GM or a healer (a treatment, a blood stoppage, a

@@ -349,28 +349,45 @@ pub fn owed_gm_roll(
     injury: Option<crate::ids::InjuryId>,
 ) -> Option<(usize, Option<crate::ids::InjuryId>, bool)> {
     ch.owed.iter().enumerate().find_map(|(i, o)| {
-        match (o, kind) {
-            (Owed::Morale { injury, .. }, GmRollKind::Morale) => Some((Some(*injury), false)),
-            (
-                Owed::Mishap {
-                    injury,
-                    kind,
-                    automatic,
-                    ..
-                },
-                GmRollKind::Mishap(k),
-            ) if *kind == k => Some((Some(*injury), *automatic)),
-            (
-                Owed::TestMishap {
-                    kind, automatic, ..
-                },
-                GmRollKind::Mishap(k),
-            ) if *kind == k => Some((None, *automatic)),
-            _ => None,
-        }
-        .filter(|(owed, _)| injury.is_none_or(|want| *owed == Some(want)))
-        .map(|(owed, automatic)| (i, owed, automatic))
+        gm_roll_of(o, kind)
+            .filter(|(owed, _)| injury.is_none_or(|want| *owed == Some(want)))
+            .map(|(owed, automatic)| (i, owed, automatic))
     })
+}
+
+/// The injuries each owed roll of `kind` of `ch` is for (`None`: a test's, no injury's), in
+/// the order owed: a roll named without its injury is ambiguous when several differ.
+pub fn owed_gm_roll_injuries(
+    ch: &HmCharacter,
+    kind: GmRollKind,
+) -> Vec<Option<crate::ids::InjuryId>> {
+    ch.owed
+        .iter()
+        .filter_map(|o| gm_roll_of(o, kind).map(|(injury, _)| injury))
+        .collect()
+}
+
+/// An owed entry as a GM roll of `kind`: its injury and whether it is an automatic failure.
+fn gm_roll_of(o: &Owed, kind: GmRollKind) -> Option<(Option<crate::ids::InjuryId>, bool)> {
+    match (o, kind) {
+        (Owed::Morale { injury, .. }, GmRollKind::Morale) => Some((Some(*injury), false)),
+        (
+            Owed::Mishap {
+                injury,
+                kind,
+                automatic,
+                ..
+            },
+            GmRollKind::Mishap(k),
+        ) if *kind == k => Some((Some(*injury), *automatic)),
+        (
+            Owed::TestMishap {
+                kind, automatic, ..
+            },
+            GmRollKind::Mishap(k),
+        ) if *kind == k => Some((None, *automatic)),
+        _ => None,
+    }
 }
 
 /// Applies a GM roll: it is no longer owed.

@@ -528,27 +528,33 @@ impl HmCharacter {
 
     /// How a person names the injury `id` among the open ones: its place (`thorax`) when no
     /// other open injury is there, else its place and code (`left thigh S2B`) when that tells
-    /// it apart, else its id's last digits (what a lookup by name takes back).
+    /// it apart, else that and its place among the wounds alike, in the order they were
+    /// taken (`left calf S2E (2)`): what a lookup by name takes back.
     pub fn injury_name(&self, id: InjuryId) -> String {
         let Some(inj) = self.any_injury(id) else {
             return id.short();
         };
         let label = inj.place.label();
         let code = inj.code();
-        let others = |same_code: bool| {
-            self.injuries.iter().any(|o| {
-                o.id != id
-                    && !o.healed()
-                    && o.place.label() == label
-                    && (!same_code || o.code() == code)
-            })
+        let alike = |same_code: bool| -> Vec<InjuryId> {
+            self.injuries
+                .iter()
+                .filter(|o| {
+                    (o.id == id || !o.healed())
+                        && o.place.label() == label
+                        && (!same_code || o.code() == code)
+                })
+                .map(|o| o.id)
+                .collect()
         };
-        if !others(false) {
-            label.to_string()
-        } else if !others(true) {
-            format!("{label} {code}")
-        } else {
-            id.short()
+        if alike(false).len() <= 1 {
+            return label.to_string();
+        }
+        let same = alike(true);
+        match same.iter().position(|o| *o == id) {
+            Some(_) if same.len() <= 1 => format!("{label} {code}"),
+            Some(k) => format!("{label} {code} ({})", k + 1),
+            None => format!("{label} {code}"),
         }
     }
 

@@ -289,8 +289,7 @@ fn a_player_cannot_move_the_gms_clock() {
     let out = common::carry(&player.db, &gm.db, dir.path());
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(
-        out.stderr
-            .contains(&format!("void: #{} hm.strike", strike.clock))
+        out.stderr.contains(&format!("void: #{}: ", strike.clock))
             && out.stderr.contains("beyond the campaign clock"),
         "the import names it: {}",
         out.stderr

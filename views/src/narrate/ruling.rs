@@ -29,7 +29,7 @@ pub fn ruling_short(r: &leechbook_core::ruling::Ruling, target: Option<&Told>) -
         Ruling::Retract { .. } => format!("the ruling striking {name}"),
         Ruling::Reinstate { .. } => format!("the ruling reinstating {name}"),
         Ruling::Amend { .. } => format!("the ruling amending {name}"),
-        Ruling::Override { character, .. } => format!("the override of {}", character.short()),
+        Ruling::Override { .. } => "the GM's override".to_string(),
     }
 }
 
