@@ -185,7 +185,21 @@ pub fn injury(ch: &HmCharacter, text: &str) -> Result<InjuryId, Lookup> {
     }
     match at.as_slice() {
         [one] => return Ok(one.id),
-        [] => {}
+        // None open there: a healed one of the archive (where it is held) by its place.
+        [] => {
+            let healed: Vec<&Injury> = ch
+                .archive
+                .filed()
+                .map(|a| &a.injury)
+                .filter(|i| {
+                    i.place.label().eq_ignore_ascii_case(&place)
+                        || i.place.location.eq_ignore_ascii_case(&place)
+                })
+                .collect();
+            if let [one] = healed.as_slice() {
+                return Ok(one.id);
+            }
+        }
         many => {
             return Err(Lookup::SeveralAt {
                 character: ch.name.clone(),

@@ -403,7 +403,7 @@ fn injury_chain<L: Log>(
     let now = injury_now(full, ch.id, injury);
     Ok(Why {
         chain,
-        heading: format!("{}'s injury {}", ch.name, injury.short()),
+        heading: format!("{}'s {} wound", ch.name, ch.injury_name(injury)),
         character: ch.name.clone(),
         injury: Some(injury.to_string()),
         now,

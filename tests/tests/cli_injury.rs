@@ -464,7 +464,7 @@ fn the_gm_waives_a_morale_roll_and_can_take_the_waiver_back() {
     s.ok(&crate::common::abdomen_strike("Osric"));
     s.ok(&["override", "Osric", "--shock", "none", "--reason", "steady"]);
     let out = s.ok(&["waive", "Osric", "morale", "--reason", "the brigands fled"]);
-    assert!(out.contains("the Morale roll is waived"), "{out}");
+    assert!(out.contains("Osric's Morale roll is waived"), "{out}");
     assert!(!due_kinds(&s, "Osric").contains(&"morale".to_string()));
     let before = s.bytes();
     let out = s.run(&["waive", "Osric", "morale", "--reason", "again"]);

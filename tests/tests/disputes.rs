@@ -96,7 +96,15 @@ fn two_treatments_of_one_injury_are_a_dispute_until_the_gm_retracts_one() {
     assert!(!d[0]["reason"].as_str().unwrap().is_empty());
     // Every device sees the same dispute.
     assert_eq!(disputes(&b), d);
-    assert!(a.ok(&["disputes"]).contains("1 dispute(s)"));
+    let said = a.ok(&["disputes"]);
+    assert!(said.contains("1 dispute(s)"), "{said}");
+    // Each side as `log` tells it: its number and its words, never its whole id.
+    assert!(
+        said.lines()
+            .any(|l| l.starts_with("kept #") && l.contains("treatment")),
+        "{said}"
+    );
+    assert!(!said.contains(treatments[0].as_str()), "{said}");
     // The GM rules: the void side is retracted, and the dispute is closed everywhere.
     a.ok(&[
         "retract",

@@ -402,7 +402,9 @@ fn each_system_has_its_page_and_a_savage_worlds_trait_roll_is_recorded_from_it()
     for (label, name, mode) in [
         ("Trait die", "face", "text"),
         ("Wild die (d6)", "face2", "text"),
-        ("sub-roll", "face5", "numeric"),
+        ("Injury Table d6 1", "face3", "numeric"),
+        ("Injury Table d6 2", "face4", "numeric"),
+        ("sub-table die", "face5", "numeric"),
     ] {
         assert!(
             page.contains(&format!(

@@ -256,8 +256,14 @@ fn face_fields(o: &OwedView) -> Markup {
     html! {
         @for (i, die) in dice.iter().enumerate() {
             @let name = if i == 0 { "face".to_string() } else { format!("face{}", i + 1) };
+            @let nth = dice[..i].iter().filter(|d| *d == die).count();
+            @let alike = dice.iter().filter(|d| *d == die).count() > 1;
             label {
-                @if dice.len() > 1 { (die_words(die)) " " } @else { "Face " }
+                @if dice.len() > 1 {
+                    (die_words(die))
+                    @if alike { " " (nth + 1) }
+                    " "
+                } @else { "Face " }
                 // A die that aces takes `6+2`: a phone's number pad has no `+`.
                 input name=(name) inputmode=(if aces(die) { "text" } else { "numeric" })
                     autocomplete="off" size="5"
@@ -277,8 +283,8 @@ fn die_words(die: &str) -> &str {
     match die {
         "trait" => "Trait die",
         "wild" => "Wild die (d6)",
-        "injury" => "Injury Table die",
-        "sub" => "sub-roll",
+        "injury" => "Injury Table d6",
+        "sub" => "sub-table die",
         other => other,
     }
 }

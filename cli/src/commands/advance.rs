@@ -151,9 +151,9 @@ fn others_due(ledger: &Ledger, until: CampaignTime) -> Option<(CampaignTime, Str
             best = Some((
                 at,
                 format!(
-                    "{} owes a {} roll; record it ({command})",
+                    "{} owes {} roll; record it ({command})",
                     o.character,
-                    o.kind()
+                    a_kind(o.kind())
                 ),
             ));
         }
@@ -313,9 +313,9 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             }
             if let Some(n) = hm {
                 let line = format!(
-                    "{} owes a {} roll{}; record it (leechbook roll {} {}",
+                    "{} owes {} roll{}; record it (leechbook roll {} {}",
                     n.name,
-                    n.due.kind(),
+                    a_kind(n.due.kind()),
                     n.due
                         .injury
                         .and_then(|id| open.character(n.character)?.hm()?.injury(id))
@@ -333,9 +333,9 @@ pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             let (_, now) = ctx.load_open()?;
             if let Some(n) = next_due(&now, now.now).filter(|n| n.at == now.now) {
                 ctx.say(format!(
-                    "due now: {} owes a {} roll; record it (leechbook roll {} {}{})",
+                    "due now: {} owes {} roll; record it (leechbook roll {} {}{})",
                     n.name,
-                    n.due.kind(),
+                    a_kind(n.due.kind()),
                     super::shell_word(&n.name),
                     n.due.kind(),
                     wound_word(&now, &n)
@@ -431,4 +431,10 @@ fn wound_word(ledger: &Ledger, n: &Next) -> String {
         })
         .map(|w| format!(" {}", super::shell_word(&w)))
         .unwrap_or_default()
+}
+
+/// A roll's kind with its article (`a healing`, `an infection`).
+fn a_kind(kind: &str) -> String {
+    let an = kind.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {kind}", if an { "an" } else { "a" })
 }

@@ -6,6 +6,7 @@ use crate::error::CommandError;
 use crate::views::JSON_SCHEMA;
 use clap::Args;
 use leechbook_core::dispute::disputes;
+use leechbook_core::ids::EventId;
 use leechbook_core::Envelope;
 use serde::Serialize;
 
@@ -81,15 +82,37 @@ pub fn cmd_disputes(a: DisputesArgs, ctx: &mut Ctx) -> Result<(), CommandError> 
         "{} dispute(s): the earlier event stands until the GM retracts one side",
         views.len()
     ));
-    for v in &views {
-        ctx.say(format!(
-            "kept {} {} by device {} at {}",
-            v.kept.id, v.kept.kind, v.kept.device, v.kept.at
-        ));
-        ctx.say(format!(
-            "void {} {} by device {} at {}: {}",
-            v.void.id, v.void.kind, v.void.device, v.void.at, v.reason
-        ));
+    // Each side told as `log` tells it: its number and its words (by a player's device or
+    // the GM's), which `retract` takes.
+    let replica = ctx.replica()?;
+    let told = |s: &Side| {
+        s.id.parse::<uuid::Uuid>()
+            .ok()
+            .and_then(|u| leechbook_story::log::told(&replica, EventId(u)).ok())
+            .map_or_else(|| format!("{} {}", s.id, s.kind), |t| t.line())
+    };
+    let lines: Vec<String> = views
+        .iter()
+        .flat_map(|v| {
+            [
+                format!(
+                    "kept {} (device {}, {})",
+                    told(&v.kept),
+                    v.kept.device,
+                    v.kept.at
+                ),
+                format!(
+                    "void {} (device {}, {}): {}",
+                    told(&v.void),
+                    v.void.device,
+                    v.void.at,
+                    v.reason
+                ),
+            ]
+        })
+        .collect();
+    for l in lines {
+        ctx.say(l);
     }
     Ok(())
 }

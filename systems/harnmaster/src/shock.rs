@@ -425,17 +425,10 @@ pub fn waive(
             kind.word()
         )));
     }
+    let wound = injury.map_or(String::new(), |i| format!(" for the {}", ch.injury_name(i)));
     let (at, _, _) = owed_gm_roll(ch, kind, injury).ok_or_else(|| {
-        HmError::Setting(format!(
-            "{name} owes no {}{} to waive",
-            kind.word(),
-            injury.map_or(String::new(), |i| format!(" for injury {}", i.short()))
-        ))
+        HmError::Setting(format!("{name} owes no {}{wound} to waive", kind.word()))
     })?;
     ch.owed.remove(at);
-    Ok(format!(
-        "the {}{} is waived",
-        kind.word(),
-        injury.map_or(String::new(), |i| format!(" for injury {}", i.short()))
-    ))
+    Ok(format!("{name}'s {}{wound} is waived", kind.word()))
 }
