@@ -72,7 +72,8 @@ async fn browser_sized(port: u16, profile: &Path, (width, height): (u32, u32)) -
             "mobileEmulation": { "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0 } },
         }),
     );
-    fantoccini::ClientBuilder::native()
+    // chromedriver on loopback speaks plain HTTP: no TLS library.
+    fantoccini::ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
         .capabilities(caps)
         .connect(&format!("http://127.0.0.1:{port}"))
         .await

@@ -95,6 +95,7 @@ pub(super) async fn dial(
             "{url} is not a WebSocket address (it starts with ws:// or wss://)"
         )));
     }
+    let failed = Arc::new(std::sync::Mutex::new(None));
     let dialer = repo
         .dial(
             BackoffConfig {
@@ -105,10 +106,19 @@ pub(super) async fn dial(
             Arc::new(BoundedDialer {
                 url: parsed,
                 refusal: refusal.clone(),
+                failed: failed.clone(),
             }),
         )
         .map_err(|_| net("the sync engine stopped"))?;
-    let unreachable = || net(format!("could not reach a sync hub at {url}"));
+    let unreachable = || {
+        let why = failed
+            .lock()
+            .ok()
+            .and_then(|f| f.clone())
+            .map(|w| format!(" ({w})"))
+            .unwrap_or_default();
+        net(format!("could not reach a sync hub at {url}{why}"))
+    };
     tokio::time::timeout(timeout, dialer.established())
         .await
         .map_err(|_| unreachable())?

@@ -131,6 +131,9 @@ where
 pub(super) struct BoundedDialer {
     pub(super) url: url::Url,
     pub(super) refusal: Refusal,
+    /// Why the last dial failed (a refused connection, a certificate `wss://` does not
+    /// trust), for the one line a sync that could not reach its hub says.
+    pub(super) failed: std::sync::Arc<std::sync::Mutex<Option<String>>>,
 }
 
 impl samod::Dialer for BoundedDialer {
@@ -146,7 +149,7 @@ impl samod::Dialer for BoundedDialer {
         Box<dyn Future<Output = Result<samod::Transport, samod::DialError<Self::Error>>> + Send>,
     > {
         use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
-        let (url, refusal) = (self.url.clone(), self.refusal.clone());
+        let (url, refusal, failed) = (self.url.clone(), self.refusal.clone(), self.failed.clone());
         Box::pin(async move {
             let config = WebSocketConfig::default()
                 .max_message_size(Some(MAX_MESSAGE))
@@ -154,7 +157,12 @@ impl samod::Dialer for BoundedDialer {
             let (ws, _) =
                 tokio_tungstenite::connect_async_with_config(url.as_str(), Some(config), false)
                     .await
-                    .map_err(samod::DialError::transient)?;
+                    .map_err(|e| {
+                        if let Ok(mut f) = failed.lock() {
+                            *f = Some(e.to_string());
+                        }
+                        samod::DialError::transient(e)
+                    })?;
             Ok(socket_transport(ws, refusal))
         })
     }
