@@ -159,9 +159,27 @@ fn a_player_with_only_a_phone_follows_the_fight_and_the_healing_and_rolls_their_
     }
     let s = Scratch::with_osric();
     s.ok(&BRENNA);
+    // Issue 42: a GM-only foe, struck.
+    s.ok(&[
+        "character",
+        "add",
+        "Shade",
+        "--gm-only",
+        "--str",
+        "12",
+        "--end",
+        "12",
+        "--shock",
+        "60",
+        "--hb",
+        "10",
+    ]);
+    s.ok(&common::thorax_strike("Shade", "8", "shock=12"));
     // The fight: Osric takes S2E to the abdomen; the Shock Roll 75 vs EML65 fails: INC.
     s.ok(&OSRIC_STRUCK);
     let link = page_link(&s.db, "Osric", &[]);
+    let brenna = page_link(&s.db, "Brenna", &["--party", "everything"]);
+    let gm = page_link(&s.db, "--gm", &[]);
     let (base, stop, hub) = serving_page(&s.db);
     let d = driver();
     let profile = tempfile::tempdir().unwrap();
@@ -317,6 +335,24 @@ fn a_player_with_only_a_phone_follows_the_fight_and_the_healing_and_rolls_their_
         assert_eq!(width, serde_json::json!(900), "the plot at its own size");
         c.goto(&format!("{base}{link}")).await.unwrap();
         until(&c, "section.character h2", "Osric's section again", |t| {
+            t.starts_with("Osric")
+        })
+        .await;
+        // Issue 42: the GM-only foe shows on no player's page, even one that shows the whole
+        // party; the GM's page shows it, marked.
+        assert!(!c.source().await.unwrap().contains("Shade"));
+        c.goto(&format!("{base}{brenna}")).await.unwrap();
+        until(&c, "section.character h2", "Brenna's section", |t| {
+            t.starts_with("Brenna")
+        })
+        .await;
+        let page = c.source().await.unwrap();
+        assert!(page.contains("Osric") && !page.contains("Shade"), "{page}");
+        c.goto(&format!("{base}{gm}")).await.unwrap();
+        until(&c, "p.gm-only", "the GM-only mark", |t| t.starts_with("GM-only")).await;
+        assert!(c.source().await.unwrap().contains("Shade"));
+        c.goto(&format!("{base}{link}")).await.unwrap();
+        until(&c, "section.character h2", "Osric's section, back", |t| {
             t.starts_with("Osric")
         })
         .await;
