@@ -586,6 +586,19 @@ impl<S: Systems> Ledger<S> {
                     .name_of(character)
                     .ok_or(Refusal::UnknownCharacter(character))?
                     .to_string();
+                // A character a player's device plays records in the open from that device:
+                // it cannot be the GM's secret.
+                let played = self.roster.entries.values().any(|e| {
+                    e.role == Role::Player
+                        && e.revoked.is_none()
+                        && e.characters.contains(&character)
+                });
+                if secret && played {
+                    return Err(Refusal::Unchanged(format!(
+                        "{name} is played from a player's device: a player's character cannot be GM-only"
+                    ))
+                    .into());
+                }
                 if self.is_secret(character) == secret {
                     return Err(Refusal::Unchanged(if secret {
                         format!("{name} is already GM-only")

@@ -415,6 +415,8 @@ const COUNTS_KEY: &str = "volume-counts";
 const MARK_KEY: &str = "volume-row";
 /// The last row of the entries sealed for the GM that the counts count.
 const SEALED_MARK_KEY: &str = "volume-sealed-row";
+/// What the kept documents' sealing was judged from ([`Sealing::summary`]).
+const SEALING_KEY: &str = "volume-sealing";
 /// The layout the kept documents are in ([`LAYOUT`]; none: the layout before names).
 const LAYOUT_KEY: &str = "sync-layout";
 /// The single-document layout before volumes: dropped when a shelf is first built.
@@ -444,6 +446,9 @@ pub struct Shelf {
     pub sealing: Sealing,
     /// The last row of the entries sealed for the GM held here that the counts count.
     sealed_mark: i64,
+    /// Events whose sealing changed since the documents were kept (a reveal recorded while
+    /// no sync ran), to be put again at the next catch-up.
+    again: Vec<leechbook_core::ids::EventId>,
     volumes: BTreeMap<VolumeId, Kept>,
     dirty: bool,
 }
@@ -480,14 +485,26 @@ impl Shelf {
                 .filter(|k| crate::bound::admit(&k.doc).is_ok())
                 .unwrap_or_default()
         };
+        // The sealing as the record stands, against the one the kept documents were put
+        // under: what changed meanwhile is put again.
+        let sealing = Sealing::of(store)?;
+        let again = match store.sync_state(SEALING_KEY)? {
+            Some(kept) if mark > 0 && kept != sealing.summary() => {
+                Sealing::of_summary(store, &kept)?
+                    .map(|old| old.changed(&sealing))
+                    .unwrap_or_default()
+            }
+            _ => Vec::new(),
+        };
         Ok(Shelf {
             names: Names::of(&ring),
             ring,
             index,
             counts,
             mark,
-            sealing: Sealing::of(store)?,
+            sealing,
             sealed_mark,
+            again,
             volumes: BTreeMap::new(),
             dirty: false,
         })
@@ -571,6 +588,11 @@ impl Shelf {
             store.drop_sync_state(&old)?;
         }
         let mut read = 0;
+        // What changed its sealing since the documents were kept goes in again first.
+        if !self.again.is_empty() {
+            let again = self.judge(store, &[])?;
+            self.put_again(store, &again)?;
+        }
         while self.mark < last {
             let upto = (self.mark + PAGE).min(last);
             let events = store.events_in_rows(self.mark, upto)?;
@@ -730,6 +752,7 @@ impl Shelf {
             SEALED_MARK_KEY.to_string(),
             self.sealed_mark.to_le_bytes().to_vec(),
         ));
+        items.push((SEALING_KEY.to_string(), self.sealing.summary()));
         items.push((MARK_KEY.to_string(), self.mark.to_le_bytes().to_vec()));
         store.put_sync_states(&items)?;
         self.dirty = false;

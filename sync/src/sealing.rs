@@ -21,8 +21,9 @@ use crate::SyncError;
 use leechbook_core::ids::{CharacterId, DeviceId, EventId};
 use leechbook_core::ruling::Ruling;
 use leechbook_core::{Envelope, Event};
+use leechbook_store::OrderKey;
 use leechbook_store::{codec, ReadLog, Sealed, Store};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, HashSet};
 
 /// The first byte of an entry's plaintext that is sealed for the GM (an encoded envelope's
 /// is its codec byte, 1).
@@ -33,12 +34,22 @@ pub const STUB: u8 = 0xE5;
 const STATED: usize = 16 + 16 + 8 + 8 + 32 + 1 + 32;
 
 /// Which events of a ledger are sealed for the GM.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Sealing {
-    /// The GM-only characters, as the record stands.
-    secret: BTreeSet<CharacterId>,
+    /// The GM-only characters as the record stands, each with the moment it became so (the
+    /// order key of its secrecy event) and whether that was at its creation.
+    secret: BTreeMap<CharacterId, Since>,
     /// The events sealed for the GM.
     ids: HashSet<EventId>,
+}
+
+/// Since when a character is GM-only: the order key of the event that made it so, and
+/// whether that event came with its creation (`character add --gm-only`: its device's next
+/// number).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Since {
+    at: OrderKey,
+    at_creation: bool,
 }
 
 impl Sealing {
@@ -47,11 +58,17 @@ impl Sealing {
         Sealing::default()
     }
 
-    /// The events of `store`'s log sealed for the GM, as its record stands: every event of a
-    /// GM-only character that touches no other (its creation among them), and every ruling
-    /// on one of those.
+    /// The events of `store`'s log sealed for the GM, as its record stands. A character is
+    /// GM-only from its secrecy event on: the events only about it recorded after that event
+    /// are sealed, and the rulings on those; a character added GM-only has its creation and
+    /// its secrecy sealed too. A character hidden later keeps what came before in the open,
+    /// its secrecy event too (so every device's fold refuses an event joining it with the
+    /// table's from then, whoever records it); one revealed has nothing sealed.
     pub fn of(store: &Store) -> Result<Sealing, SyncError> {
-        let secret = secret_characters(store)?;
+        Sealing::since(store, secret_since(store)?)
+    }
+
+    fn since(store: &Store, secret: BTreeMap<CharacterId, Since>) -> Result<Sealing, SyncError> {
         let mut s = Sealing {
             secret,
             ids: HashSet::new(),
@@ -59,10 +76,14 @@ impl Sealing {
         if s.secret.is_empty() {
             return Ok(s);
         }
-        for c in s.secret.clone() {
-            s.ids.insert(EventId(c.0));
+        for (c, since) in s.secret.clone() {
+            if since.at_creation {
+                s.ids.insert(EventId(c.0));
+            }
             for env in store.events_about(Some(c))? {
-                if s.only_secret(&env.event) {
+                let after = env.order_key() > since.at
+                    || (since.at_creation && env.order_key() == since.at);
+                if after && s.only_secret(&env.event) {
                     s.ids.insert(env.id);
                 }
             }
@@ -83,9 +104,10 @@ impl Sealing {
         self.ids.contains(&id)
     }
 
-    /// Takes in events the log gained since (in the total order of their recording): each
-    /// sealed as it is judged. A change of secrecy among them judges the whole log again;
-    /// returns the events no longer sealed (a character revealed), to be put again openly.
+    /// Takes in events the log gained since (in the order of their recording): each sealed
+    /// as it is judged. A secrecy event or a ruling among them judges the whole log again;
+    /// returns the events whose sealing changed (a character revealed, a secrecy struck), to
+    /// be put again.
     pub fn update(
         &mut self,
         store: &Store,
@@ -93,12 +115,12 @@ impl Sealing {
     ) -> Result<Vec<EventId>, SyncError> {
         if gained
             .iter()
-            .any(|e| matches!(e.event, Event::Secret { .. }))
+            .any(|e| matches!(e.event, Event::Secret { .. } | Event::Ruling(_)))
         {
             let now = Sealing::of(store)?;
-            let open: Vec<EventId> = self.ids.difference(&now.ids).copied().collect();
+            let changed = self.changed(&now);
             *self = now;
-            return Ok(open);
+            return Ok(changed);
         }
         if !self.is_empty() {
             for e in gained {
@@ -108,14 +130,26 @@ impl Sealing {
         Ok(Vec::new())
     }
 
+    /// The events sealed by one of `self` and `other` and not the other.
+    pub fn changed(&self, other: &Sealing) -> Vec<EventId> {
+        self.ids.symmetric_difference(&other.ids).copied().collect()
+    }
+
     /// Judges one event, sealing it if it is only about GM-only characters or rules on a
     /// sealed event.
     fn judge(&mut self, env: &Envelope) {
         let sealed = match &env.event {
-            Event::CharacterAdded { .. } => self.secret.contains(&CharacterId(env.id.0)),
-            Event::Ruling(Ruling::Override { character, .. }) => self.secret.contains(character),
+            Event::CharacterAdded { .. } => self.ids.contains(&env.id),
+            Event::Ruling(Ruling::Override { character, .. }) => {
+                self.secret.contains_key(character)
+            }
             Event::Ruling(r) => r.target().is_some_and(|t| self.ids.contains(&t)),
-            e => self.only_secret(e),
+            e => {
+                self.only_secret(e)
+                    && e.characters()
+                        .iter()
+                        .all(|c| self.secret.get(c).is_some_and(|s| env.order_key() > s.at))
+            }
         };
         if sealed {
             self.ids.insert(env.id);
@@ -124,34 +158,90 @@ impl Sealing {
 
     fn only_secret(&self, e: &Event) -> bool {
         let touched = e.characters();
-        !touched.is_empty() && touched.iter().all(|c| self.secret.contains(c))
+        !touched.is_empty() && touched.iter().all(|c| self.secret.contains_key(c))
+    }
+
+    /// What the sealing was judged from, as bytes a shelf keeps: each GM-only character and
+    /// since when. A shelf opened later compares it with the record's, and puts again the
+    /// entries whose sealing changed meanwhile (a reveal recorded while no sync ran).
+    pub fn summary(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.secret.len() * 49);
+        for (c, s) in &self.secret {
+            out.extend_from_slice(c.0.as_bytes());
+            out.extend_from_slice(&s.at.0.to_le_bytes());
+            out.extend_from_slice(s.at.1.as_bytes());
+            out.extend_from_slice(&s.at.2.to_le_bytes());
+            out.push(u8::from(s.at_creation));
+        }
+        out
+    }
+
+    /// The sealing a [`Sealing::summary`] was judged from, judged again over `store`'s log
+    /// (`None` when the bytes do not read).
+    pub fn of_summary(store: &Store, b: &[u8]) -> Result<Option<Sealing>, SyncError> {
+        if b.len() % 49 != 0 {
+            return Ok(None);
+        }
+        let mut secret = BTreeMap::new();
+        for c in b.chunks_exact(49) {
+            let (Ok(id), Ok(device)) = (
+                uuid::Uuid::from_slice(&c[..16]),
+                uuid::Uuid::from_slice(&c[24..40]),
+            ) else {
+                return Ok(None);
+            };
+            let n = |r: &[u8]| u64::from_le_bytes(r.try_into().unwrap_or([0; 8]));
+            secret.insert(
+                CharacterId(id),
+                Since {
+                    at: (n(&c[16..24]), DeviceId(device), n(&c[40..48])),
+                    at_creation: c[48] == 1,
+                },
+            );
+        }
+        Sealing::since(store, secret).map(Some)
     }
 }
 
-/// The GM-only characters as the record stands: each secrecy event in the order, but those
-/// a ruling struck.
-fn secret_characters(store: &Store) -> Result<BTreeSet<CharacterId>, SyncError> {
+/// The GM-only characters as the record stands, and since when: each secrecy event in the
+/// order, but those a ruling struck.
+fn secret_since(store: &Store) -> Result<BTreeMap<CharacterId, Since>, SyncError> {
     let events = store.secrecy_events()?;
     if events.is_empty() {
-        return Ok(BTreeSet::new());
+        return Ok(BTreeMap::new());
     }
     let rulings = leechbook_core::ruling::Rulings::from_log(&store.rulings_and_targets()?);
-    let mut secret = BTreeSet::new();
+    let mut secret: BTreeMap<CharacterId, Since> = BTreeMap::new();
     for e in &events {
         if rulings.retracted.contains_key(&e.id) {
             continue;
         }
-        if let Event::Secret {
+        let Event::Secret {
             character,
             secret: s,
         } = e.event
-        {
-            if s {
-                secret.insert(character);
-            } else {
-                secret.remove(&character);
-            }
+        else {
+            continue;
+        };
+        if !s {
+            secret.remove(&character);
+            continue;
         }
+        if secret.contains_key(&character) {
+            continue;
+        }
+        // Made GM-only with its creation: the secrecy is its creating device's next number.
+        let created = store.events_with_id_suffix(&character.0.simple().to_string())?;
+        let at_creation = created
+            .iter()
+            .any(|(id, (_, d, seq))| id.0 == character.0 && *d == e.device && seq + 1 == e.seq);
+        secret.insert(
+            character,
+            Since {
+                at: e.order_key(),
+                at_creation,
+            },
+        );
     }
     Ok(secret)
 }

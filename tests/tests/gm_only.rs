@@ -353,3 +353,162 @@ fn a_gm_only_foe_stays_sealed_through_a_hub() {
     stop.send(()).unwrap();
     hub.join().unwrap();
 }
+
+/// Osric's and Ann's state as their devices fold it (`show Osric --json`, the campaign
+/// time left out).
+fn osric(db: &Path) -> serde_json::Value {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&ok_db(db, &["show", "Osric", "--json"])).unwrap();
+    v.as_object_mut().unwrap().remove("campaign_time");
+    v
+}
+
+/// Issue 42, the adversary's cases: a foe fought in the open and hidden before the next sync
+/// keeps what came before in the open, so a player's device folds Osric as the GM's does; a
+/// reveal recorded while no sync ran reaches the player by file with the foe's whole record;
+/// a player's own character cannot be hidden; a GM device made a player's reads nothing the
+/// GM seals after.
+#[test]
+fn hiding_and_revealing_keep_every_device_folding_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = dir.path().join("gm.db");
+    ok_db(&gm, &["init", "--name", "Kaldor"]);
+    ok_db(&gm, &["arms", "load", ARMS]);
+    common::add_character(&gm, "Osric");
+    ok_db(
+        &gm,
+        &[
+            "character",
+            "add",
+            "Brute",
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "60",
+            "--hb",
+            "10",
+        ],
+    );
+    equip_db(&gm, "Osric");
+    equip_db(&gm, "Brute");
+    let ann = joined(&gm, dir.path(), "ann", "player");
+    // The exchange in the open, then the hide, all before the player's next sync.
+    ok_db(
+        &gm,
+        &[
+            "melee",
+            "Brute",
+            "Osric",
+            "--weapon",
+            "broadsword",
+            "--mode",
+            "edge",
+            "--defence",
+            "ignore",
+            "--dice",
+            "attack=35,zone=4,location=7,impact=8,shock=12",
+        ],
+    );
+    ok_db(&gm, &["character", "hide", "Brute"]);
+    ok_db(&gm, &["fatigue", "Brute", "5"]);
+    carry(&gm, &ann, dir.path());
+    assert_eq!(osric(&ann), osric(&gm), "the player's fold is the GM's");
+    // The hide is seen (what came before stays the player's), what follows is sealed.
+    let verified = ok_db(&ann, &["verify", "--full"]);
+    assert!(verified.contains("holds 1 entry sealed"), "{verified}");
+    assert!(verified.contains("0 void"), "{verified}");
+    // An exchange joining them after the hide is refused on the GM's device.
+    let out = run_db(
+        &gm,
+        &[
+            "melee",
+            "Brute",
+            "Osric",
+            "--weapon",
+            "broadsword",
+            "--mode",
+            "edge",
+            "--defence",
+            "ignore",
+            "--dice",
+            "attack=35,zone=4,location=7,impact=8,shock=12",
+        ],
+    );
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    // Revealed with no sync running: the next sync file carries the whole record openly.
+    ok_db(&gm, &["character", "reveal", "Brute"]);
+    carry(&gm, &ann, dir.path());
+    let log = ok_db(&ann, &["log", "Brute"]);
+    assert!(log.contains("Brute fatigue"), "{log}");
+    assert!(ok_db(&ann, &["verify", "--full"]).contains("0 void"));
+    // A player's own character cannot be hidden; a GM-only one cannot be a player's.
+    let out = run_db(&gm, &["character", "hide", "Osric"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("a player's character cannot be GM-only"),
+        "{}",
+        out.stderr
+    );
+    ok_db(&gm, &["character", "hide", "Brute"]);
+    let (device, key) = identity(&ann);
+    let out = run_db(
+        &gm,
+        &[
+            "device",
+            "add",
+            &device,
+            &key,
+            "--role",
+            "player",
+            "--character",
+            "Brute",
+        ],
+    );
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("Brute is GM-only"), "{}", out.stderr);
+    // A second GM device reads what is sealed (5 + 1: 6 now); demoted to a player's, it
+    // takes no key sealed after (5 + 1 + 3: 9 now).
+    ok_db(&gm, &["fatigue", "Brute", "1"]);
+    let gm2 = joined(&gm, dir.path(), "gm2", "gm");
+    carry(&gm, &gm2, dir.path());
+    assert!(ok_db(&gm2, &["log", "Brute"]).contains("(6 now)"));
+    let (device, key) = identity(&gm2);
+    ok_db(
+        &gm,
+        &[
+            "device",
+            "add",
+            &device,
+            &key,
+            "--role",
+            "player",
+            "--character",
+            "Osric",
+        ],
+    );
+    ok_db(&gm, &["fatigue", "Brute", "3"]);
+    carry(&gm, &gm2, dir.path());
+    assert!(ok_db(&gm, &["log", "Brute"]).contains("(9 now)"));
+    assert!(!ok_db(&gm2, &["log", "Brute"]).contains("(9 now)"));
+    assert!(ok_db(&gm2, &["verify", "--full"]).contains("the ledger is sound"));
+}
+
+fn equip_db(db: &Path, name: &str) {
+    ok_db(
+        db,
+        &[
+            "character",
+            "equip",
+            name,
+            "--weapon",
+            "broadsword",
+            "--melee",
+            "60",
+            "--dodge",
+            "60",
+        ],
+    );
+}

@@ -110,6 +110,24 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 .iter()
                 .map(|n| find_any(&ledger, n).map(|c| c.id()))
                 .collect::<Result<Vec<_>, _>>()?;
+            if let Some(c) = characters.iter().find(|c| ledger.is_secret(**c)) {
+                return Err(CommandError::user(format!(
+                    "{} is GM-only: a player's device would show them (`leechbook character reveal {}` first)",
+                    ledger.name_of(*c).unwrap_or("that character"),
+                    ledger.name_of(*c).unwrap_or("NAME")
+                )));
+            }
+            // A GM device given a player's role takes no key of the GM's ring from now.
+            let demoted = matches!(a.role, RoleArg::Player)
+                && ledger
+                    .roster
+                    .entries
+                    .get(&device)
+                    .is_some_and(|e| e.role == Role::Gm && e.revoked.is_none());
+            if demoted {
+                let mut store = ctx.open()?;
+                leechbook_sync::crypt::rotate_gm(&mut store, device)?;
+            }
             RosterChange::Device {
                 device,
                 key,

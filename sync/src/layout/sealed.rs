@@ -32,6 +32,24 @@ pub(super) fn put_stubs(
     Ok(stubs.len())
 }
 
+/// The log's events of `ids` (each found through the id's index).
+fn envelopes_of(
+    store: &Store,
+    ids: &[leechbook_core::ids::EventId],
+) -> Result<Vec<Envelope>, SyncError> {
+    let mut out = Vec::new();
+    for id in ids {
+        if let Some((_, (_, device, seq))) =
+            leechbook_store::ReadLog::events_with_id_suffix(store, &id.0.simple().to_string())?
+                .into_iter()
+                .find(|(i, _)| i == id)
+        {
+            out.extend(store.events_numbered(device, seq, seq)?);
+        }
+    }
+    Ok(out)
+}
+
 impl Shelf {
     /// Judges the events the log gained for sealing ([`Sealing::update`]); returns the
     /// events of the characters revealed among them, to be put again openly.
@@ -40,21 +58,9 @@ impl Shelf {
         store: &Store,
         gained: &[Envelope],
     ) -> Result<Vec<Envelope>, SyncError> {
-        let open = self.sealing.update(store, gained)?;
-        if open.is_empty() {
-            return Ok(Vec::new());
-        }
-        let mut out = Vec::new();
-        for id in open {
-            if let Some((_, (_, device, seq))) =
-                leechbook_store::ReadLog::events_with_id_suffix(store, &id.0.simple().to_string())?
-                    .into_iter()
-                    .find(|(i, _)| *i == id)
-            {
-                out.extend(store.events_numbered(device, seq, seq)?);
-            }
-        }
-        Ok(out)
+        let mut changed = std::mem::take(&mut self.again);
+        changed.extend(self.sealing.update(store, gained)?);
+        envelopes_of(store, &changed)
     }
 
     /// Puts events again over what their entries hold (a character revealed: sealed for
