@@ -588,12 +588,7 @@ impl<S: Systems> Ledger<S> {
                     .to_string();
                 // A character a player's device plays records in the open from that device:
                 // it cannot be the GM's secret.
-                let played = self.roster.entries.values().any(|e| {
-                    e.role == Role::Player
-                        && e.revoked.is_none()
-                        && e.characters.contains(&character)
-                });
-                if secret && played {
+                if secret && self.roster.plays(character) {
                     return Err(Refusal::Unchanged(format!(
                         "{name} is played from a player's device: a player's character cannot be GM-only"
                     ))

@@ -125,6 +125,14 @@ impl Roster {
             .is_some_and(|e| e.role == Role::Player)
     }
 
+    /// Whether a player's device not revoked plays `character` (records for it in the open:
+    /// such a character cannot be GM-only).
+    pub fn plays(&self, character: crate::ids::CharacterId) -> bool {
+        self.entries.values().any(|e| {
+            e.role == Role::Player && e.revoked.is_none() && e.characters.contains(&character)
+        })
+    }
+
     /// The public key the roster holds for a device.
     pub fn key(&self, device: DeviceId) -> Option<&[u8]> {
         self.entries.get(&device).map(|e| e.key.as_slice())

@@ -687,6 +687,10 @@ pub fn healer_penalty(
     if found.id == bleeder {
         return Err(RollError::HealerIsBleeder(found.name.clone()));
     }
+    // A GM-only healer's name and state would reach the players' devices with the roll.
+    if ledger.is_secret(found.id) && !ledger.is_secret(bleeder) {
+        return Err(RollError::HealerGmOnly(found.name.clone()));
+    }
     if let Some(why) = found.action_prevented() {
         return Err(RollError::HealerCannotAct {
             healer: found.name.clone(),

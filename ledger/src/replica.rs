@@ -216,6 +216,9 @@ impl<L: Log> Replica<L> {
         };
         let events = make(&ledger)?;
         let mut done = Vec::with_capacity(events.len());
+        // One wall time for the transaction's events: they were recorded together (what
+        // tells a character added GM-only from one hidden by a later command).
+        let wall = chrono::Utc::now();
         for draft in events {
             let Draft {
                 mut event,
@@ -265,9 +268,7 @@ impl<L: Log> Replica<L> {
                 crate::archive::load(&w, &mut ledger, Some(&[*character]), None)?;
             }
             let at = at.unwrap_or(ledger.now);
-            let mut env = w
-                .prepare(event, at, chrono::Utc::now())
-                .map_err(LedgerError::from)?;
+            let mut env = w.prepare(event, at, wall).map_err(LedgerError::from)?;
             let applied = match dice {
                 None => ledger.apply(&env).map_err(LedgerError::from)?,
                 Some(dice) => {

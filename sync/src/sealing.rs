@@ -23,7 +23,7 @@ use leechbook_core::ruling::Ruling;
 use leechbook_core::{Envelope, Event};
 use leechbook_store::OrderKey;
 use leechbook_store::{codec, ReadLog, Sealed, Store};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// The first byte of an entry's plaintext that is sealed for the GM (an encoded envelope's
 /// is its codec byte, 1).
@@ -41,6 +41,9 @@ pub struct Sealing {
     secret: BTreeMap<CharacterId, Since>,
     /// The events sealed for the GM.
     ids: HashSet<EventId>,
+    /// The events about the GM-only characters, each with the characters it touches and
+    /// whether it is a secrecy event: what a ruling on one is judged by.
+    about: HashMap<EventId, (Vec<CharacterId>, bool)>,
 }
 
 /// Since when a character is GM-only: the order key of the event that made it so, and
@@ -72,6 +75,7 @@ impl Sealing {
         let mut s = Sealing {
             secret,
             ids: HashSet::new(),
+            about: HashMap::new(),
         };
         if s.secret.is_empty() {
             return Ok(s);
@@ -81,8 +85,15 @@ impl Sealing {
                 s.ids.insert(EventId(c.0));
             }
             for env in store.events_about(Some(c))? {
-                let after = env.order_key() > since.at
-                    || (since.at_creation && env.order_key() == since.at);
+                let secrecy = matches!(env.event, Event::Secret { .. });
+                s.about.insert(env.id, (env.event.characters(), secrecy));
+                // A secrecy event is the table's (every fold must know who is GM-only from
+                // when), but the one that came with the creation; a ruling is judged below.
+                let at_creation = since.at_creation && env.order_key() == since.at;
+                if (secrecy && !at_creation) || matches!(env.event, Event::Ruling(_)) {
+                    continue;
+                }
+                let after = env.order_key() > since.at || at_creation;
                 if after && s.only_secret(&env.event) {
                     s.ids.insert(env.id);
                 }
@@ -138,18 +149,28 @@ impl Sealing {
     /// Judges one event, sealing it if it is only about GM-only characters or rules on a
     /// sealed event.
     fn judge(&mut self, env: &Envelope) {
+        let at = env.order_key();
+        let after_all = |cs: &[CharacterId]| {
+            !cs.is_empty()
+                && cs
+                    .iter()
+                    .all(|c| self.secret.get(c).is_some_and(|s| at > s.at))
+        };
         let sealed = match &env.event {
             Event::CharacterAdded { .. } => self.ids.contains(&env.id),
-            Event::Ruling(Ruling::Override { character, .. }) => {
-                self.secret.contains_key(character)
-            }
-            Event::Ruling(r) => r.target().is_some_and(|t| self.ids.contains(&t)),
-            e => {
-                self.only_secret(e)
-                    && e.characters()
-                        .iter()
-                        .all(|c| self.secret.get(c).is_some_and(|s| env.order_key() > s.at))
-            }
+            // Who is GM-only from when is the table's.
+            Event::Secret { .. } => false,
+            Event::Ruling(Ruling::Override { character, .. }) => after_all(&[*character]),
+            // A ruling on a sealed event, or made after the hide on an event only about the
+            // GM-only characters; never one on a secrecy event.
+            Event::Ruling(r) => r.target().is_some_and(|t| {
+                self.ids.contains(&t)
+                    || self
+                        .about
+                        .get(&t)
+                        .is_some_and(|(cs, secrecy)| !secrecy && after_all(cs))
+            }),
+            e => self.only_secret(e) && after_all(&e.characters()),
         };
         if sealed {
             self.ids.insert(env.id);
@@ -211,9 +232,12 @@ fn secret_since(store: &Store) -> Result<BTreeMap<CharacterId, Since>, SyncError
         return Ok(BTreeMap::new());
     }
     let rulings = leechbook_core::ruling::Rulings::from_log(&store.rulings_and_targets()?);
+    let roster = leechbook_core::roster::Roster::from_log(&store.roster_events()?);
     let mut secret: BTreeMap<CharacterId, Since> = BTreeMap::new();
     for e in &events {
-        if rulings.retracted.contains_key(&e.id) {
+        // What the fold voids counts for nothing: struck, from a device the roster does not
+        // let record it, hiding a character a player's device plays, or about no character.
+        if rulings.retracted.contains_key(&e.id) || roster.allows(e).is_err() {
             continue;
         }
         let Event::Secret {
@@ -227,14 +251,21 @@ fn secret_since(store: &Store) -> Result<BTreeMap<CharacterId, Since>, SyncError
             secret.remove(&character);
             continue;
         }
-        if secret.contains_key(&character) {
+        if secret.contains_key(&character) || roster.plays(character) {
             continue;
         }
-        // Made GM-only with its creation: the secrecy is its creating device's next number.
-        let created = store.events_with_id_suffix(&character.0.simple().to_string())?;
-        let at_creation = created
-            .iter()
-            .any(|(id, (_, d, seq))| id.0 == character.0 && *d == e.device && seq + 1 == e.seq);
+        let Some(created) = store
+            .events_with_id_suffix(&character.0.simple().to_string())?
+            .into_iter()
+            .find(|(id, _)| id.0 == character.0)
+            .and_then(|(_, (_, d, seq))| store.events_numbered(d, seq, seq).ok()?.pop())
+        else {
+            continue;
+        };
+        // Made GM-only with its creation: in its transaction, the creating device's next
+        // number at the same wall time (a hide is a later command).
+        let at_creation =
+            created.device == e.device && created.seq + 1 == e.seq && created.wall == e.wall;
         secret.insert(
             character,
             Since {

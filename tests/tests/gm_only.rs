@@ -512,3 +512,153 @@ fn equip_db(db: &Path, name: &str) {
         ],
     );
 }
+
+/// Issue 42, the second attack: a reveal struck makes the foe GM-only again on every device
+/// (an exchange joined after is void on the player's too); a hide recorded right after an
+/// open creation is a hide, not a creation GM-only (what the player held stays, and an
+/// exchange after it is void on every device).
+#[test]
+fn a_reveal_struck_and_a_hide_after_an_open_creation_keep_devices_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = dir.path().join("gm.db");
+    ok_db(&gm, &["init", "--name", "Kaldor"]);
+    ok_db(&gm, &["arms", "load", ARMS]);
+    common::add_character(&gm, "Osric");
+    equip_db(&gm, "Osric");
+    ok_db(
+        &gm,
+        &[
+            "character",
+            "add",
+            "Shade",
+            "--gm-only",
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "60",
+            "--hb",
+            "10",
+        ],
+    );
+    equip_db(&gm, "Shade");
+    let ann = joined(&gm, dir.path(), "ann", "player");
+    carry(&gm, &ann, dir.path());
+    ok_db(&gm, &["character", "reveal", "Shade"]);
+    carry(&gm, &ann, dir.path());
+    let melee = [
+        "melee",
+        "Shade",
+        "Osric",
+        "--weapon",
+        "broadsword",
+        "--mode",
+        "edge",
+        "--defence",
+        "ignore",
+        "--dice",
+        "attack=10,zone=4,location=7,impact=8,shock=12",
+    ];
+    ok_db(&gm, &melee);
+    carry(&gm, &ann, dir.path());
+    assert_eq!(osric(&ann), osric(&gm));
+    // The reveal struck: Shade is GM-only again from its creation, the exchange void.
+    let log: Vec<serde_json::Value> =
+        serde_json::from_str(&ok_db(&gm, &["log", "--json"])).unwrap();
+    let reveal = log
+        .iter()
+        .rev()
+        .find(|e| e["kind"] == "character-secret")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ok_db(&gm, &["retract", &reveal, "--reason", "not yet"]);
+    carry(&gm, &ann, dir.path());
+    assert_eq!(osric(&ann), osric(&gm), "the exchange is void on both");
+    assert!(ok_db(&ann, &["verify", "--full"]).contains("the ledger is sound"));
+    // A character added in the open and hidden by the next command: the player holds it, and
+    // learns of the hide, so an exchange after it is void there too.
+    ok_db(
+        &gm,
+        &[
+            "character",
+            "add",
+            "Foe",
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "60",
+            "--hb",
+            "10",
+        ],
+    );
+    carry(&gm, &ann, dir.path());
+    ok_db(&gm, &["character", "hide", "Foe"]);
+    carry(&gm, &ann, dir.path());
+    assert!(ok_db(&ann, &["log"]).contains("Foe is GM-only from now"));
+    assert!(ok_db(&ann, &["character", "list"]).contains("[GM-only]"));
+}
+
+/// Issue 42, the second attack: a GM-only healer's name would reach the players with a
+/// Savage Worlds stabilisation: refused, nothing written.
+#[test]
+fn a_gm_only_healer_is_refused_for_a_character_the_table_sees() {
+    let s = Scratch::new();
+    s.ok(&["init", "--system", "savage-worlds"]);
+    s.ok(&["character", "add", "Red", "--toughness", "6"]);
+    s.ok(&[
+        "character",
+        "add",
+        "Wraith",
+        "--toughness",
+        "6",
+        "--gm-only",
+    ]);
+    s.ok(&["sw", "attributes", "Red", "--vigor", "d4", "--spirit", "d6"]);
+    // 18 against Toughness 6, twice: three raises each, six Wounds: Incapacitated.
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "2d10",
+        "--dice",
+        "damage=9/9",
+    ]);
+    s.ok(&[
+        "sw",
+        "damage",
+        "Red",
+        "--damage",
+        "2d10",
+        "--dice",
+        "damage=9/9",
+    ]);
+    s.ok(&[
+        "sw",
+        "roll",
+        "Red",
+        "incapacitation",
+        "--dice",
+        "trait=2,wild=1,injury=3/4,sub=5",
+    ]);
+    let before = s.bytes();
+    let out = s.run(&[
+        "sw",
+        "stabilise",
+        "Red",
+        "--healer",
+        "Wraith",
+        "--trait",
+        "d8",
+        "--dice",
+        "trait=5,wild=2",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(out.stderr.contains("Wraith is GM-only"), "{}", out.stderr);
+    assert_eq!(s.bytes(), before);
+}

@@ -43,6 +43,10 @@ pub enum RollError {
         /// The roll's name.
         roll: &'static str,
     },
+    /// A GM-only character heals one the table sees (its name and state would reach the
+    /// players' devices).
+    #[error("{0} is GM-only: the roll would show them to the players' devices (name an NPC healer the table may read, or reveal {0})")]
+    HealerGmOnly(String),
     /// Several injuries owe one and none was named.
     #[error("several of {character}'s injuries owe a {roll} roll: name one ({})", .candidates.join(", "))]
     SeveralOwe {
