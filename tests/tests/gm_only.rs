@@ -223,23 +223,7 @@ fn a_gm_only_foe_stays_sealed_on_a_players_device_and_open_on_the_gms() {
     let gm = dir.path().join("gm.db");
     ok_db(&gm, &["init", "--name", "Kaldor"]);
     common::add_character(&gm, "Osric");
-    ok_db(
-        &gm,
-        &[
-            "character",
-            "add",
-            "Brigand",
-            "--gm-only",
-            "--str",
-            "12",
-            "--end",
-            "12",
-            "--shock",
-            "60",
-            "--hb",
-            "10",
-        ],
-    );
+    add_hm(&gm, "Brigand", true);
     ok_db(&gm, &common::thorax_strike("Brigand", "8", "shock=12"));
     let ann = joined(&gm, dir.path(), "ann", "player");
     carry(&gm, &ann, dir.path());
@@ -291,23 +275,7 @@ fn a_gm_only_foe_stays_sealed_through_a_hub() {
     let gm = dir.path().join("gm.db");
     ok_db(&gm, &["init", "--name", "Kaldor"]);
     common::add_character(&gm, "Osric");
-    ok_db(
-        &gm,
-        &[
-            "character",
-            "add",
-            "Brigand",
-            "--gm-only",
-            "--str",
-            "12",
-            "--end",
-            "12",
-            "--shock",
-            "60",
-            "--hb",
-            "10",
-        ],
-    );
+    add_hm(&gm, "Brigand", true);
     let (url, stop, hub) = common::serving(&gm);
     let ann = dir.path().join("ann.db");
     ok_db(
@@ -375,22 +343,7 @@ fn hiding_and_revealing_keep_every_device_folding_alike() {
     ok_db(&gm, &["init", "--name", "Kaldor"]);
     ok_db(&gm, &["arms", "load", ARMS]);
     common::add_character(&gm, "Osric");
-    ok_db(
-        &gm,
-        &[
-            "character",
-            "add",
-            "Brute",
-            "--str",
-            "12",
-            "--end",
-            "12",
-            "--shock",
-            "60",
-            "--hb",
-            "10",
-        ],
-    );
+    add_hm(&gm, "Brute", false);
     equip_db(&gm, "Osric");
     equip_db(&gm, "Brute");
     let ann = joined(&gm, dir.path(), "ann", "player");
@@ -525,23 +478,7 @@ fn a_reveal_struck_and_a_hide_after_an_open_creation_keep_devices_alike() {
     ok_db(&gm, &["arms", "load", ARMS]);
     common::add_character(&gm, "Osric");
     equip_db(&gm, "Osric");
-    ok_db(
-        &gm,
-        &[
-            "character",
-            "add",
-            "Shade",
-            "--gm-only",
-            "--str",
-            "12",
-            "--end",
-            "12",
-            "--shock",
-            "60",
-            "--hb",
-            "10",
-        ],
-    );
+    add_hm(&gm, "Shade", true);
     equip_db(&gm, "Shade");
     let ann = joined(&gm, dir.path(), "ann", "player");
     carry(&gm, &ann, dir.path());
@@ -580,22 +517,7 @@ fn a_reveal_struck_and_a_hide_after_an_open_creation_keep_devices_alike() {
     assert!(ok_db(&ann, &["verify", "--full"]).contains("the ledger is sound"));
     // A character added in the open and hidden by the next command: the player holds it, and
     // learns of the hide, so an exchange after it is void there too.
-    ok_db(
-        &gm,
-        &[
-            "character",
-            "add",
-            "Foe",
-            "--str",
-            "12",
-            "--end",
-            "12",
-            "--shock",
-            "60",
-            "--hb",
-            "10",
-        ],
-    );
+    add_hm(&gm, "Foe", false);
     carry(&gm, &ann, dir.path());
     ok_db(&gm, &["character", "hide", "Foe"]);
     carry(&gm, &ann, dir.path());
@@ -620,24 +542,17 @@ fn a_gm_only_healer_is_refused_for_a_character_the_table_sees() {
     ]);
     s.ok(&["sw", "attributes", "Red", "--vigor", "d4", "--spirit", "d6"]);
     // 18 against Toughness 6, twice: three raises each, six Wounds: Incapacitated.
-    s.ok(&[
-        "sw",
-        "damage",
-        "Red",
-        "--damage",
-        "2d10",
-        "--dice",
-        "damage=9/9",
-    ]);
-    s.ok(&[
-        "sw",
-        "damage",
-        "Red",
-        "--damage",
-        "2d10",
-        "--dice",
-        "damage=9/9",
-    ]);
+    for _ in 0..2 {
+        s.ok(&[
+            "sw",
+            "damage",
+            "Red",
+            "--damage",
+            "2d10",
+            "--dice",
+            "damage=9/9",
+        ]);
+    }
     s.ok(&[
         "sw",
         "roll",
@@ -661,4 +576,14 @@ fn a_gm_only_healer_is_refused_for_a_character_the_table_sees() {
     assert_eq!(out.code, 1, "{}", out.stdout);
     assert!(out.stderr.contains("Wraith is GM-only"), "{}", out.stderr);
     assert_eq!(s.bytes(), before);
+}
+
+/// A HârnMaster character of `db` (STR 12, END 12, Shock ML60, HB10), GM-only or not.
+fn add_hm(db: &Path, name: &str, gm_only: bool) {
+    let mut args = vec!["character", "add", name];
+    if gm_only {
+        args.push("--gm-only");
+    }
+    args.extend(["--str", "12", "--end", "12", "--shock", "60", "--hb", "10"]);
+    ok_db(db, &args);
 }
