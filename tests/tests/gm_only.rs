@@ -518,11 +518,19 @@ fn a_reveal_struck_and_a_hide_after_an_open_creation_keep_devices_alike() {
     // A character added in the open and hidden by the next command: the player holds it, and
     // learns of the hide, so an exchange after it is void there too.
     add_hm(&gm, "Foe", false);
+    // Struck in the open: Foe owes a Morale roll, which the player's device holds.
+    ok_db(&gm, &common::thorax_strike("Foe", "8", "shock=12"));
     carry(&gm, &ann, dir.path());
+    assert!(ok_db(&ann, &["due"]).contains("Foe: morale"));
     ok_db(&gm, &["character", "hide", "Foe"]);
     carry(&gm, &ann, dir.path());
     assert!(ok_db(&ann, &["log"]).contains("Foe is GM-only from now"));
     assert!(ok_db(&ann, &["character", "list"]).contains("[GM-only]"));
+    // What the foe owed when hidden is the GM's to follow: never listed as owed now.
+    let out = run_db(&ann, &["due", "Foe"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stderr.contains("Foe is GM-only"), "{}", out.stderr);
+    assert!(!ok_db(&ann, &["due"]).contains("Foe"));
 }
 
 /// Issue 42, the second attack: a GM-only healer's name would reach the players with a

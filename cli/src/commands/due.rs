@@ -21,15 +21,28 @@ pub fn cmd_due(a: DueArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
         Some(n) => ctx.load_for(&[n.as_str()])?,
         None => ctx.load_open()?,
     };
+    // On a device that is not a GM's, a GM-only character's record stops at its hide: what
+    // it owed then is the GM's to follow, never listed as owed now.
+    let gm = leechbook_sync::crypt::is_gm_device(&ctx.open()?)?;
+    let shown = |c: &leechbook_core::fold::CharacterState| gm || !ledger.is_secret(c.id());
     let mut all: Vec<OwedView> = Vec::new();
     match &a.name {
-        Some(n) => all.extend(views::owed_any(&ledger, super::find_any(&ledger, n)?)),
+        Some(n) => {
+            let c = super::find_any(&ledger, n)?;
+            if !shown(c) {
+                return Err(CommandError::user(format!(
+                    "{} is GM-only: this device's record of them stops where the GM hid them, and what they owe is the GM's to follow",
+                    c.name()
+                )));
+            }
+            all.extend(views::owed_any(&ledger, c));
+        }
         // Everyone in the story; a character set aside is asked for by name only.
         None => {
             for c in ledger
                 .characters
                 .iter()
-                .filter(|c| ledger.standing_of(c.id()).in_story())
+                .filter(|c| ledger.standing_of(c.id()).in_story() && shown(c))
             {
                 all.extend(views::owed_any(&ledger, c));
             }
