@@ -348,22 +348,20 @@ fn hiding_and_revealing_keep_every_device_folding_alike() {
     equip_db(&gm, "Brute");
     let ann = joined(&gm, dir.path(), "ann", "player");
     // The exchange in the open, then the hide, all before the player's next sync.
-    ok_db(
-        &gm,
-        &[
-            "melee",
-            "Brute",
-            "Osric",
-            "--weapon",
-            "broadsword",
-            "--mode",
-            "edge",
-            "--defence",
-            "ignore",
-            "--dice",
-            "attack=35,zone=4,location=7,impact=8,shock=12",
-        ],
-    );
+    let melee = [
+        "melee",
+        "Brute",
+        "Osric",
+        "--weapon",
+        "broadsword",
+        "--mode",
+        "edge",
+        "--defence",
+        "ignore",
+        "--dice",
+        "attack=35,zone=4,location=7,impact=8,shock=12",
+    ];
+    ok_db(&gm, &melee);
     ok_db(&gm, &["character", "hide", "Brute"]);
     ok_db(&gm, &["fatigue", "Brute", "5"]);
     carry(&gm, &ann, dir.path());
@@ -373,22 +371,7 @@ fn hiding_and_revealing_keep_every_device_folding_alike() {
     assert!(verified.contains("holds 1 entry sealed"), "{verified}");
     assert!(verified.contains("0 void"), "{verified}");
     // An exchange joining them after the hide is refused on the GM's device.
-    let out = run_db(
-        &gm,
-        &[
-            "melee",
-            "Brute",
-            "Osric",
-            "--weapon",
-            "broadsword",
-            "--mode",
-            "edge",
-            "--defence",
-            "ignore",
-            "--dice",
-            "attack=35,zone=4,location=7,impact=8,shock=12",
-        ],
-    );
+    let out = run_db(&gm, &melee);
     assert_eq!(out.code, 1, "{}", out.stdout);
     // Revealed with no sync running: the next sync file carries the whole record openly.
     ok_db(&gm, &["character", "reveal", "Brute"]);
