@@ -211,7 +211,9 @@ impl Keyring {
 
     /// This ring carrying the GM's ring `gm`.
     pub(crate) fn with_gm(mut self, gm: Option<Keyring>) -> Keyring {
-        self.gm = gm.filter(|g| g.epochs() > 0).map(Box::new);
+        if let Some(gm) = gm {
+            self.set_gm(gm);
+        }
         self
     }
 

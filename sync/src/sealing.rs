@@ -348,8 +348,8 @@ pub fn open(plain: &[u8], gm: &Keyring, filed_under: &str) -> Option<Result<Enve
     })
 }
 
-/// Whether `device`'s entries of numbers `seq` are within what any device writes (a stub's
-/// stated numbers, which no signature checks).
+/// Whether a stub's stated number and clock are within what any device writes (they are
+/// stated, and no signature checks them).
 pub fn in_bounds(s: &Sealed) -> bool {
     s.seq >= 1
         && s.seq <= leechbook_core::MAX_SEQ

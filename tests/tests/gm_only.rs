@@ -165,13 +165,18 @@ fn joined(gm: &Path, dir: &Path, name: &str, role: &str) -> PathBuf {
     ok_db(gm, &["sync", "invite", file.to_str().unwrap()]);
     let db = dir.join(format!("{name}.db"));
     ok_db(&db, &["init", "--join", file.to_str().unwrap()]);
-    let (device, key) = identity(&db);
-    let mut roster = vec!["device", "add", &device, &key, "--role", role];
-    if role == "player" {
-        roster.extend(["--character", "Osric"]);
-    }
-    ok_db(gm, &roster);
+    roster(gm, &db, role);
     db
+}
+
+/// Rosters the device of `db` on `gm` with `role` (a player's for Osric).
+fn roster(gm: &Path, db: &Path, role: &str) {
+    let (device, key) = identity(db);
+    let mut args = vec!["device", "add", &device, &key, "--role", role];
+    if role == "player" {
+        args.extend(["--character", "Osric"]);
+    }
+    ok_db(gm, &args);
 }
 
 /// A sync file from `from` imported by `to`.
@@ -288,20 +293,7 @@ fn a_gm_only_foe_stays_sealed_through_a_hub() {
             &common::join_code(&gm),
         ],
     );
-    let (device, key) = identity(&ann);
-    ok_db(
-        &gm,
-        &[
-            "device",
-            "add",
-            &device,
-            &key,
-            "--role",
-            "player",
-            "--character",
-            "Osric",
-        ],
-    );
+    roster(&gm, &ann, "player");
     ok_db(&gm, &common::thorax_strike("Brigand", "8", "shock=12"));
     std::thread::sleep(std::time::Duration::from_millis(150));
     common::connect(&ann, &url);
@@ -411,20 +403,7 @@ fn hiding_and_revealing_keep_every_device_folding_alike() {
     let gm2 = joined(&gm, dir.path(), "gm2", "gm");
     carry(&gm, &gm2, dir.path());
     assert!(ok_db(&gm2, &["log", "Brute"]).contains("(6 now)"));
-    let (device, key) = identity(&gm2);
-    ok_db(
-        &gm,
-        &[
-            "device",
-            "add",
-            &device,
-            &key,
-            "--role",
-            "player",
-            "--character",
-            "Osric",
-        ],
-    );
+    roster(&gm, &gm2, "player");
     ok_db(&gm, &["fatigue", "Brute", "3"]);
     carry(&gm, &gm2, dir.path());
     assert!(ok_db(&gm, &["log", "Brute"]).contains("(9 now)"));

@@ -50,10 +50,10 @@ fn gm_readers(roster: &Roster, leaving: Option<DeviceId>) -> Vec<(DeviceId, Vec<
 /// holds (a revoked GM device keeps what it had; a player's holds none).
 pub fn gm_ring_for_sync(store: &mut Store) -> Result<Option<Keyring>, SyncError> {
     let mut ring = gm_ring_of(store)?;
-    if !super::is_gm_device(store)? {
+    let roster = Roster::from_log(&store.roster_events()?);
+    if !super::kept::gm_on(&roster, store.device()) {
         return Ok(ring);
     }
-    let roster = Roster::from_log(&store.roster_events()?);
     if ring.is_none() && !store.secrecy_events()?.is_empty() {
         let made = Keyring::generate_gm(store.campaign());
         keep_gm_ring(store, &made)?;

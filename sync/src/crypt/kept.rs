@@ -34,10 +34,16 @@ pub fn keep_keyring(store: &mut Store, ring: &Keyring) -> Result<(), SyncError> 
 /// creator, before any roster): the devices that make keys, rotate them and invite.
 pub fn is_gm_device(store: &Store) -> Result<bool, SyncError> {
     let roster = Roster::from_log(&store.roster_events()?);
-    Ok(match roster.entries.get(&store.device()) {
+    Ok(gm_on(&roster, store.device()))
+}
+
+/// Whether `device` is a GM device of `roster` not revoked (or the campaign's creator,
+/// before any roster).
+pub(crate) fn gm_on(roster: &Roster, device: leechbook_core::ids::DeviceId) -> bool {
+    match roster.entries.get(&device) {
         Some(e) => e.role == Role::Gm && e.revoked.is_none(),
-        None => !roster.in_use() && roster.creator == Some(store.device()),
-    })
+        None => !roster.in_use() && roster.creator == Some(device),
+    }
 }
 
 /// The ledger's ring; or, for a GM device of a campaign that has none yet (a campaign begun
