@@ -75,6 +75,10 @@ impl Columns<'static> {
 pub const ROSTER_KINDS: &str =
     "WHERE class = 1 AND kind IN ('campaign-created', 'roster.device', 'roster.revoke')";
 
+/// Finds the campaign's own events, the events about no character, in the total order and
+/// whole from their covering index (`events_campaign`, migration 19).
+pub const CAMPAIGN_EVENTS: &str = "INDEXED BY events_campaign WHERE character IS NULL";
+
 /// Finds the rulings (through `events_rare`).
 pub const RULING_KINDS: &str = "WHERE class = 1 \
      AND kind IN ('ruling.retract', 'ruling.reinstate', 'ruling.amend', 'ruling.override')";

@@ -269,6 +269,18 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE TRIGGER sealed_no_delete BEFORE DELETE ON sealed
     BEGIN SELECT RAISE(ABORT, 'sealed entries are append-only'); END;
     "#,
+    // 19: the campaign's own events (about no character: its creation, its characters
+    // joining, the clock, the roster, the rulings) kept together in the total order, whole,
+    // in a partial covering index, so that an audit of one character, which reads every one
+    // of them, reads them in order from a few pages instead of one page per event and
+    // sorting them (at a million events, 45,000 rows: 28 ms against 157 ms). It costs about
+    // 9 bytes an event on average (the campaign's events are about one in twenty), and an
+    // index insert only for those events. The reads name it (`INDEXED BY`).
+    r#"
+    CREATE INDEX events_campaign ON events
+        (clock, device, seq, id, campaign, wall_ms, at, schema, payload, signature, character)
+        WHERE character IS NULL;
+    "#,
 ];
 
 /// A ledger migrated from before this many migrations has its `reach` rows (migration 15)

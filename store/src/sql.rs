@@ -8,8 +8,8 @@ use crate::log::{
     ArchiveRow, Columns, OrderKey, ReadLog, SnapshotHead, Tail, ROSTER_KINDS, RULING_KINDS,
 };
 use crate::rows::{
-    each_event_where, envelope_of, read_events, read_events_after, read_events_where, uuid, Reader,
-    Writer,
+    each_event_where, envelope_of, read_events, read_events_after, read_events_sorted_here,
+    read_events_where, uuid, Reader, Writer,
 };
 use leechbook_core::ids::{CharacterId, DeviceId, EventId};
 use leechbook_core::{Envelope, Event};
@@ -174,11 +174,12 @@ pub(crate) trait SqlRead {
     /// The event the log holds as `device`'s number `seq`, if any.
     fn events_about(&self, who: Option<CharacterId>) -> Result<Vec<Envelope>, StoreError> {
         let Some(who) = who else {
-            return read_events_where(self.conn(), "WHERE character IS NULL", []);
+            // In the total order already, read from one index (migration 19).
+            return read_events_where(self.conn(), crate::CAMPAIGN_EVENTS, []);
         };
         let id = who.as_bytes().as_slice();
-        let mut out = read_events_where(self.conn(), "WHERE character = ?1", [id])?;
-        let reached = read_events_where(
+        let mut out = read_events_sorted_here(self.conn(), "WHERE character = ?1", [id])?;
+        let reached = read_events_sorted_here(
             self.conn(),
             "WHERE rowid IN (SELECT event FROM reach WHERE character = ?1)",
             [id],

@@ -48,6 +48,27 @@ fn the_roster_and_the_rulings_are_read_through_their_partial_index() {
     }
 }
 
+/// The campaign's own events, which every audit of a character reads, come whole and in the
+/// total order from their covering index: no row of the table is visited and nothing sorted.
+#[test]
+fn the_campaign_events_are_read_from_their_covering_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.db");
+    drop(Store::create(&path).unwrap());
+    let plan: Vec<String> = raw(&path)
+        .prepare(&format!(
+            "EXPLAIN QUERY PLAN SELECT id, campaign, device, seq, clock, wall_ms, at, schema, \
+             payload, signature FROM events {} ORDER BY clock, device, seq",
+            leechbook_store::CAMPAIGN_EVENTS
+        ))
+        .unwrap()
+        .query_map([], |r| r.get::<_, String>(3))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(plan, ["SCAN events USING COVERING INDEX events_campaign"]);
+}
+
 /// The log keeps exactly the indexes its reads use: each costs every append a b-tree insert
 /// (migration 11 dropped the index by character, which no read used then; migration 15
 /// brought it back for the audits of one character, `events_about`).
@@ -69,6 +90,8 @@ fn the_log_keeps_only_the_indexes_its_reads_use() {
         names,
         [
             "events_about",
+            // The campaign's own events, whole (migration 19).
+            "events_campaign",
             "events_order",
             "events_rare",
             // UNIQUE (id) and UNIQUE (device, seq).
@@ -149,6 +172,7 @@ fn checkpoints_kept_before_learn_the_earliest_time_after_them() {
              ALTER TABLE events DROP COLUMN class;
              DROP TABLE links;
              DROP TABLE sealed;
+             DROP INDEX events_campaign;
              CREATE INDEX events_rare ON events (clock, device, seq, kind)
                  WHERE kind = 'campaign-created' OR (kind > 'r' AND kind < 's');
              PRAGMA user_version = 11;",
