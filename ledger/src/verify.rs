@@ -119,7 +119,7 @@ fn verify_since(store: &mut Store, since: i64) -> Result<Verified, LedgerError> 
     let mut held: HashMap<(DeviceId, u64), Option<Held>> = HashMap::new();
     r.for_each_event_columns(since, |env, columns| {
         n += 1;
-        checker.event(&env, columns, |d, s| {
+        checker.event(env, columns, |d, s| {
             *held.entry((d, s)).or_insert_with(|| {
                 r.event_at(d, s)
                     .ok()
@@ -256,7 +256,6 @@ fn verify_full<E: From<LedgerError>>(
     let mut failed: Option<LedgerError> = None;
     r.for_each_event_columns(0, |env, columns| {
         n += 1;
-        checker.event(&env, columns, |_, _| None);
         if leechbook_core::event::reaching_kinds().contains(&env.event.kind()) {
             for c in env.event.characters() {
                 if Some(c) != env.event.character() {
@@ -265,16 +264,13 @@ fn verify_full<E: From<LedgerError>>(
             }
         }
         full.step(&env, &rulings, &mut |_, _, _| {});
-        end = Some(env.order_key());
+        let key = env.order_key();
+        end = Some(key);
+        // The checker keeps the event (its device's last), so it takes it last.
+        checker.event(env, columns, |_, _| None);
         while let Some(snap) = snapshots.get(next).filter(|s| s.position <= n) {
             if snap.position == n && streamable[next] {
-                verdicts[next] = Some(snapshot_verdict(
-                    &r,
-                    snap,
-                    env.order_key(),
-                    &mut full,
-                    &mut failed,
-                ));
+                verdicts[next] = Some(snapshot_verdict(&r, snap, key, &mut full, &mut failed));
             }
             next += 1;
         }

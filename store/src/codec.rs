@@ -179,9 +179,10 @@ pub const SIGNATURE_CHAINED: u8 = 2;
 /// event) and one signature, its head's, not one signature per event. The first number of
 /// a device links to 32 zero bytes (`None`).
 pub fn link_of(env: Option<&leechbook_core::Envelope>) -> [u8; 32] {
-    use sha2::Digest;
-    env.map_or([0; 32], |e| sha2::Sha256::digest(encode_envelope(e)).into())
+    env.map_or([0; 32], crate::link::link)
 }
+
+pub use crate::link::link_of_stored;
 
 /// The link a chained event signs to its device's previous number, or `None` for an
 /// unchained (codec 1) signature.

@@ -27,6 +27,7 @@ mod beside;
 pub mod codec;
 mod error;
 mod file;
+mod link;
 mod links;
 mod log;
 pub mod memory;

@@ -58,6 +58,10 @@ pub struct Columns<'a> {
     pub character: Option<CharacterId>,
     /// Its class ([`class_of`]).
     pub class: i64,
+    /// Its payload as stored (codec byte, then the event's bytes), where the log stores
+    /// bytes (`None` in memory): what its link is hashed from
+    /// ([`crate::codec::link_of_stored`]).
+    pub payload: Option<&'a [u8]>,
 }
 
 impl Columns<'static> {
@@ -67,6 +71,7 @@ impl Columns<'static> {
             kind: event.kind(),
             character: event.character(),
             class: class_of(event),
+            payload: None,
         }
     }
 }

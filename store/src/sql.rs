@@ -246,6 +246,7 @@ pub(crate) trait SqlRead {
                     .as_blob_or_null()?
                     .map(|b| CharacterId(uuid(b))),
                 class: r.get(12)?,
+                payload: Some(r.get_ref(8)?.as_blob()?),
             };
             f(env, columns)?;
         }

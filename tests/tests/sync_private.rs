@@ -234,13 +234,7 @@ fn a_revoked_device_cannot_read_what_is_recorded_after_its_revocation() {
     assert_ne!(ring_of(&p2.db), ring_of(&gm.db));
     // The strike's entry in the file does not open with anything p2 holds.
     let m = leechbook_sync::Mirror::load(&std::fs::read(&file).unwrap(), ring_of(&gm.db)).unwrap();
-    let strike = Store::open(&gm.db)
-        .unwrap()
-        .events()
-        .unwrap()
-        .into_iter()
-        .find(|e| e.event.kind() == "hm.strike")
-        .unwrap();
+    let strike = common::first_of_kind(&gm.db, "hm.strike");
     let key = leechbook_sync::layout::Names::of(&ring_of(&gm.db)).entry_of(&strike);
     let value = m.raw(&strike).unwrap();
     assert!(ring_of(&p2.db).open(&key, &value).is_err());

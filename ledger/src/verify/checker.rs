@@ -18,8 +18,27 @@ pub(super) struct Chain {
     last_id: Option<EventId>,
     /// The link the next number must sign (zeros before the first).
     last_link: [u8; 32],
-    /// The last event whose signature no later event has vouched for yet.
-    pending: Option<Envelope>,
+    /// Whether `last_link` was hashed from the stored payload
+    /// (`leechbook_store::codec::link_of_stored`): if the next number names another link,
+    /// the link of the event encoded as this build encodes it is tried too.
+    last_from_payload: bool,
+    /// The device's last event streamed.
+    last: Option<Envelope>,
+    /// Whether `last`'s signature awaits a later event's vouching (it is on the roster, and
+    /// no later event of its chain has vouched for it yet).
+    pending: bool,
+}
+
+impl Chain {
+    /// Whether `link`, which the next number signs, names the last event.
+    fn names_last(&self, link: [u8; 32]) -> bool {
+        link == self.last_link
+            || (self.last_from_payload
+                && self
+                    .last
+                    .as_ref()
+                    .is_some_and(|e| leechbook_store::codec::link_of(Some(e)) == link))
+    }
 }
 
 /// The checks of each event as `verify` passes it, in the total order: its columns against
@@ -97,7 +116,7 @@ impl<'a> Checker<'a> {
     /// (the incremental check starts from what the last verify passed).
     pub(super) fn event(
         &mut self,
-        env: &Envelope,
+        env: Envelope,
         columns: Columns<'_>,
         mut held: impl FnMut(DeviceId, u64) -> Option<Held>,
     ) {
@@ -145,7 +164,10 @@ impl<'a> Checker<'a> {
         if env.clock > leechbook_core::clock_ceiling(self.events) {
             self.ahead.push((env.id, env.device, env.seq, env.clock));
         }
-        let link = leechbook_store::codec::link_of(Some(env));
+        let stored = columns
+            .payload
+            .and_then(|p| leechbook_store::codec::link_of_stored(&env, p));
+        let link = stored.unwrap_or_else(|| leechbook_store::codec::link_of(Some(&env)));
         if let std::collections::hash_map::Entry::Vacant(slot) = self.devices.entry(env.device) {
             let mut chain = Chain::default();
             if let Some((clock, id, link)) =
@@ -181,8 +203,8 @@ impl<'a> Checker<'a> {
         let regular = chain.last_seq + 1 == env.seq && chain.last_clock < env.clock;
         let vouched = !bridged
             && regular
-            && match leechbook_store::codec::chain_link(env) {
-                Some(l) if l == chain.last_link => true,
+            && match leechbook_store::codec::chain_link(&env) {
+                Some(l) if chain.names_last(l) => true,
                 Some(_) => {
                     self.found.push(format!(
                         "event {}: device {}'s #{} does not follow its #{} ({}): its signed chain names another event (a replaced event, or a copied ledger's other branch)",
@@ -199,27 +221,26 @@ impl<'a> Checker<'a> {
         if !regular {
             self.irregular.insert(env.device);
         }
-        let prev = chain.pending.take();
+        let on_roster = !self.roster.in_use() || self.roster.key(env.device).is_some();
+        let device = env.device;
         chain.last_seq = env.seq;
         chain.last_clock = env.clock;
         chain.last_id = Some(env.id);
         chain.last_link = link;
-        let on_roster = !self.roster.in_use() || self.roster.key(env.device).is_some();
-        if on_roster {
-            if let Some(c) = self.devices.get_mut(&env.device) {
-                c.pending = Some(env.clone());
-            }
-        }
+        chain.last_from_payload = stored.is_some();
+        let was_pending = std::mem::replace(&mut chain.pending, on_roster);
+        let prev = chain.last.replace(env);
         // The previous number's signature is checked unless this event vouches for it.
-        if let Some(prev) = prev.filter(|_| !vouched) {
+        if let Some(prev) = prev.filter(|_| was_pending && !vouched) {
             if let Some(why) = self.signature(&prev) {
                 self.found.push(format!("event {}: {why}", prev.id));
             }
         }
         if !on_roster {
             // Not on the roster: named once per event, whatever its chain.
-            if let Some(why) = self.signature(env) {
-                self.found.push(format!("event {}: {why}", env.id));
+            let env = self.devices[&device].last.as_ref();
+            if let Some(why) = env.and_then(|e| self.signature(e).map(|why| (e.id, why))) {
+                self.found.push(format!("event {}: {}", why.0, why.1));
             }
         }
     }
@@ -259,7 +280,7 @@ impl<'a> Checker<'a> {
         let heads: Vec<Envelope> = self
             .devices
             .values_mut()
-            .filter_map(|c| c.pending.take())
+            .filter_map(|c| std::mem::take(&mut c.pending).then(|| c.last.take())?)
             .collect();
         for head in heads {
             if let Some(why) = self.signature(&head) {

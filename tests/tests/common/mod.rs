@@ -89,6 +89,17 @@ pub fn forget_keys(db: &Path) {
 }
 
 /// Runs `leechbook --db DB ARGS...` in-process.
+/// The first event of `kind` the ledger at `db` holds.
+pub fn first_of_kind(db: &Path, kind: &str) -> leechbook_core::Envelope {
+    leechbook_store::Store::open(db)
+        .unwrap()
+        .events()
+        .unwrap()
+        .into_iter()
+        .find(|e| e.event.kind() == kind)
+        .unwrap_or_else(|| panic!("no {kind} event in {}", db.display()))
+}
+
 pub fn run_db(db: &Path, args: &[&str]) -> leechbook::Output {
     let mut all = vec![
         "leechbook".to_string(),
