@@ -42,10 +42,26 @@ pub struct About {
 /// the rulings kept are those on an event gathered (and on such a ruling), so a story's
 /// fold and its flags weigh the few rulings about it, not the campaign's thousands.
 pub fn about(log: &impl ReadLog, who: CharacterId) -> Result<About, LedgerError> {
+    Ok(gather(log, who, None, None)?.0)
+}
+
+/// What [`about`] gathers after the place `after` of the log (a checkpoint's: the closure
+/// then reaches the characters the events after it need) and up to `upto`, each when
+/// given, with the characters gathered.
+fn gather(
+    log: &impl ReadLog,
+    who: CharacterId,
+    after: Option<OrderKey>,
+    upto: Option<OrderKey>,
+) -> Result<(About, Vec<CharacterId>), LedgerError> {
+    let read = |c: Option<CharacterId>| match (after, upto) {
+        (None, None) => log.events_about(c),
+        _ => log.events_about_within(c, after, upto),
+    };
     let roster = Roster::from_log(&log.roster_events()?);
     // The campaign's own events hold every ruling but the overrides (which are about a
     // character, and come with its events).
-    let campaign = log.events_about(None)?;
+    let campaign = read(None)?;
     // What an amendment makes of its target, whether or not it stands (the closure may
     // gather more than it needs, never less): the target's id to the replacement, and each
     // character a replacement touches to the targets it reaches so.
@@ -106,7 +122,7 @@ pub fn about(log: &impl ReadLog, who: CharacterId) -> Result<About, LedgerError>
                 continue;
             }
             if let std::collections::hash_map::Entry::Vacant(slot) = fetched.entry(owner) {
-                slot.insert(log.events_about(Some(owner))?);
+                slot.insert(read(Some(owner))?);
             }
             if let Some(t) = fetched[&owner].iter().find(|e| e.id == target) {
                 let key = t.order_key();
@@ -116,7 +132,7 @@ pub fn about(log: &impl ReadLog, who: CharacterId) -> Result<About, LedgerError>
             }
         }
         if let std::collections::hash_map::Entry::Vacant(slot) = fetched.entry(c) {
-            slot.insert(log.events_about(Some(c))?);
+            slot.insert(read(Some(c))?);
         }
         let upto = bound[&c];
         for env in &fetched[&c] {
@@ -174,11 +190,15 @@ pub fn about(log: &impl ReadLog, who: CharacterId) -> Result<About, LedgerError>
         .cloned()
         .collect();
     let rulings = Rulings::from_log_under(&ruled, &roster);
-    Ok(About {
-        events,
-        rulings,
-        roster,
-    })
+    let characters = bound.into_keys().collect();
+    Ok((
+        About {
+            events,
+            rulings,
+            roster,
+        },
+        characters,
+    ))
 }
 
 /// Folds what an audit of `who` reads, handing `each` the state before each event, the event
@@ -200,4 +220,92 @@ pub fn replay_about(
         each(&mut ledger, env, &rulings);
     }
     Ok(ledger)
+}
+
+/// [`replay_about`] for the story of what the event `first` made (a wound: its id is the
+/// event's that inflicted it), which begins at that event and, once the archive filed it
+/// for good (healed, and no decree of the GM's reopened it), ends where it was filed: no
+/// later event can touch what the character no longer holds. Folded from the newest
+/// checkpoint before `first`, holding the characters the events after it need, so that the
+/// audit reads that stretch of the log, not the character's whole story; `each` is handed
+/// the events of the stretch only. From the start when no checkpoint of this fold version
+/// lies before `first`, or it lacks a character needed.
+///
+/// The checkpoint's state and the archive are the record's under the rulings in force: the
+/// store drops every checkpoint a ruling reaches into and files the archive anew with the
+/// projection, so no ruling after the checkpoint rules on what it folds.
+pub fn replay_about_from(
+    log: &impl ReadLog,
+    who: CharacterId,
+    first: EventId,
+    mut each: impl FnMut(&mut Ledger, &Envelope, &Rulings),
+) -> Result<Ledger, LedgerError> {
+    let upto = filed_for_good(log, who, first)?;
+    let (
+        mut ledger,
+        About {
+            events, rulings, ..
+        },
+    ) = match from_checkpoint(log, who, first, upto)? {
+        Some(from) => from,
+        None => {
+            let (about, _) = gather(log, who, None, upto)?;
+            let mut ledger = Ledger::new();
+            ledger.roster = about.roster.clone();
+            (ledger, about)
+        }
+    };
+    for env in &events {
+        each(&mut ledger, env, &rulings);
+    }
+    Ok(ledger)
+}
+
+/// Where the archive filed the record `first` names of `who` for good: the place of the
+/// event after which its latest record was filed, if no decree reopened that one.
+fn filed_for_good(
+    log: &impl ReadLog,
+    who: CharacterId,
+    first: EventId,
+) -> Result<Option<OrderKey>, LedgerError> {
+    Ok(log
+        .archived(Some(&[who]), None)?
+        .into_iter()
+        .filter(|r| r.key == first.0)
+        .max_by_key(|r| r.since)
+        .filter(|r| r.reopened.is_none())
+        .map(|r| r.since))
+}
+
+/// The newest checkpoint before the event `first` holding what the story of `who` from it
+/// reads, and what the story reads after it (up to `upto`).
+fn from_checkpoint(
+    log: &impl ReadLog,
+    who: CharacterId,
+    first: EventId,
+    upto: Option<OrderKey>,
+) -> Result<Option<(Ledger, About)>, LedgerError> {
+    let Some(&(_, key)) = log
+        .events_with_id_suffix(&first.0.simple().to_string())?
+        .iter()
+        .find(|(id, _)| *id == first)
+    else {
+        return Ok(None);
+    };
+    let Some(head) = log
+        .snapshot_heads()?
+        .into_iter()
+        .find(|h| h.fold_version == leechbook_core::fold::FOLD_VERSION && h.last < key)
+    else {
+        return Ok(None);
+    };
+    let (about, characters) = gather(log, who, Some(head.last), upto)?;
+    let Some(mut ledger) =
+        crate::checkpoint::checkpoint_state(log, head.position, Some(&characters))?
+    else {
+        return Ok(None);
+    };
+    // Judged, as the whole story is, under the whole log's roster.
+    ledger.roster = about.roster.clone();
+    Ok(Some((ledger, about)))
 }

@@ -80,6 +80,11 @@ impl Columns<'static> {
 pub const ROSTER_KINDS: &str =
     "WHERE class = 1 AND kind IN ('campaign-created', 'roster.device', 'roster.revoke')";
 
+/// Whether the place `key` lies after `after` and at or before `upto` (each bound when given).
+pub fn within(key: OrderKey, after: Option<OrderKey>, upto: Option<OrderKey>) -> bool {
+    after.is_none_or(|a| key > a) && upto.is_none_or(|u| key <= u)
+}
+
 /// Finds the campaign's own events, the events about no character, in the total order and
 /// whole from their covering index (`events_campaign`, migration 19).
 pub const CAMPAIGN_EVENTS: &str = "INDEXED BY events_campaign WHERE character IS NULL";
@@ -217,6 +222,21 @@ pub trait ReadLog {
     /// campaign's creation, its characters joining, the clock, its settings, the roster and
     /// the rulings but overrides). What an audit of one character reads (issue 27).
     fn events_about(&self, who: Option<CharacterId>) -> Result<Vec<Envelope>, StoreError>;
+
+    /// [`ReadLog::events_about`] after the place `after` and up to and including `upto` in
+    /// the total order (each bound when given): what an audit that starts from a checkpoint,
+    /// or ends where its wound was filed, reads. The SQLite log reads only those rows (its
+    /// index of what events are about is ordered by clock within a character, migration 20).
+    fn events_about_within(
+        &self,
+        who: Option<CharacterId>,
+        after: Option<OrderKey>,
+        upto: Option<OrderKey>,
+    ) -> Result<Vec<Envelope>, StoreError> {
+        let mut all = self.events_about(who)?;
+        all.retain(|e| within(e.order_key(), after, upto));
+        Ok(all)
+    }
 
     /// The event the log holds as `device`'s number `seq`, if any, with its signature (the
     /// chain link an import checks a neighbouring number against).

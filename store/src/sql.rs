@@ -173,22 +173,49 @@ pub(crate) trait SqlRead {
 
     /// The event the log holds as `device`'s number `seq`, if any.
     fn events_about(&self, who: Option<CharacterId>) -> Result<Vec<Envelope>, StoreError> {
-        let Some(who) = who else {
-            // In the total order already, read from one index (migration 19).
-            return read_events_where(self.conn(), crate::CAMPAIGN_EVENTS, []);
+        self.events_about_within(who, None, None)
+    }
+
+    /// As `events_about`, the clocks from `after`'s to `upto`'s read through the indexes
+    /// (the campaign's covering index by clock; a character's by character and clock), the
+    /// rest of each place compared here.
+    fn events_about_within(
+        &self,
+        who: Option<CharacterId>,
+        after: Option<OrderKey>,
+        upto: Option<OrderKey>,
+    ) -> Result<Vec<Envelope>, StoreError> {
+        // The campaign's events in the total order already, from one index (migration 19).
+        let from = after.map_or(i64::MIN, |k| k.0 as i64);
+        let to = upto.map_or(i64::MAX, |k| k.0 as i64);
+        let mut out = match who {
+            None => read_events_where(
+                self.conn(),
+                &format!("{} AND clock BETWEEN ?1 AND ?2", crate::CAMPAIGN_EVENTS),
+                [from, to],
+            )?,
+            Some(who) => {
+                let id = who.as_bytes().as_slice();
+                let mut out = read_events_sorted_here(
+                    self.conn(),
+                    "WHERE character = ?1 AND clock BETWEEN ?2 AND ?3",
+                    params![id, from, to],
+                )?;
+                let reached = read_events_sorted_here(
+                    self.conn(),
+                    "WHERE rowid IN (SELECT event FROM reach WHERE character = ?1) \
+                     AND clock BETWEEN ?2 AND ?3",
+                    params![id, from, to],
+                )?;
+                if !reached.is_empty() {
+                    out.extend(reached);
+                    out.sort_by_key(|e| e.order_key());
+                    out.dedup_by_key(|e| e.id);
+                }
+                out
+            }
         };
-        let id = who.as_bytes().as_slice();
-        let mut out = read_events_sorted_here(self.conn(), "WHERE character = ?1", [id])?;
-        let reached = read_events_sorted_here(
-            self.conn(),
-            "WHERE rowid IN (SELECT event FROM reach WHERE character = ?1)",
-            [id],
-        )?;
-        if !reached.is_empty() {
-            out.extend(reached);
-            out.sort_by_key(|e| e.order_key());
-            out.dedup_by_key(|e| e.id);
-        }
+        out.retain(|e| crate::log::within(e.order_key(), after, upto));
         Ok(out)
     }
 
@@ -578,6 +605,15 @@ macro_rules! read_log_by_sql {
 
             fn events_about(&self, who: Option<CharacterId>) -> Result<Vec<Envelope>, StoreError> {
                 SqlRead::events_about(self, who)
+            }
+
+            fn events_about_within(
+                &self,
+                who: Option<CharacterId>,
+                after: Option<OrderKey>,
+                upto: Option<OrderKey>,
+            ) -> Result<Vec<Envelope>, StoreError> {
+                SqlRead::events_about_within(self, who, after, upto)
             }
 
             fn event_at(

@@ -70,6 +70,14 @@ impl<T: ReadThrough> ReadLog for T {
     fn events_about(&self, who: Option<CharacterId>) -> Result<Vec<Envelope>, StoreError> {
         self.inner().events_about(who)
     }
+    fn events_about_within(
+        &self,
+        who: Option<CharacterId>,
+        after: Option<crate::OrderKey>,
+        upto: Option<crate::OrderKey>,
+    ) -> Result<Vec<Envelope>, StoreError> {
+        self.inner().events_about_within(who, after, upto)
+    }
     fn event_at(&self, device: DeviceId, seq: u64) -> Result<Option<crate::Numbered>, StoreError> {
         self.inner().event_at(device, seq)
     }

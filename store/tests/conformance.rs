@@ -370,6 +370,25 @@ fn lookups(log: &mut impl WriteLog, all: &[Envelope]) {
         .cloned()
         .collect();
     assert_eq!(log.events_about(None).unwrap(), campaign);
+    // Within places: the same lists, from just after one up to another.
+    let places = [
+        all[0].order_key(),
+        all[all.len() / 2].order_key(),
+        e.order_key(),
+    ];
+    for after in places.iter().copied().map(Some).chain([None]) {
+        for upto in places.iter().copied().map(Some).chain([None]) {
+            for (who, list) in [(Some(who), &mine), (None, &campaign)] {
+                let within: Vec<Envelope> = list
+                    .iter()
+                    .filter(|x| after.is_none_or(|a| x.order_key() > a))
+                    .filter(|x| upto.is_none_or(|u| x.order_key() <= u))
+                    .cloned()
+                    .collect();
+                assert_eq!(log.events_about_within(who, after, upto).unwrap(), within);
+            }
+        }
+    }
     let suffix = &e.id.0.simple().to_string()[24..];
     assert_eq!(
         log.events_with_id_suffix(suffix).unwrap(),

@@ -179,7 +179,9 @@ pub fn story<L: Log>(
     };
     let mut entries = Vec::new();
     let mut samples: Vec<Sample> = Vec::new();
-    leechbook_ledger::about::replay_about(store, who, |ledger, env, rulings| {
+    // A wound's story begins with the event that inflicted it (its id is the wound's): told
+    // from the newest checkpoint before that event.
+    let step = |ledger: &mut Ledger, env: &leechbook_core::Envelope, rulings: &Rulings| {
         if !about(env, rulings, who) {
             // Not about the character: stepped, never told.
             ledger.step(env, rulings, &mut |_, _, _| {});
@@ -252,7 +254,16 @@ pub fn story<L: Log>(
                 }
             },
         );
-    })?;
+    };
+    match injury {
+        Some(id) => leechbook_ledger::about::replay_about_from(
+            store,
+            who,
+            leechbook_core::ids::EventId(id.0),
+            step,
+        )?,
+        None => leechbook_ledger::about::replay_about(store, who, step)?,
+    };
     let (view, ending) = match ch {
         Some(ch) => ending(&full, ch, injury),
         None => (

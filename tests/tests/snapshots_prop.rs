@@ -7,7 +7,7 @@ use crate::common;
 use common::Scratch;
 use leechbook_core::fold::{Ledger, FOLD_VERSION};
 use leechbook_ledger::checkpoint::fold_latest_from;
-use leechbook_store::{codec, Snapshot, Store};
+use leechbook_store::{codec, ReadLog, Snapshot, Store};
 use proptest::prelude::*;
 
 #[derive(Debug, Clone)]
@@ -701,4 +701,129 @@ fn a_ruling_on_a_checkpointed_log_is_the_fold_of_the_whole_log() {
             .any(|l| l.starts_with("snapshot at 1000: ok")),
         "{verified}"
     );
+}
+
+/// `history NAME WOUND` from the newest checkpoint before the wound's first event (issue
+/// 43): on a log entered out of the story's order and the wall clock's, with rulings, for
+/// wounds inflicted all along it (healed and open), the story and the plot's samples are
+/// those told from the whole story, the same ledger with no checkpoint; and a checkpoint
+/// serves most of them.
+#[test]
+fn a_wounds_history_from_a_checkpoint_is_the_whole_storys() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, log) = checkpointed_ledger_with_late_events(dir.path(), 6_000);
+    let bare = dir.path().join("bare.db");
+    std::fs::copy(&path, &bare).unwrap();
+    rusqlite::Connection::open(&bare)
+        .unwrap()
+        .execute_batch("DELETE FROM snapshots")
+        .unwrap();
+    let (with, without) = (
+        leechbook_ledger::Replica::open(&path).unwrap(),
+        leechbook_ledger::Replica::open(&bare).unwrap(),
+    );
+    assert!(!with.store().snapshot_heads().unwrap().is_empty());
+    assert!(without.store().snapshot_heads().unwrap().is_empty());
+    let heads = with.store().snapshot_heads().unwrap();
+    let names = Ledger::fold(&log);
+    let (mut told, mut served) = (0, 0);
+    for e in log
+        .iter()
+        .filter(|e| e.event.kind() == "hm.strike")
+        .step_by(7)
+    {
+        let Some(name) = e.event.character().and_then(|c| names.name_of(c)) else {
+            continue;
+        };
+        let wound = e.id.to_string();
+        let a = leechbook_story::history::story(&with, name, Some(&wound));
+        let b = leechbook_story::history::story(&without, name, Some(&wound));
+        match (a, b) {
+            (Ok((sa, pa)), Ok((sb, pb))) => {
+                assert_eq!(
+                    serde_json::to_value(&sa).unwrap(),
+                    serde_json::to_value(&sb).unwrap(),
+                    "{name} {wound}"
+                );
+                assert_eq!(format!("{pa:?}"), format!("{pb:?}"), "{name} {wound}");
+                told += 1;
+                served += usize::from(heads.iter().any(|h| h.last < e.order_key()));
+            }
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => panic!("{name} {wound}: {:?} against {:?}", a.is_ok(), b.is_ok()),
+        }
+    }
+    assert!(told >= 20, "{told} wounds told");
+    assert!(served * 2 > told, "{served} of {told} from a checkpoint");
+    // Beneath the story: the stretch a wound's story folds (from a checkpoint, up to where
+    // the archive filed it for good) steps each of its events to the outcome and the
+    // character the whole story steps it to, and holds every event that changed the wound.
+    let (mut ended, mut stretched) = (0, 0);
+    for e in log
+        .iter()
+        .filter(|e| e.event.kind() == "hm.strike")
+        .step_by(23)
+    {
+        let Some(who) = e.event.character() else {
+            continue;
+        };
+        let id = leechbook_core::ids::InjuryId(e.id.0);
+        let wound = |l: &Ledger| {
+            let held = match l.character(who) {
+                Some(leechbook_core::CharacterState::HarnMaster(h)) => h.any_injury(id),
+                _ => None,
+            };
+            format!("{held:?}")
+        };
+        let (mut whole, mut part) = (Vec::new(), Vec::new());
+        leechbook_ledger::about::replay_about(with.store(), who, steps(&mut whole, who, &wound))
+            .unwrap();
+        leechbook_ledger::about::replay_about_from(
+            with.store(),
+            who,
+            e.id,
+            steps(&mut part, who, &wound),
+        )
+        .unwrap();
+        for (id, fate, _) in &part {
+            let at = whole
+                .iter()
+                .find(|(w, _, _)| w == id)
+                .expect("stepped whole");
+            assert_eq!(&at.1, fate, "{id} in the story of {}", e.id);
+        }
+        for (id, _, changed) in &whole {
+            assert!(
+                !changed || part.iter().any(|(p, _, _)| p == id),
+                "{id} changed wound {} outside its stretch",
+                e.id
+            );
+        }
+        ended += usize::from(part.last().map(|p| p.0) != whole.last().map(|w| w.0));
+        stretched += usize::from(part.len() < whole.len());
+    }
+    assert!(
+        ended > 0 && stretched > ended,
+        "{ended} ended, {stretched} stretched"
+    );
+}
+
+/// Each event a story steps: its id, its outcome with the character after it, and whether
+/// it changed what `wound` reads of the state.
+type Steps = Vec<(leechbook_core::ids::EventId, String, bool)>;
+
+/// The step of a story that records what each event did into `all` ([`Steps`]).
+fn steps<'a>(
+    all: &'a mut Steps,
+    who: leechbook_core::ids::CharacterId,
+    wound: &'a impl Fn(&Ledger) -> String,
+) -> impl FnMut(&mut Ledger, &leechbook_core::Envelope, &leechbook_core::ruling::Rulings) + 'a {
+    move |l, env, r| {
+        let before = wound(l);
+        let mut fate = String::new();
+        l.step(env, r, &mut |l: &Ledger, _: &_, f: &_| {
+            fate = format!("{f:?} {:?}", l.character(who));
+        });
+        all.push((env.id, fate, wound(l) != before));
+    }
 }

@@ -49,7 +49,8 @@ fn the_roster_and_the_rulings_are_read_through_their_partial_index() {
 }
 
 /// The campaign's own events, which every audit of a character reads, come whole and in the
-/// total order from their covering index: no row of the table is visited and nothing sorted.
+/// total order from their covering index: no row of the table is visited and nothing sorted;
+/// a character's, by a range of their index.
 #[test]
 fn the_campaign_events_are_read_from_their_covering_index() {
     let dir = tempfile::tempdir().unwrap();
@@ -67,6 +68,24 @@ fn the_campaign_events_are_read_from_their_covering_index() {
         .map(Result::unwrap)
         .collect();
     assert_eq!(plan, ["SCAN events USING COVERING INDEX events_campaign"]);
+    // A character's events within a stretch: a range of the index by character and clock
+    // (migration 20), never the character's whole story.
+    let plan: Vec<String> = raw(&path)
+        .prepare(
+            "EXPLAIN QUERY PLAN SELECT payload FROM events \
+             WHERE character = ?1 AND clock BETWEEN ?2 AND ?3",
+        )
+        .unwrap()
+        .query_map(rusqlite::params![vec![0u8; 16], 10, 20], |r| {
+            r.get::<_, String>(3)
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(
+        plan,
+        ["SEARCH events USING INDEX events_about (character=? AND clock>? AND clock<?)"]
+    );
 }
 
 /// The log keeps exactly the indexes its reads use: each costs every append a b-tree insert
