@@ -6,13 +6,6 @@
 
 #![warn(missing_docs)]
 
-/// The allocator of every Leechbook process (and of the tests and benchmarks that link this
-/// crate): mimalloc. A replay allocates each event's payload on the reading thread and frees
-/// it on the folding one, and a fold allocates outcomes by the million; glibc's allocator
-/// spent a fifth of a replay in malloc and free (BENCHMARKS.md).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 pub mod board;
 pub mod commands;
 pub mod complete;
