@@ -54,10 +54,7 @@ fn gather(
     after: Option<OrderKey>,
     upto: Option<OrderKey>,
 ) -> Result<(About, Vec<CharacterId>), LedgerError> {
-    let read = |c: Option<CharacterId>| match (after, upto) {
-        (None, None) => log.events_about(c),
-        _ => log.events_about_within(c, after, upto),
-    };
+    let read = |c: Option<CharacterId>| log.events_about_within(c, after, upto);
     let roster = Roster::from_log(&log.roster_events()?);
     // The campaign's own events hold every ruling but the overrides (which are about a
     // character, and come with its events).
@@ -207,19 +204,29 @@ fn gather(
 pub fn replay_about(
     log: &impl ReadLog,
     who: CharacterId,
-    mut each: impl FnMut(&mut Ledger, &Envelope, &Rulings),
+    each: impl FnMut(&mut Ledger, &Envelope, &Rulings),
 ) -> Result<Ledger, LedgerError> {
-    let About {
-        events,
-        rulings,
-        roster,
-    } = about(log, who)?;
+    let (about, _) = gather(log, who, None, None)?;
+    Ok(fold(from_start(&about), &about, each))
+}
+
+/// A fold from the campaign's start under the whole log's roster, as a story is judged.
+fn from_start(about: &About) -> Ledger {
     let mut ledger = Ledger::new();
-    ledger.roster = roster;
-    for env in &events {
-        each(&mut ledger, env, &rulings);
+    ledger.roster = about.roster.clone();
+    ledger
+}
+
+/// Steps `ledger` through what `about` gathered with `each`.
+fn fold(
+    mut ledger: Ledger,
+    about: &About,
+    mut each: impl FnMut(&mut Ledger, &Envelope, &Rulings),
+) -> Ledger {
+    for env in &about.events {
+        each(&mut ledger, env, &about.rulings);
     }
-    Ok(ledger)
+    ledger
 }
 
 /// [`replay_about`] for the story of what the event `first` made (a wound: its id is the
@@ -238,27 +245,23 @@ pub fn replay_about_from(
     log: &impl ReadLog,
     who: CharacterId,
     first: EventId,
-    mut each: impl FnMut(&mut Ledger, &Envelope, &Rulings),
+    each: impl FnMut(&mut Ledger, &Envelope, &Rulings),
 ) -> Result<Ledger, LedgerError> {
-    let upto = filed_for_good(log, who, first)?;
-    let (
-        mut ledger,
-        About {
-            events, rulings, ..
-        },
-    ) = match from_checkpoint(log, who, first, upto)? {
+    // The archive is read only while it is current (it is written with the projection);
+    // else the story runs to the log's end, which tells the same.
+    let upto = if crate::projection::current(log)? {
+        filed_for_good(log, who, first)?
+    } else {
+        None
+    };
+    let (ledger, about) = match from_checkpoint(log, who, first, upto)? {
         Some(from) => from,
         None => {
             let (about, _) = gather(log, who, None, upto)?;
-            let mut ledger = Ledger::new();
-            ledger.roster = about.roster.clone();
-            (ledger, about)
+            (from_start(&about), about)
         }
     };
-    for env in &events {
-        each(&mut ledger, env, &rulings);
-    }
-    Ok(ledger)
+    Ok(fold(ledger, &about, each))
 }
 
 /// Where the archive filed the record `first` names of `who` for good: the place of the
