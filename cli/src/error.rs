@@ -403,6 +403,23 @@ impl From<leechbook_ledger::rulings::RulingError> for CommandError {
     }
 }
 
+/// A roster change's refusals, with the command that answers each.
+impl From<leechbook_ledger::roster::RosterError> for CommandError {
+    fn from(e: leechbook_ledger::roster::RosterError) -> CommandError {
+        use leechbook_ledger::roster::RosterError as R;
+        let error = match &e {
+            R::GmOnly { name, .. } => CommandError::user(format!(
+                "{e} (`leechbook character reveal {}` first)",
+                crate::commands::shell_word(name)
+            )),
+            R::LastGm(_) => CommandError::user(format!(
+                "{e} (roster another GM first: leechbook device add DEVICE KEY --role gm)"
+            )),
+        };
+        error.from_source(e)
+    }
+}
+
 /// The hints for lines a library reported (an import's refusals and gaps, `verify`'s
 /// problems): each once, naming the command that answers it.
 pub fn hints_for<'a>(lines: impl IntoIterator<Item = &'a String>) -> Vec<&'static str> {

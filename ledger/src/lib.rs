@@ -20,6 +20,8 @@
 //!   ruling in force.
 //! - [`lookup`]: a character by name, an injury by id, for every front end alike.
 //! - [`rulings`]: the GM's rulings built from typed requests, and what one changed.
+//! - [`roster`]: the GM's roster changes, checked before they are recorded (a player's
+//!   device never given a GM-only character, the last GM device never revoked).
 //! - [`owed`]: the typed path from a roll a character owes to the event recording it (the
 //!   terminal's roll commands, the board and the players' page all go through it).
 
@@ -37,6 +39,7 @@ mod numbering;
 pub mod owed;
 mod projection;
 pub mod replica;
+pub mod roster;
 pub mod rulings;
 pub mod verify;
 

@@ -64,7 +64,7 @@ fn screen_scrolled(
         .unwrap()
         .state()
         .unwrap();
-    let mut board = Board::of(&ledger);
+    let mut board = Board::of(&ledger, true);
     board.party_from = party_from;
     let selected = owner
         .and_then(|n| board.agenda.iter().position(|o| o.character == n))

@@ -557,3 +557,50 @@ fn add_hm(db: &Path, name: &str, gm_only: bool) {
     args.extend(["--str", "12", "--end", "12", "--shock", "60", "--hb", "10"]);
     ok_db(db, &args);
 }
+
+/// The owed list and the board as a device that is not a GM's reads them: a GM-only
+/// character's record stops where the GM hid them, so neither they nor what they owe are
+/// listed, and `due NAME` refuses them; the GM's device lists both. (One rule,
+/// `views::owed_list`, for `due` and the board.)
+#[test]
+fn a_players_due_list_and_board_leave_out_what_the_gm_hid() {
+    use leechbook::views::{owed_list, OwedHidden};
+    let s = with_brigand();
+    s.ok(&OSRIC_STRUCK);
+    s.ok(&common::thorax_strike("Brigand", "6", "shock=12"));
+    let ledger = leechbook_ledger::Replica::open(&s.db)
+        .unwrap()
+        .state()
+        .unwrap();
+    let brigand = ledger
+        .characters
+        .iter()
+        .find(|c| c.name() == "Brigand")
+        .unwrap();
+    let owers = |gm: bool| -> Vec<String> {
+        let mut names: Vec<String> = owed_list(&ledger, None, gm)
+            .unwrap()
+            .into_iter()
+            .map(|o| o.character)
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    };
+    // Both owe their wounds' rolls (a thorax blow's bleeding and healing, by the rules).
+    assert_eq!(owers(true), ["Brigand", "Osric"]);
+    assert_eq!(owers(false), ["Osric"]);
+    assert_eq!(
+        owed_list(&ledger, Some(brigand), false).unwrap_err(),
+        OwedHidden("Brigand".into())
+    );
+    assert!(!owed_list(&ledger, Some(brigand), true).unwrap().is_empty());
+    let on = |gm: bool| {
+        let b = leechbook::board::Board::of(&ledger, gm);
+        let party = b.party.iter().any(|m| m.title.starts_with("Brigand"));
+        let agenda = b.agenda.iter().any(|o| o.character == "Brigand");
+        (party, agenda)
+    };
+    assert_eq!(on(true), (true, true));
+    assert_eq!(on(false), (false, false));
+}

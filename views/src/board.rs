@@ -138,8 +138,10 @@ fn member(ledger: &Ledger, c: &CharacterState) -> Member {
 }
 
 impl Board {
-    /// The board of a campaign's state.
-    pub fn of(ledger: &Ledger) -> Board {
+    /// The board of a campaign's state, as a GM's device (`gm`) or another reads it: on
+    /// another, a GM-only character's record stops where the GM hid them, and neither they
+    /// nor what they owe are on the board (as `due` leaves them out: [`views::owed_list`]).
+    pub fn of(ledger: &Ledger, gm: bool) -> Board {
         let header = match &ledger.campaign {
             Some(c) => format!("{} at {}", c.name, ledger.now),
             None => "no campaign yet".into(),
@@ -150,6 +152,7 @@ impl Board {
             .characters
             .iter()
             .filter(|c| ledger.standing_of(c.id()).in_story())
+            .filter(|c| gm || !ledger.is_secret(c.id()))
             .map(|c| {
                 let mut m = member(ledger, c);
                 let side = ledger.standing_of(c.id()).side;
@@ -163,12 +166,7 @@ impl Board {
             })
             .collect();
         // What the story owes: a character set aside is out of it.
-        let mut agenda: Vec<OwedView> = ledger
-            .characters
-            .iter()
-            .filter(|c| ledger.standing_of(c.id()).in_story())
-            .flat_map(|c| views::owed_any(ledger, c))
-            .collect();
+        let mut agenda: Vec<OwedView> = views::owed_list(ledger, None, gm).unwrap_or_default();
         // The rolls the table rolls now first; then each character's next timed roll, so
         // that a small terminal shows every character's next one; then the rest (the GM's
         // and the healers' decisions, later rolls) by the time they fall due.

@@ -149,6 +149,38 @@ pub fn owed_any(ledger: &Ledger, c: &CharacterState) -> Vec<OwedView> {
     }
 }
 
+/// `due`'s refusal: on a device that is not a GM's, a GM-only character's record stops
+/// where the GM hid them, and what they owe is the GM's to follow.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0} is GM-only: this device's record of them stops where the GM hid them, and what they owe is the GM's to follow")]
+pub struct OwedHidden(pub String);
+
+/// What is owed, as `due` lists it: `only` one character's rolls, or everyone's in the
+/// story (a character set aside is asked for by name only), in the order they fall due (a
+/// roll the GM calls at will counts as due now; the characters' order among rolls due
+/// together). `gm`: whether the device reading is a GM's. On any other, a GM-only
+/// character's record stops at its hide: what it owed then is the GM's to follow, never
+/// listed as owed now, and asked for by name it is refused.
+pub fn owed_list(
+    ledger: &Ledger,
+    only: Option<&CharacterState>,
+    gm: bool,
+) -> Result<Vec<OwedView>, OwedHidden> {
+    let shown = |c: &CharacterState| gm || !ledger.is_secret(c.id());
+    let mut all: Vec<OwedView> = match only {
+        Some(c) if !shown(c) => return Err(OwedHidden(c.name().to_string())),
+        Some(c) => owed_any(ledger, c),
+        None => ledger
+            .characters
+            .iter()
+            .filter(|c| ledger.standing_of(c.id()).in_story() && shown(c))
+            .flat_map(|c| owed_any(ledger, c))
+            .collect(),
+    };
+    all.sort_by_key(|o| o.due.unwrap_or(ledger.now));
+    Ok(all)
+}
+
 /// One owed roll on a board's line, what matters first: who, what, its EML and when, and
 /// where (the EML's terms and the note are for the selected roll's whole line).
 pub fn render_owed_short(o: &OwedView) -> String {

@@ -8,6 +8,7 @@ use clap::{Args, Subcommand, ValueEnum};
 use leechbook_core::ids::DeviceId;
 use leechbook_core::roster::{Role, RosterChange};
 use leechbook_core::Event;
+use leechbook_ledger::roster;
 use leechbook_views::narrate;
 
 /// Device commands.
@@ -110,61 +111,30 @@ pub fn cmd_device(c: DeviceCommand, ctx: &mut Ctx) -> Result<(), CommandError> {
                 .iter()
                 .map(|n| find_any(&ledger, n).map(|c| c.id()))
                 .collect::<Result<Vec<_>, _>>()?;
-            if let Some(c) = characters.iter().find(|c| ledger.is_secret(**c)) {
-                return Err(CommandError::user(format!(
-                    "{} is GM-only: a player's device would show them (`leechbook character reveal {}` first)",
-                    ledger.name_of(*c).unwrap_or("that character"),
-                    ledger.name_of(*c).unwrap_or("NAME")
-                )));
-            }
+            let role = match a.role {
+                RoleArg::Gm => Role::Gm,
+                RoleArg::Player => Role::Player,
+            };
+            let rostered = roster::roster_device(&ledger, device, key, role, characters)?;
             // A GM device given a player's role takes no key of the GM's ring from now.
-            let demoted = matches!(a.role, RoleArg::Player)
-                && ledger
-                    .roster
-                    .entries
-                    .get(&device)
-                    .is_some_and(|e| e.role == Role::Gm && e.revoked.is_none());
-            if demoted {
+            if rostered.demoted {
                 let mut store = ctx.open()?;
                 leechbook_sync::crypt::rotate_gm(&mut store, device)?;
             }
-            RosterChange::Device {
-                device,
-                key,
-                role: match a.role {
-                    RoleArg::Gm => Role::Gm,
-                    RoleArg::Player => Role::Player,
-                },
-                characters,
-            }
+            rostered.change
         }
         DeviceCommand::Revoke(a) => {
             let device = device_id(&a.device)?;
-            // Revoking the last GM device that is not revoked would leave no one able to
-            // record anything again, a ruling to undo it included: refused.
             let (_, ledger) = ctx.load_head()?;
-            let live_gms: Vec<_> = ledger
-                .roster
-                .entries
-                .iter()
-                .filter(|(_, e)| e.role == Role::Gm && e.revoked.is_none())
-                .map(|(d, _)| *d)
-                .collect();
-            if live_gms == [device] {
-                return Err(CommandError::user(format!(
-                    "device {device} is the campaign's last GM device: revoking it would leave no one able to record (roster another GM first: leechbook device add DEVICE KEY --role gm)"
-                )));
-            }
+            let mut store = ctx.open()?;
+            // The revocation names the last of the device's numbers this ledger holds: what
+            // the device recorded later is void whatever clock it claims.
+            let change = roster::revoke_device(&ledger, device, store.last_number(device)?)?;
             // A new campaign key for the devices still on the roster, made (and kept) before
             // the revocation is recorded, so that a failure leaves the roster as it was: what
             // is recorded from now on travels sealed under it, unreadable to this device.
-            let mut store = ctx.open()?;
-            let epoch = leechbook_sync::rotate_key(&mut store, Some(device))?;
-            rotated = Some(epoch);
-            // The revocation names the last of the device's numbers this ledger holds: what
-            // the device recorded later is void whatever clock it claims.
-            let last = store.last_number(device)?;
-            RosterChange::RevokeAfter { device, last }
+            rotated = Some(leechbook_sync::rotate_key(&mut store, Some(device))?);
+            change
         }
     };
     let revoked = match change {
