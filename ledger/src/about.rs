@@ -247,6 +247,19 @@ pub fn replay_about_from(
     first: EventId,
     each: impl FnMut(&mut Ledger, &Envelope, &Rulings),
 ) -> Result<Ledger, LedgerError> {
+    let (ledger, about) = stretch(log, who, first)?;
+    Ok(fold(ledger, &about, each))
+}
+
+/// What [`replay_about_from`] folds, unfolded: the state it starts from (the newest
+/// checkpoint's before `first`, or the campaign's start, judged under the whole log's
+/// roster) and the stretch of the story of `who` it folds on with, for an audit that folds
+/// it more than once (`why`'s flags: [`crate::audit::flags_from`]).
+pub fn stretch(
+    log: &impl ReadLog,
+    who: CharacterId,
+    first: EventId,
+) -> Result<(Ledger, About), LedgerError> {
     // The archive is read only while it is current (it is written with the projection);
     // else the story runs to the log's end, which tells the same.
     let upto = if crate::projection::current(log)? {
@@ -254,14 +267,13 @@ pub fn replay_about_from(
     } else {
         None
     };
-    let (ledger, about) = match from_checkpoint(log, who, first, upto)? {
+    Ok(match from_checkpoint(log, who, first, upto)? {
         Some(from) => from,
         None => {
             let (about, _) = gather(log, who, None, upto)?;
             (from_start(&about), about)
         }
-    };
-    Ok(fold(ledger, &about, each))
+    })
 }
 
 /// Where the archive filed the record `first` names of `who` for good: the place of the

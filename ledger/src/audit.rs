@@ -3,6 +3,7 @@
 
 use leechbook_core::fold::{CharacterState, Fate, Ledger};
 use leechbook_core::ids::EventId;
+use leechbook_core::roster::Roster;
 use leechbook_core::ruling::Rulings;
 use leechbook_core::{Envelope, Event};
 use std::collections::HashMap;
@@ -33,19 +34,46 @@ pub fn flags_for(
 pub fn flags_observed(
     events: &[Envelope],
     wanted: impl Fn(&EventId) -> bool,
+    observe: impl FnMut(&Ledger, &Envelope, &Fate, Option<&Fate>),
+) -> HashMap<EventId, Vec<String>> {
+    let mut start = Ledger::new();
+    start.roster = Roster::from_log(events);
+    flags_observed_from(&start, events, wanted, observe)
+}
+
+/// [`flags_for`] of a stretch of a story: `events` folded on from `start`, the state
+/// before the first of them with the roster in force over the whole log (a checkpoint's,
+/// `crate::about::stretch`). The outcomes as recorded are those of the stretch's events
+/// folded on from `start` under the rulings made by then among `events`: a checkpoint
+/// stands only while no ruling after it reaches into what it folds (the store drops it
+/// then), so the state it holds is the record's as recorded and as it is now alike.
+pub fn flags_from(
+    start: &Ledger,
+    events: &[Envelope],
+    wanted: impl Fn(&EventId) -> bool,
+) -> HashMap<EventId, Vec<String>> {
+    flags_observed_from(start, events, wanted, |_, _, _, _| {})
+}
+
+/// [`flags_observed`] of `events` folded on from `start` (see [`flags_from`]).
+fn flags_observed_from(
+    start: &Ledger,
+    events: &[Envelope],
+    wanted: impl Fn(&EventId) -> bool,
     mut observe: impl FnMut(&Ledger, &Envelope, &Fate, Option<&Fate>),
 ) -> HashMap<EventId, Vec<String>> {
-    let rulings = Rulings::from_log(events);
+    let rulings = Rulings::from_log_under(events, &start.roster);
     let ruled = !(rulings.retracted.is_empty()
         && rulings.amended.is_empty()
         && !events.iter().any(|e| matches!(e.event, Event::Ruling(_))));
     let recorded = if ruled {
-        recorded(events, 2_000, &wanted)
+        recorded(start, events, 2_000, &wanted)
     } else {
         HashMap::new()
     };
     let mut out: HashMap<EventId, Vec<String>> = HashMap::new();
-    Ledger::derive_with(events, &rulings, |ledger, env, fate| {
+    let mut ledger = start.clone();
+    let mut each = |ledger: &Ledger, env: &Envelope, fate: &Fate| {
         let then = recorded.get(&env.id);
         observe(ledger, env, fate, then);
         let Some(then) = then else {
@@ -85,13 +113,18 @@ pub fn flags_observed(
         if !notes.is_empty() {
             out.insert(env.id, notes);
         }
-    });
+    };
+    for env in events {
+        ledger.step(env, &rulings, &mut each);
+    }
     out
 }
 
 /// The outcome of each event `wanted` picks as it was recorded: the fold of the log up to
-/// it, with the rulings made by then. Snapshots are kept every `every` events.
+/// it (from `start`), with the rulings made by then. Snapshots are kept every `every`
+/// events.
 fn recorded(
+    start: &Ledger,
     events: &[Envelope],
     every: usize,
     wanted: &impl Fn(&EventId) -> bool,
@@ -110,9 +143,9 @@ fn recorded(
         events.iter().enumerate().map(|(i, e)| (e.id, i)).collect();
     let mut recorded: HashMap<EventId, Fate> = HashMap::new();
     // Who may rule: the roster over the whole log (a ruling its device may not make is void).
-    let roster = leechbook_core::roster::Roster::from_log(events);
+    let roster = &start.roster;
     // `ledger` folds `events[..folded]` under the rulings `applied`.
-    let mut ledger = Lean::new();
+    let mut ledger = Lean(start.clone());
     let mut folded = 0;
     let mut applied = Rulings::default();
     let mut snapshots: Vec<(usize, Lean)> = Vec::new();
@@ -137,12 +170,12 @@ fn recorded(
         if stale {
             so_far.sort_by_key(Envelope::order_key);
             so_far.dedup_by_key(|e| e.id);
-            let now = Rulings::from_log_under(&so_far, &roster);
+            let now = Rulings::from_log_under(&so_far, roster);
             if let Some(from) = first_change(&applied, &now, &position).filter(|f| *f < folded) {
                 snapshots.retain(|(at, _)| *at <= from);
                 let (at, state) = match snapshots.last() {
                     Some((at, s)) => (*at, s.restore(*at, events, &mut ledger)),
-                    None => (0, Lean::new()),
+                    None => (0, Lean(start.clone())),
                 };
                 ledger = state;
                 folded = at;
@@ -221,10 +254,6 @@ fn changed<'a, V: PartialEq>(
 struct Lean(Ledger);
 
 impl Lean {
-    fn new() -> Lean {
-        Lean(Ledger::new())
-    }
-
     /// A copy of the state without the archive's records.
     fn keep(&mut self) -> Lean {
         let characters: Vec<CharacterState> = self
@@ -263,13 +292,13 @@ mod tests {
     /// it with the rulings made by then, folded again from the start at every ruling.
     fn recorded_by_definition(events: &[Envelope]) -> HashMap<EventId, Fate> {
         let mut recorded = HashMap::new();
-        let mut ledger = Ledger::new();
+        let mut ledger = start(events);
         let mut rulings = Rulings::default();
         for (i, env) in events.iter().enumerate() {
             if let Event::Ruling(r) = &env.event {
                 if r.target().is_some() {
                     rulings = Rulings::from_log(&events[..=i]);
-                    ledger = Ledger::new();
+                    ledger = start(events);
                     for e in &events[..=i] {
                         ledger.step(e, &rulings, &mut |_, _, _| {});
                     }
@@ -281,6 +310,13 @@ mod tests {
             });
         }
         recorded
+    }
+
+    /// The campaign's start under the whole log's roster.
+    fn start(events: &[Envelope]) -> Ledger {
+        let mut l = Ledger::new();
+        l.roster = Roster::from_log(events);
+        l
     }
 
     /// Folding again from snapshots after each ruling gives every event the outcome the
@@ -296,7 +332,7 @@ mod tests {
                 > 20
         );
         assert_eq!(
-            recorded(&events, 300, &|_| true),
+            recorded(&start(&events), &events, 300, &|_| true),
             recorded_by_definition(&events)
         );
     }
@@ -311,6 +347,9 @@ mod tests {
         let mut expected = recorded_by_definition(&events);
         expected.retain(|id, _| picked.contains(id));
         assert!(expected.len() > 20);
-        assert_eq!(recorded(&events, 300, &|id| picked.contains(id)), expected);
+        assert_eq!(
+            recorded(&start(&events), &events, 300, &|id| picked.contains(id)),
+            expected
+        );
     }
 }

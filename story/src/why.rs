@@ -11,7 +11,7 @@ use leechbook_core::ids::{CharacterId, EventId, InjuryId};
 use leechbook_core::ruling::Ruling;
 use leechbook_core::HmLedger;
 use leechbook_core::{Envelope, Event};
-use leechbook_ledger::audit::flags_for;
+use leechbook_ledger::audit::flags_from;
 use leechbook_ledger::lookup::{self, Lookup};
 use leechbook_ledger::Replica;
 use leechbook_store::Log;
@@ -180,13 +180,14 @@ fn state_chain<L: Log>(
     name: String,
     what: Option<&str>,
 ) -> Result<Why, StoryError> {
+    let gathered = leechbook_ledger::about::about(replica.store(), who)?;
+    let mut ledger = from_start(&gathered);
     let leechbook_ledger::about::About {
         events, rulings, ..
-    } = leechbook_ledger::about::about(replica.store(), who)?;
+    } = gathered;
     let number_of = |id: EventId| number_in(&events, id);
     let mut chain: Vec<Link> = Vec::new();
     let mut ids: Vec<EventId> = Vec::new();
-    let mut ledger = Ledger::new();
     for env in &events {
         let told = about(env, &rulings, who);
         let before = if told {
@@ -291,13 +292,21 @@ fn state_chain<L: Log>(
     })
 }
 
-/// The chain of a HârnMaster character's injury `injury`.
+/// The campaign's start as a story is judged: under the whole log's roster (a device's
+/// event the roster refuses is void in the chain as in the record).
+fn from_start(about: &leechbook_ledger::about::About) -> Ledger {
+    let mut l = Ledger::new();
+    l.roster = about.roster.clone();
+    l
+}
+
 /// The number `log` gives the event `id` among `events` (its clock), for a ruling named
 /// in a chain.
 fn number_in(events: &[Envelope], id: EventId) -> u64 {
     events.iter().find(|e| e.id == id).map_or(0, |e| e.clock)
 }
 
+/// The chain of a HârnMaster character's injury `injury`.
 fn injury_chain<L: Log>(
     replica: &Replica<L>,
     full: &Ledger,
@@ -305,14 +314,28 @@ fn injury_chain<L: Log>(
     injury: &str,
 ) -> Result<Why, StoryError> {
     let store = replica.store();
+    // A wound the character holds or filed is told from its stretch of the story: from the
+    // checkpoint before the event that inflicted it (its id is that event's) to where the
+    // archive filed it for good, as `history` tells it; one struck from the record (found
+    // by its strike among the events) from the whole story.
+    let (start, gathered, injury) = match lookup::injury(&ch, injury) {
+        Ok(id) => {
+            let (start, gathered) = leechbook_ledger::about::stretch(store, ch.id, EventId(id.0))?;
+            (start, gathered, id)
+        }
+        Err(_) => {
+            let gathered = leechbook_ledger::about::about(store, ch.id)?;
+            let id = injury_id(&gathered.events, &ch, injury)?;
+            (from_start(&gathered), gathered, id)
+        }
+    };
     let leechbook_ledger::about::About {
         events, rulings, ..
-    } = leechbook_ledger::about::about(store, ch.id)?;
-    let injury = injury_id(&events, &ch, injury)?;
+    } = gathered;
     let number_of = |id: EventId| number_in(&events, id);
     let mut chain: Vec<Link> = Vec::new();
     let mut ids: Vec<EventId> = Vec::new();
-    let mut ledger = Ledger::new();
+    let mut ledger = start.clone();
     for env in &events {
         // What the chain reads of the character before an event is taken only before the
         // events that may concern it (see `Before`); every other event is stepped untold.
@@ -392,7 +415,7 @@ fn injury_chain<L: Log>(
         );
     }
     let told: std::collections::HashSet<EventId> = ids.iter().copied().collect();
-    let flags = flags_for(&events, |id| told.contains(id));
+    let flags = flags_from(&start, &events, |id| told.contains(id));
     for (link, id) in chain.iter_mut().zip(&ids) {
         if let Some(f) = flags.get(id) {
             link.flags.splice(0..0, f.iter().cloned());

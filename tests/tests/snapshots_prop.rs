@@ -327,6 +327,45 @@ fn checkpointed_ledger_with_late_events(
     })
 }
 
+/// [`checkpointed_ledger_with_late_events`], every other retraction of a mistaken roll made
+/// an amendment of the latest roll on a wound before it instead, its face turned over
+/// (`101 - roll`), which the events after it were not written for (and the mistaken roll
+/// left standing): `why` flags what such a ruling changed of an outcome as recorded.
+fn checkpointed_ledger_with_amendments(
+    dir: &std::path::Path,
+    n: usize,
+) -> (std::path::PathBuf, Vec<leechbook_core::Envelope>) {
+    use leechbook_core::harnmaster::HmEvent;
+    use leechbook_core::ruling::Ruling;
+    use leechbook_core::Event;
+    let last_roll = std::cell::RefCell::new(None);
+    let rulings = std::cell::Cell::new(0);
+    checkpointed_ledger_edited(dir, n, |i, e| {
+        if i % 53 == 20 {
+            e.at = leechbook_core::time::CampaignTime((e.at.0 - 60 * 86_400).max(0));
+            e.wall -= chrono::Duration::hours(3);
+        }
+        match &e.event {
+            Event::HarnMaster(HmEvent::SeqRoll(r)) if r.injury.is_some() => {
+                *last_roll.borrow_mut() = Some((e.id, r.clone()));
+            }
+            Event::Ruling(Ruling::Retract { .. }) => {
+                rulings.set(rulings.get() + 1);
+                let roll = last_roll.borrow().clone();
+                if let (Some((target, mut roll)), 0) = (roll, rulings.get() % 2) {
+                    roll.roll = 101 - roll.roll;
+                    e.event = Event::Ruling(Ruling::Amend {
+                        target,
+                        replacement: Box::new(Event::HarnMaster(HmEvent::SeqRoll(roll))),
+                        reason: "the die read upside down".into(),
+                    });
+                }
+            }
+            _ => {}
+        }
+    })
+}
+
 /// [`checkpointed_ledger`], each event edited by `edit` (its place, the event) first.
 fn checkpointed_ledger_edited(
     dir: &std::path::Path,
@@ -711,7 +750,7 @@ fn a_ruling_on_a_checkpointed_log_is_the_fold_of_the_whole_log() {
 #[test]
 fn a_wounds_history_from_a_checkpoint_is_the_whole_storys() {
     let dir = tempfile::tempdir().unwrap();
-    let (path, log) = checkpointed_ledger_with_late_events(dir.path(), 6_000);
+    let (path, log) = checkpointed_ledger_with_amendments(dir.path(), 6_000);
     // The projection (and the archive written with it) current, as a ledger's own commands
     // leave it: where the archive filed a wound is read only then.
     leechbook_ledger::Replica::open(&path)
@@ -732,11 +771,28 @@ fn a_wounds_history_from_a_checkpoint_is_the_whole_storys() {
     assert!(without.store().snapshot_heads().unwrap().is_empty());
     let heads = with.store().snapshot_heads().unwrap();
     let names = Ledger::fold(&log);
-    let (mut told, mut served) = (0, 0);
+    // Every seventh wound, and each wound a ruling reaches (a roll on it retracted or
+    // amended).
+    let by_id: std::collections::HashMap<_, _> = log.iter().map(|e| (e.id, e)).collect();
+    let ruled_wounds: std::collections::HashSet<leechbook_core::ids::EventId> = log
+        .iter()
+        .filter_map(|e| match &e.event {
+            leechbook_core::Event::Ruling(leechbook_core::ruling::Ruling::Amend {
+                replacement,
+                ..
+            }) => replacement.injury(),
+            leechbook_core::Event::Ruling(r) => by_id.get(&r.target()?)?.event.injury(),
+            _ => None,
+        })
+        .map(|i| leechbook_core::ids::EventId(i.0))
+        .collect();
+    let (mut told, mut served, mut flagged, mut ruled) = (0, 0, 0, 0);
     for e in log
         .iter()
         .filter(|e| e.event.kind() == "hm.strike")
-        .step_by(7)
+        .enumerate()
+        .filter(|(i, e)| i % 7 == 0 || ruled_wounds.contains(&e.id))
+        .map(|(_, e)| e)
     {
         let Some(name) = e.event.character().and_then(|c| names.name_of(c)) else {
             continue;
@@ -758,9 +814,39 @@ fn a_wounds_history_from_a_checkpoint_is_the_whole_storys() {
             (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
             (a, b) => panic!("{name} {wound}: {:?} against {:?}", a.is_ok(), b.is_ok()),
         }
+        // `why` tells the wound from the same stretch, its flags (what a ruling changed of
+        // an outcome as recorded) worked out from the checkpoint too.
+        let a = leechbook_story::why::why(&with, name, Some(&wound));
+        let b = leechbook_story::why::why(&without, name, Some(&wound));
+        match (a, b) {
+            (Ok(a), Ok(b)) => {
+                let (a, b) = (
+                    serde_json::to_value(&a).unwrap(),
+                    serde_json::to_value(&b).unwrap(),
+                );
+                assert_eq!(a, b, "why {name} {wound}");
+                // Counted where a checkpoint serves the stretch.
+                if heads.iter().any(|h| h.last < e.order_key()) {
+                    let text = b.to_string();
+                    flagged += usize::from(
+                        ["amended: rolled", "since a ruling", "now EML"]
+                            .iter()
+                            .any(|f| text.contains(f)),
+                    );
+                    ruled += usize::from(!b["rulings"].as_array().unwrap().is_empty());
+                }
+            }
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => panic!(
+                "why {name} {wound}: {:?} against {:?}",
+                a.is_ok(),
+                b.is_ok()
+            ),
+        }
     }
     assert!(told >= 20, "{told} wounds told");
     assert!(served * 2 > told, "{served} of {told} from a checkpoint");
+    assert!(flagged > 0 && ruled > 0, "{flagged} flagged, {ruled} ruled");
     // Beneath the story: the stretch a wound's story folds (from a checkpoint, up to where
     // the archive filed it for good) steps each of its events to the outcome and the
     // character the whole story steps it to, and holds every event that changed the wound.
