@@ -116,6 +116,50 @@ fn a_players_forged_rulings_act_on_nothing() {
     assert!(ok(&gm.db, &["verify"]).contains("the ledger is sound"));
 }
 
+/// A player's device signs fatigue for a character it does not play (Brenna, the GM's): the
+/// record holds it void, and `why Brenna` tells it so, in the roster's words, not as fatigue
+/// she took (a chain is folded under the log's roster, as the record is).
+#[test]
+fn why_tells_a_players_forged_event_void_as_the_record_holds_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gm, player) = gm_and("player", dir.path());
+    gm.ok(&common::BRENNA);
+    assert_eq!(common::carry(&gm.db, &player.db, dir.path()).code, 0);
+    let brenna = leechbook_core::ids::CharacterId(
+        log(&gm.db)
+            .iter()
+            .rfind(|e| matches!(e.event, Event::CharacterAdded { .. }))
+            .unwrap()
+            .id
+            .0,
+    );
+    let forged = forge(
+        &player.db,
+        Event::HarnMaster(leechbook_core::harnmaster::HmEvent::Fatigue(
+            leechbook_core::harnmaster::healing::FatigueChange {
+                character: brenna,
+                kind: leechbook_core::harnmaster::healing::FatigueKind::Personal,
+                points: 3,
+            },
+        )),
+        None,
+    );
+    assert_eq!(common::carry(&player.db, &gm.db, dir.path()).code, 0);
+    let why: serde_json::Value =
+        serde_json::from_str(&ok(&gm.db, &["why", "Brenna", "--json"])).unwrap();
+    let link = why["chain"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["event"] == forged.id.to_string())
+        .unwrap_or_else(|| panic!("the forged event is told: {why}"));
+    let summary = link["summary"].as_str().unwrap();
+    assert!(
+        summary.starts_with("void (") && summary.contains("is a player's"),
+        "{summary}"
+    );
+}
+
 /// A revoked device, offline, dates its events back before its revocation: the revocation
 /// names the last number it accepts, so none of them acts, whatever its clock; one dated
 /// back below its own previous number is refused at import and named.
