@@ -267,6 +267,25 @@ pub fn stretch(
     } else {
         None
     };
+    let cut = stretch_upto(log, who, first, upto)?;
+    // A story cut where the wound was filed is judged by the rulings up to there. A later
+    // ruling on one of its events (a roll of the wound amended or struck after it healed;
+    // the archive, filed under the rulings in force, may still file it there) shows in the
+    // record's fates, kept with the projection: where they judge any of its events
+    // otherwise, the story runs to the log's end.
+    if upto.is_some() && !judged_alike(log, &cut.1)? {
+        return stretch_upto(log, who, first, None);
+    }
+    Ok(cut)
+}
+
+/// [`stretch`] cut at `upto` (the log's end when None).
+fn stretch_upto(
+    log: &impl ReadLog,
+    who: CharacterId,
+    first: EventId,
+    upto: Option<OrderKey>,
+) -> Result<(Ledger, About), LedgerError> {
     Ok(match from_checkpoint(log, who, first, upto)? {
         Some(from) => from,
         None => {
@@ -274,6 +293,23 @@ pub fn stretch(
             (from_start(&about), about)
         }
     })
+}
+
+/// Whether the rulings `about` holds judge each of its events as the record's fates (the
+/// rulings of the whole log, kept with the projection) do: struck by the same ruling or
+/// not, amended by the same ruling or not.
+fn judged_alike(log: &impl ReadLog, about: &About) -> Result<bool, LedgerError> {
+    let Some(fates) = crate::projection::fates(log)? else {
+        return Ok(false);
+    };
+    let retracted: HashMap<EventId, EventId> =
+        fates.retracted.iter().map(|(e, r, _)| (*e, *r)).collect();
+    let amended: HashMap<EventId, EventId> =
+        fates.amended.iter().map(|(e, r, _)| (*e, *r)).collect();
+    Ok(about.events.iter().all(|env| {
+        about.rulings.retracted.get(&env.id).map(|(r, _)| r) == retracted.get(&env.id)
+            && about.rulings.amended.get(&env.id).map(|(r, _, _)| r) == amended.get(&env.id)
+    }))
 }
 
 /// Where the archive filed the record `first` names of `who` for good: the place of the
@@ -314,6 +350,17 @@ fn from_checkpoint(
     else {
         return Ok(None);
     };
+    // The roster in force is the whole log's, over every event before it too (a device
+    // rostered for other characters later: its earlier events are judged so): a checkpoint
+    // with a roster change after it was folded otherwise, and is passed over, as every
+    // fold from a checkpoint passes it over.
+    if log
+        .roster_events()?
+        .iter()
+        .any(|e| e.order_key() > head.last)
+    {
+        return Ok(None);
+    }
     let (about, characters) = gather(log, who, Some(head.last), upto)?;
     let Some(mut ledger) =
         crate::checkpoint::checkpoint_state(log, head.position, Some(&characters))?

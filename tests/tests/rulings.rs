@@ -350,6 +350,43 @@ fn why_tells_the_chain_with_rules_and_rulings() {
     }
 }
 
+/// The roll that healed a wound, amended after it healed: the wound's story (which ends
+/// where the archive filed it) still tells the roll as amended, with the flag and the
+/// ruling, as `log` does; a story cut at the filing left the ruling out and told the roll as
+/// first recorded.
+#[test]
+fn a_ruling_after_a_wound_healed_is_in_its_story() {
+    let s = Scratch::with_osric();
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "edge",
+        "--location",
+        "abdomen",
+        "--effective",
+        "3",
+        "--dice",
+        "shock=12",
+    ]);
+    s.ok(&["advance", "5d"]);
+    // HB13 x HR4 = EML52: 1 is a success, and M1E heals (so does 4).
+    let out = s.ok(&["roll", "Osric", "healing", "abdomen", "--dice", "roll=1"]);
+    assert!(out.contains("1 vs EML52: S -> M1E heals"), "{out}");
+    let roll = last_of(&s, "hm.seq-roll");
+    s.ok(&["amend", &roll, "--dice", "roll=4", "--reason", "misread"]);
+    let why = s.ok(&["why", "Osric", "abdomen"]);
+    assert!(why.contains("4 vs EML52: S -> M1E heals"), "{why}");
+    assert!(why.contains("amended: rolled 4 (was 1)"), "{why}");
+    assert!(why.contains("RULING: amended"), "{why}");
+    assert!(!why.contains(" 1 vs EML52"), "{why}");
+    let history = s.ok(&["history", "Osric", "abdomen"]);
+    assert!(
+        history.contains("4 vs EML52: S -> M1E heals [amended by a ruling]"),
+        "{history}"
+    );
+}
+
 #[test]
 fn bad_rulings_are_refused_and_change_nothing() {
     let s = wounded();

@@ -900,6 +900,116 @@ fn a_wounds_history_from_a_checkpoint_is_the_whole_storys() {
     );
 }
 
+/// A roster change after the checkpoints: at the log's end the GM rosters player device 1
+/// for none of its characters, which voids every event it recorded (the roster in force is
+/// the whole log's, over every event before it too), while the checkpoints were folded
+/// under the roster of their day. They are passed over then: each wound's `history` and
+/// `why` are the whole story's, told without a checkpoint.
+#[test]
+fn a_wounds_story_after_a_roster_change_is_the_whole_storys() {
+    use leechbook_core::roster::{Role, RosterChange};
+    use leechbook_core::Event;
+    let n = 4_000;
+    let dir = tempfile::tempdir().unwrap();
+    let (path, mut log) = checkpointed_ledger(dir.path(), n);
+    let gm = log
+        .iter()
+        .rfind(|e| matches!(e.event, Event::ClockAdvanced { .. }))
+        .unwrap();
+    let change = leechbook_core::Envelope {
+        id: leechbook_core::ids::EventId(uuid::Uuid::from_u128(u128::MAX)),
+        seq: log.iter().filter(|e| e.device == gm.device).count() as u64 + 1,
+        clock: log.iter().map(|e| e.clock).max().unwrap() + 1,
+        event: Event::Roster(RosterChange::Device {
+            device: leechbook_core::synthetic::device(1),
+            key: vec![1; 32],
+            role: Role::Player,
+            characters: Vec::new(),
+        }),
+        ..gm.clone()
+    };
+    Store::open(&path)
+        .unwrap()
+        .import(&[change.clone()])
+        .unwrap();
+    log.push(change);
+    let voided = Ledger::fold(&log)
+        .void
+        .iter()
+        .filter(|v| v.reason.contains("is a player's"))
+        .count();
+    assert!(voided > 100, "{voided} of the player's events void");
+    leechbook_ledger::Replica::open(&path)
+        .unwrap()
+        .refresh()
+        .unwrap();
+    let bare = dir.path().join("bare.db");
+    std::fs::copy(&path, &bare).unwrap();
+    rusqlite::Connection::open(&bare)
+        .unwrap()
+        .execute_batch("DELETE FROM snapshots")
+        .unwrap();
+    let (with, without) = (
+        leechbook_ledger::Replica::open(&path).unwrap(),
+        leechbook_ledger::Replica::open(&bare).unwrap(),
+    );
+    let heads = with.store().snapshot_heads().unwrap();
+    assert!(heads.len() > 1);
+    let names = Ledger::fold(&log);
+    let mut told = 0;
+    for e in log
+        .iter()
+        .filter(|e| e.event.kind() == "hm.strike" && heads.iter().any(|h| h.last < e.order_key()))
+        .step_by(5)
+    {
+        let Some(name) = e.event.character().and_then(|c| names.name_of(c)) else {
+            continue;
+        };
+        let wound = e.id.to_string();
+        let json = |r: &leechbook_ledger::Replica, history: bool| {
+            if history {
+                leechbook_story::history::story(r, name, Some(&wound))
+                    .map(|(s, _)| serde_json::to_value(&s).unwrap())
+                    .map_err(|e| e.to_string())
+            } else {
+                leechbook_story::why::why(r, name, Some(&wound))
+                    .map(|w| serde_json::to_value(&w).unwrap())
+                    .map_err(|e| e.to_string())
+            }
+        };
+        for history in [true, false] {
+            assert_eq!(
+                json(&with, history),
+                json(&without, history),
+                "{name} {wound}"
+            );
+        }
+        // Beneath: each event of the stretch steps to the outcome and the whole character
+        // (every wound of theirs) that the whole story steps it to.
+        let who = e.event.character().unwrap();
+        let none = |_: &Ledger| String::new();
+        let (mut whole, mut part) = (Vec::new(), Vec::new());
+        leechbook_ledger::about::replay_about(with.store(), who, steps(&mut whole, who, &none))
+            .unwrap();
+        leechbook_ledger::about::replay_about_from(
+            with.store(),
+            who,
+            e.id,
+            steps(&mut part, who, &none),
+        )
+        .unwrap();
+        for (id, fate, _) in &part {
+            let at = whole
+                .iter()
+                .find(|(w, _, _)| w == id)
+                .expect("stepped whole");
+            assert_eq!(&at.1, fate, "{id} in the story of {wound}");
+        }
+        told += 1;
+    }
+    assert!(told >= 10, "{told} wounds told");
+}
+
 /// Each event a story steps: its id, its outcome with the character after it, and whether
 /// it changed what `wound` reads of the state.
 type Steps = Vec<(leechbook_core::ids::EventId, String, bool)>;
