@@ -930,7 +930,7 @@ fn a_wounds_story_after_a_roster_change_is_the_whole_storys() {
     };
     Store::open(&path)
         .unwrap()
-        .import(&[change.clone()])
+        .import(std::slice::from_ref(&change))
         .unwrap();
     log.push(change);
     let voided = Ledger::fold(&log)
