@@ -415,6 +415,7 @@ impl From<leechbook_ledger::roster::RosterError> for CommandError {
             R::LastGm(_) => CommandError::user(format!(
                 "{e} (roster another GM first: leechbook device add DEVICE KEY --role gm)"
             )),
+            R::PlayersClock(_) => CommandError::user(e.to_string()),
         };
         error.from_source(e)
     }

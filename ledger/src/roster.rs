@@ -25,6 +25,9 @@ pub enum RosterError {
     /// record anything again, a ruling to undo it included.
     #[error("device {0} is the campaign's last GM device: revoking it would leave no one able to record")]
     LastGm(DeviceId),
+    /// A player's device asked to move the campaign clock, which is the GM's.
+    #[error("device {} is a player's: the campaign clock is the GM's to move", .0.short())]
+    PlayersClock(DeviceId),
 }
 
 /// A device rostered, and whether the GM's ring must turn first.
@@ -70,6 +73,16 @@ pub fn roster_device(
         },
         demoted,
     })
+}
+
+/// Whether `device` may move the campaign clock: not a player's (the fold refuses a
+/// player's clock events). Asked before anything else is looked at, so that a player is
+/// never told, say, what a GM-only character owes on the way to that refusal.
+pub fn may_move_clock(ledger: &Ledger, device: DeviceId) -> Result<(), RosterError> {
+    if ledger.roster.is_player(device) {
+        return Err(RosterError::PlayersClock(device));
+    }
+    Ok(())
 }
 
 /// A device revoked after `last`, the last of its event numbers this ledger holds (what it

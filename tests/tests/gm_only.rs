@@ -604,3 +604,35 @@ fn a_players_due_list_and_board_leave_out_what_the_gm_hid() {
     assert_eq!(on(true), (true, true));
     assert_eq!(on(false), (false, false));
 }
+
+/// A player's device asked to move the clock (the GM's) is refused before anything else is
+/// looked at, in one line that says whose the clock is: it never stops first on a roll
+/// that falls due on the way (a GM-only character's, which the GM's device stops on), and
+/// the ledger is left as it was.
+#[test]
+fn a_players_advance_is_refused_without_naming_what_the_gm_hid() {
+    let dir = tempfile::tempdir().unwrap();
+    let gm = dir.path().join("gm.db");
+    ok_db(&gm, &["init", "--name", "Kaldor"]);
+    common::add_character(&gm, "Osric");
+    add_hm(&gm, "Brute", false);
+    ok_db(&gm, &common::thorax_strike("Brute", "8", "shock=12"));
+    let ann = joined(&gm, dir.path(), "ann", "player");
+    ok_db(&gm, &["character", "hide", "Brute"]);
+    carry(&gm, &ann, dir.path());
+    // On the GM's device the clock stops where the foe's Healing Roll falls due (day 6).
+    let out = run_db(&gm, &["advance", "6d"]);
+    assert!(out.stdout.contains("Brute owes"), "{}", out.stdout);
+    let before = std::fs::read(&ann).unwrap();
+    let out = run_db(&ann, &["advance", "6d"]);
+    assert_eq!(out.code, 1);
+    assert_eq!(out.stderr.trim().lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("is a player's: the campaign clock is the GM's to move"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stdout.contains("Brute") && !out.stderr.contains("Brute"));
+    assert_eq!(std::fs::read(&ann).unwrap(), before);
+}

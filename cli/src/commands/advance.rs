@@ -285,7 +285,8 @@ impl leechbook_core::dice::Roll for Asked<'_> {
 
 /// Moves the clock, rolling what falls due on the way when asked to.
 pub fn cmd_advance(a: AdvanceArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
-    let (_, ledger) = ctx.load_head()?;
+    let (replica, ledger) = ctx.load_head()?;
+    leechbook_ledger::roster::may_move_clock(&ledger, replica.store().device())?;
     let until = target(&a, &ledger)?;
     if until.0 - ledger.now.0 > LONGEST && !a.yes {
         return Err(CommandError::user(format!(
