@@ -269,9 +269,10 @@ pub fn run(db: &Path, news: Option<std::sync::mpsc::Receiver<String>>) -> Result
     let load =
         || -> Result<(i64, Ledger), CommandError> { Ok((last_row()?, replica.state_open()?)) };
     let (mut seen, ledger) = load()?;
-    // A player's board leaves out what the GM hid (GM-only characters and what they owe).
-    let gm = leechbook_sync::crypt::is_gm_device(replica.store())?;
-    let mut board = Board::of(&ledger, gm);
+    // A player's board leaves out what the GM hid (GM-only characters and what they owe);
+    // the role is read again with every change the board follows (a roster change too).
+    let gm = || leechbook_sync::crypt::is_gm_device(replica.store());
+    let mut board = Board::of(&ledger, gm()?);
     let mut selected = (!board.agenda.is_empty()).then_some(0);
     let mut message = String::from("following the ledger");
     let mut typed = String::new();
@@ -354,7 +355,7 @@ pub fn run(db: &Path, news: Option<std::sync::mpsc::Receiver<String>>) -> Result
                 seen = r;
                 let before = selected.and_then(|s| board.agenda.get(s)).cloned();
                 let party_from = board.party_from;
-                board = Board::of(&ledger, gm);
+                board = Board::of(&ledger, gm()?);
                 board.party_from = party_from.min(board.party.len().saturating_sub(1));
                 selected = follow(before.as_ref(), selected, &board.agenda);
             }
