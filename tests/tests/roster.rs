@@ -118,10 +118,20 @@ fn a_player_records_only_for_their_own_characters() {
 
     // Osric is the player's: a strike on him is recorded.
     player.ok(&STRIKE);
-    // Bertil is not, and the clock is the GM's.
+    // Bertil is not, and the clock is the GM's (a treatment that would move it too is
+    // refused whole, before it is recorded).
     for args in [
         &common::thorax_strike("Bertil", "6", "shock=12")[..],
         &["advance", "1h"][..],
+        &[
+            "treat",
+            "Osric",
+            "--physician",
+            "60",
+            "--dice",
+            "treatment=30",
+            "--advance",
+        ][..],
     ] {
         let before = player.bytes();
         let out = player.run(args);

@@ -65,6 +65,12 @@ pub fn cmd_treat(a: TreatArgs, ctx: &mut Ctx) -> Result<(), CommandError> {
             a.physician
         )));
     }
+    // The clock a treatment's --advance moves is the GM's: a player's device is told so
+    // before the treatment is recorded, not after (a failure that had recorded it).
+    if a.advance {
+        let (replica, head) = ctx.load_head()?;
+        leechbook_ledger::roster::may_move_clock(&head, replica.store().device())?;
+    }
     let names = [a.name.as_str()];
     let (ledger, env, applied) = ctx.record_for(Some(&names), |ledger, ctx| {
         let ch = find(ledger, &a.name)?;
