@@ -267,30 +267,41 @@ pub fn stretch(
     } else {
         None
     };
-    let cut = stretch_upto(log, who, first, upto)?;
+    let (ledger, about, characters) = stretch_upto(log, who, first, upto)?;
     // A story cut where the wound was filed is judged by the rulings up to there. A later
     // ruling on one of its events (a roll of the wound amended or struck after it healed;
     // the archive, filed under the rulings in force, may still file it there) shows in the
-    // record's fates, kept with the projection: where they judge any of its events
-    // otherwise, the story runs to the log's end.
-    if upto.is_some() && !judged_alike(log, &cut.1)? {
-        return stretch_upto(log, who, first, None);
+    // record's fates, kept with the projection; a later amendment that makes another
+    // event touch a character the story reads (an exchange's defender amended), in the
+    // amendments after the cut. Where either is so, the story runs to the log's end.
+    if let Some(cut) = upto {
+        let reaches = log.amendments_after(cut)?.iter().any(|a| match &a.event {
+            Event::Ruling(Ruling::Amend { replacement, .. }) => replacement
+                .characters()
+                .iter()
+                .any(|c| characters.contains(c)),
+            _ => false,
+        });
+        if reaches || !judged_alike(log, &about)? {
+            let (ledger, about, _) = stretch_upto(log, who, first, None)?;
+            return Ok((ledger, about));
+        }
     }
-    Ok(cut)
+    Ok((ledger, about))
 }
 
-/// [`stretch`] cut at `upto` (the log's end when None).
+/// [`stretch`] cut at `upto` (the log's end when None), with the characters it reads.
 fn stretch_upto(
     log: &impl ReadLog,
     who: CharacterId,
     first: EventId,
     upto: Option<OrderKey>,
-) -> Result<(Ledger, About), LedgerError> {
+) -> Result<(Ledger, About, Vec<CharacterId>), LedgerError> {
     Ok(match from_checkpoint(log, who, first, upto)? {
         Some(from) => from,
         None => {
-            let (about, _) = gather(log, who, None, upto)?;
-            (from_start(&about), about)
+            let (about, characters) = gather(log, who, None, upto)?;
+            (from_start(&about), about, characters)
         }
     })
 }
@@ -329,13 +340,13 @@ fn filed_for_good(
 }
 
 /// The newest checkpoint before the event `first` holding what the story of `who` from it
-/// reads, and what the story reads after it (up to `upto`).
+/// reads, what the story reads after it (up to `upto`), and the characters it reads.
 fn from_checkpoint(
     log: &impl ReadLog,
     who: CharacterId,
     first: EventId,
     upto: Option<OrderKey>,
-) -> Result<Option<(Ledger, About)>, LedgerError> {
+) -> Result<Option<(Ledger, About, Vec<CharacterId>)>, LedgerError> {
     let Some(&(_, key)) = log
         .events_with_id_suffix(&first.0.simple().to_string())?
         .iter()
@@ -369,5 +380,5 @@ fn from_checkpoint(
     };
     // Judged, as the whole story is, under the whole log's roster.
     ledger.roster = about.roster.clone();
-    Ok(Some((ledger, about)))
+    Ok(Some((ledger, about, characters)))
 }

@@ -45,7 +45,8 @@ pub use file::Store;
 pub use links::Link;
 pub use log::{
     class_of, ArchiveRow, Columns, Log, Numbered, OrderKey, ReadLog, Skipped, Snapshot,
-    SnapshotHead, Tail, Transaction, WriteLog, CAMPAIGN_EVENTS, ROSTER_KINDS, RULING_KINDS,
+    SnapshotHead, Tail, Transaction, WriteLog, AMENDMENTS_FROM, CAMPAIGN_EVENTS, ROSTER_KINDS,
+    RULING_KINDS,
 };
 pub use rows::{Reader, Writer};
 pub use sealed::Sealed;

@@ -93,6 +93,10 @@ pub const CAMPAIGN_EVENTS: &str = "INDEXED BY events_campaign WHERE character IS
 pub const RULING_KINDS: &str = "WHERE class = 1 \
      AND kind IN ('ruling.retract', 'ruling.reinstate', 'ruling.amend', 'ruling.override')";
 
+/// The condition the SQLite log reads the amendments from a clock on with (bound as `?1`),
+/// through the partial index of the record's events, as [`RULING_KINDS`] does.
+pub const AMENDMENTS_FROM: &str = "WHERE class = 1 AND kind = 'ruling.amend' AND clock >= ?1";
+
 /// One record of the archive: the character, the order key of the event after which the
 /// record was filed, what it is of, and the record as the list of systems encoded it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -235,6 +239,16 @@ pub trait ReadLog {
     ) -> Result<Vec<Envelope>, StoreError> {
         let mut all = self.events_about(who)?;
         all.retain(|e| within(e.order_key(), after, upto));
+        Ok(all)
+    }
+
+    /// The GM's amendments after the place `after`, in the total order: what may make an
+    /// earlier event touch another character than it did (a story cut short at `after`
+    /// checks that none reaches its characters). The SQLite log reads them through the
+    /// index of the record's events, by kind.
+    fn amendments_after(&self, after: OrderKey) -> Result<Vec<Envelope>, StoreError> {
+        let mut all = self.rulings_and_targets()?;
+        all.retain(|e| e.event.kind() == "ruling.amend" && e.order_key() > after);
         Ok(all)
     }
 

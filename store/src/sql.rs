@@ -5,7 +5,8 @@
 use crate::error::StoreError;
 use crate::file::Store;
 use crate::log::{
-    ArchiveRow, Columns, OrderKey, ReadLog, SnapshotHead, Tail, ROSTER_KINDS, RULING_KINDS,
+    ArchiveRow, Columns, OrderKey, ReadLog, SnapshotHead, Tail, AMENDMENTS_FROM, ROSTER_KINDS,
+    RULING_KINDS,
 };
 use crate::rows::{
     each_event_where, envelope_of, read_events, read_events_after, read_events_sorted_here,
@@ -94,6 +95,12 @@ pub(crate) trait SqlRead {
 
     /// The rulings and the events they rule on, in the total order: all that working out the
     /// rulings in force needs (found by kind and by id, without reading the rest of the log).
+    fn amendments_after(&self, after: OrderKey) -> Result<Vec<Envelope>, StoreError> {
+        let mut out = read_events_where(self.conn(), AMENDMENTS_FROM, [after.0 as i64])?;
+        out.retain(|e| e.order_key() > after);
+        Ok(out)
+    }
+
     fn rulings_and_targets(&self) -> Result<Vec<Envelope>, StoreError> {
         let mut out = read_events_where(self.conn(), RULING_KINDS, [])?;
         let mut held: std::collections::HashSet<EventId> = out.iter().map(|e| e.id).collect();
@@ -586,6 +593,10 @@ macro_rules! read_log_by_sql {
 
             fn rulings_and_targets(&self) -> Result<Vec<Envelope>, StoreError> {
                 SqlRead::rulings_and_targets(self)
+            }
+
+            fn amendments_after(&self, after: OrderKey) -> Result<Vec<Envelope>, StoreError> {
+                SqlRead::amendments_after(self, after)
             }
 
             fn projection_mark(&self) -> Result<Option<(i64, u32)>, StoreError> {

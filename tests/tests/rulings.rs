@@ -387,6 +387,131 @@ fn a_ruling_after_a_wound_healed_is_in_its_story() {
     );
 }
 
+/// An amendment after a wound healed that makes an exchange between two others strike its
+/// bearer: the defender amended to Osric, whose bleeding from it voids the treatment of his
+/// healed wound (healers first stop the bleeding). The wound's story is told as the whole
+/// record tells it, not cut where it healed as if the exchange were still the others'.
+/// (The command line amends dice and inputs only; a GM device's ruling built otherwise
+/// arrives by sync.)
+#[test]
+fn an_amendment_that_reaches_a_healed_wounds_bearer_is_in_its_story() {
+    use leechbook_core::harnmaster::HmEvent;
+    use leechbook_core::ruling::Ruling;
+    use leechbook_core::Event;
+    let s = Scratch::with_osric();
+    for n in ["Attacker", "Defender"] {
+        s.ok(&[
+            "character",
+            "add",
+            n,
+            "--str",
+            "12",
+            "--end",
+            "12",
+            "--shock",
+            "65",
+            "--hb",
+            "13",
+        ]);
+    }
+    s.ok(&[
+        "arms",
+        "load",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/arms/starter.toml"),
+    ]);
+    for n in ["Attacker", "Defender", "Osric"] {
+        s.ok(&[
+            "character",
+            "equip",
+            n,
+            "--weapon",
+            "broadsword",
+            "--melee",
+            "60",
+            "--dodge",
+            "60",
+        ]);
+    }
+    s.ok(&[
+        "strike",
+        "Osric",
+        "--aspect",
+        "edge",
+        "--location",
+        "thorax",
+        "--effective",
+        "3",
+        "--dice",
+        "shock=12",
+    ]);
+    // A G5E bleeding abdomen for the defender.
+    let out = s.ok(&[
+        "melee",
+        "Attacker",
+        "Defender",
+        "--weapon",
+        "broadsword",
+        "--mode",
+        "edge",
+        "--defence",
+        "dodge",
+        "--dice",
+        "attack=5,defence=95,zone=4,location=7,impact=10,shock=12",
+    ]);
+    assert!(out.contains("G5E; bleeder"), "{out}");
+    s.ok(&[
+        "treat",
+        "Osric",
+        "--physician",
+        "60",
+        "--dice",
+        "treatment=96",
+    ]);
+    s.ok(&["advance", "5d", "--skip-owed"]);
+    s.ok(&["roll", "Osric", "healing", "thorax", "--dice", "roll=1"]);
+    let melee = common::first_of_kind(&s.db, "hm.melee");
+    let osric = leechbook_ledger::Replica::open(&s.db)
+        .unwrap()
+        .state()
+        .unwrap()
+        .id_named("Osric")
+        .unwrap();
+    let Event::HarnMaster(HmEvent::Melee(mut exchange)) = melee.event.clone() else {
+        panic!("a melee");
+    };
+    exchange.defender = osric;
+    {
+        let mut store = leechbook_store::Store::open(&s.db).unwrap();
+        let mut w = store.write().unwrap();
+        let at = leechbook_core::time::CampaignTime(6 * leechbook_core::time::DAY);
+        let amend = Event::Ruling(Ruling::Amend {
+            target: melee.id,
+            replacement: Box::new(Event::HarnMaster(HmEvent::Melee(exchange))),
+            reason: "Osric stepped in".into(),
+        });
+        let env = w.prepare(amend, at, chrono::Utc::now()).unwrap();
+        w.append(&env).unwrap();
+        w.commit().unwrap();
+    }
+    leechbook_ledger::Replica::open(&s.db)
+        .unwrap()
+        .refresh()
+        .unwrap();
+    // The whole record: the treatment is void now.
+    let log = s.ok(&["log", "--character", "Osric"]);
+    assert!(log.contains("stop the bleeding"), "{log}");
+    let why = s.ok(&["why", "Osric", "thorax"]);
+    assert!(
+        why.contains("void (Osric owes no Treatment Roll: healers must first stop the bleeding"),
+        "{why}"
+    );
+    // Untreated, the wound heals at HR4 (HB13 x 4 = 52), as the record now has it.
+    assert!(why.contains("rolled 1 against EML65, now EML52"), "{why}");
+    let history = s.ok(&["history", "Osric", "thorax"]);
+    assert!(history.contains("1 vs EML52: S -> M1E heals"), "{history}");
+    assert!(!history.contains("treatment (thorax)"), "{history}");
+}
+
 #[test]
 fn bad_rulings_are_refused_and_change_nothing() {
     let s = wounded();

@@ -48,6 +48,64 @@ fn the_roster_and_the_rulings_are_read_through_their_partial_index() {
     }
 }
 
+/// The GM's amendments after a place, on both stores alike: every other retraction of the
+/// synthetic campaign made an amendment of its target, read back from many places; on
+/// SQLite through the partial index of the record's events.
+#[test]
+fn the_amendments_after_a_place_are_those_of_the_log() {
+    use leechbook_core::ruling::Ruling;
+    use leechbook_store::{ReadLog, WriteLog};
+    let (campaign, mut all) = synthetic();
+    let mut n = 0;
+    for i in 0..all.len() {
+        if let Event::Ruling(Ruling::Retract { target, reason }) = &all[i].event {
+            n += 1;
+            if n % 2 == 0 {
+                let replacement = all.iter().find(|e| e.id == *target).unwrap().event.clone();
+                all[i].event = Event::Ruling(Ruling::Amend {
+                    target: *target,
+                    replacement: Box::new(replacement),
+                    reason: reason.clone(),
+                });
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("log.db");
+    let mut file = Store::create_joining(&path, campaign).unwrap();
+    file.import(&all).unwrap();
+    let mut memory = MemoryLog::new(campaign);
+    memory.import(&all).unwrap();
+    let amendments: Vec<&Envelope> = all
+        .iter()
+        .filter(|e| e.event.kind() == "ruling.amend")
+        .collect();
+    assert!(amendments.len() > 2);
+    for after in all.iter().step_by(97).map(Envelope::order_key) {
+        let expected: Vec<Envelope> = amendments
+            .iter()
+            .filter(|e| e.order_key() > after)
+            .map(|e| (*e).clone())
+            .collect();
+        assert_eq!(file.amendments_after(after).unwrap(), expected);
+        assert_eq!(memory.amendments_after(after).unwrap(), expected);
+    }
+    let plan: Vec<String> = raw(&path)
+        .prepare(&format!(
+            "EXPLAIN QUERY PLAN SELECT payload FROM events {} ORDER BY clock, device, seq",
+            leechbook_store::AMENDMENTS_FROM
+        ))
+        .unwrap()
+        .query_map([0], |r| r.get::<_, String>(3))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(
+        plan.iter().any(|p| p.contains("USING INDEX events_rare")),
+        "{plan:?}"
+    );
+}
+
 /// The campaign's own events, which every audit of a character reads, come whole and in the
 /// total order from their covering index: no row of the table is visited and nothing sorted;
 /// a character's, by a range of their index.
