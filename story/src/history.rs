@@ -256,8 +256,9 @@ pub fn story<L: Log>(
         );
     };
     match injury {
+        // In one read transaction: the archive, the record's fates and the stretch agree.
         Some(id) => leechbook_ledger::about::replay_about_from(
-            store,
+            &store.read().map_err(leechbook_ledger::LedgerError::from)?,
             who,
             leechbook_core::ids::EventId(id.0),
             step,

@@ -320,7 +320,9 @@ fn injury_chain<L: Log>(
     // by its strike among the events) from the whole story.
     let (start, gathered, injury) = match lookup::injury(&ch, injury) {
         Ok(id) => {
-            let (start, gathered) = leechbook_ledger::about::stretch(store, ch.id, EventId(id.0))?;
+            // In one read transaction: the archive, the record's fates and the stretch agree.
+            let read = store.read().map_err(leechbook_ledger::LedgerError::from)?;
+            let (start, gathered) = leechbook_ledger::about::stretch(&read, ch.id, EventId(id.0))?;
             (start, gathered, id)
         }
         Err(_) => {
