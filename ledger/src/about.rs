@@ -308,7 +308,8 @@ fn stretch_upto(
 
 /// Whether the rulings `about` holds judge each of its events as the record's fates (the
 /// rulings of the whole log, kept with the projection) do: struck by the same ruling or
-/// not, amended by the same ruling or not.
+/// not, and if not struck, amended by the same ruling or not (the fates keep no amendment
+/// of a struck event: the fold never reads it).
 fn judged_alike(log: &impl ReadLog, about: &About) -> Result<bool, LedgerError> {
     let Some(fates) = crate::projection::fates(log)? else {
         return Ok(false);
@@ -318,8 +319,10 @@ fn judged_alike(log: &impl ReadLog, about: &About) -> Result<bool, LedgerError> 
     let amended: HashMap<EventId, EventId> =
         fates.amended.iter().map(|(e, r, _)| (*e, *r)).collect();
     Ok(about.events.iter().all(|env| {
-        about.rulings.retracted.get(&env.id).map(|(r, _)| r) == retracted.get(&env.id)
-            && about.rulings.amended.get(&env.id).map(|(r, _, _)| r) == amended.get(&env.id)
+        let struck = about.rulings.retracted.get(&env.id).map(|(r, _)| r);
+        struck == retracted.get(&env.id)
+            && (struck.is_some()
+                || about.rulings.amended.get(&env.id).map(|(r, _, _)| r) == amended.get(&env.id))
     }))
 }
 
