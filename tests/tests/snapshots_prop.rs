@@ -751,22 +751,7 @@ fn a_ruling_on_a_checkpointed_log_is_the_fold_of_the_whole_log() {
 fn a_wounds_history_from_a_checkpoint_is_the_whole_storys() {
     let dir = tempfile::tempdir().unwrap();
     let (path, log) = checkpointed_ledger_with_amendments(dir.path(), 6_000);
-    // The projection (and the archive written with it) current, as a ledger's own commands
-    // leave it: where the archive filed a wound is read only then.
-    leechbook_ledger::Replica::open(&path)
-        .unwrap()
-        .refresh()
-        .unwrap();
-    let bare = dir.path().join("bare.db");
-    std::fs::copy(&path, &bare).unwrap();
-    rusqlite::Connection::open(&bare)
-        .unwrap()
-        .execute_batch("DELETE FROM snapshots")
-        .unwrap();
-    let (with, without) = (
-        leechbook_ledger::Replica::open(&path).unwrap(),
-        leechbook_ledger::Replica::open(&bare).unwrap(),
-    );
+    let (with, without) = with_and_without_checkpoints(dir.path(), &path);
     assert!(!with.store().snapshot_heads().unwrap().is_empty());
     assert!(without.store().snapshot_heads().unwrap().is_empty());
     let heads = with.store().snapshot_heads().unwrap();
@@ -867,23 +852,7 @@ fn a_wounds_history_from_a_checkpoint_is_the_whole_storys() {
             };
             format!("{held:?}")
         };
-        let (mut whole, mut part) = (Vec::new(), Vec::new());
-        leechbook_ledger::about::replay_about(with.store(), who, steps(&mut whole, who, &wound))
-            .unwrap();
-        leechbook_ledger::about::replay_about_from(
-            with.store(),
-            who,
-            e.id,
-            steps(&mut part, who, &wound),
-        )
-        .unwrap();
-        for (id, fate, _) in &part {
-            let at = whole
-                .iter()
-                .find(|(w, _, _)| w == id)
-                .expect("stepped whole");
-            assert_eq!(&at.1, fate, "{id} in the story of {}", e.id);
-        }
+        let (whole, part) = stepped_alike(&with, who, e.id, &wound);
         for (id, _, changed) in &whole {
             assert!(
                 !changed || part.iter().any(|(p, _, _)| p == id),
@@ -939,20 +908,7 @@ fn a_wounds_story_after_a_roster_change_is_the_whole_storys() {
         .filter(|v| v.reason.contains("is a player's"))
         .count();
     assert!(voided > 100, "{voided} of the player's events void");
-    leechbook_ledger::Replica::open(&path)
-        .unwrap()
-        .refresh()
-        .unwrap();
-    let bare = dir.path().join("bare.db");
-    std::fs::copy(&path, &bare).unwrap();
-    rusqlite::Connection::open(&bare)
-        .unwrap()
-        .execute_batch("DELETE FROM snapshots")
-        .unwrap();
-    let (with, without) = (
-        leechbook_ledger::Replica::open(&path).unwrap(),
-        leechbook_ledger::Replica::open(&bare).unwrap(),
-    );
+    let (with, without) = with_and_without_checkpoints(dir.path(), &path);
     let heads = with.store().snapshot_heads().unwrap();
     assert!(heads.len() > 1);
     let names = Ledger::fold(&log);
@@ -987,27 +943,62 @@ fn a_wounds_story_after_a_roster_change_is_the_whole_storys() {
         // Beneath: each event of the stretch steps to the outcome and the whole character
         // (every wound of theirs) that the whole story steps it to.
         let who = e.event.character().unwrap();
-        let none = |_: &Ledger| String::new();
-        let (mut whole, mut part) = (Vec::new(), Vec::new());
-        leechbook_ledger::about::replay_about(with.store(), who, steps(&mut whole, who, &none))
-            .unwrap();
-        leechbook_ledger::about::replay_about_from(
-            with.store(),
-            who,
-            e.id,
-            steps(&mut part, who, &none),
-        )
-        .unwrap();
-        for (id, fate, _) in &part {
-            let at = whole
-                .iter()
-                .find(|(w, _, _)| w == id)
-                .expect("stepped whole");
-            assert_eq!(&at.1, fate, "{id} in the story of {wound}");
-        }
+        stepped_alike(&with, who, e.id, &|_: &Ledger| String::new());
         told += 1;
     }
     assert!(told >= 10, "{told} wounds told");
+}
+
+/// The ledger at `path` with its projection (and the archive written with it) current, as a
+/// ledger's own commands leave it (where the archive filed a wound is read only then), and
+/// a copy of it in `dir` with no checkpoint: the whole story's teller.
+fn with_and_without_checkpoints(
+    dir: &std::path::Path,
+    path: &std::path::Path,
+) -> (leechbook_ledger::Replica, leechbook_ledger::Replica) {
+    leechbook_ledger::Replica::open(path)
+        .unwrap()
+        .refresh()
+        .unwrap();
+    let bare = dir.join("bare.db");
+    std::fs::copy(path, &bare).unwrap();
+    rusqlite::Connection::open(&bare)
+        .unwrap()
+        .execute_batch("DELETE FROM snapshots")
+        .unwrap();
+    (
+        leechbook_ledger::Replica::open(path).unwrap(),
+        leechbook_ledger::Replica::open(&bare).unwrap(),
+    )
+}
+
+/// The story of `who` stepped whole and from the stretch of the event `first` (its
+/// checkpoint on, to where the archive filed the wound): each event of the stretch steps
+/// to the outcome and the character the whole story steps it to. Both, as [`Steps`].
+fn stepped_alike(
+    replica: &leechbook_ledger::Replica,
+    who: leechbook_core::ids::CharacterId,
+    first: leechbook_core::ids::EventId,
+    wound: &impl Fn(&Ledger) -> String,
+) -> (Steps, Steps) {
+    let (mut whole, mut part) = (Vec::new(), Vec::new());
+    leechbook_ledger::about::replay_about(replica.store(), who, steps(&mut whole, who, wound))
+        .unwrap();
+    leechbook_ledger::about::replay_about_from(
+        replica.store(),
+        who,
+        first,
+        steps(&mut part, who, wound),
+    )
+    .unwrap();
+    for (id, fate, _) in &part {
+        let at = whole
+            .iter()
+            .find(|(w, _, _)| w == id)
+            .expect("stepped whole");
+        assert_eq!(&at.1, fate, "{id} in the story of {first}");
+    }
+    (whole, part)
 }
 
 /// Each event a story steps: its id, its outcome with the character after it, and whether
