@@ -207,14 +207,17 @@ pub fn replay_about(
     each: impl FnMut(&mut Ledger, &Envelope, &Rulings),
 ) -> Result<Ledger, LedgerError> {
     let (about, _) = gather(log, who, None, None)?;
-    Ok(fold(from_start(&about), &about, each))
+    Ok(fold(about.from_start(), &about, each))
 }
 
-/// A fold from the campaign's start under the whole log's roster, as a story is judged.
-fn from_start(about: &About) -> Ledger {
-    let mut ledger = Ledger::new();
-    ledger.roster = about.roster.clone();
-    ledger
+impl About {
+    /// A fold from the campaign's start under the whole log's roster, as a story is judged
+    /// (a device's event the roster refuses is void in it as in the record).
+    pub fn from_start(&self) -> Ledger {
+        let mut ledger = Ledger::new();
+        ledger.roster = self.roster.clone();
+        ledger
+    }
 }
 
 /// Steps `ledger` through what `about` gathered with `each`.
@@ -301,7 +304,7 @@ fn stretch_upto(
         Some(from) => from,
         None => {
             let (about, characters) = gather(log, who, None, upto)?;
-            (from_start(&about), about, characters)
+            (about.from_start(), about, characters)
         }
     })
 }

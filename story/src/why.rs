@@ -181,7 +181,7 @@ fn state_chain<L: Log>(
     what: Option<&str>,
 ) -> Result<Why, StoryError> {
     let gathered = leechbook_ledger::about::about(replica.store(), who)?;
-    let mut ledger = from_start(&gathered);
+    let mut ledger = gathered.from_start();
     let leechbook_ledger::about::About {
         events, rulings, ..
     } = gathered;
@@ -292,14 +292,6 @@ fn state_chain<L: Log>(
     })
 }
 
-/// The campaign's start as a story is judged: under the whole log's roster (a device's
-/// event the roster refuses is void in the chain as in the record).
-fn from_start(about: &leechbook_ledger::about::About) -> Ledger {
-    let mut l = Ledger::new();
-    l.roster = about.roster.clone();
-    l
-}
-
 /// The number `log` gives the event `id` among `events` (its clock), for a ruling named
 /// in a chain.
 fn number_in(events: &[Envelope], id: EventId) -> u64 {
@@ -328,7 +320,7 @@ fn injury_chain<L: Log>(
         Err(_) => {
             let gathered = leechbook_ledger::about::about(store, ch.id)?;
             let id = injury_id(&gathered.events, &ch, injury)?;
-            (from_start(&gathered), gathered, id)
+            (gathered.from_start(), gathered, id)
         }
     };
     let leechbook_ledger::about::About {

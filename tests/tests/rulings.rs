@@ -398,52 +398,10 @@ fn an_amendment_that_reaches_a_healed_wounds_bearer_is_in_its_story() {
     use leechbook_core::harnmaster::HmEvent;
     use leechbook_core::ruling::Ruling;
     use leechbook_core::Event;
-    let s = Scratch::with_osric();
-    for n in ["Attacker", "Defender"] {
-        s.ok(&[
-            "character",
-            "add",
-            n,
-            "--str",
-            "12",
-            "--end",
-            "12",
-            "--shock",
-            "65",
-            "--hb",
-            "13",
-        ]);
-    }
-    s.ok(&[
-        "arms",
-        "load",
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/arms/starter.toml"),
-    ]);
-    for n in ["Attacker", "Defender", "Osric"] {
-        s.ok(&[
-            "character",
-            "equip",
-            n,
-            "--weapon",
-            "broadsword",
-            "--melee",
-            "60",
-            "--dodge",
-            "60",
-        ]);
-    }
-    s.ok(&[
-        "strike",
-        "Osric",
-        "--aspect",
-        "edge",
-        "--location",
-        "thorax",
-        "--effective",
-        "3",
-        "--dice",
-        "shock=12",
-    ]);
+    // Three ML60 swordsmen (Osric: STR 12, END 12, Shock ML65, HB13) and an M1E thorax.
+    let s = Scratch::new();
+    common::swordsmen(&s.db, &["Osric", "Attacker", "Defender"]);
+    s.ok(&common::thorax_strike("Osric", "3", "shock=12"));
     // A G5E bleeding abdomen for the defender.
     let out = s.ok(&[
         "melee",
