@@ -500,6 +500,7 @@ pub fn watch(n: usize, dir: &Path) -> Result<Measured> {
         notes: vec![
             ("bytes on the wire".into(), wire.to_string()),
             ("raw automerge bytes".into(), raw.to_string()),
+            ("bytes of the watch's first round".into(), start.to_string()),
             (
                 "ms until the hub held it".into(),
                 format!("{:.0}", landed.as_secs_f64() * 1e3),

@@ -31,6 +31,9 @@ pub(super) struct Plan {
     pub(super) short: BTreeSet<VolumeId>,
     /// This device.
     pub(super) own: DeviceId,
+    /// Whether this is a long-lived line's first round, which opens every device's latest
+    /// volume with the hub (see [`Plan::wanted`]).
+    pub(super) opening: bool,
 }
 
 impl Plan {
@@ -45,16 +48,33 @@ impl Plan {
     /// The volumes to exchange: those whose counts differ; this device's latest always (a
     /// count raised on the hub must never make it look as if the hub held what this device
     /// recorded since); and one another device found short that this one holds whole.
+    ///
+    /// On a long-lived line's first round, every device's latest volume too: the sync
+    /// engine keeps its state with the hub for each document it synced on the line, and a
+    /// document synced for the first time costs a round trip of heads before its first
+    /// change (automerge sends changes only to a peer that said what it has). Opened once,
+    /// a volume's later change goes in one message, whichever device's event it carries.
     pub(super) fn wanted(&self) -> Vec<VolumeId> {
         let own_latest = self.ours.keys().filter(|v| v.device == self.own).max();
-        self.listed
+        let all = self
+            .listed
             .keys()
             .chain(self.ours.keys())
-            .collect::<BTreeSet<_>>()
-            .into_iter()
+            .collect::<BTreeSet<_>>();
+        // Each device's latest volume (the set is ordered by device, then number).
+        let latest: BTreeSet<&VolumeId> = all
+            .iter()
+            .zip(all.iter().skip(1).map(Some).chain([None]))
+            .filter(|(v, next)| next.is_none_or(|n| n.device != v.device))
+            .map(|(v, _)| *v)
+            .collect();
+        all.into_iter()
             .filter(|v| {
                 let (o, l) = (self.ours(v), self.listed(v));
-                o != l || Some(*v) == own_latest || (self.short.contains(v) && o >= l)
+                o != l
+                    || Some(*v) == own_latest
+                    || (self.short.contains(v) && o >= l)
+                    || (self.opening && latest.contains(v))
             })
             .copied()
             .collect()
@@ -162,6 +182,7 @@ pub(super) async fn exchange(
     shelf: &mut Shelf,
     ring: &mut crate::Keyring,
     hub: &Hub<'_>,
+    opening: bool,
 ) -> Result<(Imported, Vec<crypt::Rotation>, usize), SyncError> {
     let start = std::time::Instant::now();
     let index = sync_index(store, ring, hub).await?;
@@ -174,6 +195,7 @@ pub(super) async fn exchange(
         short,
         ours: shelf.counts.clone(),
         own: store.device(),
+        opening,
     };
     let wanted = plan.wanted();
     let exchanged = exchange_volumes(store, shelf, ring, hub, &wanted, start).await?;
@@ -552,6 +574,7 @@ mod tests {
             ours: ours.iter().copied().collect(),
             short: short.iter().copied().collect(),
             own: device(1),
+            opening: false,
         }
     }
 
@@ -577,6 +600,40 @@ mod tests {
             &[v(3, 0)],
         );
         assert_eq!(p.wanted(), vec![v(1, 1), v(2, 0), v(3, 0)]);
+    }
+
+    /// A long-lived line's first round opens every device's latest volume (equal counts
+    /// too), and no closed volume a later one follows; later rounds only what differs.
+    #[test]
+    fn a_lines_first_round_opens_every_devices_latest_volume() {
+        let mut p = plan(
+            &[
+                (v(1, 0), 4096),
+                (v(1, 1), 3),
+                (v(2, 0), 4096),
+                (v(2, 1), 4096),
+                (v(2, 2), 12),
+                (v(3, 0), 5),
+                (v(4, 0), 8),
+            ],
+            &[
+                (v(1, 0), 4096),
+                (v(1, 1), 3),
+                (v(2, 0), 4096),
+                (v(2, 1), 4096),
+                (v(2, 2), 12),
+                (v(3, 0), 5),
+                (v(4, 0), 7),
+                (v(5, 0), 1),
+            ],
+            &[],
+        );
+        assert_eq!(p.wanted(), vec![v(1, 1), v(4, 0), v(5, 0)]);
+        p.opening = true;
+        assert_eq!(
+            p.wanted(),
+            vec![v(1, 1), v(2, 2), v(3, 0), v(4, 0), v(5, 0)]
+        );
     }
 
     /// What the hub lists beyond this ledger and did not give is a gap, flagged for a device

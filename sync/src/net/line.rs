@@ -47,7 +47,7 @@ pub fn sync_with(store: &mut Store, url: &str, timeout: Duration) -> Result<NetS
         }
         let result = Line::dial(store, url, timeout).and_then(|mut line| {
             phase(start, "connected");
-            let result = line.round(store, url, timeout);
+            let result = line.round(store, url, timeout, false);
             line.hang_up();
             phase(start, "exchanged");
             result
@@ -175,12 +175,14 @@ impl Line {
         self.rt.shutdown_background();
     }
 
-    /// One round: the exchange, then what it gained kept.
+    /// One round: the exchange, then what it gained kept. `opening`: the first round of a
+    /// line kept open, which opens every device's latest volume with the hub.
     pub(super) fn round(
         &mut self,
         store: &mut Store,
         url: &str,
         timeout: Duration,
+        opening: bool,
     ) -> Result<NetSynced, SyncError> {
         let held_ring = crypt::ring_for_sync(store)?.at_generation(self.generation);
         self.ring = held_ring.clone();
@@ -207,7 +209,7 @@ impl Line {
             timeout,
         };
         let result = rt
-            .block_on(exchange(store, shelf, ring, &hub))
+            .block_on(exchange(store, shelf, ring, &hub, opening))
             .map_err(|e| refused_by_hub(refusal, url).unwrap_or(e));
         let (mut imported, gained, volumes) = result?;
         crypt::keep_gains(store, Some(&held_ring), ring, &gained)?;
@@ -251,8 +253,9 @@ impl Line {
         // two rounds in a row found short by the same count (withheld) is asked for again
         // only at a heartbeat, not at every look; any other is asked for at once.
         let mut short_before = Counts::new();
+        let mut opening = true;
         loop {
-            let done = self.round(store, url, timeout)?;
+            let done = self.round(store, url, timeout, std::mem::take(&mut opening))?;
             report(&done);
             if done.left_out_by.is_some() {
                 return Ok(());
