@@ -478,27 +478,26 @@ fn snapshot_verdict(
             snap.fold_version
         ));
     }
-    match store.snapshot_payload(snap.position) {
-        Ok(Some(payload)) => {
-            if let Err(e) = decode_ledger(&payload) {
-                return Some(format!("does not decode ({e})"));
-            }
-        }
-        Ok(None) => return Some("is gone".into()),
-        Err(e) => {
-            failed.get_or_insert(e.into());
-            return None;
-        }
-    }
     match crate::checkpoint::checkpoint_entries(store, snap.position, None) {
         Err(e) => {
             failed.get_or_insert(e);
             None
         }
-        Ok(None) => Some("lacks a character's entry, or one does not decode".into()),
         Ok(Some(held)) => (last != snap.last
             || !crate::archive::same_without_records(state, &held))
         .then(|| "differs from the fold of its events".to_string()),
+        // Not held whole: read again to say why (a sound checkpoint is read once).
+        Ok(None) => match store.snapshot_payload(snap.position) {
+            Ok(Some(payload)) => Some(match decode_ledger(&payload) {
+                Err(e) => format!("does not decode ({e})"),
+                Ok(_) => "lacks a character's entry, or one does not decode".into(),
+            }),
+            Ok(None) => Some("is gone".into()),
+            Err(e) => {
+                failed.get_or_insert(e.into());
+                None
+            }
+        },
     }
 }
 
