@@ -30,10 +30,15 @@ impl Watch {
             let Some(now) = ledger.character(id).and_then(CharacterState::hm) else {
                 continue;
             };
-            if let Some(was) = self.last.get(&id) {
-                out.extend(consequences(was, now, tells_shock(env.event.kind())));
+            match self.last.get_mut(&id) {
+                Some(was) => {
+                    out.extend(consequences(was, now, tells_shock(env.event.kind())));
+                    was.refill(now);
+                }
+                None => {
+                    self.last.insert(id, Condition::of(now));
+                }
             }
-            self.last.insert(id, Condition::of(now));
         }
         out
     }
@@ -56,18 +61,45 @@ pub struct Condition {
 impl Condition {
     /// The condition of `c` now.
     pub fn of(c: &HmCharacter) -> Condition {
-        Condition {
-            dead: c.dead(),
+        let mut out = Condition {
+            dead: false,
             shock: c.shock,
-            extended_shock: c.extended_shock,
-            coma: c.coma,
-            infection: c.infection,
-            injuries: c
-                .injuries
-                .iter()
-                .map(|i| (i.id, i.bleeder, i.level))
-                .collect(),
-        }
+            extended_shock: None,
+            coma: None,
+            infection: None,
+            injuries: Vec::with_capacity(c.injuries.len()),
+        };
+        out.refill(c);
+        out
+    }
+
+    /// This condition made `c`'s now, in place (a record read in order takes one after
+    /// every event: no allocation once its list of injuries is long enough).
+    fn refill(&mut self, c: &HmCharacter) {
+        self.dead = c.dead();
+        self.shock = c.shock;
+        self.extended_shock = c.extended_shock;
+        self.coma = c.coma;
+        self.infection = c.infection;
+        self.injuries.clear();
+        self.injuries
+            .extend(c.injuries.iter().map(|i| (i.id, i.bleeder, i.level)));
+    }
+
+    /// Where injury `id` stood, looked for from `from` on first: the open injuries keep
+    /// their order, so a walk in step finds each at once (and one looked for again from the
+    /// start otherwise).
+    fn injury_from(&self, from: usize, id: InjuryId) -> Option<usize> {
+        let later = self.injuries.get(from..).unwrap_or_default();
+        later
+            .iter()
+            .position(|i| i.0 == id)
+            .map(|k| from + k)
+            .or_else(|| {
+                self.injuries[..from.min(self.injuries.len())]
+                    .iter()
+                    .position(|i| i.0 == id)
+            })
     }
 }
 
@@ -153,10 +185,13 @@ pub fn consequences(before: &Condition, after: &HmCharacter, shock_told: bool) -
         (Some(_), None) => out.push(format!("{name} defeats the infection")),
         _ => {}
     }
+    let mut from = 0;
     for inj in &after.injuries {
-        let Some(&(_, bled, level)) = before.injuries.iter().find(|i| i.0 == inj.id) else {
+        let Some(k) = before.injury_from(from, inj.id) else {
             continue;
         };
+        from = k + 1;
+        let (_, bled, level) = before.injuries[k];
         if bled && !inj.bleeder {
             out.push(format!(
                 "{name}'s {} {} stops bleeding",
@@ -176,4 +211,53 @@ pub fn consequences(before: &Condition, after: &HmCharacter, shock_told: bool) -
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn condition(ids: &[InjuryId]) -> Condition {
+        Condition {
+            dead: false,
+            shock: ShockState::None,
+            extended_shock: None,
+            coma: None,
+            infection: None,
+            injuries: ids.iter().map(|id| (*id, false, 1)).collect(),
+        }
+    }
+
+    /// Each injury is found wherever it stood: in step (the open injuries keep their order,
+    /// one healed between), out of step (found again from the start), or not at all.
+    #[test]
+    fn an_injury_is_found_wherever_it_stood_before() {
+        let ids: Vec<InjuryId> = (1..=4u8)
+            .map(|n| InjuryId(uuid::Uuid::from_bytes([n; 16])))
+            .collect();
+        let before = condition(&ids[..3]);
+        let walk = |order: &[InjuryId]| {
+            let mut from = 0;
+            order
+                .iter()
+                .map(|id| {
+                    let k = before.injury_from(from, *id);
+                    if let Some(k) = k {
+                        from = k + 1;
+                    }
+                    k
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            walk(&[ids[0], ids[2], ids[3]]),
+            vec![Some(0), Some(2), None]
+        );
+        assert_eq!(
+            walk(&[ids[2], ids[0], ids[1]]),
+            vec![Some(2), Some(0), Some(1)]
+        );
+        assert_eq!(walk(&[ids[1], ids[1]]), vec![Some(1), Some(1)]);
+        assert_eq!(condition(&[]).injury_from(3, ids[0]), None);
+    }
 }
