@@ -739,3 +739,92 @@ fn archive_contract(
 
 #[path = "conformance/contract.rs"]
 mod contract;
+
+/// A ledger whose checkpoints' entries were kept in the table without row ids (before
+/// migration 21) opens with the same entries, now in a table with row ids, each found by
+/// its position and character; and a checkpoint dropped still takes its entries with it.
+#[test]
+fn checkpoint_entries_kept_before_row_ids_read_the_same_after() {
+    use leechbook_store::ReadLog;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ledger.db");
+    let (campaign, all) = synthetic();
+    let ids: Vec<_> = (1..=3u128)
+        .map(|n| leechbook_core::ids::CharacterId(uuid::Uuid::from_u128(n)))
+        .collect();
+    // Entries of a character's size (past a cell of a table without row ids), each its own.
+    let entries: Vec<_> = ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (*id, vec![i as u8 + 1; 2_000 + i * 700]))
+        .collect();
+    {
+        let mut store = Store::create_joining(&path, campaign).unwrap();
+        store.import(&all).unwrap();
+        let snapshot = |position: usize| Snapshot {
+            position: position as u64,
+            last: all[position - 1].order_key(),
+            fold_version: 1,
+            payload: vec![9],
+        };
+        assert!(stands(&all, 2_500) && stands(&all, 1_000));
+        store
+            .save_checkpoint(&snapshot(1_000), &entries[..1])
+            .unwrap();
+        store.save_checkpoint(&snapshot(2_500), &entries).unwrap();
+    }
+    // The table as migration 7 made it, the entries in it, and the ledger one migration back.
+    let version: i64 = raw(&path)
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    raw(&path)
+        .execute_batch(&format!(
+            "DROP TRIGGER snapshots_drop_entries;
+             ALTER TABLE checkpoint_entries RENAME TO kept;
+             CREATE TABLE checkpoint_entries (
+                 position INTEGER NOT NULL, key BLOB NOT NULL, payload BLOB NOT NULL,
+                 PRIMARY KEY (position, key)
+             ) STRICT, WITHOUT ROWID;
+             INSERT INTO checkpoint_entries SELECT position, key, payload FROM kept;
+             DROP TABLE kept;
+             CREATE TRIGGER snapshots_drop_entries AFTER DELETE ON snapshots
+             BEGIN DELETE FROM checkpoint_entries WHERE position = old.position; END;
+             PRAGMA user_version = {};",
+            version - 1
+        ))
+        .unwrap();
+    let table = |path: &Path| -> String {
+        raw(path)
+            .query_row(
+                "SELECT sql FROM sqlite_schema WHERE name = 'checkpoint_entries'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    assert!(table(&path).contains("WITHOUT ROWID"));
+    let mut store = Store::open(&path).unwrap();
+    assert!(!table(&path).contains("WITHOUT ROWID"), "{}", table(&path));
+    // Each entry by its length and its bytes' value (the same bytes throughout).
+    let shape = |entries: Vec<Vec<u8>>| -> Vec<(usize, u8)> {
+        let mut out: Vec<_> = entries
+            .iter()
+            .filter(|e| e.iter().all(|b| Some(b) == e.first()))
+            .map(|e| (e.len(), e[0]))
+            .collect();
+        out.sort();
+        out
+    };
+    let read = |store: &Store, at: u64, ids: Option<&[leechbook_core::ids::CharacterId]>| {
+        shape(store.checkpoint_characters(at, ids).unwrap())
+    };
+    assert_eq!(
+        read(&store, 2_500, None),
+        vec![(2_000, 1), (2_700, 2), (3_400, 3)]
+    );
+    assert_eq!(read(&store, 2_500, Some(&ids[2..])), vec![(3_400, 3)]);
+    assert_eq!(read(&store, 1_000, None), vec![(2_000, 1)]);
+    store.drop_snapshot(2_500).unwrap();
+    assert_eq!(read(&store, 2_500, None), vec![]);
+    assert_eq!(read(&store, 1_000, None), vec![(2_000, 1)]);
+}
