@@ -61,11 +61,12 @@ impl Plan {
             .keys()
             .chain(self.ours.keys())
             .collect::<BTreeSet<_>>();
-        // Each device's latest volume (the set is ordered by device, then number).
+        // Each device's latest volume (the set is ordered by device, then number), on a
+        // line's first round only.
         let latest: BTreeSet<&VolumeId> = all
             .iter()
             .zip(all.iter().skip(1).map(Some).chain([None]))
-            .filter(|(v, next)| next.is_none_or(|n| n.device != v.device))
+            .filter(|(v, next)| self.opening && next.is_none_or(|n| n.device != v.device))
             .map(|(v, _)| *v)
             .collect();
         all.into_iter()
@@ -74,7 +75,7 @@ impl Plan {
                 o != l
                     || Some(*v) == own_latest
                     || (self.short.contains(v) && o >= l)
-                    || (self.opening && latest.contains(v))
+                    || latest.contains(v)
             })
             .copied()
             .collect()

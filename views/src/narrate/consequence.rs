@@ -229,7 +229,9 @@ mod tests {
     }
 
     /// Each injury is found wherever it stood: in step (the open injuries keep their order,
-    /// one healed between), out of step (found again from the start), or not at all.
+    /// one healed between), out of step (found again from the start), or not at all; and
+    /// an id held twice (an amputation's edge injury of an edge injury takes its grand-
+    /// parent's id back) is paired by its place, not with the first that holds it.
     #[test]
     fn an_injury_is_found_wherever_it_stood_before() {
         let ids: Vec<InjuryId> = (1..=4u8)
@@ -258,6 +260,17 @@ mod tests {
             vec![Some(2), Some(0), Some(1)]
         );
         assert_eq!(walk(&[ids[1], ids[1]]), vec![Some(1), Some(1)]);
+        let twice = condition(&[ids[0], ids[1], ids[0]]);
+        let mut from = 0;
+        let places: Vec<_> = [ids[0], ids[1], ids[0]]
+            .iter()
+            .map(|id| {
+                let k = twice.injury_from(from, *id);
+                from = k.map_or(from, |k| k + 1);
+                k
+            })
+            .collect();
+        assert_eq!(places, vec![Some(0), Some(1), Some(2)]);
         assert_eq!(condition(&[]).injury_from(3, ids[0]), None);
     }
 }
