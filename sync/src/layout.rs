@@ -384,6 +384,15 @@ pub fn load_kept(store: &Store, name: &str) -> Result<Option<Kept>, SyncError> {
     }))
 }
 
+/// A document's whole save as a ledger keeps it and hands it to a sync engine: its columns
+/// not deflated. A volume is nearly all sealed values, which do not compress (about 5%
+/// larger so), while deflating costs a whole save about twenty times its time and a load
+/// twice (BENCHMARKS.md). What goes over a wire or into a file is deflated as automerge
+/// chooses; either kind loads.
+pub(crate) fn whole_save(doc: &Automerge) -> Vec<u8> {
+    doc.save_nocompress()
+}
+
 /// What keeping a changed document writes: a whole save when nothing is kept yet or the
 /// appended changes have grown to half the whole, else the changes since it was kept
 /// appended. The document counts as kept afterwards.
@@ -395,7 +404,7 @@ fn keep_items(
 ) -> Result<(), SyncError> {
     let (whole, appended) = k.sizes;
     if whole == 0 || appended > whole / 2 {
-        let bytes = k.doc.save();
+        let bytes = whole_save(&k.doc);
         k.sizes = (bytes.len(), 0);
         items.push((whole_key(name), bytes));
         items.push((appended_key(name), Vec::new()));
@@ -538,7 +547,7 @@ impl Shelf {
                 appended.extend_from_slice(&fresh);
                 Ok((whole, appended))
             }
-            _ => Ok((kept.doc.save(), Vec::new())),
+            _ => Ok((whole_save(&kept.doc), Vec::new())),
         }
     }
 

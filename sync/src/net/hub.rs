@@ -150,7 +150,7 @@ pub(super) async fn handle_of(
     // documents: the shelf's copy goes in before the engine looks, since an engine that
     // found nothing once does not look again.
     if !storage.holds(&id).await && layout::kept_bytes(store, &v.name())?.is_none() {
-        let doc = shelf.volume(store, v)?.doc.save();
+        let doc = layout::whole_save(&shelf.volume(store, v)?.doc);
         storage.hold(&id, doc, Vec::new()).await;
     }
     find(repo, id).await
