@@ -61,21 +61,19 @@ impl Plan {
             .keys()
             .chain(self.ours.keys())
             .collect::<BTreeSet<_>>();
-        // Each device's latest volume (the set is ordered by device, then number), on a
-        // line's first round only.
-        let latest: BTreeSet<&VolumeId> = all
-            .iter()
-            .zip(all.iter().skip(1).map(Some).chain([None]))
-            .filter(|(v, next)| self.opening && next.is_none_or(|n| n.device != v.device))
-            .map(|(v, _)| *v)
-            .collect();
+        // Each device's latest volume, on a line's first round only (the set is ordered by
+        // device, then number: the last of a device's is its latest).
+        let mut latest: BTreeMap<DeviceId, &VolumeId> = BTreeMap::new();
+        if self.opening {
+            latest.extend(all.iter().map(|v| (v.device, *v)));
+        }
         all.into_iter()
             .filter(|v| {
                 let (o, l) = (self.ours(v), self.listed(v));
                 o != l
                     || Some(*v) == own_latest
                     || (self.short.contains(v) && o >= l)
-                    || latest.contains(v)
+                    || latest.get(&v.device) == Some(v)
             })
             .copied()
             .collect()

@@ -237,40 +237,33 @@ mod tests {
         let ids: Vec<InjuryId> = (1..=4u8)
             .map(|n| InjuryId(uuid::Uuid::from_bytes([n; 16])))
             .collect();
-        let before = condition(&ids[..3]);
-        let walk = |order: &[InjuryId]| {
+        // Where each of `order` stood in `before`, walked as `consequences` walks.
+        let walk = |before: &Condition, order: &[InjuryId]| {
             let mut from = 0;
             order
                 .iter()
                 .map(|id| {
                     let k = before.injury_from(from, *id);
-                    if let Some(k) = k {
-                        from = k + 1;
-                    }
+                    from = k.map_or(from, |k| k + 1);
                     k
                 })
                 .collect::<Vec<_>>()
         };
+        let before = condition(&ids[..3]);
         assert_eq!(
-            walk(&[ids[0], ids[2], ids[3]]),
+            walk(&before, &[ids[0], ids[2], ids[3]]),
             vec![Some(0), Some(2), None]
         );
         assert_eq!(
-            walk(&[ids[2], ids[0], ids[1]]),
+            walk(&before, &[ids[2], ids[0], ids[1]]),
             vec![Some(2), Some(0), Some(1)]
         );
-        assert_eq!(walk(&[ids[1], ids[1]]), vec![Some(1), Some(1)]);
-        let twice = condition(&[ids[0], ids[1], ids[0]]);
-        let mut from = 0;
-        let places: Vec<_> = [ids[0], ids[1], ids[0]]
-            .iter()
-            .map(|id| {
-                let k = twice.injury_from(from, *id);
-                from = k.map_or(from, |k| k + 1);
-                k
-            })
-            .collect();
-        assert_eq!(places, vec![Some(0), Some(1), Some(2)]);
+        assert_eq!(walk(&before, &[ids[1], ids[1]]), vec![Some(1), Some(1)]);
+        let twice = [ids[0], ids[1], ids[0]];
+        assert_eq!(
+            walk(&condition(&twice), &twice),
+            vec![Some(0), Some(1), Some(2)]
+        );
         assert_eq!(condition(&[]).injury_from(3, ids[0]), None);
     }
 }
