@@ -19,18 +19,7 @@ fn archived_rows(s: &Scratch) -> usize {
 fn a_healed_wound_is_archived_listed_and_brought_back_by_a_ruling() {
     let s = Scratch::with_osric();
     // Effective 3 to the abdomen: M1E; its Healing Roll falls due on day 6.
-    s.ok(&[
-        "strike",
-        "Osric",
-        "--aspect",
-        "edge",
-        "--location",
-        "abdomen",
-        "--effective",
-        "3",
-        "--dice",
-        "shock=12",
-    ]);
+    s.ok(&common::edge_strike("Osric", "abdomen", "3", "shock=12"));
     let id = s.show("Osric")["injuries"][0]["id"]
         .as_str()
         .unwrap()

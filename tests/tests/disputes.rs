@@ -9,18 +9,7 @@ use serde_json::Value;
 /// The GM's device and a co-GM's device, both holding Osric's S2E abdomen.
 fn two_gms() -> (Scratch, Scratch, tempfile::TempDir, String) {
     let a = Scratch::with_osric();
-    a.ok(&[
-        "strike",
-        "Osric",
-        "--aspect",
-        "edge",
-        "--location",
-        "abdomen",
-        "--effective",
-        "8",
-        "--dice",
-        "shock=12",
-    ]);
+    a.ok(&common::edge_strike("Osric", "abdomen", "8", "shock=12"));
     let injury = a.show("Osric")["injuries"][0]["id"]
         .as_str()
         .unwrap()

@@ -115,18 +115,7 @@ fn retracting_a_strike_removes_its_injury_bleeding_and_shock_and_voids_what_foll
 #[test]
 fn amending_a_healing_roll_changes_the_day_the_wound_healed() {
     let s = Scratch::with_osric();
-    s.ok(&[
-        "strike",
-        "Osric",
-        "--aspect",
-        "edge",
-        "--location",
-        "abdomen",
-        "--effective",
-        "8",
-        "--dice",
-        "shock=12",
-    ]);
+    s.ok(&common::edge_strike("Osric", "abdomen", "8", "shock=12"));
     s.ok(&[
         "treat",
         "Osric",
@@ -357,18 +346,7 @@ fn why_tells_the_chain_with_rules_and_rulings() {
 #[test]
 fn a_ruling_after_a_wound_healed_is_in_its_story() {
     let s = Scratch::with_osric();
-    s.ok(&[
-        "strike",
-        "Osric",
-        "--aspect",
-        "edge",
-        "--location",
-        "abdomen",
-        "--effective",
-        "3",
-        "--dice",
-        "shock=12",
-    ]);
+    s.ok(&common::edge_strike("Osric", "abdomen", "3", "shock=12"));
     s.ok(&["advance", "5d"]);
     // HB13 x HR4 = EML52: 1 is a success, and M1E heals (so does 4).
     let out = s.ok(&["roll", "Osric", "healing", "abdomen", "--dice", "roll=1"]);

@@ -118,18 +118,7 @@ proptest! {
 #[test]
 fn a_ruling_drops_the_snapshots_that_fold_its_target() {
     let s = Scratch::with_osric();
-    s.ok(&[
-        "strike",
-        "Osric",
-        "--aspect",
-        "edge",
-        "--location",
-        "abdomen",
-        "--effective",
-        "8",
-        "--dice",
-        "shock=12",
-    ]);
+    s.ok(&common::edge_strike("Osric", "abdomen", "8", "shock=12"));
     let mut store = Store::open(&s.db).unwrap();
     let events = store.events().unwrap();
     for n in 1..=events.len() {

@@ -163,13 +163,24 @@ pub const fn thorax_strike_seeded<'a>(
 /// The arguments of an edged strike to `who`'s thorax with the effective impact entered
 /// (steps 1-2 skipped) and the given dice.
 pub const fn thorax_strike<'a>(who: &'a str, effective: &'a str, dice: &'a str) -> [&'a str; 10] {
+    edge_strike(who, "thorax", effective, dice)
+}
+
+/// The arguments of an edged strike to `who`'s `location` with the effective impact entered
+/// (steps 1-2 skipped) and the given dice.
+pub const fn edge_strike<'a>(
+    who: &'a str,
+    location: &'a str,
+    effective: &'a str,
+    dice: &'a str,
+) -> [&'a str; 10] {
     [
         "strike",
         who,
         "--aspect",
         "edge",
         "--location",
-        "thorax",
+        location,
         "--effective",
         effective,
         "--dice",
