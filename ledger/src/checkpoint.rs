@@ -173,7 +173,7 @@ pub fn stream<S: Send>(
             Err(_) => Vec::with_capacity(BATCH),
         };
         let mut batch = fresh();
-        let read = log.for_each_event(|env| {
+        let read = log.for_each_to_fold(|env| {
             batch.push(env);
             if batch.len() == BATCH {
                 // The folder only stops early by panicking; the join below reports that.

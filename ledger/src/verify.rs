@@ -372,7 +372,7 @@ impl Past<'_> {
         let mut then = Ledger::new();
         then.roster = roster_then;
         let (mut taken, mut last) = (0, None);
-        self.r.for_each_event(|e| {
+        self.r.for_each_to_fold(|e| {
             if taken < snap.position {
                 taken += 1;
                 last = Some(e.order_key());

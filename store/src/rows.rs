@@ -522,7 +522,7 @@ pub(crate) fn read_events_where(
     args: impl rusqlite::Params,
 ) -> Result<Vec<Envelope>, StoreError> {
     let mut out = Vec::new();
-    each_event_where(conn, filter, args, |e| {
+    each_event_where(conn, EVENT_COLUMNS, filter, args, |e| {
         out.push(e);
         Ok(())
     })?;
@@ -549,20 +549,25 @@ pub(crate) fn read_events_sorted_here(
 }
 
 /// What [`envelope_of`] reads, from the events table.
-const EVENT_COLUMNS: &str =
+pub(crate) const EVENT_COLUMNS: &str =
     "SELECT id, campaign, device, seq, clock, wall_ms, at, schema, payload, signature FROM events";
 
-/// Reads the events `filter` selects in the total order, handing each to `f` as it is
-/// decoded (no list of the whole log is ever made).
+/// [`EVENT_COLUMNS`] without the signature (read as `NULL`): what a fold reads.
+pub(crate) const UNSIGNED_COLUMNS: &str =
+    "SELECT id, campaign, device, seq, clock, wall_ms, at, schema, payload, NULL FROM events";
+
+/// Reads the events `filter` selects in the total order (their `columns`, one of
+/// [`EVENT_COLUMNS`] and [`UNSIGNED_COLUMNS`]), handing each to `f` as it is decoded (no
+/// list of the whole log is ever made).
 pub(crate) fn each_event_where(
     conn: &Connection,
+    columns: &str,
     filter: &str,
     args: impl rusqlite::Params,
     mut f: impl FnMut(Envelope) -> Result<(), StoreError>,
 ) -> Result<(), StoreError> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "{EVENT_COLUMNS} {filter} ORDER BY clock, device, seq"
-    ))?;
+    let mut stmt =
+        conn.prepare_cached(&format!("{columns} {filter} ORDER BY clock, device, seq"))?;
     let mut rows = stmt.query(args)?;
     while let Some(r) = rows.next()? {
         f(envelope_of(r)?)?;

@@ -10,7 +10,7 @@ use crate::log::{
 };
 use crate::rows::{
     each_event_where, envelope_of, read_events, read_events_after, read_events_sorted_here,
-    read_events_where, uuid, Reader, Writer,
+    read_events_where, uuid, Reader, Writer, EVENT_COLUMNS, UNSIGNED_COLUMNS,
 };
 use leechbook_core::ids::{CharacterId, DeviceId, EventId};
 use leechbook_core::{Envelope, Event};
@@ -90,7 +90,14 @@ pub(crate) trait SqlRead {
         &self,
         f: impl FnMut(Envelope) -> Result<(), StoreError>,
     ) -> Result<(), StoreError> {
-        each_event_where(self.conn(), "", [], f)
+        each_event_where(self.conn(), EVENT_COLUMNS, "", [], f)
+    }
+
+    fn for_each_to_fold(
+        &self,
+        f: impl FnMut(Envelope) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        each_event_where(self.conn(), UNSIGNED_COLUMNS, "", [], f)
     }
 
     /// The rulings and the events they rule on, in the total order: all that working out the
@@ -589,6 +596,13 @@ macro_rules! read_log_by_sql {
                 f: impl FnMut(Envelope) -> Result<(), StoreError>,
             ) -> Result<(), StoreError> {
                 SqlRead::for_each_event(self, f)
+            }
+
+            fn for_each_to_fold(
+                &self,
+                f: impl FnMut(Envelope) -> Result<(), StoreError>,
+            ) -> Result<(), StoreError> {
+                SqlRead::for_each_to_fold(self, f)
             }
 
             fn rulings_and_targets(&self) -> Result<Vec<Envelope>, StoreError> {

@@ -52,6 +52,12 @@ impl<T: ReadThrough> ReadLog for T {
     ) -> Result<(), StoreError> {
         self.inner().for_each_event(f)
     }
+    fn for_each_to_fold(
+        &self,
+        f: impl FnMut(Envelope) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        self.inner().for_each_to_fold(f)
+    }
     fn rulings_and_targets(&self) -> Result<Vec<Envelope>, StoreError> {
         self.inner().rulings_and_targets()
     }

@@ -287,8 +287,14 @@ fn stands(all: &[Envelope], p: usize) -> bool {
     })
 }
 
+/// A synthetic campaign, each event signed (what a log keeps of a signature is part of its
+/// contract).
 fn synthetic() -> (CampaignId, Vec<Envelope>) {
-    let log = leechbook_core::synthetic::campaign(3_000);
+    let key = ed25519_dalek::SigningKey::from_bytes(&[7; 32]);
+    let mut log = leechbook_core::synthetic::campaign(3_000);
+    for e in &mut log {
+        leechbook_store::codec::sign(e, &key);
+    }
     (log[0].campaign, log)
 }
 
@@ -322,6 +328,22 @@ fn imports_and_cuts(log: &mut impl WriteLog, all: &[Envelope]) {
     })
     .unwrap();
     assert_eq!(streamed, all);
+    // As a fold reads it: the same events, none with its signature.
+    assert!(all.iter().all(|e| e.signature.is_some()));
+    let mut folded = Vec::new();
+    log.for_each_to_fold(|e| {
+        folded.push(e);
+        Ok(())
+    })
+    .unwrap();
+    let unsigned: Vec<Envelope> = all
+        .iter()
+        .map(|e| Envelope {
+            signature: None,
+            ..e.clone()
+        })
+        .collect();
+    assert_eq!(folded, unsigned);
     // Cuts of the total order.
     let (j, k) = (700, 2_100);
     assert_eq!(
