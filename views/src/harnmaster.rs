@@ -157,12 +157,13 @@ pub fn owed(ledger: &Ledger, ch: &HmCharacter) -> Vec<OwedView> {
 
 /// Renders one term of an EML: `HB13 x HR4 = 52`, `Shock ML65`, `-15 fatigue`.
 pub fn render_part(p: &healing::EmlPart) -> String {
-    if p.label.contains(" x ") {
-        format!("{} = {}", p.label, p.value)
-    } else if p.label.ends_with(&p.value.to_string()) {
-        p.label.clone()
+    let label = p.label.to_string();
+    if label.contains(" x ") {
+        format!("{label} = {}", p.value)
+    } else if label.ends_with(&p.value.to_string()) {
+        label
     } else {
-        format!("{:+} {}", p.value, p.label)
+        format!("{:+} {label}", p.value)
     }
 }
 
@@ -486,4 +487,36 @@ pub fn render_character(v: &CharacterView) -> String {
         let _ = writeln!(out, "  owes: {}", render_owed(o));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render_part;
+    use leechbook_core::harnmaster::healing::{EmlPart, Label};
+
+    #[test]
+    fn a_term_is_written_out_as_it_read_when_its_label_was_text() {
+        let hb = EmlPart {
+            label: Label::Product(("HB", 13), ("HR", 4)),
+            value: 52,
+        };
+        let shock = EmlPart {
+            label: Label::ml("Shock ML", 65),
+            value: 65,
+        };
+        let fatigue = EmlPart {
+            label: Label::from("fatigue"),
+            value: -15,
+        };
+        assert_eq!(render_part(&hb), "HB13 x HR4 = 52");
+        assert_eq!(render_part(&shock), "Shock ML65");
+        assert_eq!(render_part(&fatigue), "-15 fatigue");
+        // Sent and kept as the text it reads.
+        assert_eq!(
+            serde_json::to_string(&hb).unwrap(),
+            r#"{"label":"HB13 x HR4","value":52}"#
+        );
+        let back: EmlPart = serde_json::from_str(r#"{"label":"HB13 x HR4","value":52}"#).unwrap();
+        assert_eq!(back, hb);
+    }
 }

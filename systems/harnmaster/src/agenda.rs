@@ -4,7 +4,7 @@
 //! each is worked out by the very check that will judge the roll (made forced, with a dummy
 //! face), so the agenda and the roll can never disagree.
 
-use super::healing::{self, EmlPart, SeqRoll, SeqRollKind, TreatmentTable};
+use super::healing::{self, EmlPart, Label, SeqRoll, SeqRollKind, TreatmentTable};
 use super::injury::Context;
 use super::shock::GmRollKind;
 use super::state::*;
@@ -167,7 +167,7 @@ fn owed_roll(ch: &HmCharacter, o: &Owed) -> DueRoll {
             due_at: Some(*due_at),
             eml_parts: vec![
                 EmlPart {
-                    label: format!("Shock ML{}", ch.sheet.shock_ml),
+                    label: Label::ml("Shock ML", ch.sheet.shock_ml),
                     value: ch.sheet.shock_ml,
                 },
                 EmlPart {
@@ -187,7 +187,7 @@ fn owed_roll(ch: &HmCharacter, o: &Owed) -> DueRoll {
             due_at: Some(*due_at),
             eml_parts: vec![
                 EmlPart {
-                    label: format!("Shock ML{}", ch.sheet.shock_ml),
+                    label: Label::ml("Shock ML", ch.sheet.shock_ml),
                     value: ch.sheet.shock_ml,
                 },
                 EmlPart {

@@ -35,7 +35,7 @@ pub use natural::{Natural, NaturalMelee};
 use super::arms::{armour_at, arms_of, Arms};
 use super::body::BodyTable;
 use super::effect::{test_trauma, TestTrauma};
-use super::healing::{EmlPart, TreatmentTable};
+use super::healing::{part, EmlPart, Label, TreatmentTable};
 use super::injury::{
     resolve_strike_armoured, DiceSource, ImpactInput, RecordedDie, SideRule, Strike, StrikeError,
     StrikeOutcome, Targeting,
@@ -200,13 +200,6 @@ pub struct Sides<'a> {
     pub natural: Option<&'a Natural>,
 }
 
-fn part(label: impl Into<String>, value: i32) -> EmlPart {
-    EmlPart {
-        label: label.into(),
-        value,
-    }
-}
-
 fn declare(msg: String) -> ExchangeError {
     ExchangeError::Declaration(msg)
 }
@@ -303,7 +296,7 @@ fn strike_parts(
         .find(|m| m.name.eq_ignore_ascii_case(&decl.mode))
         .ok_or_else(|| declare(format!("the {} has no strike mode '{}'", w.name, decl.mode)))?;
     let mut parts = vec![part(
-        format!("Melee ML{}", ch.gear.skills.melee),
+        Label::ml("Melee ML", ch.gear.skills.melee),
         ch.gear.skills.melee,
     )];
     if let Some(aim) = decl.aim {
@@ -423,7 +416,7 @@ fn defence_test(
                 } => {
                     let wp = weapon(s.arms, d, w)?;
                     let mut p = vec![part(
-                        format!("Melee ML{}", d.gear.skills.melee),
+                        Label::ml("Melee ML", d.gear.skills.melee),
                         d.gear.skills.melee,
                     )];
                     let heft = melee::heft_penalty(d.sheet.strength, wp.heft, *grip, wp.shield);
@@ -445,7 +438,7 @@ fn defence_test(
                 }
                 DefenceDecl::Dodge { .. } => {
                     let mut p = vec![part(
-                        format!("Dodge ML{}", d.gear.skills.dodge),
+                        Label::ml("Dodge ML", d.gear.skills.dodge),
                         d.gear.skills.dodge,
                     )];
                     let trauma = impairment(s, d, "Dodge", Grip::Primary);

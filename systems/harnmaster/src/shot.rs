@@ -21,7 +21,7 @@ use super::arms::{armour_at, Arms, MissileKind, StrikeMode, Weapon};
 use super::body::BodyTable;
 use super::effect::{test_trauma, TestTrauma};
 use super::exchange::ExchangeError;
-use super::healing::{EmlPart, TreatmentTable};
+use super::healing::{part, EmlPart, Label, TreatmentTable};
 use super::injury::{
     resolve_strike_armoured, DiceSource, ImpactInput, RecordedDie, SideRule, Strike, StrikeOutcome,
     Targeting,
@@ -127,13 +127,6 @@ type Hit<'a> = (&'a HmCharacter, &'a BodyTable);
 /// How a hit is struck: stars, automatic precision, zone die, aim, and the creature.
 type Plan<'a> = (u8, bool, Die, u8, Option<Hit<'a>>);
 
-fn part(label: impl Into<String>, value: i32) -> EmlPart {
-    EmlPart {
-        label: label.into(),
-        value,
-    }
-}
-
 fn err(s: impl Into<String>) -> ExchangeError {
     ExchangeError::Declaration(s.into())
 }
@@ -161,8 +154,8 @@ fn shot_parts(
         MissileKind::Sling => ("Slings", s.slings),
         MissileKind::Thrown => ("Throwing", s.throwing),
     };
-    let mut parts = vec![part(format!("{skill} ML{ml}"), ml)];
-    let mut push = |label: &str, v: i32| {
+    let mut parts = vec![part(Label::ml(format!("{skill} ML"), ml), ml)];
+    let mut push = |label: &'static str, v: i32| {
         if v != 0 {
             parts.push(part(label, v));
         }

@@ -15,6 +15,7 @@ use crate::ids::InjuryId;
 use crate::test_roll::{SuccessLevel, TestResult};
 use crate::time::CampaignTime;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 mod apply;
 mod events;
@@ -36,15 +37,94 @@ pub use treatment::*;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EmlPart {
     /// What the term is (`HB13 x HR4`, `fatigue`).
-    pub label: String,
+    pub label: Label,
     /// Its value.
     pub value: i32,
 }
 
-pub(crate) fn part(label: impl Into<String>, value: i32) -> EmlPart {
+pub(crate) fn part(label: impl Into<Label>, value: i32) -> EmlPart {
     EmlPart {
         label: label.into(),
         value,
+    }
+}
+
+/// What a term of an EML is, kept as its words and figures and written out only when it is
+/// shown (`Strength ML12`, `HB13 x HR4`): a replay, which shows nothing, formats nothing.
+/// It is stored and sent as the text it reads, and two labels are equal when they read the
+/// same.
+#[derive(Clone, Debug)]
+pub enum Label {
+    /// Words: `fatigue`, `Kale's earlier failed staunch`.
+    Words(Cow<'static, str>),
+    /// Words, a figure, words: `Strength ML` and 12 read `Strength ML12`; 3 and
+    /// ` days' delay` read `3 days' delay`.
+    Figure(Cow<'static, str>, i32, &'static str),
+    /// Two terms multiplied, each words and a figure: `HB13 x HR4`, `END12 x 5`.
+    Product((&'static str, i32), (&'static str, i32)),
+}
+
+impl Label {
+    /// Words and a figure after them: `Shock ML` and 65 read `Shock ML65`.
+    pub fn ml(words: impl Into<Cow<'static, str>>, figure: i32) -> Label {
+        Label::Figure(words.into(), figure, "")
+    }
+}
+
+impl std::fmt::Display for Label {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Label::Words(w) => f.write_str(w),
+            Label::Figure(before, n, after) => write!(f, "{before}{n}{after}"),
+            Label::Product((a, x), (b, y)) => write!(f, "{a}{x} x {b}{y}"),
+        }
+    }
+}
+
+impl PartialEq for Label {
+    fn eq(&self, other: &Label) -> bool {
+        match (self, other) {
+            (Label::Words(a), Label::Words(b)) => a == b,
+            _ => self.to_string() == other.to_string(),
+        }
+    }
+}
+
+impl Eq for Label {}
+
+impl PartialEq<&str> for Label {
+    fn eq(&self, other: &&str) -> bool {
+        match self {
+            Label::Words(w) => w == other,
+            _ => self.to_string().as_str() == *other,
+        }
+    }
+}
+
+impl From<&'static str> for Label {
+    fn from(words: &'static str) -> Label {
+        Label::Words(Cow::Borrowed(words))
+    }
+}
+
+impl From<String> for Label {
+    fn from(words: String) -> Label {
+        Label::Words(Cow::Owned(words))
+    }
+}
+
+impl Serialize for Label {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Label::Words(w) => s.serialize_str(w),
+            _ => s.collect_str(self),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Label {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Label, D::Error> {
+        String::deserialize(d).map(Label::from)
     }
 }
 
@@ -142,5 +222,52 @@ pub(crate) fn shift(test: &TestResult) -> i32 {
         SuccessLevel::F => -1,
         SuccessLevel::S => 1,
         SuccessLevel::CS => 2,
+    }
+}
+
+#[cfg(test)]
+mod label_tests {
+    use super::{EmlPart, Label};
+    use serde::de::{value::StrDeserializer, IntoDeserializer};
+    use serde::Deserialize;
+    use std::borrow::Cow;
+
+    #[test]
+    fn a_label_reads_as_the_words_it_was_made_of() {
+        let cases = [
+            (Label::ml("Strength ML", 12), "Strength ML12"),
+            (Label::ml("Shock ML", -5), "Shock ML-5"),
+            (Label::Product(("HB", 13), ("HR", 4)), "HB13 x HR4"),
+            (Label::Product(("END", 12), ("", 5)), "END12 x 5"),
+            (
+                Label::Figure(Cow::Borrowed(""), 3, " days' delay"),
+                "3 days' delay",
+            ),
+            (Label::from("fatigue"), "fatigue"),
+            (
+                Label::ml(format!("{} Physician ML", "Kale"), 60),
+                "Kale Physician ML60",
+            ),
+        ];
+        for (label, text) in cases {
+            assert_eq!(label.to_string(), text);
+            assert_eq!(label, text);
+            // Equal to the same text however it is held: as read back from a file.
+            let read = Label::deserialize::<StrDeserializer<'_, serde::de::value::Error>>(
+                text.into_deserializer(),
+            )
+            .unwrap();
+            assert!(matches!(read, Label::Words(_)));
+            assert_eq!(read, label);
+            assert_eq!(
+                EmlPart { label, value: 1 },
+                EmlPart {
+                    label: read,
+                    value: 1
+                }
+            );
+        }
+        assert_ne!(Label::ml("Shock ML", 65), Label::ml("Shock ML", 6));
+        assert_ne!(Label::from("fatigue"), "Fatigue");
     }
 }

@@ -7,7 +7,9 @@ use super::events::{
     SeqRoll, SeqRollKind,
 };
 use super::tables::TreatmentTable;
-use super::{check_due, eml_of, grim, healing_rate, injury, marks, not_owed, part, shift, EmlPart};
+use super::{
+    check_due, eml_of, grim, healing_rate, injury, marks, not_owed, part, shift, EmlPart, Label,
+};
 use crate::ids::InjuryId;
 use crate::injury::Context;
 use crate::shock::RollError;
@@ -80,7 +82,7 @@ fn blood_loss(
         vec![part("beast Strength ML50", 50)]
     } else {
         vec![part(
-            format!("Strength ML{}", ch.sheet.strength_ml),
+            Label::ml("Strength ML", ch.sheet.strength_ml),
             ch.sheet.strength_ml,
         )]
     };
@@ -222,7 +224,7 @@ fn blood_regeneration(
         })?;
     check_due(ch, "blood regeneration test", due, now, r.forced)?;
     let mut parts = vec![part(
-        format!("END{} x 5", ch.sheet.endurance),
+        Label::Product(("END", ch.sheet.endurance), ("", 5)),
         ch.sheet.endurance * 5,
     )];
     let weak = ch.infection_weakness();
@@ -252,7 +254,7 @@ fn blood_regeneration(
 /// times the Healing Rate rolled for.
 fn hb_times(ch: &HmCharacter, hr: i32) -> EmlPart {
     part(
-        format!("HB{} x HR{hr}", ch.sheet.healing_base),
+        Label::Product(("HB", ch.sheet.healing_base), ("HR", hr)),
         ch.sheet.healing_base * hr,
     )
 }
@@ -377,7 +379,7 @@ fn grim_shock(
         r.forced,
     )?;
     let mut parts = vec![part(
-        format!("Shock ML{}", ch.sheet.shock_ml),
+        Label::ml("Shock ML", ch.sheet.shock_ml),
         ch.sheet.shock_ml,
     )];
     if ch.fatigue() != 0 {
@@ -416,7 +418,7 @@ fn aggravation(
         ));
     }
     let mut parts = vec![part(
-        format!("Shock ML{}", ch.sheet.shock_ml),
+        Label::ml("Shock ML", ch.sheet.shock_ml),
         ch.sheet.shock_ml,
     )];
     if ch.fatigue() != 0 {
@@ -512,7 +514,7 @@ pub fn check_move_test(ch: &HmCharacter, m: &MoveTest) -> Result<HealOutcome, Ro
     Ok(HealOutcome {
         injury: None,
         test,
-        eml_parts: vec![part(format!("Agility EML{}", m.ml), m.ml)],
+        eml_parts: vec![part(Label::ml("Agility EML", m.ml), m.ml)],
         effect: Effect::MoveTest {
             pace: m.pace,
             aggravating,

@@ -3,12 +3,13 @@
 
 use super::events::{BloodStoppage, Effect, HealOutcome, Stoppage, Treatment};
 use super::tables::{level_index, TreatmentKind, TreatmentTable};
-use super::{check_due, eml_of, injury, not_owed, part};
+use super::{check_due, eml_of, injury, not_owed, part, Label};
 use crate::body::{BodyTable, ZoneKind};
 use crate::shock::RollError;
 use crate::state::{CellResult, HmCharacter, Injury, Severity, Treated};
 use crate::test_roll::{d100_test, SuccessLevel};
 use crate::time::{CampaignTime, DAY, MINUTE};
+use std::borrow::Cow;
 
 /// Checks a Blood Stoppage Roll.
 pub fn check_stoppage(
@@ -38,7 +39,7 @@ pub fn check_stoppage(
         ));
     }
     let mut parts = vec![part(
-        format!("{} Physician ML{}", b.healer, b.physician_ml),
+        Label::ml(format!("{} Physician ML", b.healer), b.physician_ml),
         b.physician_ml,
     )];
     match b.method {
@@ -175,7 +176,7 @@ pub fn check_treatment(
         col.treatment
     };
     let mut parts = vec![part(
-        format!("{} Physician ML{}", t.healer, t.physician_ml),
+        Label::ml(format!("{} Physician ML", t.healer), t.physician_ml),
         t.physician_ml,
     )];
     if col.modifier != 0 {
@@ -183,7 +184,10 @@ pub fn check_treatment(
     }
     let days = (now.0 - inj.inflicted_at.0).max(0) / DAY;
     if days > 0 {
-        parts.push(part(format!("{days} days' delay"), -5 * days as i32));
+        parts.push(part(
+            Label::Figure(Cow::Borrowed(""), days as i32, " days' delay"),
+            -5 * days as i32,
+        ));
     }
     if kind.uses_dex() && t.dex_mod != 0 {
         parts.push(part("DEX", t.dex_mod));
