@@ -128,7 +128,8 @@ pub fn full_fold(log: &impl ReadLog) -> Result<Ledger, LedgerError> {
 /// [`full_fold`] with each step the caller's: `each` is handed the state before each event
 /// of the log (in the total order), the event and the rulings in force over the whole log,
 /// and steps the state itself ([`Ledger::step`]), observing what it needs (a wound's story,
-/// the chain behind an injury). It runs on the folding thread, so it must be `Send`.
+/// the chain behind an injury). It runs on the folding thread, so it must be `Send`. The
+/// envelopes come without their signatures, as [`stream`] reads them.
 pub fn replay(
     log: &impl ReadLog,
     mut each: impl FnMut(&mut Ledger, &Envelope, &Rulings) + Send,
@@ -143,6 +144,10 @@ pub fn replay(
 /// gives the state back: the log read and decoded on this thread, `each` run on another, a
 /// batch at a time, so no list of the whole log is ever held: the read that decodes on one
 /// thread while another folds ([`replay`], the moments of `moment::states_at_times`).
+///
+/// The envelopes are read as a fold reads them ([`ReadLog::for_each_to_fold`]): without
+/// their signatures. An observer that needs one (to hash a chain link, to send or write the
+/// event) reads the event with [`ReadLog::for_each_event`] or by its id instead.
 pub fn stream<S: Send>(
     log: &impl ReadLog,
     mut state: S,

@@ -149,12 +149,12 @@ fn shot_parts(
 ) -> Result<(Vec<EmlPart>, TestTrauma), ExchangeError> {
     let bowlike = matches!(kind, MissileKind::Bow | MissileKind::Crossbow);
     let s = &shooter.gear.skills;
-    let (skill, ml) = match kind {
-        MissileKind::Bow | MissileKind::Crossbow => ("Archery", s.archery),
-        MissileKind::Sling => ("Slings", s.slings),
-        MissileKind::Thrown => ("Throwing", s.throwing),
+    let (skill, label, ml) = match kind {
+        MissileKind::Bow | MissileKind::Crossbow => ("Archery", "Archery ML", s.archery),
+        MissileKind::Sling => ("Slings", "Slings ML", s.slings),
+        MissileKind::Thrown => ("Throwing", "Throwing ML", s.throwing),
     };
-    let mut parts = vec![part(Label::ml(format!("{skill} ML"), ml), ml)];
+    let mut parts = vec![part(Label::ml(label, ml), ml)];
     let mut push = |label: &'static str, v: i32| {
         if v != 0 {
             parts.push(part(label, v));
