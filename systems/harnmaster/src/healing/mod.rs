@@ -52,8 +52,8 @@ pub(crate) fn part(label: impl Into<Label>, value: i32) -> EmlPart {
 /// What a term of an EML is, kept as its words and figures and written out only when it is
 /// shown (`Strength ML12`, `HB13 x HR4`): a replay, which shows nothing, writes no figure
 /// out (a healer's name is still joined to its words, once a treatment or stoppage).
-/// It is stored and sent as the text it reads, and two labels are equal when they read the
-/// same.
+/// It serializes as the text it reads (no payload, checkpoint or document holds one), and
+/// two labels are equal when they read the same.
 #[derive(Clone, Debug)]
 pub enum Label {
     /// Words: `fatigue`, `Kale's earlier failed staunch`.
